@@ -1,0 +1,145 @@
+"""Command line: ``python -m memory_demos strategies | replay | bench``.
+
+Bad input (unknown strategy, bad parameter, unknown scenario, empty turn) prints one line naming
+the problem and exits with status 2; no traceback, no memory touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from memory_demos.scenarios import ScenarioError, load_scenario
+from memory_demos.strategies.base import InputError
+
+EXIT_BAD_INPUT = 2
+
+
+def parse_params(items: Sequence[str]) -> dict[str, dict[str, str]]:
+    """``["window.k=2", ...]`` → ``{"window": {"k": "2"}}`` (values validated later by each strategy)."""
+    params: dict[str, dict[str, str]] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        strategy_id, dot, name = key.strip().partition(".")
+        if not sep or not dot or not strategy_id or not name:
+            raise InputError(f"--param must look like id.name=value; got {item!r}")
+        params.setdefault(strategy_id, {})[name] = value.strip()
+    return params
+
+
+def _provider(args: argparse.Namespace) -> Any:
+    from memory_demos.providers.chat_models import ProviderConfig
+
+    if args.provider == "offline":
+        return ProviderConfig(latency_ms=getattr(args, "latency_ms", 0) or 0)
+    if args.provider == "openai":
+        return ProviderConfig(kind="openai", model=args.model or "gpt-4o-mini")
+    if not args.base_url:
+        raise InputError("--provider openai_compatible needs --base-url")
+    return ProviderConfig(kind="openai_compatible", model=args.model or "llama3.1", base_url=args.base_url)
+
+
+def cmd_strategies(args: argparse.Namespace) -> int:
+    from memory_demos.strategies.registry import all_infos
+
+    infos = all_infos()
+    if args.json:
+        print(json.dumps([info.to_json() for info in infos], indent=2, ensure_ascii=False))
+        return 0
+    for info in infos:
+        params = ", ".join(f"{info.id}.{p.name}={p.default}" for p in info.params) or "-"
+        print(f"{info.id:<15} {info.kind:<8} {info.title}  [{params}]")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from memory_demos.replay import replay
+    from memory_demos.strategies.registry import parse_selection
+
+    scenario = load_scenario(args.scenario)
+    strategy_ids = parse_selection(args.strategies)
+    params = parse_params(args.param or [])
+    for strategy_id in params:
+        if strategy_id not in strategy_ids:
+            raise InputError(f"--param names {strategy_id!r}, which is not among --strategies")
+    result = replay(scenario, strategy_ids, _provider(args), params, fork_at=args.fork_at)
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+        return 0
+    print(f"Scenario: {result.scenario} · provider: {result.provider}")
+    header = (
+        f"{'strategy':<15} {'recall':>7} {'prompt':>8} {'completion':>10} "
+        f"{'memory':>8} {'calls':>6} {'errors':>6}"
+    )
+    print(header)
+    print("-" * len(header))
+    for run in result.runs:
+        totals = run.totals()
+        errors = sum(1 for t in run.turns if t.error)
+        recall = f"{run.recall_passed}/{run.recall_asked}"
+        print(
+            f"{run.strategy_id:<15} {recall:>7} {totals['prompt_tokens']:>8} "
+            f"{totals['completion_tokens']:>10} "
+            f"{totals['memory_tokens']:>8} {totals['model_calls']:>6} {errors:>6}"
+        )
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from memory_demos import bench
+
+    if args.what == "overhead":
+        return bench.overhead(turns=args.turns, strategy_ids=args.strategies)
+    if args.what == "panes":
+        return bench.panes(panes=args.panes, latency_ms=args.latency_ms, turns=args.turns)
+    if args.what == "workshop":
+        return bench.workshop(sessions=args.sessions, panes=args.panes, turns=args.turns, url=args.url)
+    raise InputError(f"Unknown benchmark {args.what!r}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m memory_demos", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    strategies = sub.add_parser("strategies", help="list the strategies and their parameters")
+    strategies.add_argument("--json", action="store_true")
+    strategies.set_defaults(func=cmd_strategies)
+
+    replay = sub.add_parser("replay", help="play a scripted conversation through strategies")
+    replay.add_argument("--scenario", required=True, help="a bundled scenario name or a YAML file")
+    replay.add_argument("--strategies", default="all", help="'all' or ids, comma-separated")
+    replay.add_argument("--provider", default="offline", choices=["offline", "openai", "openai_compatible"])
+    replay.add_argument("--model", default=None)
+    replay.add_argument("--base-url", default=None)
+    replay.add_argument("--param", action="append", metavar="ID.NAME=VALUE")
+    replay.add_argument("--fork-at", type=int, default=None, help="rewind to turn N and branch (langgraph)")
+    replay.add_argument("--json", action="store_true")
+    replay.set_defaults(func=cmd_replay)
+
+    bench = sub.add_parser("bench", help="print performance figures")
+    bench.add_argument("what", choices=["overhead", "panes", "workshop"])
+    bench.add_argument("--turns", type=int, default=None)
+    bench.add_argument("--panes", type=int, default=6)
+    bench.add_argument("--latency-ms", type=int, default=300)
+    bench.add_argument("--sessions", type=int, default=40)
+    bench.add_argument("--strategies", default="all")
+    bench.add_argument("--url", default=None, help="workshop: a running server (default: start one)")
+    bench.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (InputError, ScenarioError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""Benchmarks that print figures (never timed assertions): engine overhead and concurrent panes."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Any
+
+from memory_demos.providers.chat_models import ProviderConfig
+from memory_demos.strategies.base import InputError, StrategyContext
+from memory_demos.strategies.registry import build_strategy, parse_selection
+
+FILLER = (
+    "Tell me something about the history of bicycles.",
+    "What makes a good cup of tea?",
+    "Any ideas for a rainy Sunday afternoon?",
+    "How long does it take to learn a new language?",
+)
+WINDOW = 5
+
+
+def _engine_seconds(strategy: Any, text: str) -> float:
+    """Wall time of one ``send`` minus the time spent inside model calls."""
+    started = time.perf_counter()
+    turn = strategy.send(text)
+    wall = time.perf_counter() - started
+    if turn.error:
+        raise RuntimeError(f"{strategy.info.id}: {turn.error}")
+    model_seconds = sum(
+        call.seconds for call in [turn.reply_call, *turn.memory_calls, *turn.tool_round_calls] if call
+    )
+    return max(wall - model_seconds, 0.0)
+
+
+def overhead(turns: int | None = None, strategy_ids: str = "all") -> int:
+    """Engine time per turn at turn 10 and at the last turn, per strategy, on the offline model."""
+    turns = turns or 200
+    if turns < 20:
+        raise InputError("bench overhead needs --turns of at least 20")
+    ids = parse_selection(strategy_ids)
+    print(
+        "Engine overhead per turn (capture, token counting, state snapshot; model time excluded), "
+        f"{turns} turns"
+    )
+    print(f"{'strategy':<15} {'turn 10 (ms)':>13} {f'turn {turns} (ms)':>14} {'ratio':>7}")
+    for strategy_id in ids:
+        strategy = build_strategy(strategy_id, StrategyContext(provider=ProviderConfig()))
+        samples: list[float] = []
+        try:
+            strategy.send("Hi, my name is Mara and I live in Lisbon.")
+            for index in range(1, turns):
+                samples.append(_engine_seconds(strategy, FILLER[index % len(FILLER)]))
+        finally:
+            strategy.close()
+        early = statistics.median(samples[10 - WINDOW // 2 - 1 : 10 + WINDOW // 2])
+        late = statistics.median(samples[-WINDOW:])
+        ratio = late / early if early > 0 else float("inf")
+        print(f"{strategy_id:<15} {early * 1000:>13.2f} {late * 1000:>14.2f} {ratio:>7.2f}")
+    return 0
+
+
+def panes(panes: int = 6, latency_ms: int = 300, turns: int | None = None) -> int:
+    """Wall time of one broadcast to ``panes`` panes against one pane, the model slowed to ``latency_ms``."""
+    from memory_demos.runner import MAX_PANES, broadcast
+
+    turns = turns or 5
+    if not 1 <= panes <= MAX_PANES:
+        raise InputError(f"--panes must be between 1 and {MAX_PANES}")
+    provider = ProviderConfig(latency_ms=latency_ms)
+    ids = ["buffer", "window", "token_buffer", "trim", "history", "turn_trim", "buffer", "window"][:panes]
+
+    def run(strategy_ids: list[str]) -> list[float]:
+        strategies = [build_strategy(i, StrategyContext(provider=provider)) for i in strategy_ids]
+        times = []
+        try:
+            for index in range(turns):
+                started = time.perf_counter()
+                results = broadcast(strategies, FILLER[index % len(FILLER)])
+                times.append(time.perf_counter() - started)
+                errors = [t.error for t in results if t.error]
+                if errors:
+                    raise RuntimeError(errors[0])
+        finally:
+            for strategy in strategies:
+                strategy.close()
+        return times
+
+    single = statistics.mean(run(ids[:1]))
+    many = statistics.mean(run(ids))
+    print(f"Broadcast to {panes} panes, model latency {latency_ms} ms, {turns} turns")
+    print(f"single pane per message:   {single * 1000:8.1f} ms")
+    print(f"{panes} panes per broadcast:    {many * 1000:8.1f} ms")
+    print(f"ratio:                     {many / single:8.2f}  (sequential would be about {panes}.00)")
+    return 0
+
+
+def workshop(sessions: int = 40, panes: int = 4, turns: int | None = None, url: str | None = None) -> int:
+    """Drive concurrent app sessions against a running server (see ``bench/workshop_load.py``)."""
+    from memory_demos.workshop_load import run_load
+
+    return run_load(sessions=sessions, panes=panes, turns=turns or 5, url=url)

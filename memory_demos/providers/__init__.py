@@ -1,0 +1,1 @@
+"""Chat models, the tokenizer and the embedding model the strategies run on."""

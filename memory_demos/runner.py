@@ -1,0 +1,45 @@
+"""Send one message to several strategies at once: the engine behind the Compare page's panes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+from memory_demos.strategies.base import Strategy, TokenListener
+from memory_demos.turn import Turn
+
+MAX_PANES = 8
+
+
+def broadcast(
+    strategies: Sequence[Strategy],
+    user_text: str,
+    token_listeners: Sequence[TokenListener | None] | None = None,
+    executor: ThreadPoolExecutor | None = None,
+) -> list[Turn]:
+    """Run ``user_text`` through every strategy concurrently; turns come back in pane order.
+
+    Each strategy is used by one thread at a time (its own lock), so panes never share memory.
+    An error in one pane is in that pane's ``Turn``; the others carry on.
+    """
+    if not strategies:
+        return []
+    listeners = list(token_listeners) if token_listeners is not None else [None] * len(strategies)
+    if executor is not None:
+        futures = [
+            executor.submit(s.send, user_text, listener)
+            for s, listener in zip(strategies, listeners, strict=True)
+        ]
+        return [future.result() for future in futures]
+    with ThreadPoolExecutor(max_workers=min(len(strategies), MAX_PANES), thread_name_prefix="pane") as pool:
+        futures = [
+            pool.submit(s.send, user_text, listener)
+            for s, listener in zip(strategies, listeners, strict=True)
+        ]
+        return [future.result() for future in futures]
+
+
+def run_each(strategies: Sequence[Strategy], action: Callable[[Strategy], object]) -> None:
+    """Apply ``action`` to every strategy concurrently (clear, close)."""
+    with ThreadPoolExecutor(max_workers=max(1, min(len(strategies), MAX_PANES))) as pool:
+        list(pool.map(action, strategies))

@@ -1,0 +1,147 @@
+"""Scripted conversations (YAML): loading, validation and the bundled set."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+MAX_SCENARIO_BYTES = 256 * 1024
+MAX_TURNS = 300
+MAX_DEPTH = 6
+MAX_USER_CHARS = 4000
+
+
+class ScenarioError(ValueError):
+    """A scenario file that cannot be used; the message names the problem."""
+
+
+@dataclass(frozen=True)
+class ScenarioTurn:
+    """One scripted user message and, optionally, strings one of which the reply must contain."""
+
+    user: str
+    expect: tuple[str, ...] = ()
+
+    def passed(self, reply: str) -> bool:
+        lowered = reply.lower()
+        return any(expected.lower() in lowered for expected in self.expect)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    language: str
+    turns: tuple[ScenarioTurn, ...]
+    system: str | None = None
+    description: str = ""
+    source: str = field(default="", compare=False)
+
+    @property
+    def probes(self) -> int:
+        return sum(1 for turn in self.turns if turn.expect)
+
+
+def _check_events(text: str) -> None:
+    """Refuse anchors, aliases, custom tags and deep nesting before anything is built."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                raise ScenarioError("Scenario files may not use YAML anchors or aliases.")
+            tag = getattr(event, "tag", None)
+            implicit = getattr(event, "implicit", True)
+            explicit = not any(implicit) if isinstance(implicit, tuple) else not implicit
+            if tag and explicit:
+                raise ScenarioError(f"Scenario files may not use YAML tags ({tag}).")
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise ScenarioError(f"The scenario is nested deeper than {MAX_DEPTH} levels.")
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError as exc:
+        raise ScenarioError(f"Not valid YAML: {exc}") from None
+
+
+def parse_scenario(text: str | bytes, source: str = "<text>") -> Scenario:
+    """Parse and validate scenario YAML (safe loader, size and shape limits)."""
+    if isinstance(text, bytes):
+        if len(text) > MAX_SCENARIO_BYTES:
+            raise ScenarioError(f"The scenario file is {len(text)} bytes; the limit is {MAX_SCENARIO_BYTES}.")
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ScenarioError("The scenario file is not UTF-8 text.") from None
+    if len(text.encode("utf-8")) > MAX_SCENARIO_BYTES:
+        raise ScenarioError(f"The scenario file is larger than {MAX_SCENARIO_BYTES} bytes.")
+    _check_events(text)
+    try:
+        data: Any = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ScenarioError(f"Not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise ScenarioError("A scenario is a mapping with name, language and turns.")
+    unknown = set(data) - {"name", "language", "system", "turns", "description"}
+    if unknown:
+        raise ScenarioError(f"Unknown scenario fields: {', '.join(sorted(map(str, unknown)))}")
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ScenarioError("'name' must be a non-empty string.")
+    language = data.get("language", "en")
+    if language not in {"en", "zh"}:
+        raise ScenarioError("'language' must be 'en' or 'zh'.")
+    system = data.get("system")
+    if system is not None and not isinstance(system, str):
+        raise ScenarioError("'system' must be a string.")
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise ScenarioError("'description' must be a string.")
+    raw_turns = data.get("turns")
+    if not isinstance(raw_turns, list) or not raw_turns:
+        raise ScenarioError("'turns' must be a non-empty list.")
+    if len(raw_turns) > MAX_TURNS:
+        raise ScenarioError(f"The scenario has {len(raw_turns)} turns; the limit is {MAX_TURNS}.")
+    turns = []
+    for index, raw in enumerate(raw_turns, start=1):
+        if not isinstance(raw, dict):
+            raise ScenarioError(f"Turn {index} must be a mapping with 'user' (and optional 'expect').")
+        extra = set(raw) - {"user", "expect"}
+        if extra:
+            raise ScenarioError(f"Turn {index} has unknown fields: {', '.join(sorted(map(str, extra)))}")
+        user = raw.get("user")
+        if not isinstance(user, str) or not user.strip():
+            raise ScenarioError(f"Turn {index}: 'user' must be a non-empty string.")
+        if len(user) > MAX_USER_CHARS:
+            raise ScenarioError(f"Turn {index}: 'user' is longer than {MAX_USER_CHARS} characters.")
+        expect = raw.get("expect", [])
+        if isinstance(expect, str):
+            expect = [expect]
+        if not isinstance(expect, list) or not all(isinstance(e, str | int) for e in expect):
+            raise ScenarioError(f"Turn {index}: 'expect' must be a list of strings.")
+        turns.append(ScenarioTurn(user=user, expect=tuple(str(e) for e in expect if str(e).strip())))
+    return Scenario(name.strip(), language, tuple(turns), system, description, source)
+
+
+def bundled_names() -> list[str]:
+    """Names of the scenarios shipped with Memory Lab."""
+    folder = resources.files(__name__)
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
+
+
+def load_scenario(name_or_path: str) -> Scenario:
+    """A bundled scenario by name, or a YAML file by path."""
+    if name_or_path in bundled_names():
+        resource = resources.files(__name__).joinpath(f"{name_or_path}.yaml")
+        return parse_scenario(resource.read_bytes(), source=name_or_path)
+    path = Path(name_or_path)
+    if path.suffix in {".yaml", ".yml"} or path.exists():
+        if not path.is_file():
+            raise ScenarioError(f"No scenario file at {path}.")
+        if path.stat().st_size > MAX_SCENARIO_BYTES:
+            raise ScenarioError(f"{path} is larger than {MAX_SCENARIO_BYTES} bytes.")
+        return parse_scenario(path.read_bytes(), source=str(path))
+    raise ScenarioError(f"Unknown scenario {name_or_path!r}; bundled: {', '.join(bundled_names())}")

@@ -1,0 +1,1 @@
+"""Memory strategies, one module each, behind ``memory_demos.strategies.base.Strategy``."""

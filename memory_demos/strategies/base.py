@@ -1,0 +1,301 @@
+"""The one interface every memory strategy implements, and the machinery they share.
+
+A strategy owns its memory and its models. ``send`` runs one turn: memory is read, the model
+answers, memory is written. The turn is atomic: if the reply call fails, the strategy rolls its
+memory back to where it was and the error comes back in the ``Turn``, never as an exception.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
+
+from memory_demos.config import DEFAULT_SYSTEM_PROMPT, data_dir, max_message_chars, new_conversation_id
+from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
+from memory_demos.providers.errors import describe_error
+from memory_demos.tracing import REPLY, CallCapture, purpose_tag
+from memory_demos.turn import Turn
+
+StrategyKind = Literal["classic", "modern"]
+TokenListener = Callable[[str], None]
+
+
+class InputError(ValueError):
+    """A user message or parameter that cannot be used; the message says why."""
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """One tunable parameter of a strategy (its CLI name is ``<strategy id>.<name>``)."""
+
+    name: str
+    default: Any
+    help: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] | None = None
+
+    @property
+    def type_name(self) -> str:
+        return "choice" if self.choices else type(self.default).__name__
+
+    def parse(self, raw: Any, strategy_id: str = "") -> Any:
+        """Convert and range-check a value; raises ``InputError`` naming the parameter."""
+        label = f"{strategy_id}.{self.name}" if strategy_id else self.name
+        if self.choices is not None:
+            value = str(raw)
+            if value not in self.choices:
+                raise InputError(f"{label} must be one of {', '.join(self.choices)}; got {value!r}")
+            return value
+        if isinstance(self.default, bool):
+            text = str(raw).strip().lower()
+            if text in {"1", "true", "yes", "on"}:
+                return True
+            if text in {"0", "false", "no", "off"}:
+                return False
+            raise InputError(f"{label} must be true or false; got {raw!r}")
+        if isinstance(self.default, int):
+            try:
+                value = int(str(raw).strip()) if not isinstance(raw, int) else raw
+            except ValueError:
+                raise InputError(f"{label} must be a whole number; got {raw!r}") from None
+            if self.minimum is not None and value < self.minimum:
+                raise InputError(f"{label} must be at least {self.minimum}; got {value}")
+            if self.maximum is not None and value > self.maximum:
+                raise InputError(f"{label} must be at most {self.maximum}; got {value}")
+            return value
+        return str(raw)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "name": self.name,
+            "type": self.type_name,
+            "default": self.default,
+            "help": self.help,
+        }
+        if self.minimum is not None:
+            data["minimum"] = self.minimum
+        if self.maximum is not None:
+            data["maximum"] = self.maximum
+        if self.choices is not None:
+            data["choices"] = list(self.choices)
+        return data
+
+
+@dataclass(frozen=True)
+class StrategyInfo:
+    """What the registry knows about a strategy without building it."""
+
+    id: str
+    title: str
+    kind: StrategyKind
+    langchain_classes: tuple[str, ...]
+    summary: str
+    params: tuple[ParamSpec, ...] = ()
+
+    def param(self, name: str) -> ParamSpec:
+        for spec in self.params:
+            if spec.name == name:
+                return spec
+        known = ", ".join(f"{self.id}.{p.name}" for p in self.params) or "none"
+        raise InputError(f"{self.id} has no parameter {name!r} (known: {known})")
+
+    def resolve_params(self, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Defaults merged with validated overrides."""
+        values = {spec.name: spec.default for spec in self.params}
+        for name, raw in (overrides or {}).items():
+            values[name] = self.param(name).parse(raw, self.id)
+        return values
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "kind": self.kind,
+            "langchain_classes": list(self.langchain_classes),
+            "summary": self.summary,
+            "params": [spec.to_json() for spec in self.params],
+        }
+
+
+@dataclass
+class StrategyContext:
+    """Everything a strategy needs from outside: the model to build, who the user is, where files go."""
+
+    provider: ProviderConfig = field(default_factory=ProviderConfig)
+    conversation_id: str = field(default_factory=new_conversation_id)
+    user_id: str = "local"
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT
+    data_dir: Path | None = None
+    embeddings: Embeddings | None = None
+    max_message_chars: int = field(default_factory=max_message_chars)
+
+    def folder(self) -> Path:
+        """The data folder (created on demand)."""
+        if self.data_dir is None:
+            return data_dir()
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        return self.data_dir
+
+    def get_embeddings(self) -> Embeddings:
+        """The embedding model: the one given, else the shared offline MiniLM."""
+        if self.embeddings is None:
+            from memory_demos.providers.embeddings import default_embeddings
+
+            self.embeddings = default_embeddings()
+        return self.embeddings
+
+
+def validate_user_text(text: str, limit: int) -> str:
+    """The message to send, or ``InputError`` if it is empty or longer than ``limit`` characters."""
+    if not isinstance(text, str) or not text.strip():
+        raise InputError("The message is empty: nothing was sent.")
+    if len(text) > limit:
+        raise InputError(f"The message has {len(text)} characters; the limit is {limit}. Nothing was sent.")
+    return text
+
+
+class Strategy(ABC):
+    """Base class of every strategy: a subclass sets ``info`` and implements the four hooks.
+
+    Hooks: ``_respond`` (read memory, call ``self.reply_model``, write memory, return the reply),
+    ``snapshot`` (plain-data memory state), ``_rollback_point``/``_rollback`` (undo a failed turn),
+    and ``clear``.
+    """
+
+    info: ClassVar[StrategyInfo]
+
+    def __init__(
+        self, context: StrategyContext | None = None, params: Mapping[str, Any] | None = None
+    ) -> None:
+        self.context = context or StrategyContext()
+        self.params = self.info.resolve_params(params)
+        self.capture = CallCapture(self.context.provider.tokenizer.encoding_name)
+        self._model_counter: Any = None
+        self._turn_lock = threading.Lock()
+        self._notes: list[str] = []
+        self.turns: list[Turn] = []
+
+    # -- models -----------------------------------------------------------------------------
+    def make_model(self, purpose: str = REPLY, *, streaming: bool | None = None) -> BaseChatModel:
+        """A chat model carrying this strategy's capture callback and a purpose tag."""
+        if self._model_counter is None and self.context.provider.kind == "offline":
+            from memory_demos.providers.offline_model import CallCounter
+
+            self._model_counter = CallCounter()
+        return build_chat_model(
+            self.context.provider,
+            callbacks=[self.capture],
+            tags=[purpose_tag(purpose)],
+            streaming=(purpose == REPLY) if streaming is None else streaming,
+            shared_state=self._model_counter,
+        )
+
+    @property
+    def reply_model(self) -> BaseChatModel:
+        model = getattr(self, "_reply_model", None)
+        if model is None:
+            model = self.make_model(REPLY)
+            self._reply_model = model
+        return model
+
+    @property
+    def system_prompt(self) -> str:
+        return self.context.system_prompt
+
+    # -- the turn ---------------------------------------------------------------------------
+    def note(self, text: str) -> None:
+        """Attach a remark to the current turn (e.g. "summary skipped: ...")."""
+        self._notes.append(text)
+
+    def send(self, user_text: str, on_token: TokenListener | None = None) -> Turn:
+        """Run one turn. Never raises for model or memory faults: they come back in ``Turn.error``.
+
+        Raises ``InputError`` (before touching memory) for an empty or over-long message.
+        """
+        validate_user_text(user_text, self.context.max_message_chars)
+        with self._turn_lock:
+            self.capture.drain()
+            self._notes = []
+            self.capture.token_listener = on_token
+            point = self._rollback_point()
+            started = time.perf_counter()
+            error: str | None = None
+            reply = ""
+            try:
+                reply = self._respond(user_text)
+            except Exception as exc:
+                secret = (
+                    self.context.provider.api_key.get_secret_value()
+                    if self.context.provider.api_key
+                    else None
+                )
+                error = describe_error(exc, secret)
+                try:
+                    self._rollback(point)
+                except Exception as rollback_exc:
+                    error += f" (and restoring memory failed: {describe_error(rollback_exc, secret)})"
+            finally:
+                self.capture.token_listener = None
+            seconds = time.perf_counter() - started
+            calls = self.capture.drain()
+            reply_calls = [c for c in calls if c.purpose == REPLY]
+            memory_calls = [c for c in calls if c.purpose != REPLY]
+            # An agent may call the model more than once for one reply (a tool round trip): the last
+            # reply call produced the answer.
+            reply_call = reply_calls[-1] if reply_calls else None
+            if error is not None:
+                reply = ""
+            try:
+                state = self.snapshot()
+            except Exception as exc:
+                state = {"error": describe_error(exc)}
+            turn = Turn(
+                user_text=user_text,
+                reply=reply,
+                seconds=seconds,
+                reply_call=reply_call,
+                memory_calls=memory_calls,
+                tool_round_calls=reply_calls[:-1],
+                state=state,
+                error=error,
+                notes=list(self._notes),
+            )
+            self.turns.append(turn)
+            return turn
+
+    # -- hooks ------------------------------------------------------------------------------
+    @abstractmethod
+    def _respond(self, user_text: str) -> str:
+        """Read memory, call ``self.reply_model``, write memory; return the reply text."""
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """The memory's inner state as plain JSON-able data."""
+
+    @abstractmethod
+    def _rollback_point(self) -> Any:
+        """Whatever ``_rollback`` needs to restore memory to its state before this turn."""
+
+    @abstractmethod
+    def _rollback(self, point: Any) -> None:
+        """Restore memory to ``point``."""
+
+    @abstractmethod
+    def clear(self) -> None:
+        """Forget everything this strategy remembers for this conversation."""
+
+    def close(self) -> None:  # noqa: B027 - most strategies hold nothing to release
+        """Release files, connections and collections. Safe to call twice."""
+
+    def fork_at(self, turn_index: int) -> None:
+        """Go back to the state after turn ``turn_index`` (only strategies with checkpoints)."""
+        raise InputError(f"{self.info.id} keeps no checkpoints; only langgraph can fork.")

@@ -1,0 +1,119 @@
+"""Plain records of what happened in a turn: the data every page renders and every test checks."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Role = Literal["system", "human", "ai", "tool"]
+
+
+@dataclass(frozen=True)
+class PromptMessage:
+    """One message exactly as the chat model received it."""
+
+    role: str
+    content: str
+    tokens: int = 0
+    tool_calls: tuple[dict[str, Any], ...] = ()
+    tool_call_id: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"role": self.role, "content": self.content}
+        if self.tool_calls:
+            data["tool_calls"] = [dict(call) for call in self.tool_calls]
+        if self.tool_call_id:
+            data["tool_call_id"] = self.tool_call_id
+        return data
+
+
+@dataclass(frozen=True)
+class ModelCall:
+    """One call to the chat model, captured by the tracing callback."""
+
+    purpose: str
+    messages: tuple[PromptMessage, ...]
+    output: str
+    prompt_tokens: int
+    completion_tokens: int
+    token_source: str
+    seconds: float
+    error: str | None = None
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+@dataclass
+class Turn:
+    """Everything one user message caused: the reply, the injected prompt, tokens and memory state.
+
+    ``reply_call`` is the model call that produced the reply; ``memory_calls`` are the other calls
+    memory made during the turn (summaries, entity extraction, ...): the hidden cost of memory.
+    ``tool_round_calls`` are earlier reply-model calls of an agent that asked for a tool first.
+    """
+
+    user_text: str
+    reply: str
+    seconds: float
+    reply_call: ModelCall | None
+    memory_calls: list[ModelCall] = field(default_factory=list)
+    tool_round_calls: list[ModelCall] = field(default_factory=list)
+    state: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def injected_prompt(self) -> tuple[PromptMessage, ...]:
+        return self.reply_call.messages if self.reply_call else ()
+
+    @property
+    def prompt_tokens(self) -> int:
+        return self.reply_call.prompt_tokens if self.reply_call else 0
+
+    @property
+    def completion_tokens(self) -> int:
+        return self.reply_call.completion_tokens if self.reply_call else 0
+
+    @property
+    def memory_tokens(self) -> int:
+        return sum(call.total_tokens for call in self.memory_calls)
+
+    @property
+    def total_tokens(self) -> int:
+        tool_rounds = sum(call.total_tokens for call in self.tool_round_calls)
+        return self.prompt_tokens + self.completion_tokens + self.memory_tokens + tool_rounds
+
+    @property
+    def model_calls(self) -> int:
+        return (1 if self.reply_call else 0) + len(self.memory_calls) + len(self.tool_round_calls)
+
+    def to_json(self) -> dict[str, Any]:
+        """The fixed JSON shape of a turn used by the CLI's ``replay --json``."""
+        return {
+            "user": self.user_text,
+            "reply": self.reply,
+            "injected_prompt": [message.to_json() for message in self.injected_prompt],
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "memory_calls": [
+                {
+                    "purpose": call.purpose,
+                    "prompt_tokens": call.prompt_tokens,
+                    "completion_tokens": call.completion_tokens,
+                }
+                for call in self.memory_calls
+            ],
+            "state": self.state,
+            "error": self.error,
+        }
+
+
+def model_call_as_dict(call: ModelCall) -> dict[str, Any]:
+    """A ModelCall as plain data (for exports and the UI)."""
+    return asdict(call)

@@ -1,0 +1,98 @@
+"""The capture callback records exactly what a model received, with tiktoken counts and purposes."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from langchain_classic.memory.prompt import ENTITY_EXTRACTION_PROMPT, SUMMARY_PROMPT
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
+
+from memory_demos.providers.tokenizer import count_messages_tokens, encode
+from memory_demos.tracing import (
+    EXTRACT_ENTITIES,
+    REPLY,
+    SUMMARIZE,
+    CallCapture,
+    classify_call,
+    purpose_tag,
+)
+
+
+def _model(capture: CallCapture, responses: list[str], purpose: str = REPLY) -> FakeListChatModel:
+    return FakeListChatModel(responses=responses, callbacks=[capture], tags=[purpose_tag(purpose)])
+
+
+def test_capture_records_the_messages_the_model_received_through_a_chain() -> None:
+    capture = CallCapture("o200k_base")
+    prompt = ChatPromptTemplate.from_messages(
+        [("system", "Be brief."), MessagesPlaceholder("history"), ("human", "{input}")]
+    )
+    history = [HumanMessage("I'm Mara"), AIMessage("Hello Mara")]
+    (prompt | _model(capture, ["Your name is Mara."])).invoke({"history": history, "input": "Who am I?"})
+    [call] = capture.drain()
+    assert [(m.role, m.content) for m in call.messages] == [
+        ("system", "Be brief."),
+        ("human", "I'm Mara"),
+        ("ai", "Hello Mara"),
+        ("human", "Who am I?"),
+    ]
+    sent = [SystemMessage("Be brief."), *history, HumanMessage("Who am I?")]
+    assert call.prompt_tokens == count_messages_tokens(sent, "o200k_base")
+    assert call.completion_tokens == len(encode("Your name is Mara."))
+    assert sum(m.tokens for m in call.messages) + 3 == call.prompt_tokens
+    assert call.purpose == REPLY
+    assert call.token_source.startswith("counted with tiktoken")
+    assert capture.drain() == []
+
+
+def test_calls_are_labelled_by_the_prompt_they_carry() -> None:
+    summary_text = SUMMARY_PROMPT.format(summary="", new_lines="Human: hi\nAI: hello")
+    extraction_text = ENTITY_EXTRACTION_PROMPT.format(history="", input="I met John in Paris")
+    assert classify_call([HumanMessage(summary_text)], None) == SUMMARIZE
+    assert classify_call([HumanMessage(extraction_text)], [purpose_tag(REPLY)]) == EXTRACT_ENTITIES
+    assert classify_call([HumanMessage("hello")], [purpose_tag("extract facts")]) == "extract facts"
+    assert classify_call([HumanMessage("hello")], None) == REPLY
+
+
+def test_streamed_reply_tokens_reach_the_listener() -> None:
+    received: list[str] = []
+    capture = CallCapture("o200k_base", token_listener=received.append)
+    model = _model(capture, ["one two three"])
+    chunks = [chunk.content for chunk in model.stream([HumanMessage("count")])]
+    assert "".join(received) == "".join(chunks) == "one two three"
+    [call] = capture.drain()
+    assert call.output == "one two three"
+
+
+def test_failed_calls_are_recorded_with_their_error() -> None:
+    capture = CallCapture("o200k_base")
+
+    class Boom(FakeListChatModel):
+        def _call(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            raise TimeoutError("too slow")
+
+    model = Boom(responses=["x"], callbacks=[capture])
+    with pytest.raises(TimeoutError):
+        model.invoke([HumanMessage("hi")])
+    [call] = capture.drain()
+    assert call.error is not None and "too slow" in call.error
+    assert call.completion_tokens == 0
+
+
+def test_capture_is_safe_across_threads() -> None:
+    capture = CallCapture("o200k_base")
+    model = _model(capture, ["ok"] * 64)
+
+    def worker() -> None:
+        for _ in range(8):
+            model.invoke([HumanMessage("hi")])
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(capture.drain()) == 64
