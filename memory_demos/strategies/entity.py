@@ -1,0 +1,221 @@
+"""``entity``: ConversationEntityMemory keeps a note per person, place or thing the user mentions.
+
+Each turn goes load → model → save: ``load_memory_variables`` asks the model which entities the
+new message names, ``save_context`` asks it once per entity to update that entity's note.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
+
+from memory_demos.config import is_conversation_id
+from memory_demos.storage import connect, sqlite_file
+from memory_demos.strategies.base import ParamSpec, StrategyInfo
+from memory_demos.strategies.classic import ClassicStrategy, import_classic_memory
+from memory_demos.strategies.window import windowed_rows
+from memory_demos.tracing import EXTRACT_ENTITIES
+
+ENTITY_HEADER = "Notes on the people, places and things just mentioned (from the entity store):"
+ENTITY_DB_FILE = "classic_entities.sqlite"
+ENTITY_TABLE = "entities"
+STORE_CHOICES = ("memory", "sqlite")
+
+INFO = StrategyInfo(
+    id="entity",
+    title="Entity memory (notes per name)",
+    kind="classic",
+    langchain_classes=(
+        "langchain_classic.memory.ConversationEntityMemory",
+        "langchain_classic.memory.InMemoryEntityStore",
+        "langchain_classic.memory.SQLiteEntityStore",
+    ),
+    summary="Extracts names each turn and keeps a note per name: recall by name, several model calls a turn.",
+    params=(
+        ParamSpec(
+            "k",
+            3,
+            "Recent exchanges sent verbatim and read when extracting and updating entities.",
+            minimum=1,
+        ),
+        ParamSpec(
+            "store",
+            "memory",
+            "Where the entity notes live: in memory or in a SQLite file.",
+            choices=STORE_CHOICES,
+        ),
+    ),
+)
+
+
+def entity_session_id(conversation_id: str) -> str:
+    """A Python identifier naming this conversation's table (SQLiteEntityStore refuses anything else)."""
+    if is_conversation_id(conversation_id):
+        return f"c_{conversation_id}"
+    return f"c_{hashlib.sha256(conversation_id.encode()).hexdigest()[:32]}"
+
+
+def build_entity_store(kind: str, conversation_id: str, folder: Path) -> Any:
+    """An ``InMemoryEntityStore``, or a ``SQLiteEntityStore`` whose connection works from any thread."""
+    classic = import_classic_memory()
+    if kind == "memory":
+        return classic.InMemoryEntityStore()
+    path = sqlite_file(ENTITY_DB_FILE, folder)
+    # connect() checks the file first and opens it with check_same_thread=False; the store's own
+    # connection is bound to this thread and fails on Streamlit's next rerun (ProgrammingError).
+    connection = connect(path)
+    store = classic.SQLiteEntityStore(
+        session_id=entity_session_id(conversation_id), db_file=str(path), table_name=ENTITY_TABLE
+    )
+    store.conn.close()
+    store.conn = connection
+    return store
+
+
+def entity_store_rows(store: Any) -> dict[str, str]:
+    """Every entity and its note, sorted by name (the stores have no "list all" method)."""
+    classic = import_classic_memory()
+    if isinstance(store, classic.InMemoryEntityStore):
+        return {key: value or "" for key, value in sorted(store.store.items())}
+    if isinstance(store, classic.SQLiteEntityStore):
+        # The table name is a validated identifier (the store checks it), so formatting it in is safe.
+        rows = store.conn.execute(f'SELECT key, value FROM "{store.full_table_name}" ORDER BY key').fetchall()
+        return {key: value or "" for key, value in rows}
+    raise TypeError(f"Cannot list the entities of a {type(store).__name__}")
+
+
+def restore_entity_store(store: Any, rows: Mapping[str, str]) -> None:
+    """Replace the store's contents with ``rows`` (one transaction for SQLite)."""
+    classic = import_classic_memory()
+    if isinstance(store, classic.SQLiteEntityStore):
+        table = store.full_table_name
+        with store.conn:
+            store.conn.execute(f'DELETE FROM "{table}"')
+            store.conn.executemany(
+                f'INSERT INTO "{table}" (key, value) VALUES (?, ?)',
+                [(key, value) for key, value in rows.items() if value],
+            )
+        return
+    store.clear()
+    for key, value in rows.items():
+        store.set(key, value)
+
+
+def system_with_entities(system_prompt: str, entities: Mapping[str, Any]) -> str:
+    """The system message plus one ``Name: note`` line per entity that has a note yet."""
+    lines = [f"{name}: {note}" for name, note in entities.items() if note and str(note).strip()]
+    if not lines:
+        return system_prompt
+    return f"{system_prompt}\n\n{ENTITY_HEADER}\n" + "\n".join(lines)
+
+
+def entity_fallback_variables(entity_memory: Any) -> dict[str, Any]:
+    """What the entity memory returns when it found no entities: its recent messages and no notes."""
+    entity_memory.entity_cache = []
+    return {entity_memory.chat_history_key: entity_memory.buffer[-entity_memory.k * 2 :], "entities": {}}
+
+
+class EntityAwareStrategy(ClassicStrategy):
+    """Shared by ``entity`` and ``combined``: entity notes in the system message, a load step that
+    calls the model and degrades if that call fails, and rollback of the entity store.
+    """
+
+    def entity_memory(self) -> Any:
+        """The ``ConversationEntityMemory`` inside ``self.memory``."""
+        return self.memory
+
+    def prompt(self) -> ChatPromptTemplate:
+        return ChatPromptTemplate.from_messages(
+            [("system", "{system}"), MessagesPlaceholder(self.memory_key), ("human", "{input}")]
+        )
+
+    def prompt_inputs(self, memory_variables: dict[str, Any], user_text: str) -> dict[str, Any]:
+        return {
+            "system": system_with_entities(self.system_prompt, memory_variables["entities"]),
+            self.memory_key: memory_variables[self.memory_key],
+            "input": user_text,
+        }
+
+    def _fallback_variables(self, inputs: dict[str, Any]) -> dict[str, Any]:
+        return entity_fallback_variables(self.entity_memory())
+
+    def _load(self, inputs: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return self.memory.load_memory_variables(inputs)
+        except Exception as exc:  # degrade: answer without entity notes this turn
+            variables = self._fallback_variables(inputs)
+            self.note(
+                f"Entity extraction skipped ({type(exc).__name__}: {exc}); this turn's prompt has no entity "
+                "notes and no note is updated."
+            )
+            return variables
+
+    def _respond(self, user_text: str) -> str:
+        inputs = {"input": user_text}
+        memory_variables = self._load(inputs)
+        reply = (self.prompt() | self.reply_model).invoke(self.prompt_inputs(memory_variables, user_text))
+        reply_text = reply.content if isinstance(reply.content, str) else str(reply.content)
+        self._save(inputs, reply_text)
+        return reply_text
+
+    def _rollback_fields(self) -> dict[str, Any]:
+        memory = self.entity_memory()
+        return {
+            "entity_rows": entity_store_rows(memory.entity_store),
+            "entity_cache": list(memory.entity_cache),
+        }
+
+    def _restore_fields(self, fields: dict[str, Any]) -> None:
+        memory = self.entity_memory()
+        restore_entity_store(memory.entity_store, fields["entity_rows"])
+        memory.entity_cache = list(fields["entity_cache"])
+
+    def entity_state(self) -> dict[str, Any]:
+        memory = self.entity_memory()
+        return {
+            "entities": [
+                {"entity": name, "summary": note}
+                for name, note in entity_store_rows(memory.entity_store).items()
+            ],
+            "extracted_this_turn": list(memory.entity_cache),
+        }
+
+    def close(self) -> None:
+        store = self.entity_memory().entity_store
+        conn = getattr(store, "conn", None)
+        if conn is not None:
+            conn.close()
+
+
+class EntityStrategy(EntityAwareStrategy):
+    """Recent ``k`` exchanges as messages, entity notes in the system message."""
+
+    info = INFO
+
+    def _build_memory(self) -> Any:
+        classic = import_classic_memory()
+        return classic.ConversationEntityMemory(
+            llm=self.make_model(EXTRACT_ENTITIES),
+            k=self.params["k"],
+            chat_history_key=self.memory_key,
+            input_key="input",
+            return_messages=True,
+            entity_store=build_entity_store(
+                self.params["store"], self.context.conversation_id, self.context.folder()
+            ),
+        )
+
+    def snapshot(self) -> dict[str, Any]:
+        stored = self.stored_messages()
+        return {
+            "store": self.params["store"],
+            **self.entity_state(),
+            "messages": windowed_rows(stored, len(self.memory.buffer[-self.memory.k * 2 :])),
+        }
+
+
+STRATEGY = EntityStrategy

@@ -1,0 +1,58 @@
+"""``summary``: ConversationSummaryMemory rewrites one running summary after every turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.prompts import ChatPromptTemplate
+
+from memory_demos.prompts import SUMMARY_HEADER
+from memory_demos.strategies.base import StrategyInfo
+from memory_demos.strategies.classic import ClassicStrategy, import_classic_memory, messages_as_json
+from memory_demos.tracing import SUMMARIZE
+
+INFO = StrategyInfo(
+    id="summary",
+    title="Summary (running summary)",
+    kind="classic",
+    langchain_classes=("langchain_classic.memory.ConversationSummaryMemory",),
+    summary="Sends a running summary instead of the messages: small prompts, one extra model call per turn.",
+)
+
+
+def system_with_summary(system_prompt: str, summary: str) -> str:
+    """The system message with the summary appended under a header (unchanged if there is no summary)."""
+    if not summary.strip():
+        return system_prompt
+    return f"{system_prompt}\n\n{SUMMARY_HEADER}\n{summary.strip()}"
+
+
+class SummaryStrategy(ClassicStrategy):
+    """The summary goes into the system message; the raw messages are stored but never sent."""
+
+    info = INFO
+
+    def _build_memory(self) -> Any:
+        memory = import_classic_memory()
+        # return_messages=False: the memory hands back the summary text, which we put in the system message.
+        return memory.ConversationSummaryMemory(llm=self.make_model(SUMMARIZE), memory_key=self.memory_key)
+
+    def prompt(self) -> ChatPromptTemplate:
+        return ChatPromptTemplate.from_messages([("system", "{system}"), ("human", "{input}")])
+
+    def prompt_inputs(self, memory_variables: dict[str, Any], user_text: str) -> dict[str, Any]:
+        summary = str(memory_variables[self.memory_key])
+        return {"system": system_with_summary(self.system_prompt, summary), "input": user_text}
+
+    def _rollback_fields(self) -> dict[str, Any]:
+        return {"buffer": self.memory.buffer}
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "summary": self.memory.buffer,
+            "stored_messages_note": "Stored by the class but not sent: only the summary reaches the model.",
+            "messages": messages_as_json(self.stored_messages()),
+        }
+
+
+STRATEGY = SummaryStrategy

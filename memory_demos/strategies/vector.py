@@ -1,0 +1,160 @@
+"""``vector``: VectorStoreRetrieverMemory stores every exchange in Chroma and sends the most similar ones."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+from langchain_core.prompts import ChatPromptTemplate
+
+from memory_demos.prompts import RETRIEVED_HEADER
+from memory_demos.strategies.base import ParamSpec, StrategyInfo
+from memory_demos.strategies.classic import ClassicStrategy, import_classic_memory
+
+COLLECTION_PREFIX = "memory_lab_vector_"
+_COLLECTION_SAFE = re.compile(r"^[A-Za-z0-9._-]{1,400}$")
+
+INFO = StrategyInfo(
+    id="vector",
+    title="Vector store (similar past lines)",
+    kind="classic",
+    langchain_classes=(
+        "langchain_classic.memory.VectorStoreRetrieverMemory",
+        "langchain_chroma.Chroma",
+    ),
+    summary="Stores every exchange as an embedding and sends the k most similar ones: recall by meaning.",
+    params=(
+        ParamSpec("k", 2, "Past exchanges retrieved by similarity and sent with each message.", minimum=1),
+    ),
+)
+
+
+def collection_name(conversation_id: str) -> str:
+    """This conversation's Chroma collection: unique, since all in-process clients share collections."""
+    if _COLLECTION_SAFE.match(conversation_id) and conversation_id[-1].isalnum():
+        return COLLECTION_PREFIX + conversation_id
+    return COLLECTION_PREFIX + hashlib.sha256(conversation_id.encode()).hexdigest()[:32]
+
+
+def system_with_retrieved(system_prompt: str, retrieved: str) -> str:
+    """The system message with the retrieved exchanges appended (unchanged if nothing was retrieved)."""
+    if not retrieved.strip():
+        return system_prompt
+    return f"{system_prompt}\n\n{RETRIEVED_HEADER}\n{retrieved}"
+
+
+@dataclass
+class VectorRollbackPoint:
+    """The document ids in the collection before a turn, and the hits shown then."""
+
+    ids: frozenset[str]
+    query: str | None
+    hits: list[dict[str, Any]]
+
+
+class VectorStrategy(ClassicStrategy):
+    """Only retrieved exchanges reach the model; there is no list of recent messages at all."""
+
+    info = INFO
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._closed = False
+        self._last_query: str | None = None
+        self._last_hits: list[dict[str, Any]] = []
+        super().__init__(*args, **kwargs)
+
+    def _build_memory(self) -> Any:
+        import chromadb
+        from chromadb.config import Settings
+        from langchain_chroma import Chroma
+
+        classic = import_classic_memory()
+        client = chromadb.EphemeralClient(settings=Settings(anonymized_telemetry=False))
+        self.vectorstore = Chroma(
+            collection_name=collection_name(self.context.conversation_id),
+            embedding_function=self.context.get_embeddings(),
+            client=client,
+            collection_metadata={"hnsw:space": "cosine"},
+        )
+        retriever = self.vectorstore.as_retriever(search_kwargs={"k": self.params["k"]})
+        return classic.VectorStoreRetrieverMemory(
+            retriever=retriever, memory_key=self.memory_key, input_key="input"
+        )
+
+    def prompt(self) -> ChatPromptTemplate:
+        return ChatPromptTemplate.from_messages([("system", "{system}"), ("human", "{input}")])
+
+    def prompt_inputs(self, memory_variables: dict[str, Any], user_text: str) -> dict[str, Any]:
+        retrieved = str(memory_variables[self.memory_key])
+        return {"system": system_with_retrieved(self.system_prompt, retrieved), "input": user_text}
+
+    def _respond(self, user_text: str) -> str:
+        # The retriever returns no scores; a second search, same query, same k, same collection, shows them.
+        self._last_query = user_text
+        self._last_hits = self.scored_hits(user_text)
+        return super()._respond(user_text)
+
+    def scored_hits(self, query: str) -> list[dict[str, Any]]:
+        """The top-k documents for ``query`` with their cosine similarity (1 - cosine distance)."""
+        found = self.vectorstore.similarity_search_with_score(query, k=self.params["k"])
+        return [
+            {"text": doc.page_content, "similarity": round(1.0 - distance, 4), "id": doc.id}
+            for doc, distance in found
+        ]
+
+    def document_ids(self) -> list[str]:
+        return list(self.vectorstore.get(include=[])["ids"])
+
+    def _save(self, inputs: dict[str, Any], reply_text: str) -> None:
+        before = self._rollback_point()
+        try:
+            self.memory.save_context(inputs, {"output": reply_text})
+        except Exception as exc:  # degrade: the reply is good, only storing it failed
+            self._rollback(before)
+            self.note(
+                f"Storing this exchange skipped ({type(exc).__name__}: {exc}); it cannot be retrieved later."
+            )
+
+    def _rollback_point(self) -> VectorRollbackPoint:
+        return VectorRollbackPoint(frozenset(self.document_ids()), self._last_query, list(self._last_hits))
+
+    def _rollback(self, point: VectorRollbackPoint) -> None:
+        added = [doc_id for doc_id in self.document_ids() if doc_id not in point.ids]
+        if added:
+            self.vectorstore.delete(ids=added)
+        self._last_query, self._last_hits = point.query, list(point.hits)
+
+    def stored_messages(self) -> list[BaseMessage]:
+        """None: this memory keeps documents (one per exchange), not messages."""
+        return []
+
+    def snapshot(self) -> dict[str, Any]:
+        stored = self.vectorstore.get(include=["documents"])
+        return {
+            "collection": collection_name(self.context.conversation_id),
+            "k": self.params["k"],
+            "stored_documents": stored["documents"],
+            "query": self._last_query,
+            "hits": self._last_hits,
+            "hits_note": (
+                "Scores come from a second search of the same collection with the same query and k, run just "
+                "before the retriever's; similarity is 1 - cosine distance."
+            ),
+        }
+
+    def clear(self) -> None:
+        self.vectorstore.reset_collection()
+        self._last_query = None
+        self._last_hits = []
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self.vectorstore.delete_collection()
+
+
+STRATEGY = VectorStrategy

@@ -1,0 +1,58 @@
+"""``window``: ConversationBufferWindowMemory sends only the last ``k`` exchanges."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+from memory_demos.strategies.base import ParamSpec, StrategyInfo
+from memory_demos.strategies.classic import ClassicStrategy, import_classic_memory, messages_as_json
+
+INFO = StrategyInfo(
+    id="window",
+    title="Window (last k turns)",
+    kind="classic",
+    langchain_classes=("langchain_classic.memory.ConversationBufferWindowMemory",),
+    summary="Sends only the last k exchanges: constant cost, but older facts silently fall out.",
+    params=(
+        ParamSpec(
+            "k",
+            3,
+            "Exchanges (user message + reply) sent to the model; 0 sends no history at all.",
+            minimum=0,
+        ),
+    ),
+)
+
+
+class WindowStrategy(ClassicStrategy):
+    """All messages are stored; only the last ``k`` pairs reach the prompt."""
+
+    info = INFO
+
+    def _build_memory(self) -> Any:
+        memory = import_classic_memory()
+        return memory.ConversationBufferWindowMemory(
+            memory_key=self.memory_key, k=self.params["k"], return_messages=True
+        )
+
+    def snapshot(self) -> dict[str, Any]:
+        stored = self.stored_messages()
+        sent = len(self.memory.buffer_as_messages)
+        # The class stores every message and slices at load time: the rest is kept but never sent.
+        return {
+            "k": self.params["k"],
+            "stored_messages": len(stored),
+            "sent_next_turn": sent,
+            "messages": windowed_rows(stored, sent),
+        }
+
+
+def windowed_rows(stored: list[BaseMessage], sent: int) -> list[dict[str, Any]]:
+    """Stored messages as rows; ``in_window`` marks the last ``sent`` ones, which the next prompt gets."""
+    first_sent = len(stored) - sent
+    return [{**row, "in_window": index >= first_sent} for index, row in enumerate(messages_as_json(stored))]
+
+
+STRATEGY = WindowStrategy
