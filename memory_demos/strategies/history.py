@@ -1,0 +1,217 @@
+"""``history``: RunnableWithMessageHistory loads a session's messages before the model and saves after it.
+
+The chain itself is stateless; a ``get_session_history`` factory hands it the history object of
+the session named in the config, either by one ``session_id`` or by ``user_id`` + ``conversation_id``.
+Both name the same stored session (``session_key(user_id, conversation_id)``), so two users who
+somehow share a conversation id still never see each other's messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from langchain_core.chat_history import BaseChatMessageHistory, InMemoryChatMessageHistory
+from langchain_core.messages import BaseMessage, SystemMessage
+from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
+from langchain_core.runnables import ConfigurableFieldSpec, RunnableConfig
+from langchain_core.runnables.history import RunnableWithMessageHistory
+
+from memory_demos.storage import StorageError, sqlite_file
+from memory_demos.strategies.base import ParamSpec, Strategy, StrategyInfo
+from memory_demos.strategies.classic import messages_as_json
+from memory_demos.strategies.history_store import (
+    DEFAULT_MAX_SESSIONS,
+    DEPRECATION_NOTE,
+    SessionHistoryStore,
+    open_history_engine,
+    session_key,
+    silence_history_deprecations,
+    sql_history_factory,
+    storage_error,
+)
+
+HISTORY_FILE = "histories.sqlite"
+
+T = TypeVar("T")
+
+INFO = StrategyInfo(
+    id="history",
+    title="RunnableWithMessageHistory",
+    kind="modern",
+    langchain_classes=(
+        "langchain_core.runnables.history.RunnableWithMessageHistory",
+        "langchain_core.chat_history.InMemoryChatMessageHistory",
+        "langchain_community.chat_message_histories.SQLChatMessageHistory",
+    ),
+    summary=(
+        "Wraps a stateless prompt | model chain; a session factory loads and saves each session's "
+        "messages, in memory or in SQLite. Sends the whole history every turn."
+    ),
+    params=(
+        ParamSpec(
+            "backend",
+            "memory",
+            "Where histories live: memory (lost on restart) or sqlite (histories.sqlite in the data folder).",
+            choices=("memory", "sqlite"),
+        ),
+        ParamSpec(
+            "keying",
+            "user_conversation",
+            "How the session is named in the config: one session_id, or user_id + conversation_id.",
+            choices=("session", "user_conversation"),
+        ),
+    ),
+)
+
+
+class HistoryStrategy(Strategy):
+    """``RunnableWithMessageHistory`` around ``prompt | model`` with a bounded, thread-safe session store."""
+
+    info = INFO
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        silence_history_deprecations()
+        self.note_deprecation = DEPRECATION_NOTE
+        self.backend: str = self.params["backend"]
+        self.keying: str = self.params["keying"]
+        self.session_key = session_key(self.context.user_id, self.context.conversation_id)
+        self._engine: Any = None
+        self.history_path: Path | None = None
+        if self.backend == "sqlite":
+            self.history_path = sqlite_file(HISTORY_FILE, self.context.folder())
+            self._engine = open_history_engine(self.history_path)
+            factory = sql_history_factory(self._engine, self.history_path)
+        else:
+            factory = _new_in_memory_history
+        self.store = SessionHistoryStore(factory, max_sessions=DEFAULT_MAX_SESSIONS)
+        self.chain = self._build_chain()
+
+    def _build_chain(self) -> RunnableWithMessageHistory:
+        prompt = ChatPromptTemplate(
+            [
+                SystemMessage(self.system_prompt),
+                MessagesPlaceholder("history"),
+                ("human", "{input}"),
+            ]
+        )
+        if self.keying == "session":
+            return RunnableWithMessageHistory(
+                prompt | self.reply_model,
+                self.get_session_history,
+                input_messages_key="input",
+                history_messages_key="history",
+            )
+        return RunnableWithMessageHistory(
+            prompt | self.reply_model,
+            self.get_user_conversation_history,
+            input_messages_key="input",
+            history_messages_key="history",
+            history_factory_config=[
+                ConfigurableFieldSpec(
+                    id="user_id",
+                    annotation=str,
+                    name="User id",
+                    description="Who is talking.",
+                    is_shared=True,
+                ),
+                ConfigurableFieldSpec(
+                    id="conversation_id",
+                    annotation=str,
+                    name="Conversation id",
+                    description="Which of the user's conversations.",
+                    is_shared=True,
+                ),
+            ],
+        )
+
+    # -- session factories ------------------------------------------------------------------
+    def get_session_history(self, session_id: str) -> BaseChatMessageHistory:
+        """The factory for ``keying=session``: one opaque key per conversation."""
+        return self.store.get(session_id)
+
+    def get_user_conversation_history(self, user_id: str, conversation_id: str) -> BaseChatMessageHistory:
+        """The factory for ``keying=user_conversation``: a user's conversation, never another user's."""
+        return self.store.get(session_key(user_id, conversation_id))
+
+    def run_config(self) -> RunnableConfig:
+        """The config that names this conversation's session."""
+        if self.keying == "session":
+            return {"configurable": {"session_id": self.session_key}}
+        return {
+            "configurable": {"user_id": self.context.user_id, "conversation_id": self.context.conversation_id}
+        }
+
+    def history(self) -> BaseChatMessageHistory:
+        """This conversation's history object (the one the chain reads and writes)."""
+        return self.store.get(self.session_key)
+
+    def stored_messages(self) -> list[BaseMessage]:
+        """This conversation's messages as stored (read from the database for ``sqlite``)."""
+        return self._guard(lambda: list(self.history().messages))
+
+    # -- the turn ---------------------------------------------------------------------------
+    def _respond(self, user_text: str) -> str:
+        before = len(self.stored_messages())
+        reply = self._guard(lambda: self.chain.invoke({"input": user_text}, self.run_config()))
+        saved = [(m.type, m.content) for m in self.stored_messages()[before:]]
+        turn = [("human", user_text), ("ai", reply.content)]
+        # RunnableWithMessageHistory saves in an on-end listener whose errors are only logged:
+        # without this check a failed save looks like a good turn that is then forgotten.
+        if not any(saved[i : i + 2] == turn for i in range(len(saved) - 1)):
+            where = self.history_path or "the in-memory history"
+            raise StorageError(
+                f"RunnableWithMessageHistory did not save this turn to {where} (its save callback "
+                "failed; the log has the cause), so it would be forgotten."
+            )
+        return reply.content if isinstance(reply.content, str) else str(reply.content)
+
+    def _guard(self, action: Callable[[], T]) -> T:
+        """Run ``action``; a SQL fault becomes a ``StorageError`` naming the history file."""
+        if self._engine is None:
+            return action()
+        from sqlalchemy.exc import SQLAlchemyError
+
+        try:
+            return action()
+        except SQLAlchemyError as exc:
+            raise storage_error(self.history_path or Path(HISTORY_FILE), exc) from None
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "backend": self.backend,
+            "keying": self.keying,
+            "session_key": self.session_key,
+            "config": self.run_config()["configurable"],
+            "history_file": str(self.history_path) if self.history_path else None,
+            "messages": messages_as_json(self.stored_messages()),
+        }
+
+    def _rollback_point(self) -> list[BaseMessage]:
+        return self.stored_messages()
+
+    def _rollback(self, point: list[BaseMessage]) -> None:
+        # RunnableWithMessageHistory only writes on success, so usually there is nothing to undo.
+        if self.stored_messages() == point:
+            return
+        history = self.history()
+        self._guard(history.clear)
+        self._guard(lambda: history.add_messages(point))
+
+    def clear(self) -> None:
+        self._guard(self.history().clear)
+
+    def close(self) -> None:
+        self.store.clear()
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+
+def _new_in_memory_history(_key: str) -> BaseChatMessageHistory:
+    return InMemoryChatMessageHistory()
+
+
+STRATEGY = HistoryStrategy

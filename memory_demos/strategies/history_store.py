@@ -1,0 +1,177 @@
+"""The ``get_session_history`` factory of ``RunnableWithMessageHistory``, done safely.
+
+LangChain's examples keep sessions in a module-level dict and create a missing one with
+"if key not in store: store[key] = ...". Two threads asking for the same new session at once
+both see it missing, each creates a history, and the loser's messages vanish with the history
+that was overwritten. ``SessionHistoryStore`` creates under a lock and bounds how many sessions
+it holds; each strategy owns one, so nothing is shared between users through module state.
+"""
+
+from __future__ import annotations
+
+import threading
+import warnings
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from langchain_core.chat_history import BaseChatMessageHistory
+
+from memory_demos.storage import BUSY_TIMEOUT_MS, StorageError, check_sqlite_file, sqlalchemy_url
+
+DEFAULT_MAX_SESSIONS = 1000
+HISTORY_TABLE = "message_store"
+
+HistoryFactory = Callable[[str], BaseChatMessageHistory]
+
+DEPRECATION_NOTE = (
+    "langchain-core marks RunnableWithMessageHistory (since 1.3.3) and the chat_history classes "
+    "(since 1.6.4) as deprecated in favour of LangGraph persistence, and langchain-community (home of "
+    "SQLChatMessageHistory) is being sunset; they still work, and Memory Lab shows them because most "
+    "existing apps use them."
+)
+
+
+def silence_history_deprecations() -> None:
+    """Keep the chat-history deprecation warnings off the console; strategies carry ``DEPRECATION_NOTE``.
+
+    Targets only these warnings, by message, so other deprecations still show.
+    """
+    for pattern in (
+        r"RunnableWithMessageHistory is deprecated",
+        r"The class `\w*ChatMessageHistory` was deprecated",
+        r"`langchain-community` is being sunset",
+    ):
+        warnings.filterwarnings("ignore", message=pattern, category=DeprecationWarning)
+
+
+class SessionHistoryStore:
+    """Chat histories by session key: created once per key, least recently used evicted past a bound.
+
+    Eviction forgets an in-memory history for good; a SQL-backed history only loses its cached
+    object, its rows stay in the database.
+    """
+
+    def __init__(self, factory: HistoryFactory, max_sessions: int = DEFAULT_MAX_SESSIONS) -> None:
+        if max_sessions < 1:
+            raise ValueError(f"max_sessions must be at least 1; got {max_sessions}")
+        self._factory = factory
+        self.max_sessions = max_sessions
+        self._lock = threading.Lock()
+        self._sessions: OrderedDict[str, BaseChatMessageHistory] = OrderedDict()
+        self.evicted = 0
+
+    def get(self, key: str) -> BaseChatMessageHistory:
+        """The history of ``key``, created on first use; marks it most recently used."""
+        with self._lock:
+            history = self._sessions.get(key)
+            if history is None:
+                history = self._factory(key)
+                self._sessions[key] = history
+                while len(self._sessions) > self.max_sessions:
+                    self._sessions.popitem(last=False)
+                    self.evicted += 1
+            else:
+                self._sessions.move_to_end(key)
+            return history
+
+    def keys(self) -> list[str]:
+        """Session keys, least recently used first."""
+        with self._lock:
+            return list(self._sessions)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._sessions)
+
+    def __contains__(self, key: object) -> bool:
+        with self._lock:
+            return key in self._sessions
+
+    def clear(self) -> None:
+        """Drop every cached session object (stored rows are untouched)."""
+        with self._lock:
+            self._sessions.clear()
+
+
+def session_key(user_id: str, conversation_id: str) -> str:
+    """One string naming a user's conversation; percent-encoding keeps distinct pairs distinct."""
+    return f"{quote(user_id, safe='')}/{quote(conversation_id, safe='')}"
+
+
+def open_history_engine(path: Path) -> Any:
+    """A SQLAlchemy engine on ``path`` usable from any thread, in WAL mode, after a health check.
+
+    Raises ``StorageError`` naming the file if it exists but is not a healthy SQLite database.
+    """
+    from sqlalchemy import create_engine, event
+
+    check_sqlite_file(path)
+    engine = create_engine(
+        sqlalchemy_url(path),
+        connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000},
+    )
+
+    @event.listens_for(engine, "connect")
+    def _configure(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+        finally:
+            cursor.close()
+
+    _create_history_table(engine, path)
+    return engine
+
+
+def _create_history_table(engine: Any, path: Path) -> None:
+    """Create SQLChatMessageHistory's table once, before any history object does.
+
+    Each ``SQLChatMessageHistory`` runs ``create_all`` (check, then CREATE): two strategies opening a
+    new file at once race, and the loser fails with "table message_store already exists".
+    """
+    from langchain_community.chat_message_histories.sql import create_message_model
+    from sqlalchemy import text
+    from sqlalchemy.exc import OperationalError, SQLAlchemyError
+    from sqlalchemy.orm import declarative_base
+
+    model = create_message_model(HISTORY_TABLE, declarative_base())
+    try:
+        try:
+            model.metadata.create_all(engine)
+        except OperationalError as exc:
+            if "already exists" not in str(exc):
+                raise
+        with engine.begin() as connection:
+            index = f"ix_{HISTORY_TABLE}_session_id"
+            connection.execute(text(f"CREATE INDEX IF NOT EXISTS {index} ON {HISTORY_TABLE} (session_id)"))
+    except SQLAlchemyError as exc:
+        engine.dispose()
+        raise storage_error(path, exc) from None
+
+
+def sql_history_factory(engine: Any, path: Path) -> HistoryFactory:
+    """``SQLChatMessageHistory`` objects sharing ``engine``; SQL faults become ``StorageError``."""
+    from langchain_community.chat_message_histories import SQLChatMessageHistory
+    from sqlalchemy.exc import SQLAlchemyError
+
+    def factory(key: str) -> BaseChatMessageHistory:
+        try:
+            return SQLChatMessageHistory(session_id=key, connection=engine, table_name=HISTORY_TABLE)
+        except SQLAlchemyError as exc:
+            raise storage_error(path, exc) from None
+
+    return factory
+
+
+def storage_error(path: Path, exc: BaseException) -> StorageError:
+    """A ``StorageError`` naming the history file and how to reset it."""
+    detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return StorageError(
+        f"The chat history file {path} cannot be used ({detail}). "
+        f"Delete {path} (and its -wal/-shm files) to start fresh."
+    )

@@ -1,0 +1,278 @@
+"""``trim``: ``trim_messages`` cuts the history to a token budget right before every model call.
+
+The full history (tool calls and tool results included) stays in an ``InMemoryChatMessageHistory``;
+only the trimmed list reaches the model. The agent loop (model → tools → model) is shared with
+``turn_trim``, which differs only in how it trims.
+
+What ``trim_messages(strategy="last", start_on="human")`` does with tool messages (langchain-core
+1.8): it keeps the longest suffix that fits, then drops messages from its front until a human
+message. The kept list therefore never starts with an orphaned ``ToolMessage`` (that happens
+without ``start_on``: langchain#33245). The failure it does have: in a tool round, when this turn's
+question + tool call + tool result no longer fit, no human message is left in the suffix, so all
+of it goes and the model sees the system prompt alone. The turn's note says so.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.chat_history import InMemoryChatMessageHistory
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+    trim_messages,
+)
+from langchain_core.messages.tool import ToolCall
+
+from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message_tokens, count_messages_tokens
+from memory_demos.strategies.base import InputError, ParamSpec, Strategy, StrategyInfo
+from memory_demos.strategies.classic import messages_as_json
+from memory_demos.strategies.history_store import silence_history_deprecations
+
+MAX_TOOL_ROUNDS = 4
+
+INFO = StrategyInfo(
+    id="trim",
+    title="trim_messages (token budget)",
+    kind="modern",
+    langchain_classes=(
+        "langchain_core.messages.trim_messages",
+        "langchain_core.chat_history.InMemoryChatMessageHistory",
+    ),
+    summary=(
+        "Keeps the full history but sends only the newest messages that fit a token budget "
+        "(strategy='last', start_on='human'); older facts fall out of the prompt."
+    ),
+    params=(ParamSpec("max_tokens", 300, "Token budget of the prompt sent to the model.", minimum=1),),
+)
+
+
+@dataclass(frozen=True)
+class TrimResult:
+    """What one trim kept for the model and what it left out, in history order."""
+
+    kept: list[BaseMessage]
+    dropped: list[BaseMessage]
+
+
+def message_rows(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
+    """Messages as plain rows for the state view, tool calls and tool_call_ids included."""
+    rows: list[dict[str, Any]] = []
+    for message, row in zip(messages, messages_as_json(list(messages)), strict=True):
+        tool_calls = getattr(message, "tool_calls", None)
+        if tool_calls:
+            row["tool_calls"] = [
+                {"name": c["name"], "args": c["args"], "id": c.get("id")} for c in tool_calls
+            ]
+        if isinstance(message, ToolMessage):
+            row["tool_call_id"] = message.tool_call_id
+        rows.append(row)
+    return rows
+
+
+def orphaned_tool_results(messages: Sequence[BaseMessage]) -> list[ToolMessage]:
+    """Tool results in ``messages`` whose tool call is not in an earlier AI message of the list."""
+    called: set[str] = set()
+    orphans: list[ToolMessage] = []
+    for message in messages:
+        if isinstance(message, AIMessage):
+            called.update(str(call.get("id")) for call in message.tool_calls)
+        elif isinstance(message, ToolMessage) and message.tool_call_id not in called:
+            orphans.append(message)
+    return orphans
+
+
+def with_unique_call_ids(answer: AIMessage, used: set[str]) -> AIMessage:
+    """``answer`` with any tool call id already in ``used`` renamed; adds the final ids to ``used``.
+
+    A model may reuse an id (the offline model derives it from the question, so asking the same
+    thing twice repeats it); two calls with one id make the history ambiguous and invalid.
+    """
+    renamed = False
+    calls: list[ToolCall] = []
+    for call in answer.tool_calls:
+        base = str(call.get("id") or "call")
+        call_id, suffix = base, 2
+        while call_id in used:
+            call_id, suffix = f"{base}_{suffix}", suffix + 1
+        renamed = renamed or call_id != call.get("id")
+        used.add(call_id)
+        calls.append({**call, "id": call_id})
+    return answer.model_copy(update={"tool_calls": calls}) if renamed else answer
+
+
+def run_tool_calls(calls: Sequence[ToolCall], tools: Sequence[Any]) -> list[ToolMessage]:
+    """Run each requested tool; an unknown tool or a failing one becomes an error ToolMessage."""
+    by_name = {tool.name: tool for tool in tools}
+    results: list[ToolMessage] = []
+    for call in calls:
+        tool = by_name.get(call["name"])
+        call_id = str(call.get("id"))
+        if tool is None:
+            results.append(
+                ToolMessage(
+                    f"Unknown tool {call['name']!r}.", tool_call_id=call_id, name=call["name"], status="error"
+                )
+            )
+            continue
+        try:
+            result = tool.invoke({**call, "type": "tool_call"})
+        except Exception as exc:  # the model is told the tool failed, as agents do
+            result = ToolMessage(
+                f"{type(exc).__name__}: {exc}", tool_call_id=call_id, name=call["name"], status="error"
+            )
+        if not isinstance(result, ToolMessage):
+            result = ToolMessage(str(result), tool_call_id=call_id, name=call["name"])
+        results.append(result)
+    return results
+
+
+class TrimmingAgentStrategy(Strategy):
+    """A tool-using agent whose full history is kept and trimmed before every model call.
+
+    Subclasses implement ``trim``. The history stores the AI tool calls and their ToolMessages.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        silence_history_deprecations()
+        self.max_tokens: int = self.params["max_tokens"]
+        self.encoding_name = self.context.provider.tokenizer.encoding_name
+        self.history = InMemoryChatMessageHistory()
+        self.trims: list[TrimResult] = []
+        self._agent_model: Any = None
+
+    @abstractmethod
+    def trim(self, messages: list[BaseMessage]) -> TrimResult:
+        """The messages to send from ``messages`` (system first), and those left out."""
+
+    def count_tokens(self, messages: Sequence[BaseMessage]) -> int:
+        """Prompt tokens of ``messages``: the same tiktoken count the capture reports."""
+        return count_messages_tokens(messages, self.encoding_name)
+
+    def count_message_tokens(self, messages: Sequence[BaseMessage]) -> int:
+        """Tokens of the messages themselves, without the reply priming a whole prompt adds once."""
+        return sum(count_message_tokens(message, self.encoding_name) for message in messages)
+
+    def tools(self) -> list[Any]:
+        from memory_demos.tools import TOOLS
+
+        return list(TOOLS)
+
+    def agent_model(self) -> Any:
+        """The reply model with the tools bound (it keeps the capture callback)."""
+        if self._agent_model is None:
+            self._agent_model = self.reply_model.bind_tools(self.tools())
+        return self._agent_model
+
+    def check_system_prompt(self, system: SystemMessage) -> None:
+        system_tokens = self.count_tokens([system])
+        if system_tokens > self.max_tokens:
+            raise InputError(
+                f"The system prompt alone takes {system_tokens} tokens, more than "
+                f"{self.info.id}.max_tokens={self.max_tokens}. Raise the budget; nothing was sent."
+            )
+
+    def _respond(self, user_text: str) -> str:
+        self.trims = []
+        system = SystemMessage(self.system_prompt)
+        self.check_system_prompt(system)
+        earlier = list(self.history.messages)
+        used_call_ids = {
+            str(call.get("id")) for m in earlier if isinstance(m, AIMessage) for call in m.tool_calls
+        }
+        this_turn: list[BaseMessage] = [HumanMessage(user_text)]
+        for _ in range(MAX_TOOL_ROUNDS + 1):
+            result = self.trim([system, *earlier, *this_turn])
+            self._check_trim(result, this_turn)
+            self.trims.append(result)
+            answer = with_unique_call_ids(self.agent_model().invoke(result.kept), used_call_ids)
+            this_turn.append(answer)
+            if not answer.tool_calls:
+                break
+            this_turn.extend(run_tool_calls(answer.tool_calls, self.tools()))
+        else:
+            raise RuntimeError(
+                f"The model still asked for tools after {MAX_TOOL_ROUNDS} rounds; turn abandoned."
+            )
+        self.history.add_messages(this_turn)
+        content = this_turn[-1].content
+        return content if isinstance(content, str) else str(content)
+
+    def _check_trim(self, result: TrimResult, this_turn: list[BaseMessage]) -> None:
+        """Refuse to send without the new question on the first call; note later losses."""
+        question = this_turn[0]
+        if not any(message is question for message in result.kept):
+            if len(this_turn) == 1:
+                tokens = self.count_tokens([result.kept[0], question]) if result.kept else 0
+                raise InputError(
+                    f"The system prompt and your message take {tokens} tokens, more than "
+                    f"{self.info.id}.max_tokens={self.max_tokens}. Raise the budget; nothing was sent."
+                )
+            self.note(
+                f"Tool round: the trimmed prompt lost this turn's question and tool messages "
+                f"({len(result.dropped)} dropped); the model saw {len(result.kept)} message(s)."
+            )
+        orphans = orphaned_tool_results(result.kept)
+        if orphans:
+            self.note(f"The trimmed prompt holds {len(orphans)} tool result(s) without their tool call.")
+
+    def snapshot(self) -> dict[str, Any]:
+        last = self.trims[-1] if self.trims else TrimResult([], [])
+        return {
+            "max_tokens": self.max_tokens,
+            "messages": message_rows(self.history.messages),
+            "kept": message_rows(last.kept),
+            "dropped": message_rows(last.dropped),
+            "kept_count": len(last.kept),
+            "dropped_count": len(last.dropped),
+            "kept_tokens": self.count_tokens(last.kept) if last.kept else 0,
+            "model_calls": [
+                {
+                    "kept_count": len(t.kept),
+                    "dropped_count": len(t.dropped),
+                    "kept_tokens": self.count_tokens(t.kept),
+                }
+                for t in self.trims
+            ],
+        }
+
+    def _rollback_point(self) -> list[BaseMessage]:
+        return list(self.history.messages)
+
+    def _rollback(self, point: list[BaseMessage]) -> None:
+        self.history.clear()
+        self.history.add_messages(point)
+
+    def clear(self) -> None:
+        self.history.clear()
+        self.trims = []
+
+
+class TrimStrategy(TrimmingAgentStrategy):
+    """``trim_messages`` with the real tokenizer, keeping the system message and starting on a human turn."""
+
+    info = INFO
+
+    def trim(self, messages: list[BaseMessage]) -> TrimResult:
+        # trim_messages counts the system message and the rest in separate calls; counting messages
+        # without the reply priming, and reserving it once, makes the budget the prompt's real size.
+        kept = trim_messages(
+            messages,
+            max_tokens=self.max_tokens - REPLY_PRIMING_TOKENS,
+            token_counter=self.count_message_tokens,
+            strategy="last",
+            include_system=True,
+            start_on="human",
+        )
+        kept_ids = {id(message) for message in kept}
+        return TrimResult(kept=list(kept), dropped=[m for m in messages if id(m) not in kept_ids])
+
+
+STRATEGY = TrimStrategy

@@ -1,0 +1,140 @@
+"""``turn_trim``: trims the history by whole turns, so a tool call never loses its results.
+
+A turn starts at a human message and runs to the next one: the question, any AI tool calls with
+their ToolMessages, and the answer. ``trim_turns`` checks the tool history first, keeps the system
+message, and drops the oldest whole turns until the prompt fits the budget; if the newest turn
+alone does not fit, it says so instead of sending a prompt without the question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+
+from memory_demos.strategies.base import InputError, ParamSpec, StrategyInfo
+from memory_demos.strategies.trim import TrimmingAgentStrategy, TrimResult
+
+TokenCounter = Callable[[list[BaseMessage]], int]
+
+INFO = StrategyInfo(
+    id="turn_trim",
+    title="Whole-turn trimming (tool-safe)",
+    kind="modern",
+    langchain_classes=("langchain_core.chat_history.InMemoryChatMessageHistory", "langchain_core.tools.tool"),
+    summary=(
+        "A tool-using agent whose history is trimmed by whole turns under a token budget: a tool call "
+        "and its results are kept or dropped together, and the history is validated first."
+    ),
+    params=(ParamSpec("max_tokens", 400, "Token budget of the prompt sent to the model.", minimum=1),),
+)
+
+
+class ToolHistoryError(ValueError):
+    """A history whose tool calls and tool results do not pair up; the message says where."""
+
+
+class TurnBudgetError(InputError):
+    """The newest turn (with the system message) alone is larger than the token budget."""
+
+
+def _describe(message: BaseMessage, index: int) -> str:
+    return f"message {index} ({message.type})"
+
+
+def validate_tool_history(messages: Sequence[BaseMessage]) -> None:
+    """Raise ``ToolHistoryError`` unless every tool call is answered right after it, exactly once.
+
+    Checks: a ToolMessage must answer a call of the AI message just before it (directly or after
+    sibling results); every call must be answered before the next non-tool message; tool call ids
+    are unique across the history.
+    """
+    seen_call_ids: set[str] = set()
+    answered: set[str] = set()
+    pending: dict[str, tuple[str, int]] = {}
+    for index, message in enumerate(messages):
+        if isinstance(message, ToolMessage):
+            call_id = message.tool_call_id
+            if call_id in answered:
+                raise ToolHistoryError(
+                    f"Duplicate tool result: {_describe(message, index)} answers tool call {call_id!r} again."
+                )
+            if call_id not in pending:
+                raise ToolHistoryError(
+                    f"Orphaned tool result: {_describe(message, index)} answers tool call {call_id!r}, "
+                    "which no AI message right before it made."
+                )
+            del pending[call_id]
+            answered.add(call_id)
+            continue
+        if pending:
+            call_id, (name, call_index) = next(iter(pending.items()))
+            raise ToolHistoryError(
+                f"Missing tool result: tool call {call_id!r} ({name}) in message {call_index} has no "
+                f"ToolMessage before {_describe(message, index)}."
+            )
+        if isinstance(message, AIMessage):
+            for call in message.tool_calls:
+                call_id = call.get("id")
+                if not call_id:
+                    raise ToolHistoryError(f"Tool call {call['name']!r} in message {index} has no id.")
+                if call_id in seen_call_ids:
+                    raise ToolHistoryError(f"Duplicate tool call id {call_id!r} in message {index}.")
+                seen_call_ids.add(call_id)
+                pending[call_id] = (call["name"], index)
+    if pending:
+        call_id, (name, call_index) = next(iter(pending.items()))
+        raise ToolHistoryError(
+            f"Missing tool result: tool call {call_id!r} ({name}) in message {call_index} is never answered."
+        )
+
+
+def split_turns(messages: Sequence[BaseMessage]) -> list[list[BaseMessage]]:
+    """Group messages into turns, each starting at a human message (anything before the first is its own)."""
+    turns: list[list[BaseMessage]] = []
+    for message in messages:
+        if isinstance(message, HumanMessage) or not turns:
+            turns.append([message])
+        else:
+            turns[-1].append(message)
+    return turns
+
+
+def trim_turns(messages: Sequence[BaseMessage], max_tokens: int, token_counter: TokenCounter) -> TrimResult:
+    """Keep the system message and the newest whole turns whose prompt fits ``max_tokens``.
+
+    Raises ``ToolHistoryError`` for an invalid tool history and ``TurnBudgetError`` when the system
+    message plus the newest turn alone are over the budget.
+    """
+    validate_tool_history(messages)
+    system = [messages[0]] if messages and isinstance(messages[0], SystemMessage) else []
+    turns = split_turns(messages[len(system) :])
+    start = 0
+    while True:
+        kept = system + [message for turn in turns[start:] for message in turn]
+        tokens = token_counter(kept)
+        if tokens <= max_tokens:
+            break
+        if start >= len(turns) - 1:
+            what = "the system message" if not turns else "the newest turn"
+            if turns and system:
+                what += " and the system message"
+            raise TurnBudgetError(
+                f"Even with every older turn dropped, the prompt ({what}) takes {tokens} tokens, more than "
+                f"the budget of {max_tokens}; whole turns cannot be split. Raise max_tokens."
+            )
+        start += 1
+    dropped = [message for turn in turns[:start] for message in turn]
+    return TrimResult(kept=kept, dropped=dropped)
+
+
+class TurnTrimStrategy(TrimmingAgentStrategy):
+    """The tool agent of ``trim`` with whole-turn trimming instead of ``trim_messages``."""
+
+    info = INFO
+
+    def trim(self, messages: list[BaseMessage]) -> TrimResult:
+        return trim_turns(messages, self.max_tokens, self.count_tokens)
+
+
+STRATEGY = TurnTrimStrategy
