@@ -1365,6 +1365,10 @@ def _tool_names(tools: Sequence[dict[str, Any]]) -> list[str]:
     return names
 
 
+# Words that follow "weather in/for" without naming a place ("weather in general").
+_NOT_PLACES = frozenset({"general", "spring", "summer", "autumn", "fall", "winter", "the", "a", "my", "your"})
+
+
 def _weather_city(text: str, facts: dict[str, tuple[str, ...]]) -> str | None:
     if is_chinese(text):
         before = text.split("天气", 1)[0]
@@ -1379,14 +1383,14 @@ def _weather_city(text: str, facts: dict[str, tuple[str, ...]]) -> str | None:
         match = re.search(r"\b(?:in|for|at)\s+(?P<v>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,2})", text)
         if match:
             city = _clean_place(match.group("v"))
-            if city and city.lower() not in _STOPWORDS:
+            if city and city.lower() not in _STOPWORDS and city.lower() not in _NOT_PLACES:
                 return city
     known = facts.get("city") or facts.get("hometown")
     return known[0] if known else None
 
 
 def _order_id(text: str, facts: dict[str, tuple[str, ...]]) -> str | None:
-    match = re.search(r"(?:#\s*|\b)(?P<id>[A-Za-z]{1,4}-?\d{3,}|\d{4,})\b", text)
+    match = re.search(r"(?:#\s*|\b)(?P<id>[A-Za-z]{1,4}-?\d{2,}|\d{4,})\b", text)
     if match:
         return match.group("id")
     known = facts.get("order_number")
@@ -1406,7 +1410,9 @@ def plan_tool_call(
     weather_tool = next((n for n in tool_names if "weather" in n.lower()), None)
     order_tool = next((n for n in tool_names if "order" in n.lower()), None)
     asks_weather = bool(
-        re.search(r"\bweather\b", lowered) and re.search(r"\?|\b(?:what|how|check|tell|is it)\b", lowered)
+        re.search(r"\bweather\b", lowered)
+        and re.search(r"\?|\b(?:what|how|check|tell|is it)\b", lowered)
+        and not re.search(r"\b(?:in general|think about|opinion)\b", lowered)
     ) or bool(re.search("天气.*(?:怎么样|如何|吗|？|\\?)|查.*天气", text))
     if weather_tool and asks_weather:
         city = _weather_city(text, facts)
