@@ -5,6 +5,23 @@ from __future__ import annotations
 import re
 
 _KEY_PATTERN = re.compile(r"(sk-[A-Za-z0-9_\-]{6,}|Bearer\s+\S+)")
+# Matched against every class in the exception's MRO: langchain-openai re-raises the SDK's errors as
+# subclasses (``OpenAITimeoutError(openai.APITimeoutError, ModelTimeoutError)``), so the exact class name
+# is never the SDK's. Other providers raise the langchain_core ``Model*Error`` bases.
+_TIMEOUT = {"APITimeoutError", "ModelTimeoutError", "TimeoutError", "TimeoutException"}
+_TIMEOUT |= {"ReadTimeout", "ConnectTimeout", "WriteTimeout", "PoolTimeout"}
+_RATE_LIMIT = {"RateLimitError", "ModelRateLimitError"}
+_AUTHENTICATION = {"AuthenticationError", "ModelAuthenticationError"}
+_PERMISSION = {"PermissionDeniedError", "ModelPermissionDeniedError"}
+_NOT_FOUND = {"NotFoundError", "ModelNotFoundError"}
+_CONTEXT_OVERFLOW = {"ContextOverflowError"}
+_CONNECTION = {"APIConnectionError", "ModelConnectionError"}
+_SERVER = {"InternalServerError", "ModelAPIError"}
+_REJECTED = {"APIStatusError", "BadRequestError", "UnprocessableEntityError", "ConflictError"}
+_REJECTED |= {"ModelInvalidRequestError"}
+_MALFORMED = {"JSONDecodeError", "APIResponseValidationError"}
+# Causes of a connection error meaning the server was reached but the reply was cut off.
+_DROPPED = {"RemoteProtocolError", "ReadError", "IncompleteRead", "ConnectionResetError", "EndOfStream"}
 
 
 class InjectedFault(RuntimeError):
@@ -19,28 +36,51 @@ def redact(text: str, *secrets: str | None) -> str:
     return _KEY_PATTERN.sub("[redacted]", text)
 
 
+def _class_names(error: BaseException) -> set[str]:
+    return {cls.__name__ for cls in type(error).__mro__}
+
+
+def _cause_names(error: BaseException) -> set[str]:
+    """Class names of everything ``error`` was raised from (``__cause__``/``__context__``), bounded."""
+    names: set[str] = set()
+    seen: set[int] = set()
+    current = error.__cause__ or error.__context__
+    while current is not None and id(current) not in seen and len(seen) < 20:
+        seen.add(id(current))
+        names |= _class_names(current)
+        current = current.__cause__ or current.__context__
+    return names
+
+
 def describe_error(error: BaseException, *secrets: str | None) -> str:
     """A one-line, user-facing description of a failed model call."""
     name = type(error).__name__
+    names = _class_names(error)
     if isinstance(error, InjectedFault):
         message = f"Injected fault: {error}"
-    elif name in {"APITimeoutError", "TimeoutError", "ReadTimeout", "ConnectTimeout"}:
+    elif names & _TIMEOUT:
         message = "The model did not answer in time (timeout). Try again."
-    elif name == "RateLimitError":
+    elif names & _RATE_LIMIT:
         message = "The provider is rate limiting requests (429). Wait a moment and retry."
-    elif name == "AuthenticationError":
+    elif names & _AUTHENTICATION:
         message = "The provider refused the API key (401). Check the key in Settings."
-    elif name == "PermissionDeniedError":
+    elif names & _PERMISSION:
         message = "The provider denied access to this model (403)."
-    elif name == "NotFoundError":
+    elif names & _NOT_FOUND:
         message = "The provider does not know this model or URL (404)."
-    elif name == "APIConnectionError":
+    elif names & _CONTEXT_OVERFLOW or (names & _REJECTED and "context_length_exceeded" in str(error)):
+        message = "The prompt is longer than the model's context window. Clear the chat or trim the memory."
+    elif names & _CONNECTION and _cause_names(error) & _DROPPED:
+        message = "The connection to the provider dropped before the reply was complete. Try again."
+    elif names & _CONNECTION:
         message = "Cannot reach the provider: check the base URL and that the server is running."
-    elif name == "InternalServerError":
+    elif names & _SERVER:
         message = "The provider had an internal error (5xx). Retry in a moment."
-    elif name in {"APIStatusError", "BadRequestError", "UnprocessableEntityError"}:
+    elif names & _REJECTED:
         message = f"The provider rejected the request: {error}"
-    elif isinstance(error, ValueError | KeyError | TypeError) and "json" in str(error).lower():
+    elif names & _MALFORMED or (
+        isinstance(error, ValueError | KeyError | TypeError) and "json" in str(error).lower()
+    ):
         message = "The provider sent a malformed response."
     else:
         message = f"{name}: {error}"
