@@ -17,6 +17,7 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import LLMResult
 
+from memory_demos.providers.errors import describe_error
 from memory_demos.providers.tokenizer import (
     count_message_tokens,
     count_messages_tokens,
@@ -91,8 +92,11 @@ class CallCapture(BaseCallbackHandler):
     raise_error = False
     run_inline = True
 
-    def __init__(self, encoding_name: str, token_listener: Any | None = None) -> None:
+    def __init__(
+        self, encoding_name: str, token_listener: Any | None = None, secrets: tuple[str, ...] = ()
+    ) -> None:
         self.encoding_name = encoding_name
+        self.secrets = secrets
         self.token_listener = token_listener
         self._lock = threading.Lock()
         self._pending: dict[UUID, _PendingCall] = {}
@@ -149,7 +153,7 @@ class CallCapture(BaseCallbackHandler):
             return
         prompt_tokens = count_messages_tokens(pending.messages, self.encoding_name)
         source = f"counted with tiktoken {self.encoding_name}"
-        self._record(pending, "", prompt_tokens, 0, source, f"{type(error).__name__}: {error}", finished)
+        self._record(pending, "", prompt_tokens, 0, source, describe_error(error, *self.secrets), finished)
 
     def _record(
         self,

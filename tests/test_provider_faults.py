@@ -427,11 +427,6 @@ def test_failing_summary_call_keeps_the_reply_and_the_raw_turn(
 
 
 @pytest.mark.skipif("summary" not in SUMMARY_STRATEGIES, reason="no summary strategy in this checkout yet")
-@pytest.mark.xfail(
-    strict=True,
-    reason="summary: the next save summarises only the last two messages, so a turn whose summary call "
-    "failed is stored raw but never reaches the model again",
-)
 def test_summary_catches_up_on_a_turn_whose_summary_failed(
     server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -526,10 +521,6 @@ def test_api_key_never_leaks(
     assert not [m for m in messages if API_KEY in m]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tracing.CallCapture.on_llm_error stores the raw exception text in ModelCall.error, unredacted",
-)
 def test_api_key_not_in_recorded_model_calls(
     server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -543,11 +534,6 @@ def test_api_key_not_in_recorded_model_calls(
 
 
 @pytest.mark.skipif(not SUMMARY_STRATEGIES, reason="no summary strategy in this checkout yet")
-@pytest.mark.xfail(
-    strict=True,
-    reason="classic.ClassicStrategy._save writes the raw exception text into turn.notes, unredacted "
-    "(describe_error would redact it)",
-)
 def test_api_key_not_in_degradation_notes(server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:
     strategy_id = SUMMARY_STRATEGIES[0]
     strategy = make_strategy(

@@ -178,11 +178,22 @@ class Strategy(ABC):
     ) -> None:
         self.context = context or StrategyContext()
         self.params = self.info.resolve_params(params)
-        self.capture = CallCapture(self.context.provider.tokenizer.encoding_name)
+        self.capture = CallCapture(
+            self.context.provider.tokenizer.encoding_name, secrets=tuple(filter(None, [self.api_key_text()]))
+        )
         self._model_counter: Any = None
         self._turn_lock = threading.Lock()
         self._notes: list[str] = []
         self.turns: list[Turn] = []
+
+    def api_key_text(self) -> str | None:
+        """The configured key, only so error messages can be scrubbed of it."""
+        key = self.context.provider.api_key
+        return key.get_secret_value() if key is not None else None
+
+    def describe(self, error: BaseException) -> str:
+        """A one-line, key-free description of ``error`` for the pane."""
+        return describe_error(error, self.api_key_text())
 
     # -- models -----------------------------------------------------------------------------
     def make_model(self, purpose: str = REPLY, *, streaming: bool | None = None) -> BaseChatModel:

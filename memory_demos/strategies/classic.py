@@ -98,7 +98,7 @@ class ClassicStrategy(Strategy):
         except Exception as exc:
             self._rollback(before)
             self._keep_raw_turn(inputs["input"], reply_text)
-            self.note(f"Memory upkeep skipped ({type(exc).__name__}: {exc}); the raw turn was kept.")
+            self.note(f"Memory upkeep skipped ({self.describe(exc)}); the raw turn was kept.")
 
     def _keep_raw_turn(self, user_text: str, reply_text: str) -> None:
         self.chat_messages_store().add_user_message(user_text)

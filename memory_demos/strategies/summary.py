@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.prompts import ChatPromptTemplate
 
 from memory_demos.prompts import SUMMARY_HEADER
@@ -32,6 +33,11 @@ class SummaryStrategy(ClassicStrategy):
 
     info = INFO
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Turns kept raw because their summary call failed; folded in by the next successful save.
+        self._unsummarized: list[BaseMessage] = []
+        super().__init__(*args, **kwargs)
+
     def _build_memory(self) -> Any:
         memory = import_classic_memory()
         # return_messages=False: the memory hands back the summary text, which we put in the system message.
@@ -44,14 +50,40 @@ class SummaryStrategy(ClassicStrategy):
         summary = str(memory_variables[self.memory_key])
         return {"system": system_with_summary(self.system_prompt, summary), "input": user_text}
 
+    def _save(self, inputs: dict[str, Any], reply_text: str) -> None:
+        """Fold turns whose summary call failed into the summary first, then save as usual.
+
+        ``save_context`` only summarises the newest two messages, so without this catch-up a turn
+        whose summary was skipped would never reach the model again.
+        """
+        if self._unsummarized:
+            try:
+                self.memory.buffer = self.memory.predict_new_summary(self._unsummarized, self.memory.buffer)
+                self._unsummarized = []
+            except Exception as exc:  # still degraded: keep waiting with the raw turns
+                self.note(f"Catching up the summary failed again ({self.describe(exc)}).")
+        notes_before = len(self._notes)
+        super()._save(inputs, reply_text)
+        if len(self._notes) > notes_before:
+            self._unsummarized.extend([HumanMessage(inputs["input"]), AIMessage(reply_text)])
+
+    def clear(self) -> None:
+        super().clear()
+        self._unsummarized = []
+
     def _rollback_fields(self) -> dict[str, Any]:
-        return {"buffer": self.memory.buffer}
+        return {"buffer": self.memory.buffer, "_unsummarized": list(self._unsummarized)}
+
+    def _restore_fields(self, fields: dict[str, Any]) -> None:
+        self._unsummarized = list(fields.pop("_unsummarized", []))
+        super()._restore_fields(fields)
 
     def snapshot(self) -> dict[str, Any]:
         return {
             "summary": self.memory.buffer,
             "stored_messages_note": "Stored by the class but not sent: only the summary reaches the model.",
             "messages": messages_as_json(self.stored_messages()),
+            "waiting_to_be_summarized": messages_as_json(self._unsummarized),
         }
 
 

@@ -23,7 +23,9 @@ INFO = StrategyInfo(
             "max_token_limit",
             200,
             "Token budget of the verbatim messages; older messages are summarised once it is passed.",
-            minimum=1,
+            # An empty message list already counts 3 tokens (reply priming): below that, prune pops
+            # from an empty list on every turn.
+            minimum=10,
         ),
     ),
 )
