@@ -1,0 +1,349 @@
+"""``hybrid``: a recent window + a running summary + vector recall, fitted into a hard token budget.
+
+The last ``window_k`` turns are sent verbatim. A turn that falls out of the window is folded into a
+running summary (LangChain's ``SUMMARY_PROMPT`` through a ``PromptTemplate | model`` chain) and
+indexed in a per-conversation Chroma collection, from which the two most similar old turns are
+retrieved for each new message. The assembled prompt must fit ``max_tokens``: retrieved lines go
+first, then the oldest window turns, then the summary; the system prompt and the new message never.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, get_buffer_string
+from langchain_core.output_parsers import StrOutputParser
+from langchain_core.prompts import PromptTemplate
+
+from memory_demos.prompts import RETRIEVED_HEADER, SUMMARY_HEADER
+from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message_tokens
+from memory_demos.strategies.base import InputError, ParamSpec, Strategy, StrategyContext, StrategyInfo
+from memory_demos.strategies.classic import messages_as_json
+from memory_demos.tracing import SUMMARIZE
+
+COLLECTION_PREFIX = "memory_lab_hybrid_"
+RETRIEVE_K = 2
+_COLLECTION_SAFE = re.compile(r"^[A-Za-z0-9._-]{1,400}$")
+SECTIONS = ("system", "summary", "retrieved", "history", "input")
+
+INFO = StrategyInfo(
+    id="hybrid",
+    title="Hybrid: window + summary + retrieval, under a token budget",
+    kind="modern",
+    langchain_classes=(
+        "langchain_core.prompts.PromptTemplate",
+        "langchain_classic.memory.prompt.SUMMARY_PROMPT",
+        "langchain_chroma.Chroma",
+    ),
+    summary=(
+        "Recent turns verbatim, older ones as a running summary and as searchable vectors, all "
+        "packed into a hard token budget that drops the least important parts first."
+    ),
+    params=(
+        ParamSpec("window_k", 3, "Recent turns (a message and its reply) sent verbatim.", minimum=1),
+        ParamSpec(
+            "max_tokens",
+            600,
+            "Hard limit on the reply prompt (tiktoken count); retrieved lines, then old turns, then the "
+            "summary are dropped to fit.",
+            minimum=50,
+        ),
+    ),
+)
+
+
+class TokenBudgetError(InputError):
+    """The system prompt and the new message alone exceed ``hybrid.max_tokens``."""
+
+
+def collection_name(conversation_id: str) -> str:
+    """This conversation's Chroma collection: unique, since all in-process clients share collections."""
+    if _COLLECTION_SAFE.match(conversation_id) and conversation_id[-1].isalnum():
+        return COLLECTION_PREFIX + conversation_id
+    return COLLECTION_PREFIX + hashlib.sha256(conversation_id.encode()).hexdigest()[:32]
+
+
+def summary_prompt() -> PromptTemplate:
+    """LangChain's classic progressive-summary prompt text as a modern ``PromptTemplate``."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from langchain_classic.memory.prompt import SUMMARY_PROMPT
+    return PromptTemplate.from_template(SUMMARY_PROMPT.template)
+
+
+@dataclass(frozen=True)
+class PastTurn:
+    """One finished turn: its number in the conversation, the message and the reply."""
+
+    number: int
+    human: HumanMessage
+    ai: AIMessage
+
+    @property
+    def messages(self) -> list[BaseMessage]:
+        return [self.human, self.ai]
+
+    @property
+    def text(self) -> str:
+        return get_buffer_string(self.messages)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A retrieved old turn and its cosine similarity to the new message (1 - cosine distance)."""
+
+    turn: int
+    text: str
+    score: float
+
+
+@dataclass
+class AssembledPrompt:
+    """The reply prompt, section by section, after the budget was applied."""
+
+    sections: dict[str, list[BaseMessage]]
+    hits: list[Hit]
+    dropped: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def messages(self) -> list[BaseMessage]:
+        return [message for name in SECTIONS for message in self.sections[name]]
+
+
+@dataclass
+class HybridRollbackPoint:
+    window: list[PastTurn]
+    summary: str
+    unsummarized: list[PastTurn]
+    indexed_ids: list[str]
+    turn_count: int
+    last_prompt: AssembledPrompt | None
+    all_hits: list[Hit]
+
+
+class HybridStrategy(Strategy):
+    """Three memories assembled by hand into one prompt, each visible as a section with its token share."""
+
+    info = INFO
+
+    def __init__(
+        self, context: StrategyContext | None = None, params: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(context, params)
+        self.encoding = self.context.provider.tokenizer.encoding_name
+        self.collection = collection_name(self.context.conversation_id)
+        self.summary_model = self.make_model(SUMMARIZE)
+        self.summary_chain = summary_prompt() | self.summary_model | StrOutputParser()
+        self._vectorstore: Any = None
+        self._closed = False
+        self._window: list[PastTurn] = []
+        self._summary = ""
+        self._unsummarized: list[PastTurn] = []
+        self._indexed_ids: list[str] = []
+        self._turn_count = 0
+        self._last_prompt: AssembledPrompt | None = None
+        self._all_hits: list[Hit] = []
+
+    # -- the vector store -------------------------------------------------------------------
+    def _store(self) -> Any:
+        """The conversation's Chroma collection, created (empty) on first use."""
+        if self._vectorstore is None:
+            import chromadb
+            from chromadb.config import Settings
+            from langchain_chroma import Chroma
+
+            client = chromadb.EphemeralClient(settings=Settings(anonymized_telemetry=False))
+            # A collection left by an earlier object of this conversation would not match this memory.
+            if self.collection in {c.name for c in client.list_collections()}:
+                client.delete_collection(self.collection)
+            self._vectorstore = Chroma(
+                collection_name=self.collection,
+                embedding_function=self.context.get_embeddings(),
+                client=client,
+                collection_metadata={"hnsw:space": "cosine"},
+            )
+        return self._vectorstore
+
+    def _recall(self, query: str) -> list[Hit]:
+        """The most similar old turns by cosine similarity (only turns that left the window are indexed)."""
+        if not self._indexed_ids:
+            return []
+        found = self._store().similarity_search_with_score(query, k=min(RETRIEVE_K, len(self._indexed_ids)))
+        return [
+            Hit(int(doc.metadata.get("turn", 0)), doc.page_content, round(1.0 - float(distance), 4))
+            for doc, distance in found
+        ]
+
+    # -- the prompt -------------------------------------------------------------------------
+    def _tokens(self, messages: list[BaseMessage]) -> int:
+        return sum(count_message_tokens(m, self.encoding) for m in messages) + REPLY_PRIMING_TOKENS
+
+    def assemble(self, user_text: str, hits: list[Hit]) -> AssembledPrompt:
+        """The reply prompt within ``max_tokens``; raises ``TokenBudgetError`` if even the minimum is over."""
+        budget = self.params["max_tokens"]
+        hits = sorted(hits, key=lambda hit: hit.score, reverse=True)
+        window = list(self._window)
+        keep_summary = bool(self._summary)
+        dropped = {"retrieved": 0, "history": 0, "summary": 0}
+        while True:
+            sections: dict[str, list[BaseMessage]] = {
+                "system": [SystemMessage(self.system_prompt)],
+                "summary": [SystemMessage(f"{SUMMARY_HEADER}\n{self._summary}")] if keep_summary else [],
+                "retrieved": (
+                    [SystemMessage(RETRIEVED_HEADER + "\n" + "\n\n".join(hit.text for hit in hits))]
+                    if hits
+                    else []
+                ),
+                "history": [message for turn in window for message in turn.messages],
+                "input": [HumanMessage(user_text)],
+            }
+            prompt = AssembledPrompt(sections, hits, {k: v for k, v in dropped.items() if v})
+            total = self._tokens(prompt.messages)
+            if total <= budget:
+                return prompt
+            if hits:
+                hits = hits[:-1]
+                dropped["retrieved"] += 1
+            elif window:
+                window = window[1:]
+                dropped["history"] += 1
+            elif keep_summary:
+                keep_summary = False
+                dropped["summary"] += 1
+            else:
+                raise TokenBudgetError(
+                    f"The system prompt and this message alone take {total} tokens, over "
+                    f"hybrid.max_tokens={budget}. Raise hybrid.max_tokens or send a shorter message; "
+                    "nothing was sent."
+                )
+
+    # -- the turn ---------------------------------------------------------------------------
+    def _respond(self, user_text: str) -> str:
+        hits = self._recall(user_text)
+        prompt = self.assemble(user_text, hits)
+        if prompt.dropped:
+            parts = ", ".join(f"{count} {name}" for name, count in prompt.dropped.items())
+            self.note(f"Token budget {self.params['max_tokens']}: dropped {parts} to fit.")
+        reply = self.reply_model.invoke(prompt.messages).text
+        self._all_hits = hits
+        self._last_prompt = prompt
+        self._remember(user_text, reply)
+        return reply
+
+    def _remember(self, user_text: str, reply: str) -> None:
+        """Append the turn; turns leaving the window are indexed, then folded into the summary."""
+        self._turn_count += 1
+        self._window.append(PastTurn(self._turn_count, HumanMessage(user_text), AIMessage(reply)))
+        fallen = []
+        while len(self._window) > self.params["window_k"]:
+            fallen.append(self._window.pop(0))
+        if not fallen:
+            return
+        ids = [f"turn-{turn.number}" for turn in fallen]
+        self._store().add_texts(
+            [turn.text for turn in fallen], metadatas=[{"turn": turn.number} for turn in fallen], ids=ids
+        )
+        self._indexed_ids.extend(ids)
+        self._unsummarized.extend(fallen)
+        try:
+            new_lines = "\n".join(turn.text for turn in self._unsummarized)
+            self._summary = self.summary_chain.invoke(
+                {"summary": self._summary, "new_lines": new_lines}
+            ).strip()
+            self._unsummarized = []
+        except Exception as exc:  # degrade: the reply is good and the turns stay retrievable
+            self.note(
+                f"Summary update skipped ({type(exc).__name__}: {exc}); those turns stay retrievable "
+                "and are summarised next time."
+            )
+
+    # -- Strategy hooks ---------------------------------------------------------------------
+    def _rollback_point(self) -> HybridRollbackPoint:
+        return HybridRollbackPoint(
+            list(self._window),
+            self._summary,
+            list(self._unsummarized),
+            list(self._indexed_ids),
+            self._turn_count,
+            self._last_prompt,
+            list(self._all_hits),
+        )
+
+    def _rollback(self, point: HybridRollbackPoint) -> None:
+        kept = set(point.indexed_ids)
+        added = [doc_id for doc_id in self._indexed_ids if doc_id not in kept]
+        if added:
+            self._store().delete(ids=added)
+        self._window = point.window
+        self._summary = point.summary
+        self._unsummarized = point.unsummarized
+        self._indexed_ids = point.indexed_ids
+        self._turn_count = point.turn_count
+        self._last_prompt = point.last_prompt
+        self._all_hits = point.all_hits
+
+    def section_tokens(self) -> list[dict[str, Any]]:
+        """Each section of the last reply prompt with its tiktoken count and share of the total."""
+        if self._last_prompt is None:
+            return []
+        rows = [
+            {
+                "section": name,
+                "messages": len(self._last_prompt.sections[name]),
+                "tokens": sum(
+                    count_message_tokens(m, self.encoding) for m in self._last_prompt.sections[name]
+                ),
+            }
+            for name in SECTIONS
+        ]
+        rows.append({"section": "reply priming", "messages": 0, "tokens": REPLY_PRIMING_TOKENS})
+        total = sum(row["tokens"] for row in rows)
+        for row in rows:
+            row["share"] = round(row["tokens"] / total, 4) if total else 0.0
+        return rows
+
+    def snapshot(self) -> dict[str, Any]:
+        in_prompt = {hit.turn for hit in self._last_prompt.hits} if self._last_prompt else set()
+        sections = self.section_tokens()
+        return {
+            "window_k": self.params["window_k"],
+            "max_tokens": self.params["max_tokens"],
+            "prompt_tokens": sum(row["tokens"] for row in sections),
+            "sections": sections,
+            "dropped": dict(self._last_prompt.dropped) if self._last_prompt else {},
+            "summary": self._summary,
+            "unsummarized_turns": [turn.number for turn in self._unsummarized],
+            "hits": [
+                {"turn": hit.turn, "text": hit.text, "score": hit.score, "in_prompt": hit.turn in in_prompt}
+                for hit in self._all_hits
+            ],
+            "window": messages_as_json([m for turn in self._window for m in turn.messages]),
+            "collection": self.collection,
+            "indexed_turns": len(self._indexed_ids),
+        }
+
+    def clear(self) -> None:
+        if self._vectorstore is not None:
+            self._vectorstore.reset_collection()
+        self._window = []
+        self._summary = ""
+        self._unsummarized = []
+        self._indexed_ids = []
+        self._turn_count = 0
+        self._last_prompt = None
+        self._all_hits = []
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self._vectorstore is not None:
+            self._vectorstore.delete_collection()
+
+
+STRATEGY = HybridStrategy

@@ -1,0 +1,332 @@
+"""``langgraph``: a ``StateGraph(MessagesState)`` compiled with a checkpointer; every step is a checkpoint.
+
+The conversation is a LangGraph *thread*: each ``invoke`` adds checkpoints (input → model → done),
+kept by ``InMemorySaver`` or ``SqliteSaver``. Because every past state is kept, the conversation can
+be rewound to any earlier turn and continued on a new branch (time travel).
+
+This module is ``memory_demos.strategies.langgraph``; inside it ``langgraph`` is still the installed
+package (Python 3 imports are absolute), so ``from langgraph.graph import StateGraph`` works.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from abc import abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.graph import END, START, MessagesState, StateGraph
+
+from memory_demos import storage
+from memory_demos.strategies.base import InputError, ParamSpec, Strategy, StrategyContext, StrategyInfo
+from memory_demos.strategies.classic import messages_as_json
+
+CHECKPOINT_FILE = "checkpoints.sqlite"
+
+INFO = StrategyInfo(
+    id="langgraph",
+    title="LangGraph checkpointer (threads + time travel)",
+    kind="modern",
+    langchain_classes=(
+        "langgraph.graph.StateGraph",
+        "langgraph.graph.MessagesState",
+        "langgraph.checkpoint.memory.InMemorySaver",
+        "langgraph.checkpoint.sqlite.SqliteSaver",
+    ),
+    summary=(
+        "A LangGraph graph saves a checkpoint after every step of a thread. Sends the whole history; "
+        "any earlier turn can be reopened and continued on a new branch."
+    ),
+    params=(
+        ParamSpec(
+            "checkpointer",
+            "memory",
+            f"Where checkpoints live: memory (InMemorySaver, lost on restart) or sqlite "
+            f"(SqliteSaver on {CHECKPOINT_FILE} in the data folder).",
+            choices=("memory", "sqlite"),
+        ),
+    ),
+)
+
+
+def thread_id_for(context: StrategyContext) -> str:
+    """The LangGraph ``thread_id`` of a conversation, namespaced by its user."""
+    return f"{context.user_id}:{context.conversation_id}"
+
+
+def open_sqlite_saver(folder: Path) -> SqliteSaver:
+    """A ``SqliteSaver`` on the data folder's checkpoint file; ``StorageError`` names a damaged file."""
+    path = storage.sqlite_file(CHECKPOINT_FILE, folder)
+    connection = storage.connect(path)
+    saver = SqliteSaver(connection)
+    try:
+        saver.setup()
+    except sqlite3.DatabaseError as exc:
+        connection.close()
+        raise storage.StorageError(
+            f"{path} cannot hold checkpoints ({exc}). Delete it to start fresh."
+        ) from None
+    return saver
+
+
+def _checkpoint_id(config: RunnableConfig | None) -> str | None:
+    if not config:
+        return None
+    return config.get("configurable", {}).get("checkpoint_id")
+
+
+@dataclass(frozen=True)
+class CheckpointInfo:
+    """What the checkpoint list shows of one checkpoint; checkpoints never change, so it is cached."""
+
+    config: RunnableConfig
+    checkpoint_id: str
+    parent_id: str | None
+    step: int | None
+    source: str | None
+    messages: int
+    next: tuple[str, ...]
+
+    @property
+    def turn_end(self) -> bool:
+        """True when no node is left to run: the checkpoint a finished turn ends on."""
+        return not self.next
+
+
+class CheckpointedGraphStrategy(Strategy):
+    """A strategy whose conversation is one thread of a compiled LangGraph graph with a checkpointer.
+
+    ``self._head`` is the checkpoint the next turn continues from. It is normally the last finished
+    turn, but after a fork or a failed turn it points back in history: invoking a graph with an older
+    ``checkpoint_id`` makes LangGraph start a new branch from it.
+    """
+
+    def __init__(
+        self, context: StrategyContext | None = None, params: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(context, params)
+        self.thread_id = thread_id_for(self.context)
+        self.checkpointer = self._open_checkpointer()
+        self._closed = False
+        self._known: dict[str, CheckpointInfo] = {}
+        self._known_lock = threading.Lock()
+        self.graph = self._build_graph(self.checkpointer)
+        self._head: RunnableConfig | None = self._find_head()
+
+    # -- hooks for subclasses ---------------------------------------------------------------
+    def _open_checkpointer(self) -> BaseCheckpointSaver:
+        return InMemorySaver()
+
+    @abstractmethod
+    def _build_graph(self, checkpointer: BaseCheckpointSaver) -> Any:
+        """The compiled graph; its state has a ``messages`` channel."""
+
+    # -- the thread -------------------------------------------------------------------------
+    @property
+    def thread_config(self) -> RunnableConfig:
+        return {"configurable": {"thread_id": self.thread_id}}
+
+    def checkpoint_infos(self) -> list[CheckpointInfo]:
+        """Every checkpoint of the thread, all branches, oldest first.
+
+        ``checkpointer.list`` yields newest first and new checkpoints are always the newest, so only
+        the ones not seen before are read (``graph.get_state_history`` would rebuild every snapshot).
+        """
+        with self._known_lock:
+            new_configs: list[RunnableConfig] = []
+            newest_first = self.checkpointer.list(self.thread_config)
+            try:
+                for item in newest_first:
+                    if _checkpoint_id(item.config) in self._known:
+                        break
+                    new_configs.append(item.config)
+            finally:
+                # SqliteSaver holds its lock while its generator is open.
+                getattr(newest_first, "close", lambda: None)()
+            for config in reversed(new_configs):
+                snapshot = self.graph.get_state(config)
+                metadata = snapshot.metadata or {}
+                info = CheckpointInfo(
+                    config=snapshot.config,
+                    checkpoint_id=str(_checkpoint_id(snapshot.config)),
+                    parent_id=_checkpoint_id(snapshot.parent_config),
+                    step=metadata.get("step"),
+                    source=metadata.get("source"),
+                    messages=len((snapshot.values or {}).get("messages", [])),
+                    next=tuple(snapshot.next),
+                )
+                self._known[info.checkpoint_id] = info
+            return list(self._known.values())
+
+    def _forget_thread(self) -> None:
+        self.checkpointer.delete_thread(self.thread_id)
+        with self._known_lock:
+            self._known.clear()
+        self._head = None
+
+    def _find_head(self) -> RunnableConfig | None:
+        """The newest finished turn; else the thread's first checkpoint (only failed attempts); else None.
+
+        Used when reopening a thread: an unfinished checkpoint (a turn whose model call failed) is
+        never continued from.
+        """
+        infos = self.checkpoint_infos()
+        for info in reversed(infos):
+            if info.turn_end:
+                return info.config
+        return infos[0].config if infos else None
+
+    def _invoke(self, graph_input: dict[str, Any]) -> dict[str, Any]:
+        """Run the graph from the head; the new last checkpoint becomes the head."""
+        result = self.graph.invoke(graph_input, self._head or self.thread_config)
+        self._head = self.graph.get_state(self.thread_config).config
+        return result
+
+    def _run_turn(self, user_text: str) -> str:
+        result = self._invoke({"messages": [HumanMessage(user_text)]})
+        return result["messages"][-1].text
+
+    def head_values(self) -> dict[str, Any]:
+        """The graph state at the head (empty before the first turn)."""
+        if self._head is None:
+            return {}
+        return dict(self.graph.get_state(self._head).values or {})
+
+    def messages(self) -> list[BaseMessage]:
+        """The thread's messages at the head, as the next turn will see them."""
+        return list(self.head_values().get("messages", []))
+
+    def _branch(self, infos: list[CheckpointInfo]) -> list[CheckpointInfo]:
+        """The checkpoints from the thread's root to the head, oldest first."""
+        by_id = {info.checkpoint_id: info for info in infos}
+        chain: list[CheckpointInfo] = []
+        current = by_id.get(_checkpoint_id(self._head) or "")
+        while current is not None:
+            chain.append(current)
+            current = by_id.get(current.parent_id or "")
+        return list(reversed(chain))
+
+    def checkpoints(self) -> list[dict[str, Any]]:
+        """Every checkpoint of the thread, oldest first, marking the current branch and the head.
+
+        ``turn`` is the number of turns finished at a checkpoint that ends a turn on the current
+        branch (what ``fork_at`` takes).
+        """
+        infos = self.checkpoint_infos()
+        branch = self._branch(infos)
+        on_branch = {info.checkpoint_id for info in branch}
+        turn_of = {info.checkpoint_id: n for n, info in enumerate((i for i in branch if i.turn_end), start=1)}
+        head_id = _checkpoint_id(self._head)
+        return [
+            {
+                "checkpoint_id": info.checkpoint_id,
+                "parent_id": info.parent_id,
+                "step": info.step,
+                "source": info.source,
+                "messages": info.messages,
+                "next": list(info.next),
+                "turn_end": info.turn_end,
+                "turn": turn_of.get(info.checkpoint_id),
+                "on_branch": info.checkpoint_id in on_branch,
+                "head": info.checkpoint_id == head_id,
+            }
+            for info in infos
+        ]
+
+    # -- Strategy hooks ---------------------------------------------------------------------
+    def _rollback_point(self) -> Any:
+        return self._head
+
+    def _rollback(self, point: Any) -> None:
+        # The failed run left an unfinished checkpoint behind; pointing the head back at the last good
+        # one makes the next turn branch from there instead of inheriting the failed input.
+        if point is None:
+            self._forget_thread()
+        self._head = point
+
+    def clear(self) -> None:
+        self._forget_thread()
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        connection = getattr(self.checkpointer, "conn", None)
+        if isinstance(connection, sqlite3.Connection):
+            connection.close()
+
+
+class LangGraphStrategy(CheckpointedGraphStrategy):
+    """``START → model → END`` over ``MessagesState``; the checkpointer is the memory."""
+
+    info = INFO
+
+    def _open_checkpointer(self) -> BaseCheckpointSaver:
+        if self.params["checkpointer"] == "sqlite":
+            return open_sqlite_saver(self.context.folder())
+        return InMemorySaver()
+
+    def _build_graph(self, checkpointer: BaseCheckpointSaver) -> Any:
+        def call_model(state: MessagesState) -> dict[str, Any]:
+            response = self.reply_model.invoke([SystemMessage(self.system_prompt), *state["messages"]])
+            return {"messages": [response]}
+
+        builder = StateGraph(MessagesState)
+        builder.add_node("model", call_model)
+        builder.add_edge(START, "model")
+        builder.add_edge("model", END)
+        return builder.compile(checkpointer=checkpointer)
+
+    def _respond(self, user_text: str) -> str:
+        return self._run_turn(user_text)
+
+    def rewind(self, checkpoint_id: str) -> None:
+        """Make an earlier checkpoint the head: the next turn continues from it on a new branch.
+
+        Only a checkpoint that ends a turn, or the thread's first checkpoint, can be reopened.
+        """
+        with self._turn_lock:
+            infos = self.checkpoint_infos()
+            for info in infos:
+                if info.checkpoint_id == checkpoint_id:
+                    if not info.turn_end and info is not infos[0]:
+                        raise InputError(
+                            f"Checkpoint {checkpoint_id} is in the middle of a turn; pick a turn's end."
+                        )
+                    self._head = info.config
+                    return
+        raise InputError(f"Checkpoint {checkpoint_id} is not in thread {self.thread_id}.")
+
+    def fork_at(self, turn_index: int) -> None:
+        """Go back to the state after ``turn_index`` finished turns of the current branch (0 = empty)."""
+        with self._turn_lock:
+            branch = self._branch(self.checkpoint_infos())
+            turn_ends = [info for info in branch if info.turn_end]
+            if not 0 <= turn_index <= len(turn_ends):
+                raise InputError(
+                    f"Cannot fork at turn {turn_index}: this branch has {len(turn_ends)} finished turns."
+                )
+            if not branch:
+                return  # nothing happened yet: the empty thread is already "after turn 0"
+            target = branch[0] if turn_index == 0 else turn_ends[turn_index - 1]
+            self._head = target.config
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "thread_id": self.thread_id,
+            "checkpointer": self.params["checkpointer"],
+            "head": _checkpoint_id(self._head),
+            "checkpoints": self.checkpoints(),
+            "messages": messages_as_json(self.messages()),
+        }
+
+
+STRATEGY = LangGraphStrategy

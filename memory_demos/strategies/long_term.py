@@ -1,0 +1,234 @@
+"""``long_term``: stable facts about the user live in a LangGraph store, apart from the message list.
+
+A graph with two nodes: ``remember`` asks the model to extract ``key: value`` facts from the new
+message and puts them in the store under ``("users", <user id>, "facts")``; ``respond`` reads every
+fact back into the system message and sends only the last few messages. Facts are keyed by user, not
+by conversation: ``SqliteStore`` shares them across all of a user's conversations and restarts, while
+``InMemoryStore`` lives only as long as this object. The messages themselves are short-term memory in
+the thread's ``InMemorySaver`` checkpoints.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Mapping
+from typing import Any
+
+from langchain_core.messages import HumanMessage, SystemMessage, trim_messages
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import END, START, MessagesState, StateGraph
+from langgraph.runtime import Runtime
+from langgraph.store.base import BaseStore
+from langgraph.store.memory import InMemoryStore
+
+from memory_demos import storage
+from memory_demos.prompts import FACT_EXTRACTION_PROMPT, LONG_TERM_FACTS_HEADER
+from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo
+from memory_demos.strategies.classic import messages_as_json
+from memory_demos.strategies.langgraph import CheckpointedGraphStrategy
+
+STORE_FILE = "long_term_store.sqlite"
+EXTRACT_FACTS = "extract facts"
+MAX_FACTS = 200
+MAX_FACT_VALUE_CHARS = 200
+MAX_SOURCE_CHARS = 300
+
+_FACT_LINE = re.compile(r"^\s*(?:[-*•]\s*)?`?([A-Za-z][A-Za-z0-9 _-]{0,47})`?\s*:\s*(.+?)\s*$")
+
+INFO = StrategyInfo(
+    id="long_term",
+    title="LangGraph store (long-term facts)",
+    kind="modern",
+    langchain_classes=(
+        "langgraph.graph.StateGraph",
+        "langgraph.store.memory.InMemoryStore",
+        "langgraph.store.sqlite.SqliteStore",
+        "langgraph.checkpoint.memory.InMemorySaver",
+        "langchain_core.messages.trim_messages",
+    ),
+    summary=(
+        "Extracts stable facts about the user into a LangGraph store and puts them in the system "
+        "message; only the last few messages are sent. Facts outlive the conversation."
+    ),
+    params=(
+        ParamSpec(
+            "store",
+            "memory",
+            f"Where facts live: memory (InMemoryStore, lost on restart) or sqlite (SqliteStore on "
+            f"{STORE_FILE} in the data folder, shared by the user's conversations).",
+            choices=("memory", "sqlite"),
+        ),
+        ParamSpec(
+            "recent_messages",
+            4,
+            "How many of the latest messages are sent with the facts (trimmed to start on a user message).",
+            minimum=1,
+        ),
+    ),
+)
+
+
+def namespace_label(value: str) -> str:
+    """A store namespace label: LangGraph forbids periods and empty labels."""
+    cleaned = value.replace(".", "_").replace("\x00", "")
+    return cleaned or "anonymous"
+
+
+def parse_facts(text: str) -> dict[str, str]:
+    """``key: value`` lines as a dict with snake_case keys; ``NONE`` or prose gives nothing."""
+    facts: dict[str, str] = {}
+    for line in text.splitlines():
+        match = _FACT_LINE.match(line)
+        if match is None:
+            continue
+        key = re.sub(r"[^a-z0-9]+", "_", match.group(1).strip().lower()).strip("_")
+        value = match.group(2).strip().strip("`").strip()
+        if not key or not value or value.upper() == "NONE":
+            continue
+        facts[key] = value[:MAX_FACT_VALUE_CHARS]
+    return facts
+
+
+def open_sqlite_store(context: StrategyContext) -> Any:
+    """A ``SqliteStore`` on the data folder's store file, migrated; ``StorageError`` names a damaged file."""
+    from langgraph.store.sqlite import SqliteStore
+
+    path = storage.sqlite_file(STORE_FILE, context.folder())
+    connection = storage.connect(path)
+    # SqliteStore issues its own BEGIN/COMMIT, so the connection must be in autocommit mode.
+    connection.isolation_level = None
+    store = SqliteStore(connection)
+    try:
+        store.setup()
+    except sqlite3.DatabaseError as exc:
+        connection.close()
+        raise storage.StorageError(
+            f"{path} cannot hold the long-term store ({exc}). Delete it to start fresh."
+        ) from None
+    return store
+
+
+class LongTermStrategy(CheckpointedGraphStrategy):
+    """``START → remember → respond → END`` compiled with a checkpointer *and* a store."""
+
+    info = INFO
+
+    def __init__(
+        self, context: StrategyContext | None = None, params: Mapping[str, Any] | None = None
+    ) -> None:
+        self._facts_this_turn: dict[str, str] = {}
+        self._store_connection: sqlite3.Connection | None = None
+        super().__init__(context, params)
+
+    @property
+    def namespace(self) -> tuple[str, ...]:
+        return ("users", namespace_label(self.context.user_id), "facts")
+
+    # -- the graph --------------------------------------------------------------------------
+    def _build_graph(self, checkpointer: BaseCheckpointSaver) -> Any:
+        if self.params["store"] == "sqlite":
+            self.store: BaseStore = open_sqlite_store(self.context)
+            self._store_connection = self.store.conn  # type: ignore[attr-defined]
+        else:
+            self.store = InMemoryStore()
+        self.extract_model = self.make_model(EXTRACT_FACTS)
+
+        builder = StateGraph(MessagesState)
+        builder.add_node("remember", self._remember)
+        builder.add_node("respond", self._respond_node)
+        builder.add_edge(START, "remember")
+        builder.add_edge("remember", "respond")
+        builder.add_edge("respond", END)
+        return builder.compile(checkpointer=checkpointer, store=self.store)
+
+    def _remember(self, state: MessagesState, runtime: Runtime) -> dict[str, Any]:
+        """Extract facts from the new message into the store; a failed extraction only skips this."""
+        user_text = state["messages"][-1].text
+        try:
+            answer = self.extract_model.invoke(
+                [HumanMessage(FACT_EXTRACTION_PROMPT.format(message=user_text))]
+            )
+        except Exception as exc:  # degrade: the reply can still use the facts already known
+            self.note(f"Fact extraction skipped ({type(exc).__name__}: {exc}); the store is unchanged.")
+            return {}
+        facts = parse_facts(answer.text)
+        for key, value in facts.items():
+            runtime.store.put(self.namespace, key, {"value": value, "source": user_text[:MAX_SOURCE_CHARS]})
+        self._facts_this_turn = facts
+        return {}
+
+    def _respond_node(self, state: MessagesState, runtime: Runtime) -> dict[str, Any]:
+        facts = runtime.store.search(self.namespace, limit=MAX_FACTS)
+        system_text = self.system_prompt
+        if facts:
+            lines = "\n".join(f"- {item.key}: {item.value.get('value', '')}" for item in facts)
+            system_text = f"{system_text}\n\n{LONG_TERM_FACTS_HEADER}\n{lines}"
+        recent = trim_messages(
+            state["messages"],
+            max_tokens=self.params["recent_messages"],
+            token_counter=len,
+            strategy="last",
+            start_on="human",
+        )
+        response = self.reply_model.invoke([SystemMessage(system_text), *recent])
+        return {"messages": [response]}
+
+    def _respond(self, user_text: str) -> str:
+        self._facts_this_turn = {}
+        return self._run_turn(user_text)
+
+    # -- memory state -----------------------------------------------------------------------
+    def stored_facts(self) -> list[dict[str, Any]]:
+        """The user's facts in the store: namespace, key, value, source, updated_at."""
+        return [
+            {
+                "namespace": list(item.namespace),
+                "key": item.key,
+                "value": item.value.get("value"),
+                "source": item.value.get("source"),
+                "updated_at": str(item.updated_at),
+            }
+            for item in self.store.search(self.namespace, limit=MAX_FACTS)
+        ]
+
+    def _rollback_point(self) -> Any:
+        items = {item.key: dict(item.value) for item in self.store.search(self.namespace, limit=MAX_FACTS)}
+        return super()._rollback_point(), items
+
+    def _rollback(self, point: Any) -> None:
+        head, items = point
+        super()._rollback(head)
+        current = {item.key: item.value for item in self.store.search(self.namespace, limit=MAX_FACTS)}
+        for key in current.keys() - items.keys():
+            self.store.delete(self.namespace, key)
+        for key, value in items.items():
+            if current.get(key) != value:
+                self.store.put(self.namespace, key, value)
+        self._facts_this_turn = {}
+
+    def clear(self) -> None:
+        """Forget this conversation's messages and the user's stored facts."""
+        super().clear()
+        for item in self.store.search(self.namespace, limit=MAX_FACTS):
+            self.store.delete(self.namespace, item.key)
+        self._facts_this_turn = {}
+
+    def close(self) -> None:
+        super().close()
+        if self._store_connection is not None:
+            self._store_connection.close()
+            self._store_connection = None
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "store": self.params["store"],
+            "namespace": list(self.namespace),
+            "items": self.stored_facts(),
+            "facts_this_turn": dict(self._facts_this_turn),
+            "recent_messages": self.params["recent_messages"],
+            "messages": messages_as_json(self.messages()),
+        }
+
+
+STRATEGY = LongTermStrategy
