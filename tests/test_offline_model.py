@@ -602,3 +602,28 @@ def test_conversation_entity_memory_end_to_end() -> None:
     store = memory.entity_store.store
     assert store["Mara"] == "Mara is the human's name. Mara lives in Lisbon."
     assert "Anna" in store and "Google" in store
+
+
+def test_chinese_value_after_a_space_is_read() -> None:
+    from memory_demos.providers.offline_model import extract_facts, merge_facts
+
+    facts = merge_facts(extract_facts("我的订单号是 B-5678。"))
+    assert facts["order_number"] == ("B-5678",)
+
+
+def test_assistant_quoting_the_user_states_no_fact() -> None:
+    from memory_demos.providers.offline_model import extract_facts
+
+    quoted = "AI: 我只能根据收到的内容回答，里面没有关于“你喜欢山还是海”的信息。"
+    assert [f for f in extract_facts(quoted) if f.key == "likes"] == []
+
+
+def test_summary_round_trip_keeps_chinese_values_clean() -> None:
+    from langchain_classic.memory.prompt import SUMMARY_PROMPT
+
+    model = OfflineTeachingModel()
+    summary = ""
+    for line in ("Human: 你好，我叫小明。\nAI: 记住了。", "Human: 我的订单号是 B-5678。\nAI: 好的。"):
+        summary = str(model.invoke(SUMMARY_PROMPT.format(summary=summary, new_lines=line)).content)
+    assert "小明." in summary and "小明.." not in summary
+    assert "B-5678" in summary

@@ -570,8 +570,8 @@ _FIRST_PERSON: tuple[tuple[re.Pattern[str], _Handler], ...] = tuple(
             _listed("dislikes", chinese=True),
         ),
         (r"我最(?:喜欢|爱)的(?P<k>[" + _CJK + r"]{1,6}?)是(?P<v>" + _ZH_VALUE + ")", 0, _zh_favourite),
-        (r"我的(?P<k>[" + _CJK + r"A-Za-z]{1,8}?)(?:是|为)(?P<v>" + _ZH_VALUE + ")", 0, _zh_generic),
-        (r"我的(?P<k>[" + _CJK + r"]{1,4}?)叫(?P<v>" + _ZH_VALUE + ")", 0, _zh_pet_name),
+        (r"我的(?P<k>[" + _CJK + r"A-Za-z]{1,8}?)(?:是|为)\s*(?P<v>" + _ZH_VALUE + ")", 0, _zh_generic),
+        (r"我的(?P<k>[" + _CJK + r"]{1,4}?)叫\s*(?P<v>" + _ZH_VALUE + ")", 0, _zh_pet_name),
         (r"(?:我|^|[，,])今年(?P<v>\d{1,3})岁", 0, _single("age", _clean_value)),
         # Chinese often drops the subject after the first clause: "我叫小明，住在北京".
         (r"(?:^|[，,])\s*(?:现在|目前)?(?:住在|居住在)(?P<v>.+)", 0, _single("city", _clean_place)),
@@ -729,7 +729,10 @@ def _scan(
     for pattern, handler in patterns:
         for match in pattern.finditer(text):
             for key, value in handler(match):
-                facts.append((offset + match.start(), Fact(key, value, text.strip())))
+                # A sentence-final full stop is not part of a value ("The human's name is 小明.").
+                value = value.rstrip(".。") if not value.endswith("..") else value
+                if value:
+                    facts.append((offset + match.start(), Fact(key, value, text.strip())))
 
 
 def _extract(text: str, default_role: str, names: Sequence[str]) -> list[Fact]:
@@ -744,7 +747,8 @@ def _extract(text: str, default_role: str, names: Sequence[str]) -> list[Fact]:
             if segment.role == "human":
                 _scan(clause, _FIRST_PERSON, found, position)
             elif segment.role == "ai":
-                _scan(clause, _SECOND_PERSON, found, position)
+                # The assistant quoting the user ("nothing about “你喜欢山还是海”") states no fact.
+                _scan(re.sub(r"“[^”]*”|\"[^\"]*\"", " ", clause), _SECOND_PERSON, found, position)
             _scan(clause, third_person, found, position)
             kv = _KV_LINE.match(clause)
             if kv and kv.group("k") not in _KV_EXCLUDED_KEYS:
