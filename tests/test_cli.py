@@ -1,0 +1,160 @@
+"""The command line: strategy listing, replay JSON shape, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memory_demos.__main__ import EXIT_BAD_INPUT, main, parse_params
+from memory_demos.strategies.base import InputError
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_strategies_json_lists_ids_kinds_classes_and_params(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "strategies", "--json")
+    assert code == 0
+    listing = {entry["id"]: entry for entry in json.loads(out)}
+    assert "buffer" in listing
+    for entry in listing.values():
+        assert entry["kind"] in {"classic", "modern"}
+        assert entry["langchain_classes"]
+        for param in entry["params"]:
+            assert {"name", "type", "default"} <= set(param)
+    if "window" in listing:
+        assert {"name": "k"}.items() <= listing["window"]["params"][0].items()
+
+
+def test_replay_json_has_the_fixed_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(
+        capsys,
+        "replay",
+        "--scenario",
+        "name_recall",
+        "--strategies",
+        "buffer",
+        "--provider",
+        "offline",
+        "--json",
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert set(data) == {"scenario", "provider", "results"}
+    [result] = data["results"]
+    assert set(result) == {"strategy", "params", "recall", "totals", "turns"}
+    assert set(result["totals"]) == {"prompt_tokens", "completion_tokens", "memory_tokens", "model_calls"}
+    assert len(result["turns"]) == 16
+    turn = result["turns"][-1]
+    assert set(turn) == {
+        "user",
+        "reply",
+        "injected_prompt",
+        "prompt_tokens",
+        "completion_tokens",
+        "memory_calls",
+        "state",
+        "error",
+    }
+    assert {m["role"] for m in turn["injected_prompt"]} <= {"system", "human", "ai", "tool"}
+    assert result["recall"] == {"passed": 3, "asked": 3}
+    assert result["totals"]["prompt_tokens"] == sum(t["prompt_tokens"] for t in result["turns"])
+    assert result["totals"]["model_calls"] == 16
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["replay", "--scenario", "name_recall", "--strategies", "nope"], "Unknown strategy 'nope'"),
+        (["replay", "--scenario", "no_such", "--strategies", "buffer"], "Unknown scenario"),
+        (
+            ["replay", "--scenario", "name_recall", "--strategies", "buffer", "--param", "buffer.k=2"],
+            "no parameter",
+        ),
+        (
+            ["replay", "--scenario", "name_recall", "--strategies", "buffer", "--param", "buffer"],
+            "id.name=value",
+        ),
+        (["replay", "--scenario", "name_recall", "--strategies", ""], "No strategy"),
+    ],
+)
+def test_bad_input_gets_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], fragment: str
+) -> None:
+    code, out, err = run_cli(capsys, *argv)
+    assert code == EXIT_BAD_INPUT
+    assert fragment in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+    assert out == ""
+
+
+def test_out_of_range_parameters_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    from memory_demos.strategies.registry import available_ids
+
+    cases = [("window", "k=-1", "at least 0"), ("token_buffer", "max_token_limit=0", "at least 1")]
+    checked = 0
+    for strategy_id, assignment, fragment in cases:
+        if strategy_id not in available_ids():
+            continue
+        code, _, err = run_cli(
+            capsys,
+            "replay",
+            "--scenario",
+            "name_recall",
+            "--strategies",
+            strategy_id,
+            "--param",
+            f"{strategy_id}.{assignment}",
+        )
+        assert code == EXIT_BAD_INPUT and fragment in err
+        checked += 1
+    assert checked == len(cases)
+
+
+def test_empty_user_turn_in_a_scenario_file_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    scenario = tmp_path / "bad.yaml"
+    scenario.write_text("name: bad\nlanguage: en\nturns:\n  - user: '   '\n", encoding="utf-8")
+    code, _, err = run_cli(capsys, "replay", "--scenario", str(scenario), "--strategies", "buffer")
+    assert code == EXIT_BAD_INPUT
+    assert "Turn 1" in err
+
+
+def test_parse_params_groups_by_strategy() -> None:
+    assert parse_params(["window.k=2", "window.extra=x", "trim.max_tokens=50"]) == {
+        "window": {"k": "2", "extra": "x"},
+        "trim": {"max_tokens": "50"},
+    }
+    with pytest.raises(InputError):
+        parse_params(["=3"])
+
+
+def test_module_entry_point_prints_no_traceback() -> None:
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "memory_demos",
+            "replay",
+            "--scenario",
+            "name_recall",
+            "--strategies",
+            "bogus",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == EXIT_BAD_INPUT
+    assert "Traceback" not in completed.stderr
+    assert completed.stderr.startswith("error: Unknown strategy")
