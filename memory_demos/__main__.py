@@ -1,4 +1,4 @@
-"""Command line: ``python -m memory_demos strategies | replay | bench``.
+"""Command line: ``python -m memory_demos strategies | replay | bench | chat``.
 
 Bad input (unknown strategy, bad parameter, unknown scenario, empty turn) prints one line naming
 the problem and exits with status 2; no traceback, no memory touched.
@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from memory_demos import chat_command
 from memory_demos.scenarios import ScenarioError, load_scenario
 from memory_demos.strategies.base import InputError
 
@@ -128,6 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--strategies", default="all")
     bench.add_argument("--url", default=None, help="workshop: a running server (default: start one)")
     bench.set_defaults(func=cmd_bench)
+
+    chat_command.add_parser(sub)
     return parser
 
 

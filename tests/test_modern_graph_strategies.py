@@ -172,9 +172,9 @@ EXPECTED_MEMORY_PURPOSES = {
 
 # -- the registry ----------------------------------------------------------------------------
 def test_parameters_have_the_documented_names_and_ranges() -> None:
-    assert get_info("langgraph").param("checkpointer").choices == ("memory", "sqlite")
+    assert get_info("langgraph").param("checkpointer").choices == ("memory", "sqlite", "postgres")
     assert get_info("summarization").resolve_params() == {"trigger_tokens": 400, "keep_messages": 4}
-    assert get_info("long_term").param("store").choices == ("memory", "sqlite")
+    assert get_info("long_term").param("store").choices == ("memory", "sqlite", "postgres")
     assert get_info("hybrid").resolve_params() == {"window_k": 3, "max_tokens": 600}
     with pytest.raises(InputError, match=re.escape("summarization.trigger_tokens")):
         get_info("summarization").resolve_params({"trigger_tokens": 49})
@@ -183,7 +183,7 @@ def test_parameters_have_the_documented_names_and_ranges() -> None:
     with pytest.raises(InputError, match=re.escape("hybrid.max_tokens")):
         get_info("hybrid").resolve_params({"max_tokens": 10})
     with pytest.raises(InputError, match=re.escape("long_term.store")):
-        get_info("long_term").resolve_params({"store": "postgres"})
+        get_info("long_term").resolve_params({"store": "redis"})
 
 
 def test_the_langgraph_module_does_not_shadow_the_langgraph_package() -> None:

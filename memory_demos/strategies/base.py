@@ -21,6 +21,7 @@ from langchain_core.language_models import BaseChatModel
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT, data_dir, max_message_chars, new_conversation_id
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
 from memory_demos.providers.errors import describe_error
+from memory_demos.storage import StorageConfig
 from memory_demos.tracing import REPLY, CallCapture, purpose_tag
 from memory_demos.turn import Turn
 
@@ -137,6 +138,7 @@ class StrategyContext:
     data_dir: Path | None = None
     embeddings: Embeddings | None = None
     max_message_chars: int = field(default_factory=max_message_chars)
+    storage: StorageConfig = field(default_factory=StorageConfig.from_env)
 
     def folder(self) -> Path:
         """The data folder (created on demand)."""

@@ -2,6 +2,10 @@
 
 Each turn goes load → model → save: ``load_memory_variables`` asks the model which entities the
 new message names, ``save_context`` asks it once per entity to update that entity's note.
+
+``store=postgres`` keeps the notes in the PostgreSQL server of ``MEMORY_LAB_SQL_URL`` (through
+``SQLEntityStore``, a small adapter: langchain_classic has no PostgreSQL entity store) and the recent
+messages there too (``SQLChatMessageHistory``), so any app process can continue the conversation.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Any
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
 from memory_demos.config import is_conversation_id
-from memory_demos.storage import connect, sqlite_file
+from memory_demos.storage import StorageConfig, connect, sqlite_file
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
 from memory_demos.strategies.classic import ClassicStrategy, import_classic_memory
 from memory_demos.strategies.window import windowed_rows
@@ -23,7 +27,8 @@ from memory_demos.tracing import EXTRACT_ENTITIES
 ENTITY_HEADER = "Notes on the people, places and things just mentioned (from the entity store):"
 ENTITY_DB_FILE = "classic_entities.sqlite"
 ENTITY_TABLE = "entities"
-STORE_CHOICES = ("memory", "sqlite")
+STORE_CHOICES = ("memory", "sqlite", "postgres")
+ENTITY_HISTORY_PREFIX = "entity:"
 
 INFO = StrategyInfo(
     id="entity",
@@ -33,6 +38,7 @@ INFO = StrategyInfo(
         "langchain_classic.memory.ConversationEntityMemory",
         "langchain_classic.memory.InMemoryEntityStore",
         "langchain_classic.memory.SQLiteEntityStore",
+        "langchain_community.chat_message_histories.SQLChatMessageHistory",
     ),
     summary="Extracts names each turn and keeps a note per name: recall by name, several model calls a turn.",
     params=(
@@ -45,7 +51,8 @@ INFO = StrategyInfo(
         ParamSpec(
             "store",
             "memory",
-            "Where the entity notes live: in memory or in a SQLite file.",
+            "Where the entity notes live: in memory, in a SQLite file, or in the PostgreSQL server of "
+            "MEMORY_LAB_SQL_URL (notes and recent messages, shared by every app process).",
             choices=STORE_CHOICES,
         ),
     ),
@@ -59,11 +66,33 @@ def entity_session_id(conversation_id: str) -> str:
     return f"c_{hashlib.sha256(conversation_id.encode()).hexdigest()[:32]}"
 
 
-def build_entity_store(kind: str, conversation_id: str, folder: Path) -> Any:
-    """An ``InMemoryEntityStore``, or a ``SQLiteEntityStore`` whose connection works from any thread."""
+def build_entity_store(
+    kind: str,
+    conversation_id: str,
+    folder: Path,
+    *,
+    user_id: str = "local",
+    storage: StorageConfig | None = None,
+    engine: Any = None,
+) -> Any:
+    """An ``InMemoryEntityStore``, a ``SQLiteEntityStore`` whose connection works from any thread, or
+    (``postgres``) a ``SQLEntityStore`` keyed by user and conversation on ``engine`` or a new engine.
+    """
     classic = import_classic_memory()
     if kind == "memory":
         return classic.InMemoryEntityStore()
+    if kind == "postgres":
+        from memory_demos.strategies.entity_sql_store import SQLEntityStore
+        from memory_demos.strategies.history_store import open_postgres_history_engine, session_key
+
+        config = storage if storage is not None else StorageConfig.from_env()
+        config.require_sql_url("entity.store=postgres")
+        return SQLEntityStore.open(
+            engine if engine is not None else open_postgres_history_engine(config),
+            session_key(user_id, conversation_id),
+            where=config.redacted_sql_url or "PostgreSQL",
+            redact=config.redact,
+        )
     path = sqlite_file(ENTITY_DB_FILE, folder)
     # connect() checks the file first and opens it with check_same_thread=False; the store's own
     # connection is bound to this thread and fails on Streamlit's next rerun (ProgrammingError).
@@ -81,6 +110,10 @@ def entity_store_rows(store: Any) -> dict[str, str]:
     classic = import_classic_memory()
     if isinstance(store, classic.InMemoryEntityStore):
         return {key: value or "" for key, value in sorted(store.store.items())}
+    from memory_demos.strategies.entity_sql_store import SQLEntityStore
+
+    if isinstance(store, SQLEntityStore):
+        return store.rows()
     if isinstance(store, classic.SQLiteEntityStore):
         # The table name is a validated identifier (the store checks it), so formatting it in is safe.
         rows = store.conn.execute(f'SELECT key, value FROM "{store.full_table_name}" ORDER BY key').fetchall()
@@ -89,7 +122,12 @@ def entity_store_rows(store: Any) -> dict[str, str]:
 
 
 def restore_entity_store(store: Any, rows: Mapping[str, str]) -> None:
-    """Replace the store's contents with ``rows`` (one transaction for SQLite)."""
+    """Replace the store's contents with ``rows`` (one transaction for SQLite and PostgreSQL)."""
+    from memory_demos.strategies.entity_sql_store import SQLEntityStore
+
+    if isinstance(store, SQLEntityStore):
+        store.replace(rows)
+        return
     classic = import_classic_memory()
     if isinstance(store, classic.SQLiteEntityStore):
         table = store.full_table_name
@@ -185,10 +223,15 @@ class EntityAwareStrategy(ClassicStrategy):
         }
 
     def close(self) -> None:
+        """Release the store's connection; persisted notes and messages stay."""
         store = self.entity_memory().entity_store
         conn = getattr(store, "conn", None)
         if conn is not None:
             conn.close()
+        from memory_demos.strategies.entity_sql_store import SQLEntityStore
+
+        if isinstance(store, SQLEntityStore):  # disposes the engine it shares with the message history
+            store.close()
 
 
 class EntityStrategy(EntityAwareStrategy):
@@ -198,6 +241,24 @@ class EntityStrategy(EntityAwareStrategy):
 
     def _build_memory(self) -> Any:
         classic = import_classic_memory()
+        extra: dict[str, Any] = {}
+        engine = None
+        if self.params["store"] == "postgres":
+            from memory_demos.strategies.history_store import (
+                database_errors,
+                open_postgres_history_engine,
+                session_key,
+                silence_history_deprecations,
+                sql_history_factory,
+            )
+
+            silence_history_deprecations()
+            config = self.context.storage
+            config.require_sql_url("entity.store=postgres")
+            engine = open_postgres_history_engine(config)
+            # The recent messages go to PostgreSQL too: notes without them would confuse another process.
+            key = ENTITY_HISTORY_PREFIX + session_key(self.context.user_id, self.context.conversation_id)
+            extra["chat_memory"] = sql_history_factory(engine, database_errors(config))(key)
         return classic.ConversationEntityMemory(
             llm=self.make_model(EXTRACT_ENTITIES),
             k=self.params["k"],
@@ -205,14 +266,21 @@ class EntityStrategy(EntityAwareStrategy):
             input_key="input",
             return_messages=True,
             entity_store=build_entity_store(
-                self.params["store"], self.context.conversation_id, self.context.folder()
+                self.params["store"],
+                self.context.conversation_id,
+                self.context.folder(),
+                user_id=self.context.user_id,
+                storage=self.context.storage,
+                engine=engine,
             ),
+            **extra,
         )
 
     def snapshot(self) -> dict[str, Any]:
         stored = self.stored_messages()
         return {
             "store": self.params["store"],
+            "database": self.context.storage.redacted_sql_url if self.params["store"] == "postgres" else None,
             **self.entity_state(),
             "messages": windowed_rows(stored, len(self.memory.buffer[-self.memory.k * 2 :])),
         }

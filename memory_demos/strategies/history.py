@@ -3,7 +3,8 @@
 The chain itself is stateless; a ``get_session_history`` factory hands it the history object of
 the session named in the config, either by one ``session_id`` or by ``user_id`` + ``conversation_id``.
 Both name the same stored session (``session_key(user_id, conversation_id)``), so two users who
-somehow share a conversation id still never see each other's messages.
+somehow share a conversation id still never see each other's messages. With ``backend=postgres`` the
+histories live in the PostgreSQL server of ``MEMORY_LAB_SQL_URL``, shared by every app process.
 """
 
 from __future__ import annotations
@@ -24,12 +25,15 @@ from memory_demos.strategies.classic import messages_as_json
 from memory_demos.strategies.history_store import (
     DEFAULT_MAX_SESSIONS,
     DEPRECATION_NOTE,
+    ErrorFactory,
     SessionHistoryStore,
+    database_errors,
+    file_errors,
     open_history_engine,
+    open_postgres_history_engine,
     session_key,
     silence_history_deprecations,
     sql_history_factory,
-    storage_error,
 )
 
 HISTORY_FILE = "histories.sqlite"
@@ -47,14 +51,15 @@ INFO = StrategyInfo(
     ),
     summary=(
         "Wraps a stateless prompt | model chain; a session factory loads and saves each session's "
-        "messages, in memory or in SQLite. Sends the whole history every turn."
+        "messages, in memory, in SQLite or in PostgreSQL. Sends the whole history every turn."
     ),
     params=(
         ParamSpec(
             "backend",
             "memory",
-            "Where histories live: memory (lost on restart) or sqlite (histories.sqlite in the data folder).",
-            choices=("memory", "sqlite"),
+            "Where histories live: memory (lost on restart), sqlite (histories.sqlite in the data folder) "
+            "or postgres (the server of MEMORY_LAB_SQL_URL, shared by every app process).",
+            choices=("memory", "sqlite", "postgres"),
         ),
         ParamSpec(
             "keying",
@@ -80,10 +85,16 @@ class HistoryStrategy(Strategy):
         self.session_key = session_key(self.context.user_id, self.context.conversation_id)
         self._engine: Any = None
         self.history_path: Path | None = None
+        self._errors: ErrorFactory | None = None
         if self.backend == "sqlite":
             self.history_path = sqlite_file(HISTORY_FILE, self.context.folder())
             self._engine = open_history_engine(self.history_path)
-            factory = sql_history_factory(self._engine, self.history_path)
+            self._errors = file_errors(self.history_path)
+            factory = sql_history_factory(self._engine, self._errors)
+        elif self.backend == "postgres":
+            self._engine = open_postgres_history_engine(self.context.storage)
+            self._errors = database_errors(self.context.storage)
+            factory = sql_history_factory(self._engine, self._errors)
         else:
             factory = _new_in_memory_history
         self.store = SessionHistoryStore(factory, max_sessions=DEFAULT_MAX_SESSIONS)
@@ -149,7 +160,7 @@ class HistoryStrategy(Strategy):
         return self.store.get(self.session_key)
 
     def stored_messages(self) -> list[BaseMessage]:
-        """This conversation's messages as stored (read from the database for ``sqlite``)."""
+        """This conversation's messages as stored (read from the database for ``sqlite``/``postgres``)."""
         return self._guard(lambda: list(self.history().messages))
 
     # -- the turn ---------------------------------------------------------------------------
@@ -161,7 +172,7 @@ class HistoryStrategy(Strategy):
         # RunnableWithMessageHistory saves in an on-end listener whose errors are only logged:
         # without this check a failed save looks like a good turn that is then forgotten.
         if not any(saved[i : i + 2] == turn for i in range(len(saved) - 1)):
-            where = self.history_path or "the in-memory history"
+            where = self.history_path or self.context.storage.redacted_sql_url or "the in-memory history"
             raise StorageError(
                 f"RunnableWithMessageHistory did not save this turn to {where} (its save callback "
                 "failed; the log has the cause), so it would be forgotten."
@@ -169,15 +180,15 @@ class HistoryStrategy(Strategy):
         return reply.content if isinstance(reply.content, str) else str(reply.content)
 
     def _guard(self, action: Callable[[], T]) -> T:
-        """Run ``action``; a SQL fault becomes a ``StorageError`` naming the history file."""
-        if self._engine is None:
+        """Run ``action``; a SQL fault becomes a ``StorageError`` naming the file or database."""
+        if self._errors is None:
             return action()
         from sqlalchemy.exc import SQLAlchemyError
 
         try:
             return action()
         except SQLAlchemyError as exc:
-            raise storage_error(self.history_path or Path(HISTORY_FILE), exc) from None
+            raise self._errors(exc) from None
 
     def snapshot(self) -> dict[str, Any]:
         return {
@@ -186,6 +197,7 @@ class HistoryStrategy(Strategy):
             "session_key": self.session_key,
             "config": self.run_config()["configurable"],
             "history_file": str(self.history_path) if self.history_path else None,
+            "database": self.context.storage.redacted_sql_url if self.backend == "postgres" else None,
             "messages": messages_as_json(self.stored_messages()),
         }
 

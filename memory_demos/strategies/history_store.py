@@ -19,12 +19,18 @@ from urllib.parse import quote
 
 from langchain_core.chat_history import BaseChatMessageHistory
 
-from memory_demos.storage import BUSY_TIMEOUT_MS, StorageError, check_sqlite_file, sqlalchemy_url
+from memory_demos.storage import (
+    StorageConfig,
+    StorageError,
+    sqlalchemy_engine_for_history,
+    sqlalchemy_setup_lock,
+)
 
 DEFAULT_MAX_SESSIONS = 1000
 HISTORY_TABLE = "message_store"
 
 HistoryFactory = Callable[[str], BaseChatMessageHistory]
+ErrorFactory = Callable[[BaseException], StorageError]
 
 DEPRECATION_NOTE = (
     "langchain-core marks RunnableWithMessageHistory (since 1.3.3) and the chat_history classes "
@@ -106,33 +112,27 @@ def open_history_engine(path: Path) -> Any:
 
     Raises ``StorageError`` naming the file if it exists but is not a healthy SQLite database.
     """
-    from sqlalchemy import create_engine, event
-
-    check_sqlite_file(path)
-    engine = create_engine(
-        sqlalchemy_url(path),
-        connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000},
-    )
-
-    @event.listens_for(engine, "connect")
-    def _configure(dbapi_connection: Any, _record: Any) -> None:
-        cursor = dbapi_connection.cursor()
-        try:
-            cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
-        finally:
-            cursor.close()
-
-    _create_history_table(engine, path)
+    engine = sqlalchemy_engine_for_history(StorageConfig(), sqlite_path=path)
+    _create_history_table(engine, file_errors(path))
     return engine
 
 
-def _create_history_table(engine: Any, path: Path) -> None:
+def open_postgres_history_engine(config: StorageConfig) -> Any:
+    """A SQLAlchemy engine on ``config.sql_url`` with the history table made (``StorageError`` if unusable).
+
+    Every app process shares this database, so a history written by one is read by the next.
+    """
+    engine = sqlalchemy_engine_for_history(config)
+    _create_history_table(engine, database_errors(config))
+    return engine
+
+
+def _create_history_table(engine: Any, errors: ErrorFactory) -> None:
     """Create SQLChatMessageHistory's table once, before any history object does.
 
     Each ``SQLChatMessageHistory`` runs ``create_all`` (check, then CREATE): two strategies opening a
-    new file at once race, and the loser fails with "table message_store already exists".
+    new database at once race, and the loser fails with "table message_store already exists". On
+    PostgreSQL an advisory lock makes processes take turns; on SQLite the error is ignored.
     """
     from langchain_community.chat_message_histories.sql import create_message_model
     from sqlalchemy import text
@@ -140,32 +140,54 @@ def _create_history_table(engine: Any, path: Path) -> None:
     from sqlalchemy.orm import declarative_base
 
     model = create_message_model(HISTORY_TABLE, declarative_base())
+    create_index = text(
+        f"CREATE INDEX IF NOT EXISTS ix_{HISTORY_TABLE}_session_id ON {HISTORY_TABLE} (session_id)"
+    )
     try:
+        if engine.dialect.name == "postgresql":
+            with sqlalchemy_setup_lock(engine) as connection:
+                model.metadata.create_all(connection)
+                connection.execute(create_index)
+            return
         try:
             model.metadata.create_all(engine)
         except OperationalError as exc:
             if "already exists" not in str(exc):
                 raise
         with engine.begin() as connection:
-            index = f"ix_{HISTORY_TABLE}_session_id"
-            connection.execute(text(f"CREATE INDEX IF NOT EXISTS {index} ON {HISTORY_TABLE} (session_id)"))
+            connection.execute(create_index)
     except SQLAlchemyError as exc:
         engine.dispose()
-        raise storage_error(path, exc) from None
+        raise errors(exc) from None
 
 
-def sql_history_factory(engine: Any, path: Path) -> HistoryFactory:
-    """``SQLChatMessageHistory`` objects sharing ``engine``; SQL faults become ``StorageError``."""
+def sql_history_factory(engine: Any, where: Path | ErrorFactory) -> HistoryFactory:
+    """``SQLChatMessageHistory`` objects sharing ``engine``; SQL faults become ``StorageError``.
+
+    ``where`` is the SQLite file, or a function turning a fault into a password-free ``StorageError``.
+    """
     from langchain_community.chat_message_histories import SQLChatMessageHistory
     from sqlalchemy.exc import SQLAlchemyError
+
+    errors = file_errors(where) if isinstance(where, Path) else where
 
     def factory(key: str) -> BaseChatMessageHistory:
         try:
             return SQLChatMessageHistory(session_id=key, connection=engine, table_name=HISTORY_TABLE)
         except SQLAlchemyError as exc:
-            raise storage_error(path, exc) from None
+            raise errors(exc) from None
 
     return factory
+
+
+def file_errors(path: Path) -> ErrorFactory:
+    """Turns a SQL fault into a ``StorageError`` naming the history file."""
+    return lambda exc: storage_error(path, exc)
+
+
+def database_errors(config: StorageConfig) -> ErrorFactory:
+    """Turns a SQL fault into a ``StorageError`` naming the PostgreSQL database, password scrubbed."""
+    return lambda exc: config.error("The chat history database", exc)
 
 
 def storage_error(path: Path, exc: BaseException) -> StorageError:

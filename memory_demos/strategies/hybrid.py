@@ -5,12 +5,17 @@ running summary (LangChain's ``SUMMARY_PROMPT`` through a ``PromptTemplate | mod
 indexed in a per-conversation Chroma collection, from which the two most similar old turns are
 retrieved for each new message. The assembled prompt must fit ``max_tokens``: retrieved lines go
 first, then the oldest window turns, then the summary; the system prompt and the new message never.
+
+In-process (the default) the window and summary live in this object and the collection is deleted by
+``close()``. On the Chroma server of ``MEMORY_LAB_CHROMA_URL`` the collection (named by user and
+conversation) also carries the window, the summary and the turn count in its metadata, so a new object
+in any process continues the conversation; ``close()`` keeps it and ``discard()`` deletes it.
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
+import contextlib
+import json
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,13 +27,15 @@ from langchain_core.prompts import PromptTemplate
 
 from memory_demos.prompts import RETRIEVED_HEADER, SUMMARY_HEADER
 from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message_tokens
+from memory_demos.storage import StorageError, chroma_client, chroma_collection_name, redact_url
 from memory_demos.strategies.base import InputError, ParamSpec, Strategy, StrategyContext, StrategyInfo
 from memory_demos.strategies.classic import messages_as_json
 from memory_demos.tracing import SUMMARIZE
 
 COLLECTION_PREFIX = "memory_lab_hybrid_"
 RETRIEVE_K = 2
-_COLLECTION_SAFE = re.compile(r"^[A-Za-z0-9._-]{1,400}$")
+STATE_KEY = "memory_lab_hybrid_state"
+STATE_VERSION = 1
 SECTIONS = ("system", "summary", "retrieved", "history", "input")
 
 INFO = StrategyInfo(
@@ -61,11 +68,12 @@ class TokenBudgetError(InputError):
     """The system prompt and the new message alone exceed ``hybrid.max_tokens``."""
 
 
-def collection_name(conversation_id: str) -> str:
-    """This conversation's Chroma collection: unique, since all in-process clients share collections."""
-    if _COLLECTION_SAFE.match(conversation_id) and conversation_id[-1].isalnum():
-        return COLLECTION_PREFIX + conversation_id
-    return COLLECTION_PREFIX + hashlib.sha256(conversation_id.encode()).hexdigest()[:32]
+def collection_name(conversation_id: str, user_id: str | None = None) -> str:
+    """This conversation's Chroma collection: unique, since all in-process clients share collections.
+
+    Pass ``user_id`` for a shared server, where two users may bring the same conversation id.
+    """
+    return chroma_collection_name(COLLECTION_PREFIX, conversation_id, user_id)
 
 
 def summary_prompt() -> PromptTemplate:
@@ -136,11 +144,16 @@ class HybridStrategy(Strategy):
     ) -> None:
         super().__init__(context, params)
         self.encoding = self.context.provider.tokenizer.encoding_name
-        self.collection = collection_name(self.context.conversation_id)
+        self.on_server = self.context.storage.uses_chroma_server
+        self.collection = collection_name(
+            self.context.conversation_id, self.context.user_id if self.on_server else None
+        )
         self.summary_model = self.make_model(SUMMARIZE)
         self.summary_chain = summary_prompt() | self.summary_model | StrOutputParser()
         self._vectorstore: Any = None
+        self._client: Any = None
         self._closed = False
+        self._deleted = False
         self._window: list[PastTurn] = []
         self._summary = ""
         self._unsummarized: list[PastTurn] = []
@@ -148,18 +161,21 @@ class HybridStrategy(Strategy):
         self._turn_count = 0
         self._last_prompt: AssembledPrompt | None = None
         self._all_hits: list[Hit] = []
+        if self.on_server:
+            self._load_state(self._store())
 
     # -- the vector store -------------------------------------------------------------------
     def _store(self) -> Any:
-        """The conversation's Chroma collection, created (empty) on first use."""
+        """The conversation's Chroma collection: in-process, created empty on first use; on a server,
+        opened at construction with whatever an earlier object of this conversation left there.
+        """
         if self._vectorstore is None:
-            import chromadb
-            from chromadb.config import Settings
             from langchain_chroma import Chroma
 
-            client = chromadb.EphemeralClient(settings=Settings(anonymized_telemetry=False))
-            # A collection left by an earlier object of this conversation would not match this memory.
-            if self.collection in {c.name for c in client.list_collections()}:
+            self._client = client = chroma_client(self.context.storage)
+            # In-process, a collection left by an earlier object of this conversation would not match
+            # this memory (its window and summary died with that object).
+            if not self.on_server and self.collection in {c.name for c in client.list_collections()}:
                 client.delete_collection(self.collection)
             self._vectorstore = Chroma(
                 collection_name=self.collection,
@@ -168,6 +184,41 @@ class HybridStrategy(Strategy):
                 collection_metadata={"hnsw:space": "cosine"},
             )
         return self._vectorstore
+
+    def _load_state(self, vectorstore: Any) -> None:
+        """Restore the window, summary and counters saved by ``_save_state`` (server collections only)."""
+        raw = (vectorstore._collection.metadata or {}).get(STATE_KEY)
+        if not raw:
+            return
+        try:
+            state = json.loads(raw)
+            if state.get("version") != STATE_VERSION:
+                raise ValueError(f"state version {state.get('version')!r}")
+            self._turn_count = int(state["turn_count"])
+            self._summary = str(state["summary"])
+            self._window = [_turn_from_json(row) for row in state["window"]]
+            self._unsummarized = [_turn_from_json(row) for row in state["unsummarized"]]
+            self._indexed_ids = [str(doc_id) for doc_id in state["indexed_ids"]]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise StorageError(
+                f"The Chroma collection {self.collection} holds an unreadable hybrid state ({exc}); "
+                "discard the conversation to start fresh."
+            ) from None
+
+    def _save_state(self) -> None:
+        """On a server, keep the window, summary and counters in the collection's metadata."""
+        if not self.on_server:
+            return
+        state = {
+            "version": STATE_VERSION,
+            "turn_count": self._turn_count,
+            "summary": self._summary,
+            "window": [_turn_to_json(turn) for turn in self._window],
+            "unsummarized": [_turn_to_json(turn) for turn in self._unsummarized],
+            "indexed_ids": self._indexed_ids,
+        }
+        # modify() replaces the metadata; the cosine space lives in the collection's configuration.
+        self._store()._collection.modify(metadata={STATE_KEY: json.dumps(state, ensure_ascii=False)})
 
     def _recall(self, query: str) -> list[Hit]:
         """The most similar old turns by cosine similarity (only turns that left the window are indexed)."""
@@ -233,6 +284,7 @@ class HybridStrategy(Strategy):
         self._all_hits = hits
         self._last_prompt = prompt
         self._remember(user_text, reply)
+        self._save_state()
         return reply
 
     def _remember(self, user_text: str, reply: str) -> None:
@@ -286,6 +338,7 @@ class HybridStrategy(Strategy):
         self._turn_count = point.turn_count
         self._last_prompt = point.last_prompt
         self._all_hits = point.all_hits
+        self._save_state()
 
     def section_tokens(self) -> list[dict[str, Any]]:
         """Each section of the last reply prompt with its tiktoken count and share of the total."""
@@ -324,6 +377,7 @@ class HybridStrategy(Strategy):
             ],
             "window": messages_as_json([m for turn in self._window for m in turn.messages]),
             "collection": self.collection,
+            "chroma_server": redact_url(self.context.storage.chroma_url) if self.on_server else None,
             "indexed_turns": len(self._indexed_ids),
         }
 
@@ -339,11 +393,35 @@ class HybridStrategy(Strategy):
         self._all_hits = []
 
     def close(self) -> None:
+        """Release the collection: delete it if in-process, keep it on a server (see ``discard``)."""
         if self._closed:
             return
         self._closed = True
-        if self._vectorstore is not None:
-            self._vectorstore.delete_collection()
+        if not self.on_server:
+            self._delete_collection()
+
+    def discard(self) -> None:
+        """Delete the collection (and the state it carries) wherever it lives, and close."""
+        self._closed = True
+        self._delete_collection()
+
+    def _delete_collection(self) -> None:
+        from chromadb.errors import NotFoundError
+
+        if self._deleted or self._client is None:
+            return
+        self._deleted = True
+        with contextlib.suppress(NotFoundError):  # another process discarded it first
+            self._client.delete_collection(self.collection)
+
+
+def _turn_to_json(turn: PastTurn) -> list[Any]:
+    return [turn.number, turn.human.text, turn.ai.text]
+
+
+def _turn_from_json(row: list[Any]) -> PastTurn:
+    number, human, ai = row
+    return PastTurn(int(number), HumanMessage(str(human)), AIMessage(str(ai)))
 
 
 STRATEGY = HybridStrategy

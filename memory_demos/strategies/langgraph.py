@@ -1,8 +1,9 @@
 """``langgraph``: a ``StateGraph(MessagesState)`` compiled with a checkpointer; every step is a checkpoint.
 
 The conversation is a LangGraph *thread*: each ``invoke`` adds checkpoints (input → model → done),
-kept by ``InMemorySaver`` or ``SqliteSaver``. Because every past state is kept, the conversation can
-be rewound to any earlier turn and continued on a new branch (time travel).
+kept by ``InMemorySaver``, ``SqliteSaver`` or ``PostgresSaver`` (the server of ``MEMORY_LAB_SQL_URL``,
+shared by every app process). Because every past state is kept, the conversation can be rewound to
+any earlier turn and continued on a new branch (time travel).
 
 This module is ``memory_demos.strategies.langgraph``; inside it ``langgraph`` is still the installed
 package (Python 3 imports are absolute), so ``from langgraph.graph import StateGraph`` works.
@@ -40,6 +41,7 @@ INFO = StrategyInfo(
         "langgraph.graph.MessagesState",
         "langgraph.checkpoint.memory.InMemorySaver",
         "langgraph.checkpoint.sqlite.SqliteSaver",
+        "langgraph.checkpoint.postgres.PostgresSaver",
     ),
     summary=(
         "A LangGraph graph saves a checkpoint after every step of a thread. Sends the whole history; "
@@ -49,9 +51,10 @@ INFO = StrategyInfo(
         ParamSpec(
             "checkpointer",
             "memory",
-            f"Where checkpoints live: memory (InMemorySaver, lost on restart) or sqlite "
-            f"(SqliteSaver on {CHECKPOINT_FILE} in the data folder).",
-            choices=("memory", "sqlite"),
+            f"Where checkpoints live: memory (InMemorySaver, lost on restart), sqlite "
+            f"(SqliteSaver on {CHECKPOINT_FILE} in the data folder) or postgres (PostgresSaver on the "
+            "server of MEMORY_LAB_SQL_URL, shared by every app process).",
+            choices=("memory", "sqlite", "postgres"),
         ),
     ),
 )
@@ -74,6 +77,28 @@ def open_sqlite_saver(folder: Path) -> SqliteSaver:
         raise storage.StorageError(
             f"{path} cannot hold checkpoints ({exc}). Delete it to start fresh."
         ) from None
+    return saver
+
+
+def open_postgres_saver(
+    config: storage.StorageConfig, what: str = "langgraph.checkpointer=postgres"
+) -> BaseCheckpointSaver:
+    """A ``PostgresSaver`` on its own connection to ``config.sql_url``, its tables migrated.
+
+    Raises ``StorageError`` (password scrubbed, naming ``what``) if no URL is configured or the
+    server refuses. ``close()`` of the strategy closes the connection.
+    """
+    import psycopg
+    from langgraph.checkpoint.postgres import PostgresSaver
+
+    connection = storage.postgres_connection(config, what)
+    saver = PostgresSaver(connection)
+    try:
+        with storage.postgres_setup_lock(connection):
+            saver.setup()
+    except psycopg.Error as exc:
+        connection.close()
+        raise config.error("LangGraph checkpoints", exc) from None
     return saver
 
 
@@ -259,8 +284,9 @@ class CheckpointedGraphStrategy(Strategy):
         if self._closed:
             return
         self._closed = True
+        # SqliteSaver and PostgresSaver own one connection each; the rows stay in the database.
         connection = getattr(self.checkpointer, "conn", None)
-        if isinstance(connection, sqlite3.Connection):
+        if connection is not None and callable(getattr(connection, "close", None)):
             connection.close()
 
 
@@ -272,6 +298,8 @@ class LangGraphStrategy(CheckpointedGraphStrategy):
     def _open_checkpointer(self) -> BaseCheckpointSaver:
         if self.params["checkpointer"] == "sqlite":
             return open_sqlite_saver(self.context.folder())
+        if self.params["checkpointer"] == "postgres":
+            return open_postgres_saver(self.context.storage)
         return InMemorySaver()
 
     def _build_graph(self, checkpointer: BaseCheckpointSaver) -> Any:

@@ -5,7 +5,9 @@ message and puts them in the store under ``("users", <user id>, "facts")``; ``re
 fact back into the system message and sends only the last few messages. Facts are keyed by user, not
 by conversation: ``SqliteStore`` shares them across all of a user's conversations and restarts, while
 ``InMemoryStore`` lives only as long as this object. The messages themselves are short-term memory in
-the thread's ``InMemorySaver`` checkpoints.
+the thread's ``InMemorySaver`` checkpoints. With ``store=postgres`` both live in the PostgreSQL server
+of ``MEMORY_LAB_SQL_URL`` (``PostgresStore`` and ``PostgresSaver``), so any app process can continue
+the conversation.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage, trim_messages
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.store.base import BaseStore
@@ -26,7 +29,7 @@ from memory_demos import storage
 from memory_demos.prompts import FACT_EXTRACTION_PROMPT, LONG_TERM_FACTS_HEADER
 from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo
 from memory_demos.strategies.classic import messages_as_json
-from memory_demos.strategies.langgraph import CheckpointedGraphStrategy
+from memory_demos.strategies.langgraph import CheckpointedGraphStrategy, open_postgres_saver
 
 STORE_FILE = "long_term_store.sqlite"
 EXTRACT_FACTS = "extract facts"
@@ -44,7 +47,9 @@ INFO = StrategyInfo(
         "langgraph.graph.StateGraph",
         "langgraph.store.memory.InMemoryStore",
         "langgraph.store.sqlite.SqliteStore",
+        "langgraph.store.postgres.PostgresStore",
         "langgraph.checkpoint.memory.InMemorySaver",
+        "langgraph.checkpoint.postgres.PostgresSaver",
         "langchain_core.messages.trim_messages",
     ),
     summary=(
@@ -55,9 +60,11 @@ INFO = StrategyInfo(
         ParamSpec(
             "store",
             "memory",
-            f"Where facts live: memory (InMemoryStore, lost on restart) or sqlite (SqliteStore on "
-            f"{STORE_FILE} in the data folder, shared by the user's conversations).",
-            choices=("memory", "sqlite"),
+            f"Where facts live: memory (InMemoryStore, lost on restart), sqlite (SqliteStore on "
+            f"{STORE_FILE} in the data folder, shared by the user's conversations) or postgres "
+            "(PostgresStore on the server of MEMORY_LAB_SQL_URL; the messages go there too, in "
+            "PostgresSaver checkpoints, so every app process sees the conversation).",
+            choices=("memory", "sqlite", "postgres"),
         ),
         ParamSpec(
             "recent_messages",
@@ -109,6 +116,24 @@ def open_sqlite_store(context: StrategyContext) -> Any:
     return store
 
 
+def open_postgres_store(config: storage.StorageConfig, connection: Any) -> BaseStore:
+    """A ``PostgresStore`` on an autocommit, dict-row psycopg ``connection``, migrated.
+
+    Raises ``StorageError`` (password scrubbed) if the tables cannot be created.
+    """
+    import psycopg
+    from langgraph.store.postgres import PostgresStore
+
+    store = PostgresStore(connection)
+    try:
+        with storage.postgres_setup_lock(connection):
+            store.setup()
+    except psycopg.Error as exc:
+        connection.close()
+        raise config.error("The long-term store", exc) from None
+    return store
+
+
 class LongTermStrategy(CheckpointedGraphStrategy):
     """``START → remember → respond → END`` compiled with a checkpointer *and* a store."""
 
@@ -119,6 +144,7 @@ class LongTermStrategy(CheckpointedGraphStrategy):
     ) -> None:
         self._facts_this_turn: dict[str, str] = {}
         self._store_connection: sqlite3.Connection | None = None
+        self._postgres_connection: Any = None
         super().__init__(context, params)
 
     @property
@@ -126,10 +152,22 @@ class LongTermStrategy(CheckpointedGraphStrategy):
         return ("users", namespace_label(self.context.user_id), "facts")
 
     # -- the graph --------------------------------------------------------------------------
+    def _open_checkpointer(self) -> BaseCheckpointSaver:
+        if self.params["store"] == "postgres":
+            return open_postgres_saver(self.context.storage, "long_term.store=postgres")
+        return InMemorySaver()
+
     def _build_graph(self, checkpointer: BaseCheckpointSaver) -> Any:
         if self.params["store"] == "sqlite":
             self.store: BaseStore = open_sqlite_store(self.context)
             self._store_connection = self.store.conn  # type: ignore[attr-defined]
+        elif self.params["store"] == "postgres":
+            # Its own connection: LangGraph writes checkpoints from a background thread while a node
+            # uses the store, and one psycopg connection must not be in pipeline mode for both at once.
+            self._postgres_connection = storage.postgres_connection(
+                self.context.storage, "long_term.store=postgres"
+            )
+            self.store = open_postgres_store(self.context.storage, self._postgres_connection)
         else:
             self.store = InMemoryStore()
         self.extract_model = self.make_model(EXTRACT_FACTS)
@@ -219,6 +257,9 @@ class LongTermStrategy(CheckpointedGraphStrategy):
         if self._store_connection is not None:
             self._store_connection.close()
             self._store_connection = None
+        if self._postgres_connection is not None:
+            self._postgres_connection.close()
+            self._postgres_connection = None
 
     def snapshot(self) -> dict[str, Any]:
         return {

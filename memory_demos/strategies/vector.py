@@ -1,9 +1,15 @@
-"""``vector``: VectorStoreRetrieverMemory stores every exchange in Chroma and sends the most similar ones."""
+"""``vector``: VectorStoreRetrieverMemory stores every exchange in Chroma and sends the most similar ones.
+
+The collection lives in an in-process chromadb, or on the Chroma server of ``MEMORY_LAB_CHROMA_URL``
+(shared by every app process; there its name includes the user id too). ``close()`` only releases:
+it deletes the collection when it is in-process (nothing else could reach it) and keeps a server's,
+so another process can continue the conversation. ``discard()`` deletes it in both cases; the
+workshop's idle clean-up calls it for conversations nobody will come back to.
+"""
 
 from __future__ import annotations
 
-import hashlib
-import re
+import contextlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,11 +17,11 @@ from langchain_core.messages import BaseMessage
 from langchain_core.prompts import ChatPromptTemplate
 
 from memory_demos.prompts import RETRIEVED_HEADER
+from memory_demos.storage import chroma_client, chroma_collection_name, redact_url
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
 from memory_demos.strategies.classic import ClassicStrategy, import_classic_memory
 
 COLLECTION_PREFIX = "memory_lab_vector_"
-_COLLECTION_SAFE = re.compile(r"^[A-Za-z0-9._-]{1,400}$")
 
 INFO = StrategyInfo(
     id="vector",
@@ -32,11 +38,12 @@ INFO = StrategyInfo(
 )
 
 
-def collection_name(conversation_id: str) -> str:
-    """This conversation's Chroma collection: unique, since all in-process clients share collections."""
-    if _COLLECTION_SAFE.match(conversation_id) and conversation_id[-1].isalnum():
-        return COLLECTION_PREFIX + conversation_id
-    return COLLECTION_PREFIX + hashlib.sha256(conversation_id.encode()).hexdigest()[:32]
+def collection_name(conversation_id: str, user_id: str | None = None) -> str:
+    """This conversation's Chroma collection: unique, since all in-process clients share collections.
+
+    Pass ``user_id`` for a shared server, where two users may bring the same conversation id.
+    """
+    return chroma_collection_name(COLLECTION_PREFIX, conversation_id, user_id)
 
 
 def system_with_retrieved(system_prompt: str, retrieved: str) -> str:
@@ -62,19 +69,23 @@ class VectorStrategy(ClassicStrategy):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._closed = False
+        self._deleted = False
         self._last_query: str | None = None
         self._last_hits: list[dict[str, Any]] = []
         super().__init__(*args, **kwargs)
 
     def _build_memory(self) -> Any:
-        import chromadb
-        from chromadb.config import Settings
         from langchain_chroma import Chroma
 
         classic = import_classic_memory()
-        client = chromadb.EphemeralClient(settings=Settings(anonymized_telemetry=False))
+        storage = self.context.storage
+        self.on_server = storage.uses_chroma_server
+        self.collection = collection_name(
+            self.context.conversation_id, self.context.user_id if self.on_server else None
+        )
+        self._client = client = chroma_client(storage)
         self.vectorstore = Chroma(
-            collection_name=collection_name(self.context.conversation_id),
+            collection_name=self.collection,
             embedding_function=self.context.get_embeddings(),
             client=client,
             collection_metadata={"hnsw:space": "cosine"},
@@ -134,7 +145,8 @@ class VectorStrategy(ClassicStrategy):
     def snapshot(self) -> dict[str, Any]:
         stored = self.vectorstore.get(include=["documents"])
         return {
-            "collection": collection_name(self.context.conversation_id),
+            "collection": self.collection,
+            "chroma_server": redact_url(self.context.storage.chroma_url) if self.on_server else None,
             "k": self.params["k"],
             "stored_documents": stored["documents"],
             "query": self._last_query,
@@ -151,10 +163,26 @@ class VectorStrategy(ClassicStrategy):
         self._last_hits = []
 
     def close(self) -> None:
+        """Release the collection: delete it if in-process, keep it on a server (see ``discard``)."""
         if self._closed:
             return
         self._closed = True
-        self.vectorstore.delete_collection()
+        if not self.on_server:
+            self._delete_collection()
+
+    def discard(self) -> None:
+        """Delete the collection wherever it lives, and close; for conversations nobody will reopen."""
+        self._closed = True
+        self._delete_collection()
+
+    def _delete_collection(self) -> None:
+        from chromadb.errors import NotFoundError
+
+        if self._deleted:
+            return
+        self._deleted = True
+        with contextlib.suppress(NotFoundError):  # another process discarded it first
+            self._client.delete_collection(self.collection)
 
 
 STRATEGY = VectorStrategy

@@ -1,0 +1,106 @@
+"""``python -m memory_demos chat``: send one message to a persisted conversation, from any process.
+
+The strategy is built for ``--conversation`` and ``--user`` with the storage named by
+``MEMORY_LAB_SQL_URL`` and ``MEMORY_LAB_CHROMA_URL`` (unset: the SQLite files of the data folder and
+an in-process chromadb). It sends the message, prints the turn, and closes: ``close()`` releases
+connections but never deletes persisted state, so the next run, in another process or on another
+machine sharing the servers, continues the same conversation. Pick a persisted backend with
+``--param`` (``history.backend=postgres``, ``langgraph.checkpointer=postgres``, ...); with the
+default in-memory backends each run starts from nothing.
+
+Exit status: 0 for a good turn, 1 for a failed turn or unusable storage, 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from memory_demos.strategies.base import InputError
+
+EXIT_TURN_FAILED = 1
+PROVIDERS = ("offline", "openai", "openai_compatible")
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register the ``chat`` subcommand on ``subparsers`` (from ``ArgumentParser.add_subparsers``)."""
+    chat = subparsers.add_parser(
+        "chat", help="send one message to a persisted conversation and print the turn"
+    )
+    chat.add_argument("--strategy", required=True, help="a strategy id (see `strategies`)")
+    chat.add_argument("--conversation", required=True, help="the conversation id; reuse it to continue")
+    chat.add_argument("--user", default="local", help="the user id (default: local)")
+    chat.add_argument(
+        "--param",
+        action="append",
+        metavar="[ID.]NAME=VALUE",
+        help="a strategy parameter, e.g. history.backend=postgres",
+    )
+    chat.add_argument("--provider", default="offline", choices=PROVIDERS)
+    chat.add_argument("--model", default=None)
+    chat.add_argument("--base-url", default=None)
+    chat.add_argument("--json", action="store_true", help="print the turn as JSON (Turn.to_json)")
+    chat.add_argument("message", help="the message to send")
+    chat.set_defaults(func=cmd_chat)
+    return chat
+
+
+def strategy_params(strategy_id: str, items: Sequence[str]) -> dict[str, str]:
+    """``["k=2", "window.k=3"]`` → ``{"k": "3"}``; a prefix must name ``strategy_id``."""
+    params: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        prefix, dot, name = key.strip().rpartition(".")
+        if not sep or not name or (dot and prefix != strategy_id):
+            raise InputError(f"--param must look like {strategy_id}.name=value; got {item!r}")
+        params[name] = value.strip()
+    return params
+
+
+def _provider(args: argparse.Namespace) -> Any:
+    from memory_demos.providers.chat_models import ProviderConfig
+
+    if args.provider == "offline":
+        return ProviderConfig()
+    if args.provider == "openai":
+        return ProviderConfig(kind="openai", model=args.model or "gpt-4o-mini")
+    if not args.base_url:
+        raise InputError("--provider openai_compatible needs --base-url")
+    return ProviderConfig(kind="openai_compatible", model=args.model or "llama3.1", base_url=args.base_url)
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    """Build, send one message, print the turn, close (never discard)."""
+    from memory_demos.storage import StorageConfig, StorageError
+    from memory_demos.strategies.base import StrategyContext
+    from memory_demos.strategies.registry import build_strategy, get_info
+
+    get_info(args.strategy)
+    if not args.conversation.strip() or not args.user.strip():
+        raise InputError("--conversation and --user must not be empty")
+    params = strategy_params(args.strategy, args.param or [])
+    storage = StorageConfig()
+    try:
+        storage = StorageConfig.from_env()
+        context = StrategyContext(
+            provider=_provider(args), conversation_id=args.conversation, user_id=args.user, storage=storage
+        )
+        strategy = build_strategy(args.strategy, context, params)
+        try:
+            turn = strategy.send(args.message)
+        finally:
+            strategy.close()
+    except StorageError as exc:
+        print(f"error: {storage.redact(str(exc))}", file=sys.stderr)
+        return EXIT_TURN_FAILED
+    if args.json:
+        print(storage.redact(json.dumps(turn.to_json(), ensure_ascii=False)))
+    elif turn.ok:
+        print(storage.redact(turn.reply))
+    if not turn.ok:
+        print(f"error: {storage.redact(turn.error or '')}", file=sys.stderr)
+        return EXIT_TURN_FAILED
+    return 0
