@@ -1,6 +1,45 @@
-"""Memory Lab: placeholder entry point until the UI lands."""
+"""Memory Lab: the frame. Page set-up, navigation, and the sidebar (active provider, language)."""
+
+from __future__ import annotations
 
 import streamlit as st
 
-st.title("Memory Lab")
-st.write("The Compare page is on its way.")
+from memory_demos.i18n import t
+from memory_demos.session import LANGUAGES, get_session, widget_key
+from memory_demos.ui.nav import PAGES, favicon
+from memory_demos.ui.text import provider_label
+
+# A drawn favicon: Material-icon favicons would be fetched from fonts.gstatic.com.
+st.set_page_config(page_title="Memory Lab", page_icon=favicon(), layout="wide")
+
+session = get_session()
+LANGUAGE_NAMES = {"en": "English", "zh": "简体中文"}
+
+
+def _language_changed() -> None:
+    session.language = st.session_state[widget_key("language_sidebar")]
+
+
+navigation = st.navigation(
+    [st.Page(spec.path, title=t(spec.title_key), icon=spec.icon, default=spec.default) for spec in PAGES]
+)
+
+with st.sidebar:
+    st.markdown(f"**:material/psychology: {t('app.name')}**")
+    st.caption(t("sidebar.provider"))
+    st.text(provider_label(session.provider))
+    st.caption(t("sidebar.tokenizer", label=session.provider.tokenizer.label))
+    st.page_link("pages/settings.py", label=t("sidebar.change_provider"), icon=":material/settings:")
+    st.divider()
+    # The widget mirrors the session's language; a callback writes the choice back.
+    st.session_state[widget_key("language_sidebar")] = session.language
+    st.segmented_control(
+        t("sidebar.language"),
+        LANGUAGES,
+        format_func=LANGUAGE_NAMES.__getitem__,
+        key=widget_key("language_sidebar"),
+        on_change=_language_changed,
+        required=True,
+    )
+
+navigation.run()

@@ -1,0 +1,271 @@
+"""Typed access to one user's state in ``st.session_state``: prefixed keys, set with ``setdefault``.
+
+Everything per user lives here (language, provider and key, panes with their strategies and turns,
+the in-flight broadcast); nothing of it is cached across sessions. The accessor also works on a
+plain dict, so it can be tested without Streamlit.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import uuid
+from collections.abc import Callable, MutableMapping
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+if TYPE_CHECKING:
+    from memory_demos.providers.chat_models import ProviderConfig
+    from memory_demos.strategies.base import Strategy
+    from memory_demos.turn import Turn
+
+KEY_PREFIX = "ml_"
+Language = Literal["en", "zh"]
+LANGUAGES: tuple[Language, ...] = ("en", "zh")
+DEFAULT_LANGUAGE: Language = "en"
+MIN_PANES = 2
+# Panes shown first, when their strategies exist: one of each family the Compare page contrasts.
+DEFAULT_PANE_STRATEGIES: tuple[str, ...] = ("buffer", "window", "summary_buffer", "trim")
+DEFAULT_PANE_COUNT = 4
+
+T = TypeVar("T")
+
+
+def widget_key(*parts: str) -> str:
+    """A prefixed Streamlit widget key, e.g. ``ml_w_pane_3_k``."""
+    return KEY_PREFIX + "w_" + "_".join(parts)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one session may do: message length (characters) and pane count."""
+
+    max_message_chars: int
+    min_panes: int = MIN_PANES
+    max_panes: int = 8
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A one-shot message for the next render: kind is info, success, warning or error."""
+
+    kind: str
+    message: str
+    detail: str | None = None
+
+
+@dataclass
+class Pane:
+    """One column of the Compare page: a strategy, its parameters, and the turns it has answered.
+
+    ``turns`` is what the pane shows; a retried failed turn is replaced by its retry.
+    """
+
+    pane_id: str
+    strategy_id: str
+    params: dict[str, Any] = field(default_factory=dict)
+    strategy: Strategy | None = None
+    turns: list[Turn] = field(default_factory=list)
+    build_error: str | None = None
+
+    def close(self) -> None:
+        """Release the strategy's files and collections (safe to call twice)."""
+        if self.strategy is not None:
+            try:
+                self.strategy.close()
+            finally:
+                self.strategy = None
+
+
+@dataclass
+class BroadcastJob:
+    """A message on its way to some panes: worker threads fill ``queues``; the script thread drains them.
+
+    Stored in the session so a rerun (another click) picks up the stream where it was and the
+    turns are recorded exactly once.
+    """
+
+    text: str
+    pane_ids: list[str]
+    future: Future[list[Turn]]
+    queues: dict[str, queue.Queue[str]]
+    retry: bool = False
+    strategies: dict[str, Strategy] = field(default_factory=dict, repr=False)
+    streamed: dict[str, str] = field(default_factory=dict)
+    finished: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def drain(self) -> bool:
+        """Move queued tokens into ``streamed``; True if anything new arrived. Script thread only."""
+        changed = False
+        for pane_id, tokens in self.queues.items():
+            pieces: list[str] = []
+            while True:
+                try:
+                    pieces.append(tokens.get_nowait())
+                except queue.Empty:
+                    break
+            if pieces:
+                self.streamed[pane_id] = self.streamed.get(pane_id, "") + "".join(pieces)
+                changed = True
+        return changed
+
+
+class LabSession:
+    """The typed accessor: one property per thing a user owns, stored under ``ml_``-prefixed keys."""
+
+    def __init__(self, state: MutableMapping[str, Any] | None = None) -> None:
+        if state is None:
+            import streamlit as st
+
+            state = st.session_state
+        self._state = state
+
+    def _setdefault(self, name: str, factory: Callable[[], T]) -> T:
+        key = KEY_PREFIX + name
+        if key not in self._state:
+            self._state[key] = factory()
+        return self._state[key]
+
+    def _set(self, name: str, value: Any) -> None:
+        self._state[KEY_PREFIX + name] = value
+
+    # -- language ---------------------------------------------------------------------------
+    @property
+    def language(self) -> Language:
+        value = self._setdefault("language", lambda: DEFAULT_LANGUAGE)
+        return value if value in LANGUAGES else DEFAULT_LANGUAGE
+
+    @language.setter
+    def language(self, value: str) -> None:
+        self._set("language", value if value in LANGUAGES else DEFAULT_LANGUAGE)
+
+    # -- who and what -----------------------------------------------------------------------
+    @property
+    def user_id(self) -> str:
+        """A random id per browser session: long-term stores are namespaced by it, so users never mix."""
+        return self._setdefault("user_id", lambda: "u" + uuid.uuid4().hex)
+
+    @property
+    def provider(self) -> ProviderConfig:
+        """The chat model this session uses; the API key, if any, is a SecretStr held only here."""
+        from memory_demos.providers.chat_models import ProviderConfig
+
+        return self._setdefault("provider", ProviderConfig)
+
+    @provider.setter
+    def provider(self, value: ProviderConfig) -> None:
+        self._set("provider", value)
+
+    @property
+    def limits(self) -> Limits:
+        def make() -> Limits:
+            from memory_demos.config import max_message_chars
+            from memory_demos.runner import MAX_PANES
+
+            return Limits(max_message_chars=max_message_chars(), max_panes=MAX_PANES)
+
+        return self._setdefault("limits", make)
+
+    # -- panes ------------------------------------------------------------------------------
+    @property
+    def panes(self) -> list[Pane]:
+        """The Compare page's panes, in display order (created with defaults on first use)."""
+        panes = self._setdefault("panes", list)
+        if not panes and not self._state.get(KEY_PREFIX + "panes_initialised"):
+            self._set("panes_initialised", True)
+            for strategy_id in default_strategy_ids():
+                panes.append(self.new_pane(strategy_id))
+        return panes
+
+    def new_pane(self, strategy_id: str, params: dict[str, Any] | None = None) -> Pane:
+        """A pane with a freshly built strategy (not yet added to ``panes``)."""
+        counter = self._setdefault("pane_counter", lambda: 0) + 1
+        self._set("pane_counter", counter)
+        pane = Pane(pane_id=f"p{counter}", strategy_id=strategy_id, params=dict(params or {}))
+        self.build(pane)
+        return pane
+
+    def pane(self, pane_id: str) -> Pane | None:
+        return next((pane for pane in self.panes if pane.pane_id == pane_id), None)
+
+    def build(self, pane: Pane) -> None:
+        """(Re)build a pane's strategy for the current provider; its conversation starts fresh."""
+        from memory_demos.providers.errors import describe_error
+        from memory_demos.strategies.base import StrategyContext
+        from memory_demos.strategies.registry import build_strategy
+
+        pane.close()
+        pane.turns = []
+        pane.build_error = None
+        context = StrategyContext(
+            provider=self.provider,
+            user_id=self.user_id,
+            max_message_chars=self.limits.max_message_chars,
+        )
+        try:
+            pane.strategy = build_strategy(pane.strategy_id, context, pane.params)
+        except Exception as exc:
+            secret = self.provider.api_key.get_secret_value() if self.provider.api_key else None
+            pane.build_error = describe_error(exc, secret)
+
+    def rebuild_all(self) -> int:
+        """Rebuild every pane (after a provider change); returns how many panes were rebuilt."""
+        panes = self.panes
+        for pane in panes:
+            self.build(pane)
+        return len(panes)
+
+    def remove_pane(self, pane_id: str) -> None:
+        panes = self.panes
+        for index, pane in enumerate(panes):
+            if pane.pane_id == pane_id:
+                pane.close()
+                del panes[index]
+                return
+
+    # -- the message in flight ---------------------------------------------------------------
+    @property
+    def job(self) -> BroadcastJob | None:
+        return self._state.get(KEY_PREFIX + "job")
+
+    @job.setter
+    def job(self, value: BroadcastJob | None) -> None:
+        self._set("job", value)
+
+    @property
+    def busy(self) -> bool:
+        """True while a message is still being answered."""
+        job = self.job
+        return job is not None and not job.finished
+
+    # -- one-shot notices shown after a rerun --------------------------------------------------
+    def flash(self, kind: str, message: str, detail: str | None = None) -> None:
+        """Queue a notice: ``message`` is interface text; ``detail`` (an error) is shown as plain text."""
+        self._setdefault("flash", list).append(Notice(kind, message, detail))
+
+    def take_flashes(self) -> list[Notice]:
+        notices = list(self._setdefault("flash", list))
+        self._set("flash", [])
+        return notices
+
+
+def default_strategy_ids() -> list[str]:
+    """Up to four panes: preferred strategies first, then any other available; at least two."""
+    from memory_demos.strategies.registry import available_ids
+
+    available = list(available_ids())
+    if not available:
+        return []
+    chosen = [sid for sid in DEFAULT_PANE_STRATEGIES if sid in available]
+    chosen += [sid for sid in available if sid not in chosen]
+    chosen = chosen[:DEFAULT_PANE_COUNT]
+    while len(chosen) < MIN_PANES:
+        chosen.append(available[0])
+    return chosen
+
+
+def get_session() -> LabSession:
+    """The accessor over the running Streamlit session's state."""
+    return LabSession()

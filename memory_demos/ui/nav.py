@@ -1,0 +1,49 @@
+"""The pages of the app, in navigation order. Adding a page means adding one ``PageSpec`` here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """One page: its script, the i18n keys of its title and one-line blurb, and a Material icon."""
+
+    path: str
+    title_key: str
+    blurb_key: str
+    icon: str
+    default: bool = False
+
+
+PAGES: list[PageSpec] = [
+    PageSpec("pages/home.py", "nav.home", "nav.home.blurb", ":material/home:", default=True),
+    PageSpec("pages/compare.py", "nav.compare", "nav.compare.blurb", ":material/view_column:"),
+    PageSpec("pages/migration.py", "nav.migration", "nav.migration.blurb", ":material/swap_horiz:"),
+    PageSpec("pages/scorecard.py", "nav.scorecard", "nav.scorecard.blurb", ":material/leaderboard:"),
+    PageSpec("pages/failure_lab.py", "nav.failure_lab", "nav.failure_lab.blurb", ":material/bug_report:"),
+    PageSpec("pages/tokens.py", "nav.tokens", "nav.tokens.blurb", ":material/token:"),
+    PageSpec("pages/settings.py", "nav.settings", "nav.settings.blurb", ":material/settings:"),
+]
+
+
+@lru_cache(maxsize=1)
+def favicon() -> Image:
+    """A small drawn favicon, served by the app itself.
+
+    Streamlit turns a Material-icon page icon into a favicon fetched from fonts.gstatic.com; setting
+    this image as the page icon keeps every request on the app's own server.
+    """
+    from PIL import Image, ImageDraw
+
+    icon = Image.new("RGBA", (64, 64), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(icon)
+    draw.rounded_rectangle((2, 2, 62, 62), radius=14, fill="#2f6f9f")
+    for left, height in ((14, 22), (28, 34), (42, 14)):  # three bars: a prompt growing turn by turn
+        draw.rectangle((left, 52 - height, left + 8, 52), fill="#fbfaf7")
+    return icon

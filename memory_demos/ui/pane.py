@@ -1,0 +1,228 @@
+"""One Compare pane: header and parameter editor, context gauge, conversation, and the turn inspector.
+
+The pane gets plain data (a ``PaneView``) and callbacks (``PaneActions``); it never builds or runs a
+strategy itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from memory_demos.i18n import t
+from memory_demos.session import widget_key
+from memory_demos.strategies.base import InputError, ParamSpec, StrategyInfo
+from memory_demos.turn import Turn
+from memory_demos.ui.charts import render_context_gauge
+from memory_demos.ui.prompt_sections import classify_prompt, diff_prompts, section_totals
+from memory_demos.ui.prompt_view import render_changes, render_prompt
+from memory_demos.ui.state_view import render_state
+from memory_demos.ui.text import code_span
+from memory_demos.ui.token_view import render_turn_tokens
+
+CONVERSATION_HEIGHT = 340
+
+
+@dataclass(frozen=True)
+class PaneView:
+    """Everything a pane shows, as plain data."""
+
+    pane_id: str
+    number: int
+    info: StrategyInfo
+    params: Mapping[str, Any]
+    turns: list[Turn]
+    build_error: str | None
+    pending_text: str | None
+    retrying: bool
+    context_window: int
+    system_prompt: str
+    approximate: bool
+    count_tokens: Callable[[str], int]
+    zoom: bool
+    busy: bool
+    can_remove: bool
+
+    @property
+    def label(self) -> str:
+        return f"{self.number} · {self.info.title}"
+
+
+@dataclass(frozen=True)
+class PaneActions:
+    """What the pane's buttons do; each takes the pane id (and, for parameters, the new values)."""
+
+    apply_params: Callable[[str, dict[str, Any]], None]
+    reset: Callable[[str], None]
+    remove: Callable[[str], None]
+    retry: Callable[[str], None]
+
+
+def _param_widget(spec: ParamSpec, current: Any, key: str) -> Any:
+    help_text = spec.help
+    if spec.choices:
+        index = spec.choices.index(current) if current in spec.choices else 0
+        return st.selectbox(spec.name, spec.choices, index=index, key=key, help=help_text)
+    if isinstance(spec.default, bool):
+        return st.toggle(spec.name, value=bool(current), key=key, help=help_text)
+    if isinstance(spec.default, int):
+        return st.number_input(
+            spec.name,
+            min_value=spec.minimum,
+            max_value=spec.maximum,
+            value=int(current),
+            step=1,
+            key=key,
+            help=help_text,
+        )
+    return st.text_input(spec.name, value=str(current), key=key, help=help_text)
+
+
+def _param_editor(view: PaneView, actions: PaneActions) -> None:
+    with (
+        st.popover(":material/tune:", help=t("pane.params"), disabled=view.busy or not view.info.params),
+        st.form(key=widget_key("pane", view.pane_id, "params_form"), border=False),
+    ):
+        values = {
+            spec.name: _param_widget(
+                spec,
+                view.params.get(spec.name, spec.default),
+                widget_key("pane", view.pane_id, "param", spec.name),
+            )
+            for spec in view.info.params
+        }
+        st.caption(t("pane.params_restart"))
+        if st.form_submit_button(t("pane.params_apply"), icon=":material/check:"):
+            actions.apply_params(view.pane_id, values)
+
+
+def _header(view: PaneView, actions: PaneActions) -> None:
+    colour = "violet" if view.info.kind == "classic" else "green"
+    kind = t(f"kind.{view.info.kind}")
+    st.markdown(f"**{view.number}. {view.info.title}** :{colour}-badge[{kind}]")
+    st.caption(view.info.summary)
+    if view.params:
+        st.caption(" ".join(code_span(f"{name}={value}") for name, value in view.params.items()))
+    with st.container(horizontal=True, gap="small"):
+        _param_editor(view, actions)
+        st.button(
+            ":material/restart_alt:",
+            key=widget_key("pane", view.pane_id, "reset"),
+            on_click=actions.reset,
+            args=(view.pane_id,),
+            disabled=view.busy,
+            help=t("pane.reset_help"),
+        )
+        st.button(
+            ":material/close:",
+            key=widget_key("pane", view.pane_id, "remove"),
+            on_click=actions.remove,
+            args=(view.pane_id,),
+            disabled=view.busy or not view.can_remove,
+            help=t("pane.remove_help"),
+        )
+
+
+def _conversation(view: PaneView, actions: PaneActions, shown: list[Turn]) -> Any:
+    """The chat; returns the placeholder a pending reply streams into (or None)."""
+    placeholder = None
+    height = CONVERSATION_HEIGHT if shown or view.pending_text is not None else "content"
+    with st.container(height=height, border=False):
+        if not shown and view.pending_text is None:
+            st.caption(t("pane.empty"))
+        for index, turn in enumerate(shown):
+            with st.chat_message("user"):
+                st.text(turn.user_text)
+            with st.chat_message("assistant"):
+                if turn.error is None:
+                    st.text(turn.reply)
+                else:
+                    st.error(t("pane.error"), icon=":material/error:")
+                    st.text(turn.error)
+                    if index == len(shown) - 1 and view.pending_text is None:
+                        st.button(
+                            t("pane.retry"),
+                            icon=":material/replay:",
+                            key=widget_key("pane", view.pane_id, "retry"),
+                            on_click=actions.retry,
+                            args=(view.pane_id,),
+                            disabled=view.busy,
+                        )
+                for note in turn.notes:
+                    st.caption(":material/info: " + t("pane.note"))
+                    st.text(note)
+        if view.pending_text is not None:
+            with st.chat_message("user"):
+                st.text(view.pending_text)
+            with st.chat_message("assistant"):
+                placeholder = st.empty()
+    return placeholder
+
+
+def _inspector(view: PaneView, shown: list[Turn]) -> None:
+    if not shown:
+        return
+    index = len(shown) - 1
+    if len(shown) > 1:
+        # The key carries the turn count, so a new turn brings the selector back to the latest one.
+        index = st.selectbox(
+            t("pane.inspect_turn"),
+            list(range(len(shown))),
+            index=index,
+            format_func=[t("pane.turn_n", n=i + 1) for i in range(len(shown))].__getitem__,
+            key=widget_key("pane", view.pane_id, "inspect", str(len(shown))),
+        )
+    turn = shown[index]
+    previous = shown[index - 1] if index > 0 else None
+    parts = classify_prompt(turn.injected_prompt, view.system_prompt, view.count_tokens)
+    with st.expander(t("pane.prompt_sent"), icon=":material/input:"):
+        tool_calls = {
+            i: [dict(call) for call in message.tool_calls]
+            for i, message in enumerate(turn.injected_prompt)
+            if message.tool_calls
+        }
+        render_prompt(parts, tool_calls)
+    with st.expander(t("pane.tokens"), icon=":material/toll:"):
+        render_turn_tokens(turn, view.approximate)
+    with st.expander(t("pane.memory_state"), icon=":material/memory:"):
+        render_state(turn.state)
+    with st.expander(t("pane.what_changed"), icon=":material/difference:"):
+        changes = diff_prompts(previous, turn, view.system_prompt, view.count_tokens)
+        render_changes(changes, first_turn=previous is None)
+
+
+def render_pane(view: PaneView, actions: PaneActions) -> Any:
+    """Draw the pane; returns the ``st.empty()`` its pending reply streams into, if a message is in flight."""
+    with st.container(border=True, key=widget_key("pane", view.pane_id, "box")):
+        _header(view, actions)
+        if view.build_error is not None:
+            st.error(t("pane.build_error"), icon=":material/error:")
+            st.text(view.build_error)
+            return None
+        shown = list(view.turns)
+        if view.retrying and shown and shown[-1].error is not None:
+            shown = shown[:-1]
+        latest = next((turn for turn in reversed(shown) if turn.reply_call is not None), None)
+        parts = (
+            classify_prompt(latest.injected_prompt, view.system_prompt, view.count_tokens) if latest else []
+        )
+        render_context_gauge(
+            section_totals(parts),
+            view.context_window,
+            view.zoom,
+            key=widget_key("pane", view.pane_id, "gauge"),
+        )
+        placeholder = _conversation(view, actions, shown)
+        _inspector(view, shown)
+        return placeholder
+
+
+def parse_params(info: StrategyInfo, values: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The validated parameter values and None, or an empty dict and the reason they were refused."""
+    try:
+        return {spec.name: spec.parse(values[spec.name], info.id) for spec in info.params}, None
+    except InputError as exc:
+        return {}, str(exc)

@@ -1,0 +1,92 @@
+"""The "Prompt sent" and "What changed" views: every captured message, rendered as text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+from memory_demos.i18n import t
+from memory_demos.ui.prompt_sections import PromptChange, PromptPart
+
+ROLE_ICONS = {
+    "system": ":material/settings:",
+    "human": ":material/person:",
+    "ai": ":material/smart_toy:",
+    "tool": ":material/build:",
+}
+CHANGE_ICONS = {
+    "added": ":material/add_circle:",
+    "dropped": ":material/remove_circle:",
+    "summarized": ":material/compress:",
+    "summary": ":material/notes:",
+    "retrieved": ":material/travel_explore:",
+    "entities": ":material/badge:",
+}
+
+
+def role_label(role: str) -> str:
+    """The translated name of a message role (unknown roles shown as they are)."""
+    key = f"role.{role}"
+    label = t(key)
+    return role if label == key else label
+
+
+def _message_block(part: PromptPart, show_section: bool) -> None:
+    icon = ROLE_ICONS.get(part.role, ":material/chat:")
+    heading = t("prompt.message_heading", role=role_label(part.role), tokens=part.tokens)
+    if show_section:
+        heading += " · " + t(f"section.{part.section}")
+    st.caption(f"{icon} {heading}")
+    st.code(part.content or " ", language=None, wrap_lines=True)
+
+
+def render_prompt(
+    parts: Sequence[PromptPart], tool_calls: dict[int, list[dict[str, object]]] | None = None
+) -> None:
+    """One block per message; what memory added sits in its own bordered box, apart from the new message."""
+    if not parts:
+        st.caption(t("prompt.none"))
+        return
+    system = [p for p in parts if p.section == "system"]
+    memory = [p for p in parts if p.from_memory]
+    new_input = [p for p in parts if p.section == "new_input"]
+    for part in system:
+        _message_block(part, show_section=False)
+    with st.container(border=True):
+        memory_tokens = sum(p.tokens for p in memory)
+        st.markdown(f"**:material/memory: {t('prompt.added_by_memory')}**")
+        st.caption(t("prompt.added_by_memory_counts", messages=len(memory), tokens=memory_tokens))
+        if not memory:
+            st.caption(t("prompt.memory_added_nothing"))
+        for part in memory:
+            _message_block(part, show_section=True)
+            if tool_calls and part.index in tool_calls:
+                st.json(tool_calls[part.index], expanded=False)
+    for part in new_input:
+        st.markdown(f"**:material/arrow_forward: {t('prompt.new_message')}**")
+        _message_block(part, show_section=False)
+
+
+def render_changes(changes: Sequence[PromptChange], first_turn: bool) -> None:
+    """The difference with the previous prompt: one labelled text block per change."""
+    if first_turn:
+        st.caption(t("changes.first_turn"))
+        return
+    if not changes:
+        st.caption(t("changes.none"))
+        return
+    counts: dict[str, int] = {}
+    for change in changes:
+        counts[change.kind] = counts.get(change.kind, 0) + 1
+    st.caption(" · ".join(t(f"changes.count.{kind}", n=n) for kind, n in counts.items()))
+    for change in changes:
+        icon = CHANGE_ICONS.get(change.kind, ":material/change_history:")
+        heading = t(
+            "changes.heading",
+            kind=t(f"changes.kind.{change.kind}"),
+            role=role_label(change.role),
+            tokens=change.tokens,
+        )
+        st.caption(f"{icon} {heading}")
+        st.code(change.content or " ", language=None, wrap_lines=True)

@@ -1,0 +1,111 @@
+"""Render a strategy's memory state (its ``snapshot()`` dict) generically, by the shape of each value.
+
+Scalars become one settings table; lists of records become tables (messages, vector hits with
+scores, checkpoints, store items); dicts of scalars become key/value tables (entities); long strings
+(summaries) are shown as text; anything else falls back to ``st.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from memory_demos.i18n import t
+
+_SCALARS = (str, int, float, bool, type(None))
+LONG_TEXT = 80
+
+
+def state_label(key: str) -> str:
+    """A translated label for a known state key, else the key itself made readable."""
+    label = t(f"state.key.{key}")
+    return key.replace("_", " ") if label == f"state.key.{key}" else label
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, _SCALARS):
+        return value
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def uniform_columns(frame: pd.DataFrame) -> pd.DataFrame:
+    """Columns mixing types (e.g. numbers and text) become text, so Arrow can carry them."""
+    for column in frame.columns:
+        kinds = {
+            type(v) for v in frame[column] if v is not None and not (isinstance(v, float) and pd.isna(v))
+        }
+        if len(kinds - {int, float}) > 0 and len(kinds) > 1:
+            frame[column] = frame[column].map(lambda v: "" if v is None else str(v))
+    return frame
+
+
+def records_frame(rows: list[Any]) -> pd.DataFrame:
+    """A list of records (or plain values) as a table whose every cell is displayable."""
+    if all(isinstance(row, Mapping) for row in rows):
+        return uniform_columns(pd.DataFrame([{str(k): _cell(v) for k, v in row.items()} for row in rows]))
+    return uniform_columns(pd.DataFrame({t("state.column_value"): [_cell(row) for row in rows]}))
+
+
+def _is_flat_mapping(value: Any) -> bool:
+    return isinstance(value, Mapping) and all(isinstance(v, _SCALARS) for v in value.values())
+
+
+def render_state(state: Mapping[str, Any]) -> None:
+    """The memory state, one block per key; texts as text, records as tables."""
+    if not state:
+        st.caption(t("state.empty"))
+        return
+    if state.get("error"):
+        st.error(t("state.error"), icon=":material/error:")
+        st.text(str(state["error"]))
+    scalars = {
+        k: v for k, v in state.items() if k != "error" and isinstance(v, _SCALARS) and not _long_text(v)
+    }
+    if scalars:
+        frame = pd.DataFrame(
+            {
+                t("state.column_key"): [state_label(k) for k in scalars],
+                t("state.column_value"): [
+                    t("state.none") if v in ("", None) else str(v) for v in scalars.values()
+                ],
+            }
+        )
+        st.dataframe(frame, hide_index=True, width="stretch")
+    for key, value in state.items():
+        if key == "error" or key in scalars:
+            continue
+        st.caption(f"**{state_label(key)}**")
+        if isinstance(value, str):
+            st.text(value)
+        elif isinstance(value, list):
+            if not value:
+                st.caption(t("state.none"))
+            else:
+                st.dataframe(records_frame(value), hide_index=True, width="stretch")
+        elif _is_flat_mapping(value):
+            if not value:
+                st.caption(t("state.none"))
+            else:
+                frame = pd.DataFrame(
+                    {
+                        t("state.column_key"): [str(k) for k in value],
+                        t("state.column_value"): [str(v) for v in value.values()],
+                    }
+                )
+                st.dataframe(frame, hide_index=True, width="stretch")
+        elif isinstance(value, Mapping) and all(isinstance(v, list | Mapping) for v in value.values()):
+            # e.g. store items grouped by namespace: one table per group.
+            for group, items in value.items():
+                st.text(str(group))
+                rows = items if isinstance(items, list) else [items]
+                st.dataframe(records_frame(rows), hide_index=True, width="stretch")
+        else:
+            st.json(value, expanded=False)
+
+
+def _long_text(value: Any) -> bool:
+    return isinstance(value, str) and (len(value) > LONG_TEXT or "\n" in value)

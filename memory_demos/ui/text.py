@@ -1,0 +1,21 @@
+"""Interface text helpers: user-typed values (a model name, a URL) shown safely, and the model's name."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memory_demos.i18n import t
+
+if TYPE_CHECKING:
+    from memory_demos.providers.chat_models import ProviderConfig
+
+
+def code_span(value: str) -> str:
+    """``value`` as a markdown inline-code span: shown literally, so no link, image or emphasis renders."""
+    cleaned = " ".join(value.replace("`", "'").split())
+    return f"`{cleaned}`" if cleaned else "``"
+
+
+def provider_label(provider: ProviderConfig) -> str:
+    """The active model's name for the interface: translated for the offline model, else as configured."""
+    return t("provider.offline") if provider.kind == "offline" else provider.display_name

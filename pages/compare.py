@@ -1,0 +1,193 @@
+"""Compare: one message, several memory strategies side by side, with what each put in the prompt."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from memory_demos.i18n import t
+from memory_demos.providers.tokenizer import count_text_tokens
+from memory_demos.session import BroadcastJob, LabSession, Pane, get_session, widget_key
+from memory_demos.strategies.registry import available_ids, get_info
+from memory_demos.ui.broadcast import finish_broadcast, start_broadcast, stream_into
+from memory_demos.ui.charts import CostPoint, render_cost_charts
+from memory_demos.ui.frame import run_in_frame
+from memory_demos.ui.notices import show_flashes
+from memory_demos.ui.pane import PaneActions, PaneView, parse_params, render_pane
+from memory_demos.ui.text import code_span, provider_label
+
+
+# -- actions (button callbacks run before the page is drawn) ----------------------------------
+def add_pane() -> None:
+    session = get_session()
+    strategy_id = st.session_state.get(widget_key("add_strategy"))
+    if session.busy or not strategy_id or len(session.panes) >= session.limits.max_panes:
+        return
+    session.panes.append(session.new_pane(strategy_id))
+
+
+def remove_pane(pane_id: str) -> None:
+    session = get_session()
+    if not session.busy and len(session.panes) > session.limits.min_panes:
+        session.remove_pane(pane_id)
+
+
+def reset_pane(pane_id: str) -> None:
+    session = get_session()
+    pane = session.pane(pane_id)
+    if session.busy or pane is None:
+        return
+    if pane.strategy is None:
+        session.build(pane)
+        return
+    pane.strategy.clear()
+    pane.turns = []
+
+
+def reset_all() -> None:
+    session = get_session()
+    for pane in list(session.panes):
+        reset_pane(pane.pane_id)
+    session.flash("info", t("compare.reset_all_done"))
+
+
+def retry(pane_id: str) -> None:
+    session = get_session()
+    pane = session.pane(pane_id)
+    if session.busy or pane is None or not pane.turns or pane.turns[-1].error is None:
+        return
+    start_broadcast(session, [pane], pane.turns[-1].user_text, retry=True)
+
+
+def apply_params(pane_id: str, values: dict[str, Any]) -> None:
+    session = get_session()
+    pane = session.pane(pane_id)
+    if session.busy or pane is None:
+        return
+    params, error = parse_params(get_info(pane.strategy_id), values)
+    if error is not None:
+        session.flash("warning", t("pane.params_invalid"), error)
+    else:
+        pane.params = params
+        session.build(pane)
+        session.flash("info", t("pane.params_applied", pane=session.panes.index(pane) + 1))
+    st.rerun()
+
+
+ACTIONS = PaneActions(apply_params=apply_params, reset=reset_pane, remove=remove_pane, retry=retry)
+
+
+def handle_message(text: str) -> None:
+    """Refuse empty or over-long messages with a reason; otherwise send to every pane."""
+    session = get_session()
+    limit = session.limits.max_message_chars
+    if not text.strip():
+        session.flash("info", t("compare.empty_message"))
+        return
+    if len(text) > limit:
+        session.flash("warning", t("compare.too_long", length=f"{len(text):,}", limit=f"{limit:,}"))
+        return
+    job = session.job
+    if job is not None and not job.finished:  # a message sent while another was still answering
+        job.future.result()
+        finish_broadcast(session, job)
+    start_broadcast(session, session.panes, text)
+
+
+# -- the page ---------------------------------------------------------------------------------
+def toolbar(session: LabSession) -> tuple[int, bool]:
+    """Add a pane, reset all, layout and gauge scale; returns (panes per row, zoom)."""
+    ids = list(available_ids())
+    # Labels are made now, in the script run (AppTest also calls format_func outside it).
+    labels = {sid: f"{t('kind.' + get_info(sid).kind)} · {get_info(sid).title}" for sid in ids}
+    with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
+        st.selectbox(
+            t("compare.add_strategy"), ids, format_func=labels.get, key=widget_key("add_strategy"), width=320
+        )
+        st.button(
+            t("compare.add_pane"),
+            icon=":material/add:",
+            on_click=add_pane,
+            disabled=session.busy or len(session.panes) >= session.limits.max_panes,
+            help=t("compare.add_pane_help", max=session.limits.max_panes),
+        )
+        st.button(
+            t("compare.reset_all"), icon=":material/restart_alt:", on_click=reset_all, disabled=session.busy
+        )
+        per_row = st.segmented_control(
+            t("compare.per_row"), [2, 3, 4], default=4, key=widget_key("per_row"), required=True
+        )
+        zoom = st.toggle(t("compare.zoom"), key=widget_key("zoom"), help=t("compare.zoom_help"))
+    return int(per_row or 4), bool(zoom)
+
+
+def pane_view(session: LabSession, pane: Pane, in_flight: BroadcastJob | None, zoom: bool) -> PaneView:
+    """Everything one pane shows, as plain data."""
+    provider = session.provider
+    encoding = provider.tokenizer.encoding_name
+    pending = in_flight is not None and pane.pane_id in in_flight.pane_ids
+    return PaneView(
+        pane_id=pane.pane_id,
+        number=session.panes.index(pane) + 1,
+        info=get_info(pane.strategy_id),
+        params=pane.strategy.params if pane.strategy is not None else pane.params,
+        turns=pane.turns,
+        build_error=pane.build_error,
+        pending_text=in_flight.text if pending and in_flight is not None else None,
+        retrying=pending and in_flight is not None and in_flight.retry,
+        context_window=provider.context_window,
+        system_prompt=pane.strategy.system_prompt if pane.strategy is not None else "",
+        approximate=provider.tokenizer.approximate,
+        count_tokens=lambda text: count_text_tokens(text, encoding),
+        zoom=zoom,
+        busy=in_flight is not None,
+        can_remove=len(session.panes) > session.limits.min_panes,
+    )
+
+
+def cost_points(session: LabSession) -> list[CostPoint]:
+    return [
+        CostPoint(
+            f"{number} · {get_info(pane.strategy_id).title}", turn_no, turn.prompt_tokens, turn.total_tokens
+        )
+        for number, pane in enumerate(session.panes, start=1)
+        for turn_no, turn in enumerate(pane.turns, start=1)
+    ]
+
+
+def render() -> None:
+    """The page: toolbar, the panes side by side, the cost charts, then the streaming of a reply."""
+    session = get_session()
+    message = st.chat_input(t("compare.chat_placeholder"), key=widget_key("chat"), submit_mode="disable")
+    if message is not None:
+        handle_message(message)
+
+    st.title(t("compare.title"), anchor=False)
+    st.caption(t("compare.intro", provider=code_span(provider_label(session.provider))))
+    show_flashes(session)
+    per_row, zoom = toolbar(session)
+
+    job = session.job
+    in_flight = job if job is not None and not job.finished else None
+    placeholders: dict[str, Any] = {}
+    panes = session.panes
+    for start in range(0, len(panes), per_row):
+        row = panes[start : start + per_row]
+        for column, pane in zip(st.columns(per_row, gap="small")[: len(row)], row, strict=True):
+            with column:
+                placeholder = render_pane(pane_view(session, pane, in_flight, zoom), ACTIONS)
+            if placeholder is not None:
+                placeholders[pane.pane_id] = placeholder
+
+    st.subheader(t("cost.title"), anchor=False)
+    st.caption(t("cost.caption"))
+    render_cost_charts(cost_points(session))
+
+    if in_flight is not None:
+        stream_into(in_flight, placeholders)
+        finish_broadcast(session, in_flight)
+        st.rerun()
+
+
+run_in_frame(render)

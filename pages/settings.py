@@ -1,0 +1,166 @@
+"""Settings: which model answers (offline, OpenAI, OpenAI-compatible), its key, timeout, and the language."""
+
+from __future__ import annotations
+
+import os
+
+import streamlit as st
+from pydantic import SecretStr
+
+from memory_demos.i18n import t
+from memory_demos.providers.chat_models import (
+    DEFAULT_OPENAI_MODEL,
+    OFFLINE_MODEL_NAME,
+    PROVIDER_KINDS,
+    ProviderConfig,
+)
+from memory_demos.session import LANGUAGES, get_session, widget_key
+from memory_demos.ui.frame import run_in_frame
+from memory_demos.ui.notices import show_flashes
+from memory_demos.ui.text import provider_label
+
+LANGUAGE_NAMES = {"en": "English", "zh": "简体中文"}
+FIELD_WIDTH = 520
+KIND_KEY = widget_key("settings_kind")
+MODEL_KEY = widget_key("settings_model")
+BASE_URL_KEY = widget_key("settings_base_url")
+API_KEY_KEY = widget_key("settings_api_key")
+TIMEOUT_KEY = widget_key("settings_timeout")
+LANGUAGE_KEY = widget_key("settings_language")
+
+
+def _fill_widgets_from(provider: ProviderConfig) -> None:
+    """Widgets start from the active provider (they are forgotten when the user leaves this page)."""
+    state = st.session_state
+    state.setdefault(KIND_KEY, provider.kind)
+    state.setdefault(MODEL_KEY, provider.model if provider.kind != "offline" else DEFAULT_OPENAI_MODEL)
+    state.setdefault(BASE_URL_KEY, provider.base_url or "")
+    state.setdefault(API_KEY_KEY, "")
+    state.setdefault(TIMEOUT_KEY, int(provider.timeout_seconds))
+
+
+def apply_settings() -> None:
+    """Build the new provider; if it differs, rebuild every pane with it (their conversations restart)."""
+    session = get_session()
+    current = session.provider
+    state = st.session_state
+    typed_key = str(state.get(API_KEY_KEY) or "").strip()
+    state[API_KEY_KEY] = ""  # the key leaves the widget at once; only the SecretStr below keeps it
+    kind = state[KIND_KEY]
+    model = str(state.get(MODEL_KEY) or "").strip()
+    base_url = str(state.get(BASE_URL_KEY) or "").strip() or None
+    timeout = float(state.get(TIMEOUT_KEY) or current.timeout_seconds)
+    api_key = SecretStr(typed_key) if typed_key else current.api_key
+
+    if kind == "offline":
+        new = ProviderConfig(timeout_seconds=timeout)
+    else:
+        if not model:
+            session.flash("error", t("settings.need_model"))
+            return
+        if kind == "openai":
+            if api_key is None and not os.environ.get("OPENAI_API_KEY"):
+                session.flash("error", t("settings.need_key"))
+                return
+            base_url = None
+        elif not base_url or not base_url.startswith(("http://", "https://")):
+            session.flash("error", t("settings.need_base_url"))
+            return
+        new = ProviderConfig(
+            kind=kind, model=model, base_url=base_url, api_key=api_key, timeout_seconds=timeout
+        )
+
+    if new == current:
+        session.flash("info", t("settings.unchanged"))
+        return
+    session.provider = new
+    rebuilt = session.rebuild_all()
+    session.flash("success", t("settings.applied", n=rebuilt))
+
+
+def forget_key() -> None:
+    session = get_session()
+    provider = session.provider
+    session.provider = provider.with_overrides(api_key=None)
+    if provider.kind != "offline":
+        session.rebuild_all()
+    session.flash("info", t("settings.key_forgotten"))
+
+
+def language_changed() -> None:
+    get_session().language = st.session_state[LANGUAGE_KEY]
+
+
+def render() -> None:
+    """The page: the model form (applied by a callback) and the language."""
+    session = get_session()
+    current = session.provider
+    st.title(t("settings.title"), anchor=False)
+    show_flashes(session)
+    _fill_widgets_from(current)
+
+    with st.container(border=True):
+        st.subheader(t("settings.provider"), anchor=False)
+        st.caption(t("settings.active"))
+        st.text(provider_label(current))
+        kind = st.radio(
+            t("settings.provider_kind"),
+            PROVIDER_KINDS,
+            format_func={k: t(f"settings.kind.{k}") for k in PROVIDER_KINDS}.__getitem__,
+            key=KIND_KEY,
+            horizontal=True,
+        )
+        if kind == "offline":
+            st.caption(t("settings.offline_note", model=OFFLINE_MODEL_NAME))
+        else:
+            st.text_input(
+                t("settings.model"), key=MODEL_KEY, help=t("settings.model_help"), width=FIELD_WIDTH
+            )
+            if kind == "openai_compatible":
+                st.text_input(
+                    t("settings.base_url"),
+                    key=BASE_URL_KEY,
+                    placeholder="http://localhost:11434/v1",
+                    help=t("settings.base_url_help"),
+                    width=FIELD_WIDTH,
+                )
+            st.text_input(
+                t("settings.api_key"),
+                key=API_KEY_KEY,
+                type="password",
+                autocomplete="off",
+                help=t("settings.api_key_help"),
+                width=FIELD_WIDTH,
+            )
+            if current.api_key is not None:
+                st.caption(":material/key: " + t("settings.key_in_session"))
+                st.button(t("settings.forget_key"), icon=":material/key_off:", on_click=forget_key)
+            elif os.environ.get("OPENAI_API_KEY"):
+                st.caption(":material/key: " + t("settings.key_from_env"))
+        st.number_input(
+            t("settings.timeout"),
+            min_value=1,
+            max_value=600,
+            step=5,
+            key=TIMEOUT_KEY,
+            help=t("settings.timeout_help"),
+            width=FIELD_WIDTH,
+        )
+        st.caption(":material/info: " + t("settings.rebuild_note"))
+        st.button(t("settings.apply"), icon=":material/check:", type="primary", on_click=apply_settings)
+
+    with st.container(border=True):
+        st.subheader(t("settings.language"), anchor=False)
+        st.session_state[LANGUAGE_KEY] = session.language
+        st.radio(
+            t("settings.language"),
+            LANGUAGES,
+            format_func=LANGUAGE_NAMES.__getitem__,
+            key=LANGUAGE_KEY,
+            on_change=language_changed,
+            horizontal=True,
+            label_visibility="collapsed",
+        )
+
+
+run_in_frame(render)
