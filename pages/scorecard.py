@@ -1,0 +1,361 @@
+"""Scorecard: replay a scripted conversation through several strategies; recall, tokens, estimated cost."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from memory_demos.export import markdown_report, replay_script, result_json, scorecard_csv
+from memory_demos.replay import ReplayResult
+from memory_demos.scenarios import (
+    MAX_SCENARIO_BYTES,
+    Scenario,
+    ScenarioError,
+    bundled_names,
+    load_scenario,
+    parse_scenario,
+)
+from memory_demos.scorecard import (
+    DEFAULT_PRICE_MODEL,
+    DEFAULT_PRICES,
+    ESTIMATE_NOTE,
+    PRICES_LABEL,
+    ReplayJob,
+    cost_by_model,
+    price_records,
+    prices_from_records,
+    recall_timeline,
+    scorecard_rows,
+    token_series,
+)
+from memory_demos.session import get_session, widget_key
+from memory_demos.strategies.registry import available_ids, get_info
+from memory_demos.teaching_text import tt
+from memory_demos.ui.frame import ensure_frame
+from memory_demos.ui.text import code_span
+
+ensure_frame()
+
+JOB_KEY = "ml_scorecard_job"
+RESULT_KEY = "ml_scorecard_result"
+NOTICE_KEY = "ml_scorecard_notice"
+DEFAULT_STRATEGIES = ("buffer", "window", "summary_buffer", "trim", "summarization", "long_term")
+POLL_SECONDS = 0.2
+UPLOAD_LIMIT_MB = 1
+
+session = get_session()
+language = session.language
+
+
+def _strategy_label(strategy_id: str) -> str:
+    return f"{strategy_id} · {get_info(strategy_id).title}"
+
+
+def _choose_scenario() -> Scenario | None:
+    source = st.segmented_control(
+        tt("scorecard.source"),
+        ["bundled", "upload"],
+        format_func=lambda value: tt(f"scorecard.source.{value}", language),
+        default="bundled",
+        required=True,
+        key=widget_key("scorecard_source"),
+    )
+    try:
+        if source == "upload":
+            uploaded = st.file_uploader(
+                tt("scorecard.upload", kb=MAX_SCENARIO_BYTES // 1024),
+                type=["yaml", "yml"],
+                max_upload_size=UPLOAD_LIMIT_MB,
+                key=widget_key("scorecard_upload"),
+            )
+            if uploaded is None:
+                st.info(tt("scorecard.upload_needed"))
+                return None
+            return parse_scenario(uploaded.getvalue(), source=uploaded.name)
+        names = bundled_names()
+        name = st.selectbox(
+            tt("scorecard.bundled"),
+            names,
+            index=names.index("name_recall") if "name_recall" in names else 0,
+            key=widget_key("scorecard_bundled"),
+        )
+        return load_scenario(name)
+    except ScenarioError as exc:
+        st.error(tt("scorecard.invalid"))
+        st.code(str(exc), language=None, wrap_lines=True)
+        return None
+
+
+def _show_progress(job: ReplayJob) -> None:
+    """Progress bars updated in place until the replay ends; a Cancel click reruns the page and cancels."""
+    st.caption(tt("scorecard.provider", provider=code_span(job.provider.display_name)))
+    st.button(
+        tt("scorecard.cancel"),
+        icon=":material/stop_circle:",
+        on_click=job.cancel,
+        disabled=job.cancel_requested,
+        key=widget_key("scorecard_cancel"),
+    )
+    bars = {strategy_id: st.empty() for strategy_id in job.strategy_ids}
+    while True:
+        for strategy_id, (turn, total) in job.progress().items():
+            text = (
+                tt("scorecard.progress", strategy=strategy_id, k=turn, n=total)
+                if turn
+                else tt("scorecard.waiting", strategy=strategy_id)
+            )
+            bars[strategy_id].progress(turn / total if total else 0.0, text=text)
+        if job.wait(POLL_SECONDS):
+            break
+
+
+def _collect(job: ReplayJob) -> None:
+    """Move a finished job's outcome into the session: a result to show, or a notice."""
+    st.session_state.pop(JOB_KEY, None)
+    if job.result is not None:
+        st.session_state[RESULT_KEY] = {
+            "result": job.result,
+            "scenario": job.scenario,
+            "provider": job.provider,
+        }
+    elif job.cancelled:
+        st.session_state[NOTICE_KEY] = ("info", tt("scorecard.cancelled"), None)
+    else:
+        st.session_state[NOTICE_KEY] = ("error", tt("scorecard.failed"), job.error)
+
+
+def _price_table() -> tuple[list[Any], Any] | None:
+    st.caption(PRICES_LABEL)
+    edited = st.data_editor(
+        pd.DataFrame(price_records(DEFAULT_PRICES)),
+        num_rows="dynamic",
+        hide_index=True,
+        column_config={
+            "model": st.column_config.TextColumn("model", required=True, max_chars=60),
+            "input_per_million": st.column_config.NumberColumn(
+                "input / 1M (USD)", min_value=0.0, format="%.3f"
+            ),
+            "output_per_million": st.column_config.NumberColumn(
+                "output / 1M (USD)", min_value=0.0, format="%.3f"
+            ),
+        },
+        key=widget_key("scorecard_prices"),
+    )
+    try:
+        prices = prices_from_records(edited.to_dict("records"))
+    except ValueError as exc:
+        st.error(tt("scorecard.prices_invalid"))
+        st.code(str(exc), language=None)
+        return None
+    models = [price.model for price in prices]
+    chosen = st.selectbox(
+        tt("scorecard.price_model"),
+        models,
+        index=models.index(DEFAULT_PRICE_MODEL) if DEFAULT_PRICE_MODEL in models else 0,
+        key=widget_key("scorecard_price_model"),
+    )
+    return prices, next(price for price in prices if price.model == chosen)
+
+
+def _line_chart(series: pd.DataFrame, value: str, title: str) -> None:
+    st.caption(title)
+    table = series.pivot(index="turn", columns="strategy", values=value)
+    st.line_chart(table, x_label=tt("scorecard.col.turn"), y_label=value.replace("_", " "))
+
+
+def _recall_chart(timeline: list[dict[str, Any]]) -> None:
+    st.caption(tt("scorecard.chart_recall"))
+    if not timeline:
+        st.info(tt("scorecard.no_probes"))
+        return
+    frame = pd.DataFrame(
+        {
+            "strategy": [entry["strategy"] for entry in timeline],
+            "turn": [entry["turn"] for entry in timeline],
+            "outcome": [
+                tt("scorecard.recalled") if e["passed"] else tt("scorecard.missed") for e in timeline
+            ],
+            "recalled": [", ".join(entry["recalled"]) for entry in timeline],
+            "expected": [", ".join(entry["expected"]) for entry in timeline],
+        }
+    )
+    chart = (
+        alt.Chart(frame)
+        .mark_rect(stroke="white")
+        .encode(
+            x=alt.X("turn:O", title=tt("scorecard.col.turn")),
+            y=alt.Y("strategy:N", title=None, sort=list(dict.fromkeys(frame["strategy"]))),
+            color=alt.Color(
+                "outcome:N",
+                scale=alt.Scale(
+                    domain=[tt("scorecard.recalled"), tt("scorecard.missed")], range=["#2e7d32", "#c62828"]
+                ),
+                title=None,
+            ),
+            tooltip=["strategy", "turn", "expected", "recalled"],
+        )
+    )
+    st.altair_chart(chart, width="stretch")
+    table = pd.DataFrame(
+        {
+            tt("scorecard.col.turn"): [entry["turn"] for entry in timeline],
+            tt("scorecard.col.question"): [entry["question"] for entry in timeline],
+            "strategy": [entry["strategy"] for entry in timeline],
+            "cell": [", ".join(e["recalled"]) if e["passed"] else tt("scorecard.missed") for e in timeline],
+        }
+    ).pivot_table(
+        index=[tt("scorecard.col.turn"), tt("scorecard.col.question")],
+        columns="strategy",
+        values="cell",
+        aggfunc="first",
+    )
+    table = table.reindex(columns=list(dict.fromkeys(entry["strategy"] for entry in timeline)))
+    st.dataframe(table.reset_index(), hide_index=True, width="stretch")
+
+
+def _render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> None:
+    st.subheader(tt("scorecard.table"), anchor=False)
+    st.text(f"{scenario.name} · {result.provider}")
+    with st.expander(tt("scorecard.prices")):
+        priced = _price_table()
+    if priced is None:
+        return
+    prices, price = priced
+    rows = scorecard_rows(result, price)
+    table = pd.DataFrame(
+        {
+            tt("scorecard.col.strategy"): [row.strategy for row in rows],
+            tt("scorecard.col.recall"): [row.recall for row in rows],
+            tt("scorecard.col.prompt_tokens"): [row.prompt_tokens for row in rows],
+            tt("scorecard.col.memory_tokens"): [row.memory_tokens for row in rows],
+            tt("scorecard.col.total_tokens"): [row.total_tokens for row in rows],
+            tt("scorecard.col.model_calls"): [row.model_calls for row in rows],
+            tt("scorecard.col.errors"): [row.errors for row in rows],
+            f"{tt('scorecard.col.cost')} · {price.model}": [row.estimated_cost_usd for row in rows],
+            tt("scorecard.col.latency"): [row.mean_latency_seconds for row in rows],
+        }
+    )
+    st.dataframe(
+        table,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            f"{tt('scorecard.col.cost')} · {price.model}": st.column_config.NumberColumn(format="~$%.6f"),
+            tt("scorecard.col.latency"): st.column_config.NumberColumn(format="%.3f"),
+        },
+        key=widget_key("scorecard_table"),
+    )
+    st.caption(ESTIMATE_NOTE)
+    with st.expander(tt("scorecard.cost_by_model")):
+        costs = pd.DataFrame(cost_by_model(result, prices))
+        st.dataframe(
+            costs,
+            hide_index=True,
+            width="stretch",
+            column_config={p.model: st.column_config.NumberColumn(format="~$%.6f") for p in prices},
+        )
+
+    series = pd.DataFrame(token_series(result))
+    left, right = st.columns(2, gap="medium")
+    with left:
+        _line_chart(series, "prompt_tokens", tt("scorecard.chart_prompt"))
+    with right:
+        _line_chart(series, "cumulative_total_tokens", tt("scorecard.chart_cumulative"))
+    timeline = recall_timeline(result, scenario)
+    _recall_chart(timeline)
+
+    st.subheader(tt("scorecard.downloads"), anchor=False)
+    stem = "memory_lab_" + "".join(ch if ch.isalnum() else "_" for ch in scenario.name.lower())[:40]
+    columns = st.columns(4)
+    downloads = (
+        ("scorecard.download_json", result_json(result), f"{stem}.json", "application/json"),
+        ("scorecard.download_csv", scorecard_csv(rows), f"{stem}.csv", "text/csv"),
+        (
+            "scorecard.download_md",
+            markdown_report(result, rows, scenario=scenario, prices=prices, timeline=timeline),
+            f"{stem}.md",
+            "text/markdown",
+        ),
+        (
+            "scorecard.download_script",
+            replay_script(result, scenario, provider),
+            f"{stem}.py",
+            "text/x-python",
+        ),
+    )
+    for column, (label, data, file_name, mime) in zip(columns, downloads, strict=True):
+        column.download_button(
+            tt(label),
+            data=data,
+            file_name=file_name,
+            mime=mime,
+            icon=":material/download:",
+            on_click="ignore",
+            help=tt("scorecard.script_help") if label == "scorecard.download_script" else None,
+            key=widget_key("scorecard", label),
+        )
+
+
+st.title(tt("scorecard.title"), anchor=False)
+st.caption(tt("scorecard.intro"))
+
+job = st.session_state.get(JOB_KEY)
+scenario = _choose_scenario()
+if scenario is not None:
+    st.caption(tt("scorecard.preview", turns=len(scenario.turns), probes=scenario.probes))
+    with st.expander(tt("scorecard.turns_preview")):
+        st.text(scenario.name)
+        turns = pd.DataFrame(
+            {
+                "user": [turn.user for turn in scenario.turns],
+                "expect": [", ".join(turn.expect) for turn in scenario.turns],
+            }
+        )
+        st.dataframe(turns, width="stretch")
+
+available = list(available_ids())
+strategy_ids = st.multiselect(
+    tt("scorecard.strategies"),
+    available,
+    default=[sid for sid in DEFAULT_STRATEGIES if sid in available],
+    format_func=_strategy_label,
+    key=widget_key("scorecard_strategies"),
+)
+if not strategy_ids:
+    st.warning(tt("scorecard.strategies_needed"))
+
+running = isinstance(job, ReplayJob) and not job.done
+if st.button(
+    tt("scorecard.run"),
+    type="primary",
+    icon=":material/play_arrow:",
+    disabled=running or scenario is None or not strategy_ids,
+    key=widget_key("scorecard_run"),
+):
+    assert scenario is not None  # the button is disabled without one
+    st.session_state.pop(RESULT_KEY, None)
+    st.session_state.pop(NOTICE_KEY, None)
+    job = ReplayJob(scenario, strategy_ids, session.provider).start()
+    st.session_state[JOB_KEY] = job
+
+if isinstance(job, ReplayJob):
+    was_running = not job.done
+    if was_running:
+        _show_progress(job)
+    _collect(job)
+    if was_running:
+        st.rerun()  # redraw without the finished progress bars
+
+notice = st.session_state.get(NOTICE_KEY)
+if notice:
+    kind, text, detail = notice
+    (st.info if kind == "info" else st.error)(text)
+    if detail:
+        st.code(detail, language=None, wrap_lines=True)
+
+stored = st.session_state.get(RESULT_KEY)
+if stored:
+    _render_results(stored["result"], stored["scenario"], stored["provider"])

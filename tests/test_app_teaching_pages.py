@@ -1,0 +1,158 @@
+"""AppTest of the teaching pages, run directly: migration guide, scorecard, failure lab."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from memory_demos.migration import SAME_CONTEXT, STEP_IDS, load_step
+from memory_demos.session import widget_key
+
+PAGES = Path(__file__).resolve().parents[1] / "pages"
+MIGRATION = str(PAGES / "migration.py")
+SCORECARD = str(PAGES / "scorecard.py")
+FAILURE_LAB = str(PAGES / "failure_lab.py")
+
+
+def _codes(at: AppTest) -> list[str]:
+    return [element.value for element in at.code]
+
+
+def test_migration_guide_steps_run_both_and_show_prompts_and_equivalence() -> None:
+    at = AppTest.from_file(MIGRATION, default_timeout=60)
+    at.run()
+    assert not at.exception
+    for index, step_id in enumerate(STEP_IDS):
+        step = load_step(step_id)
+        assert at.subheader[0].value == step.TITLE.en
+        assert f"Step {index + 1} of {len(STEP_IDS)}" in at.progress[0].proto.text
+        codes = _codes(at)
+        # The code on screen is the step's own source.
+        assert any(code.startswith("def classic_version") for code in codes)
+        assert any(code.startswith("def modern_version") for code in codes)
+
+        at.button(key=widget_key("migration_run", step_id)).click().run()
+        assert not at.exception, step_id
+        codes = _codes(at)
+        prompts = [code for code in codes if code.startswith(("[system]", "[human]"))]
+        assert len(prompts) == 2 * len(step.DEFAULT_INPUTS), step_id  # classic and modern, every turn
+        equivalences = [code for code in codes if code == SAME_CONTEXT or code.startswith("first difference")]
+        assert len(equivalences) == len(step.DEFAULT_INPUTS), step_id
+        if step.meant_to_match:
+            assert set(equivalences) == {SAME_CONTEXT}
+            assert at.success[0].value == "Same context on every turn."
+        else:
+            assert any(code.startswith("first difference") for code in equivalences), step_id
+        assert [m.value for m in at.metric], step_id  # token counts shown
+        assert any(element.language == "diff" for element in at.code)
+
+        next_button = at.button(key=widget_key("migration_next"))
+        if index < len(STEP_IDS) - 1:
+            next_button.click().run()
+            assert not at.exception
+        else:
+            assert next_button.disabled
+    # The closing step carries the decision helper.
+    assert at.radio(key=widget_key("migration_situation")).options
+
+
+def test_migration_guide_previous_and_jump() -> None:
+    at = AppTest.from_file(MIGRATION, default_timeout=60)
+    at.run()
+    assert at.button(key=widget_key("migration_previous")).disabled
+    at.selectbox(key=widget_key("migration_jump")).set_value("vector").run()
+    assert at.subheader[0].value == load_step("vector").TITLE.en
+    at.button(key=widget_key("migration_previous")).click().run()
+    assert at.subheader[0].value == load_step("entity").TITLE.en
+    assert not at.exception
+
+
+def test_migration_guide_rejects_bad_inputs() -> None:
+    at = AppTest.from_file(MIGRATION, default_timeout=60)
+    at.run()
+    at.text_area(key=widget_key("migration_inputs", "buffer")).set_value("   \n  ").run()
+    assert at.warning
+    assert at.button(key=widget_key("migration_run", "buffer")).disabled
+
+
+def test_scorecard_runs_a_bundled_scenario_to_completion() -> None:
+    at = AppTest.from_file(SCORECARD, default_timeout=120)
+    at.run()
+    assert not at.exception
+    strategies = ["buffer", "window", "summary_buffer", "trim"]
+    at.multiselect(key=widget_key("scorecard_strategies")).set_value(strategies).run()
+    at.button(key=widget_key("scorecard_run")).click().run()
+    assert not at.exception
+    assert not at.error, [e.value for e in at.error]
+
+    assert not at.progress  # the finished run redraws without its progress bars
+    tables = [frame.value for frame in at.dataframe if "Recall" in frame.value.columns]
+    assert len(tables) == 1
+    table = tables[0]
+    assert list(table["Strategy"]) == strategies
+    recall = dict(zip(table["Strategy"], table["Recall"], strict=True))
+    assert recall["buffer"] == "3/3" and recall["window"] == "0/3"
+    assert all(value.endswith("/3") for value in recall.values())
+    assert (table["Prompt tokens"] > 0).all()
+
+    downloads = at.get("download_button")
+    assert len(downloads) == 4
+    timeline = [frame.value for frame in at.dataframe if "Question" in frame.value.columns]
+    assert timeline and list(timeline[0].columns[2:]) == strategies
+
+
+@pytest.mark.parametrize("demo_key", ["chatty_entities", "trim_orphan"])
+def test_failure_lab_loads_and_runs_a_demo(demo_key: str) -> None:
+    at = AppTest.from_file(FAILURE_LAB, default_timeout=60)
+    at.run()
+    assert not at.exception
+    assert len(at.tabs) == 6
+    at.button(key=widget_key("failure", demo_key)).click().run()
+    assert not at.exception
+    assert [e.value for e in at.error] == ["Failure reproduced with the naive set-up."]
+    assert [s.value for s in at.success] == ["The fix holds: the failure is absent."]
+    assert len(at.json) == 2
+
+
+@pytest.mark.parametrize("page", [MIGRATION, SCORECARD, FAILURE_LAB])
+def test_teaching_pages_render_in_chinese(page: str) -> None:
+    at = AppTest.from_file(page, default_timeout=60)
+    at.session_state["ml_language"] = "zh"
+    at.run()
+    assert not at.exception
+    assert at.title[0].value in {"迁移指南：经典记忆 → 现代 API", "场景评分卡", "失败实验室"}
+
+
+def test_teaching_text_catalogue_is_complete_in_both_languages() -> None:
+    import re
+    import string
+
+    from memory_demos.teaching_text import CATALOGUE, tt
+
+    english, chinese = CATALOGUE["en"], CATALOGUE["zh"]
+    assert set(english) == set(chinese)
+    for key, text in english.items():
+        fields = {name for _, name, _, _ in string.Formatter().parse(text) if name}
+        zh_fields = {name for _, name, _, _ in string.Formatter().parse(chinese[key]) if name}
+        assert fields == zh_fields, key
+        assert chinese[key].strip(), key
+        if re.search("[A-Za-z]{4}", text):
+            assert chinese[key] != text, f"{key} is not translated"
+    used: set[str] = set()
+    for page in (MIGRATION, SCORECARD, FAILURE_LAB):
+        used |= set(re.findall(r"""\btt\(\s*f?["']([a-z_]+(?:\.[a-z_{}]+)+)["']""", Path(page).read_text()))
+    expanded = set()
+    for key in used:
+        if "{value}" in key:
+            expanded |= {key.replace("{value}", value) for value in ("bundled", "upload")}
+        elif "{version}" in key:
+            expanded |= {key.replace("{version}", value) for value in ("classic", "modern")}
+        else:
+            expanded.add(key)
+    missing = sorted(key for key in expanded if key not in english)
+    assert not missing, missing
+    assert len(expanded) > 40
+    assert tt("migration.turn", language="zh", n=2) == "第 2 轮"
+    assert tt("no.such.key", language="en") == "no.such.key"

@@ -1,0 +1,119 @@
+"""The failure lab: each failure is present with the naive variant and absent with the fix (asserted on data)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memory_demos import failure_lab
+from memory_demos.failure_lab import DEMOS, demo_ids, run_demo
+
+
+@pytest.mark.parametrize("demo_id", [demo.id for demo in DEMOS])
+def test_every_demo_fails_naively_and_holds_with_the_fix(demo_id: str) -> None:
+    result = run_demo(demo_id)
+    assert result["id"] == demo_id
+    assert result["failed"] is True
+    assert result["fixed_ok"] is True
+    assert result["explanation"] and result["fix"]
+    json.dumps(result)  # plain data all the way down
+
+
+def test_demo_texts_exist_in_chinese() -> None:
+    result = run_demo("trim_orphan", language="zh")
+    assert result["explanation"] == failure_lab.get_demo("trim_orphan").explanation.zh
+    assert demo_ids() == [
+        "chatty_entities",
+        "summary_drift",
+        "vector_privacy",
+        "trim_orphan",
+        "session_race",
+        "summary_buffer_failure",
+    ]
+
+
+def test_chatty_entities_make_junk_entities_each_costing_a_summary_call() -> None:
+    result = failure_lab.chatty_entities()
+    naive, fixed = result["naive"], result["fixed"]
+    assert naive["extraction_answers"][0].startswith("Sure, the entities are:")
+    assert "Sure" in naive["entities"]
+    assert "John" not in naive["entities"]  # swallowed into "the entities are: John"
+    assert set(fixed["entities"]) == {"John", "Paris", "Anna"}
+    assert fixed["junk_entities"] == []
+    # One entity-summary call per extracted name and turn: the junk names are paid for too.
+    assert fixed["entity_summary_calls"] == 3  # John and Paris, then Anna
+    assert naive["entity_summary_calls"] > fixed["entity_summary_calls"]
+
+
+def test_strict_entity_parser_keeps_only_names_the_user_wrote() -> None:
+    said = "Hi, I'm John and I just moved to New York."
+    assert failure_lab.strict_entity_names(["Sure", "the entities are: John", "New York"], said) == [
+        "John",
+        "New York",
+    ]
+    assert failure_lab.strict_entity_names(["Sure", "there are no entities in that line."], said) == []
+
+
+def test_summary_drift_invents_details_and_the_check_removes_them() -> None:
+    result = failure_lab.summary_drift()
+    naive, fixed = result["naive"], result["fixed"]
+    invented_per_round = [len(round_["invented"]) for round_ in naive["rounds"]]
+    assert invented_per_round == sorted(invented_per_round) and invented_per_round[-1] >= 3  # it compounds
+    assert "Paris" in naive["final_summary"]
+    assert "Paris" not in fixed["final_summary"]
+    for fact in ("Mara", "Lisbon", "A-1234"):
+        assert fact in fixed["final_summary"]
+    assert all(round_["invented"] == [] for round_ in fixed["rounds"])
+
+
+def test_unsupported_sentences_check() -> None:
+    conversation = "Human: Hi, my name is Mara and I live in Lisbon.\nAI: Nice to meet you."
+    summary = "The human's name is Mara. The human lives in Lisbon. The human works as a nurse."
+    assert failure_lab.unsupported_sentences(summary, conversation) == ["The human works as a nurse."]
+
+
+def test_vector_memory_recalls_a_private_detail_and_the_fix_does_not() -> None:
+    result = failure_lab.vector_privacy()
+    naive = {q["query"]: q for q in result["naive"]["queries"]}
+    fixed = {q["query"]: q for q in result["fixed"]["queries"]}
+    reset = "How do I reset my password?"
+    assert "Whiskers" in naive[reset]["injected"]
+    assert naive[reset]["below_threshold"]  # k neighbours, however far away
+    assert fixed[reset]["injected"] == ""
+    balcony = "Any tips for my balcony garden?"
+    assert "Japan" in naive[balcony]["injected"]  # similar-ish, irrelevant
+    assert "tomatoes" in fixed[balcony]["injected"] and "Japan" not in fixed[balcony]["injected"]
+    assert failure_lab.is_private("My PIN is 1234") and not failure_lab.is_private("I like tea")
+
+
+def test_plain_trim_orphans_a_tool_result_and_whole_turns_do_not() -> None:
+    result = failure_lab.trim_orphan()
+    naive_roles = [row["role"] for row in result["naive"]["kept"]]
+    assert naive_roles[:2] == ["system", "tool"]
+    assert "Orphaned tool result" in result["naive"]["problem"]
+    fixed_rows = result["fixed"]["kept"]
+    assert result["fixed"]["problem"] is None
+    assert fixed_rows[0]["role"] == "system" and fixed_rows[1]["role"] == "human"
+    called = {call["id"] for row in fixed_rows for call in row.get("tool_calls", [])}
+    assert all(row["tool_call_id"] in called for row in fixed_rows if row["role"] == "tool")
+
+
+def test_session_race_loses_messages_only_without_the_lock() -> None:
+    result = failure_lab.session_race(threads=6)
+    assert result["naive"]["requests"] == 6
+    assert result["naive"]["lost_messages"] >= 1
+    assert result["naive"]["messages_kept"] + result["naive"]["lost_messages"] == 6
+    assert result["fixed"]["lost_messages"] == 0
+    assert result["fixed"]["histories_created"] == 1
+
+
+def test_failing_summary_call_loses_turns_unless_raw_messages_are_kept() -> None:
+    result = failure_lab.summary_buffer_failure()
+    naive, fixed = result["naive"], result["fixed"]
+    assert naive["summary_errors"] and fixed["summary_errors"]  # the summary call failed in both
+    assert naive["summary"] == "" and fixed["summary"] == ""
+    assert failure_lab.SUMMARY_FAIL_MESSAGES[0] in naive["lost_user_messages"]
+    assert "Mara" not in naive["answer"]
+    assert fixed["lost_user_messages"] == []
+    assert "Mara" in fixed["answer"]

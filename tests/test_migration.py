@@ -1,0 +1,179 @@
+"""The migration guide: every step runs both versions; the pairs meant to match really send the same context."""
+
+from __future__ import annotations
+
+import inspect
+from types import SimpleNamespace
+
+import pytest
+
+from memory_demos.migration import (
+    SAME_CONTEXT,
+    STEP_IDS,
+    compare_prompts,
+    load_step,
+    prompt_lines,
+    run_both,
+    shown_functions,
+)
+from memory_demos.migration import buffer as buffer_step
+from memory_demos.migration import retired as retired_step
+from memory_demos.migration import window as window_step
+from memory_demos.providers.tokenizer import count_message_tokens
+from memory_demos.strategies.registry import available_ids
+from memory_demos.turn import PromptMessage
+
+
+@pytest.mark.parametrize("step_id", STEP_IDS)
+def test_each_step_runs_both_versions_and_compares_captured_prompts(step_id: str) -> None:
+    step = load_step(step_id)
+    run = run_both(step_id)
+
+    assert run.classic_error is None, run.classic_error
+    assert run.modern_error is None, run.modern_error
+    assert len(run.turns) == len(step.DEFAULT_INPUTS)
+    for turn, user_text in zip(run.turns, step.DEFAULT_INPUTS, strict=True):
+        assert turn.user == user_text
+        for side in (turn.classic, turn.modern):
+            assert side.injected_prompt, f"{step_id} turn {turn.index}: no prompt captured"
+            assert side.prompt_tokens > 0
+            assert side.reply
+            # What the model received holds this turn's message (classic templates inline it in one message).
+            assert any(user_text in message.content for message in side.injected_prompt)
+        assert turn.equivalence.same == (turn.classic.injected_prompt == turn.modern.injected_prompt)
+        assert (turn.diff == ()) == turn.equivalence.same
+    if not step.meant_to_match:
+        # A pair not meant to match must show where it parts, or the guide teaches nothing on that step.
+        assert not run.all_same
+
+
+@pytest.mark.parametrize("step_id", ["buffer", "window"])
+def test_pairs_meant_to_match_say_same_context_on_every_turn(step_id: str) -> None:
+    step = load_step(step_id)
+    assert step.meant_to_match
+    run = run_both(step_id)
+    assert run.all_same
+    assert [turn.equivalence.text for turn in run.turns] == [SAME_CONTEXT] * len(step.DEFAULT_INPUTS)
+    # The window step's inputs are long enough that the window really drops the first exchange.
+    if step_id == "window":
+        last = run.turns[-1].classic.injected_prompt
+        assert not any("Mara" in message.content for message in last)
+
+
+def test_window_pair_still_matches_with_other_messages() -> None:
+    inputs = [f"Message number {n}: my favourite number is {n}." for n in range(1, 8)]
+    run = run_both("window", inputs)
+    assert run.all_same
+    # system + 2K recent messages + the new one
+    assert len(run.turns[-1].modern.injected_prompt) == 2 * window_step.K + 2
+
+
+def test_a_deliberately_different_pair_reports_the_first_difference() -> None:
+    mismatched = SimpleNamespace(
+        STEP_ID="mismatch",
+        classic_version=buffer_step.classic_version,
+        modern_version=window_step.modern_version,
+    )
+    inputs = [*buffer_step.DEFAULT_INPUTS, "What makes a good cup of tea?"]
+    run = run_both(mismatched, inputs)
+
+    assert not run.all_same
+    # Up to K exchanges of history the two agree; then the window drops the first exchange.
+    assert [turn.equivalence.same for turn in run.turns] == [True, True, True, False, False]
+    first_differing = run.turns[3].equivalence
+    assert first_differing.text.startswith("first difference at message 2:")
+    assert "Hi, my name is Mara" in first_differing.text  # the buffer still sends it
+    assert "My order number is A-1234." in first_differing.text  # the window starts later
+    assert any(line.startswith("-[human] Hi, my name is Mara") for line in run.turns[3].diff)
+
+
+def test_compare_prompts_names_extra_messages_and_tool_calls() -> None:
+    system = PromptMessage("system", "Be brief.")
+    human = PromptMessage("human", "Hello")
+    assert compare_prompts([system, human], [system, human]).text == SAME_CONTEXT
+    longer = compare_prompts([system, human, PromptMessage("ai", "Hi!")], [system, human])
+    assert not longer.same
+    assert "only the classic prompt has [ai] 'Hi!'" in longer.text
+    call = {"name": "get_weather", "args": {"city": "Oslo"}, "id": "c1"}
+    with_call = PromptMessage("ai", "", tool_calls=(call,))
+    without_call = PromptMessage("ai", "")
+    differs = compare_prompts([with_call], [without_call])
+    assert not differs.same and "message 1" in differs.text
+    assert any("tool_calls=" in line for line in prompt_lines([with_call]))
+
+
+def test_prompts_are_the_captured_ones_with_their_token_counts() -> None:
+    run = run_both("buffer", ["Hi, my name is Mara.", "What's my name?"])
+    second = run.turns[1].classic
+    assert [m.role for m in second.injected_prompt] == ["system", "human", "ai", "human"]
+    assert second.injected_prompt[2].content == run.turns[0].classic.reply
+    assert "Mara" in second.reply
+    for message in second.injected_prompt:
+        assert message.tokens > 0
+    from langchain_core.messages import HumanMessage
+
+    assert second.injected_prompt[1].tokens == count_message_tokens(HumanMessage("Hi, my name is Mara."))
+
+
+def test_memory_calls_are_reported_per_turn() -> None:
+    run = run_both("summary", ["Hi, my name is Mara.", "What's my name?"])
+    for turn in run.turns:
+        assert [call.purpose for call in turn.classic.memory_calls] == ["summarize"]
+        assert [call.purpose for call in turn.modern.memory_calls] == ["summarize"]
+        assert turn.classic.memory_tokens > 0
+
+
+def test_modern_retired_step_keeps_tool_calls_in_the_history() -> None:
+    run = run_both("retired")
+    last = run.turns[-1]
+    assert any(message.role == "tool" for message in last.modern.injected_prompt)
+    assert not any(message.role == "tool" for message in last.classic.injected_prompt)
+    # Classic chains send one human message holding the whole conversation as text.
+    assert [message.role for message in last.classic.injected_prompt] == ["human"]
+    assert run.turns[1].modern.tool_rounds == 1
+
+
+@pytest.mark.parametrize("step_id", STEP_IDS)
+def test_each_step_has_source_pitfalls_and_texts_in_both_languages(step_id: str) -> None:
+    step = load_step(step_id)
+    for function in shown_functions(step):
+        assert inspect.getsource(function).lstrip().startswith(("def ", "class "))
+    assert step.PITFALLS
+    for text in (step.TITLE, step.SUMMARY, *step.PITFALLS):
+        assert text.get("en") and text.get("zh") and text.get("en") != text.get("zh")
+    assert isinstance(step.meant_to_match, bool)
+
+
+def test_decision_helper_covers_three_situations_with_real_strategies() -> None:
+    situations = [rec.situation for rec in retired_step.SITUATIONS]
+    assert situations == ["faq", "multi_session", "profile"]
+    known = set(available_ids())
+    for situation in situations:
+        recommendation = retired_step.recommend(situation)
+        assert set(recommendation.strategies) <= known
+    assert "long_term" in retired_step.recommend("profile").strategies
+    with pytest.raises(KeyError):
+        retired_step.recommend("chess bot")
+
+
+def test_run_both_rejects_empty_and_oversized_scripts() -> None:
+    with pytest.raises(ValueError):
+        run_both("buffer", [])
+    with pytest.raises(ValueError):
+        run_both("buffer", ["hi"] * 50)
+    with pytest.raises(KeyError):
+        load_step("nope")
+
+
+def test_a_version_that_raises_is_reported_not_raised() -> None:
+    def broken(model: object, inputs: object) -> list[object]:
+        for _ in inputs:  # type: ignore[attr-defined]
+            raise RuntimeError("boom")
+        return []
+
+    pair = SimpleNamespace(
+        STEP_ID="broken", classic_version=buffer_step.classic_version, modern_version=broken
+    )
+    run = run_both(pair, ["Hello"])
+    assert run.modern_error is not None and "boom" in run.modern_error
+    assert not run.all_same
