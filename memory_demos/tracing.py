@@ -134,7 +134,9 @@ class CallCapture(BaseCallbackHandler):
         message = getattr(generation, "message", None)
         output = generation.text if generation is not None else "".join(pending.streamed)
         usage = getattr(message, "usage_metadata", None) if message is not None else None
-        if usage and usage.get("input_tokens"):
+        # The offline model reports tiktoken counts itself; only a real provider's numbers are "reported".
+        from_provider = getattr(message, "response_metadata", {}).get("model_provider") != "offline"
+        if usage and usage.get("input_tokens") and from_provider:
             prompt_tokens = int(usage["input_tokens"])
             completion_tokens = int(usage.get("output_tokens", 0))
             source = "reported by the provider"

@@ -96,3 +96,14 @@ def test_capture_is_safe_across_threads() -> None:
     for thread in threads:
         thread.join()
     assert len(capture.drain()) == 64
+
+
+def test_offline_model_counts_are_labelled_as_tiktoken_counts() -> None:
+    from memory_demos.providers.offline_model import OfflineTeachingModel
+
+    capture = CallCapture("o200k_base")
+    model = OfflineTeachingModel(callbacks=[capture])
+    model.invoke([HumanMessage("Hi, I'm Mara.")])
+    [call] = capture.drain()
+    assert call.token_source == "counted with tiktoken o200k_base"
+    assert call.prompt_tokens == count_messages_tokens([HumanMessage("Hi, I'm Mara.")], "o200k_base")
