@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import re
 import threading
 
@@ -472,7 +473,9 @@ def test_async_invoke_and_stream() -> None:
         pieces = [str(c.content) async for c in model.astream([HumanMessage("I'm Mara")])]
         return str(message.content), pieces
 
-    text, pieces = asyncio.run(run())
+    # A fresh thread has no running loop, whatever an earlier test (Playwright's sync API) left behind.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        text, pieces = pool.submit(asyncio.run, run()).result()
     assert text == "Nice to meet you, Mara!" and "".join(pieces) == text
 
 
