@@ -44,6 +44,9 @@ class ProviderConfig:
     fail_on_calls: tuple[int, ...] = ()
     fail_purposes: tuple[str, ...] = ()
     drift: bool = False
+    # "local" = the shipped all-MiniLM-L6-v2; "openai" = the provider's embeddings endpoint.
+    embeddings: Literal["local", "openai"] = "local"
+    embedding_model: str = "text-embedding-3-small"
 
     @property
     def display_name(self) -> str:

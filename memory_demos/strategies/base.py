@@ -148,11 +148,22 @@ class StrategyContext:
         return self.data_dir
 
     def get_embeddings(self) -> Embeddings:
-        """The embedding model: the one given, else the shared offline MiniLM."""
+        """The embedding model: the one given, the provider's when configured, else the offline MiniLM."""
         if self.embeddings is None:
-            from memory_demos.providers.embeddings import default_embeddings
+            if self.provider.embeddings == "openai" and self.provider.kind != "offline":
+                from memory_demos.providers.chat_models import resolve_openai_key
+                from memory_demos.providers.embeddings import build_openai_embeddings
 
-            self.embeddings = default_embeddings()
+                key = resolve_openai_key(self.provider)
+                if key is None and self.provider.kind == "openai":
+                    raise InputError("OpenAI embeddings need an API key.")
+                self.embeddings = build_openai_embeddings(
+                    key or "not-needed", self.provider.base_url, self.provider.embedding_model
+                )
+            else:
+                from memory_demos.providers.embeddings import default_embeddings
+
+                self.embeddings = default_embeddings()
         return self.embeddings
 
 
