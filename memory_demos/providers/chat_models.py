@@ -74,6 +74,42 @@ class ProviderConfig:
         return replace(self, **changes)
 
 
+def _stream_finished(chunk: Any) -> bool:
+    info = getattr(chunk, "generation_info", None) or {}
+    metadata = getattr(getattr(chunk, "message", None), "response_metadata", None) or {}
+    return bool(info.get("finish_reason") or metadata.get("finish_reason"))
+
+
+def _checked_chat_openai_class() -> type:
+    """ChatOpenAI that treats a stream ending without a finish reason as a cut connection.
+
+    Neither the openai SDK nor ChatOpenAI checks that a stream finished: a server that closes the
+    stream cleanly mid-reply would otherwise have its half reply stored as the answer.
+    """
+    from langchain_openai import ChatOpenAI
+
+    from memory_demos.providers.errors import IncompleteStreamError
+
+    class CheckedChatOpenAI(ChatOpenAI):
+        def _stream(self, *args: Any, **kwargs: Any) -> Any:
+            finished = False
+            for chunk in super()._stream(*args, **kwargs):
+                finished = finished or _stream_finished(chunk)
+                yield chunk
+            if not finished:
+                raise IncompleteStreamError("the stream ended without a finish reason")
+
+        async def _astream(self, *args: Any, **kwargs: Any) -> Any:
+            finished = False
+            async for chunk in super()._astream(*args, **kwargs):
+                finished = finished or _stream_finished(chunk)
+                yield chunk
+            if not finished:
+                raise IncompleteStreamError("the stream ended without a finish reason")
+
+    return CheckedChatOpenAI
+
+
 def resolve_openai_key(config: ProviderConfig) -> SecretStr | None:
     """The key from the config, else from ``OPENAI_API_KEY``; never logged."""
     if config.api_key is not None and config.api_key.get_secret_value():
@@ -111,8 +147,6 @@ def build_chat_model(
             kwargs["call_counter"] = shared_state
         return OfflineTeachingModel(**kwargs)
 
-    from langchain_openai import ChatOpenAI
-
     key = resolve_openai_key(config)
     if config.kind == "openai" and key is None:
         raise ValueError(
@@ -122,7 +156,7 @@ def build_chat_model(
         raise ValueError("An OpenAI-compatible provider needs a base URL, e.g. http://localhost:11434/v1.")
     choice = config.tokenizer
     get_encoding(choice.encoding_name)
-    return ChatOpenAI(
+    return _checked_chat_openai_class()(
         model=config.model,
         api_key=key or SecretStr("not-needed"),
         base_url=config.base_url or None,

@@ -28,6 +28,10 @@ class InjectedFault(RuntimeError):
     """Raised by the offline teaching model when a fault was asked for (tests, failure demos)."""
 
 
+class IncompleteStreamError(ConnectionError):
+    """A streamed reply that ended before the provider said it was finished."""
+
+
 def redact(text: str, *secrets: str | None) -> str:
     """Remove anything key-shaped, and the given secrets, from ``text``."""
     for secret in secrets:
@@ -70,7 +74,7 @@ def describe_error(error: BaseException, *secrets: str | None) -> str:
         message = "The provider does not know this model or URL (404)."
     elif names & _CONTEXT_OVERFLOW or (names & _REJECTED and "context_length_exceeded" in str(error)):
         message = "The prompt is longer than the model's context window. Clear the chat or trim the memory."
-    elif names & _CONNECTION and _cause_names(error) & _DROPPED:
+    elif isinstance(error, IncompleteStreamError) or (names & _CONNECTION and _cause_names(error) & _DROPPED):
         message = "The connection to the provider dropped before the reply was complete. Try again."
     elif names & _CONNECTION:
         message = "Cannot reach the provider: check the base URL and that the server is running."
