@@ -109,21 +109,32 @@ def trim_turns(messages: Sequence[BaseMessage], max_tokens: int, token_counter: 
     validate_tool_history(messages)
     system = [messages[0]] if messages and isinstance(messages[0], SystemMessage) else []
     turns = split_turns(messages[len(system) :])
-    start = 0
-    while True:
+    # Walk back from the newest turn, counting each turn once (the counter is additive apart from a
+    # fixed per-prompt overhead), so a long history costs what is kept, not what is dropped.
+    overhead = token_counter([])
+    total = token_counter(system)
+    start = len(turns)
+    while start > 0:
+        cost = token_counter(turns[start - 1]) - overhead
+        if total + cost > max_tokens:
+            break
+        total += cost
+        start -= 1
+    start = min(start, max(len(turns) - 1, 0))
+    kept = system + [message for turn in turns[start:] for message in turn]
+    tokens = token_counter(kept)
+    while tokens > max_tokens and start < len(turns) - 1:  # a counter that is not quite additive
+        start += 1
         kept = system + [message for turn in turns[start:] for message in turn]
         tokens = token_counter(kept)
-        if tokens <= max_tokens:
-            break
-        if start >= len(turns) - 1:
-            what = "the system message" if not turns else "the newest turn"
-            if turns and system:
-                what += " and the system message"
-            raise TurnBudgetError(
-                f"Even with every older turn dropped, the prompt ({what}) takes {tokens} tokens, more than "
-                f"the budget of {max_tokens}; whole turns cannot be split. Raise max_tokens."
-            )
-        start += 1
+    if tokens > max_tokens:
+        what = "the system message" if not turns else "the newest turn"
+        if turns and system:
+            what += " and the system message"
+        raise TurnBudgetError(
+            f"Even with every older turn dropped, the prompt ({what}) takes {tokens} tokens, more than "
+            f"the budget of {max_tokens}; whole turns cannot be split. Raise max_tokens."
+        )
     dropped = [message for turn in turns[:start] for message in turn]
     return TrimResult(kept=kept, dropped=dropped)
 
