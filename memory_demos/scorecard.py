@@ -282,8 +282,7 @@ class ReplayJob:
         except ReplayCancelled:
             self.cancelled = True
         except Exception as exc:
-            secret = self.provider.api_key.get_secret_value() if self.provider.api_key else None
-            self.error = describe_error(exc, secret)
+            self.error = describe_error(exc, *self.provider.secret_values())
         finally:
             self._done.set()
 

@@ -207,8 +207,7 @@ class LabSession:
         try:
             pane.strategy = build_strategy(pane.strategy_id, context, pane.params)
         except Exception as exc:
-            secret = self.provider.api_key.get_secret_value() if self.provider.api_key else None
-            pane.build_error = describe_error(exc, secret)
+            pane.build_error = describe_error(exc, *self.provider.secret_values())
 
     def rebuild_all(self) -> int:
         """Rebuild every pane (after a provider change); returns how many panes were rebuilt."""

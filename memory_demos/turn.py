@@ -63,6 +63,7 @@ class Turn:
     state: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
     notes: list[str] = field(default_factory=list)
+    error_kind: str | None = None  # a short class of the error (timeout, rate_limit, ...), for counting
 
     @property
     def ok(self) -> bool:

@@ -277,7 +277,7 @@ class TurnMarkingInputs:
 def _version_turns(
     version: Version, inputs: Sequence[str], provider: ProviderConfig
 ) -> tuple[list[VersionTurn], str | None]:
-    capture = CallCapture(provider.tokenizer.encoding_name)
+    capture = CallCapture(provider.tokenizer.encoding_name, secrets=provider.secret_values())
     model = build_chat_model(provider, callbacks=[capture], streaming=False)
     marking = TurnMarkingInputs(inputs, capture)
     error: str | None = None
@@ -285,8 +285,7 @@ def _version_turns(
     try:
         exchanges = version(model, marking)
     except Exception as exc:
-        secret = provider.api_key.get_secret_value() if provider.api_key else None
-        error = describe_error(exc, secret)
+        error = describe_error(exc, *provider.secret_values())
     marking.finish()
     turns: list[VersionTurn] = []
     for index, calls in enumerate(marking.calls_per_turn):

@@ -32,7 +32,13 @@ DEFAULT_CONTEXT_WINDOW = 8_192
 
 @dataclass(frozen=True)
 class ProviderConfig:
-    """Which chat model to build. The key is a SecretStr so it never prints in a repr or a log."""
+    """Which chat model to build. The key is a SecretStr so it never prints in a repr or a log.
+
+    ``hosted`` marks the workshop host's model: its key and base URL are server secrets, so the
+    interface, exports and error messages name only the model. ``use_env_key`` lets an empty key fall
+    back to ``OPENAI_API_KEY``; providers typed in by someone in the browser turn it off where the
+    server's key would go to an address they chose.
+    """
 
     kind: ProviderKind = "offline"
     model: str = OFFLINE_MODEL_NAME
@@ -47,11 +53,29 @@ class ProviderConfig:
     # "local" = the shipped all-MiniLM-L6-v2; "openai" = the provider's embeddings endpoint.
     embeddings: Literal["local", "openai"] = "local"
     embedding_model: str = "text-embedding-3-small"
+    hosted: bool = False
+    use_env_key: bool = True
+
+    def __repr__(self) -> str:
+        base_url = "[server-side]" if self.hosted and self.base_url else self.base_url
+        return (
+            f"ProviderConfig(kind={self.kind!r}, model={self.model!r}, base_url={base_url!r}, "
+            f"hosted={self.hosted}, timeout_seconds={self.timeout_seconds})"
+        )
+
+    def secret_values(self) -> tuple[str, ...]:
+        """Text that must never be shown: the key, and a hosted provider's base URL (to scrub messages)."""
+        values = [self.api_key.get_secret_value() if self.api_key is not None else ""]
+        if self.hosted and self.base_url:
+            values += [self.base_url, self.base_url.rstrip("/")]
+        return tuple(sorted({value for value in values if value}, key=len, reverse=True))
 
     @property
     def display_name(self) -> str:
         if self.kind == "offline":
             return OFFLINE_DISPLAY_NAME
+        if self.hosted:
+            return f"Workshop model · {self.model}"
         if self.kind == "openai":
             return f"OpenAI · {self.model}"
         return f"OpenAI-compatible · {self.model} at {self.base_url}"
@@ -111,9 +135,11 @@ def _checked_chat_openai_class() -> type:
 
 
 def resolve_openai_key(config: ProviderConfig) -> SecretStr | None:
-    """The key from the config, else from ``OPENAI_API_KEY``; never logged."""
+    """The key from the config, else (if ``use_env_key``) from ``OPENAI_API_KEY``; never logged."""
     if config.api_key is not None and config.api_key.get_secret_value():
         return config.api_key
+    if not config.use_env_key:
+        return None
     from_env = os.environ.get("OPENAI_API_KEY")
     return SecretStr(from_env) if from_env else None
 

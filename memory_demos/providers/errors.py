@@ -56,38 +56,69 @@ def _cause_names(error: BaseException) -> set[str]:
     return names
 
 
-def describe_error(error: BaseException, *secrets: str | None) -> str:
-    """A one-line, user-facing description of a failed model call."""
-    name = type(error).__name__
+def error_kind(error: BaseException) -> str:
+    """A short class of a failed call, for counting (the instructor view): timeout, rate_limit, ..."""
     names = _class_names(error)
     if isinstance(error, InjectedFault):
-        message = f"Injected fault: {error}"
-    elif names & _TIMEOUT:
-        message = "The model did not answer in time (timeout). Try again."
-    elif names & _RATE_LIMIT:
-        message = "The provider is rate limiting requests (429). Wait a moment and retry."
-    elif names & _AUTHENTICATION:
-        message = "The provider refused the API key (401). Check the key in Settings."
-    elif names & _PERMISSION:
-        message = "The provider denied access to this model (403)."
-    elif names & _NOT_FOUND:
-        message = "The provider does not know this model or URL (404)."
-    elif names & _CONTEXT_OVERFLOW or (names & _REJECTED and "context_length_exceeded" in str(error)):
-        message = "The prompt is longer than the model's context window. Clear the chat or trim the memory."
-    elif isinstance(error, IncompleteStreamError) or (names & _CONNECTION and _cause_names(error) & _DROPPED):
-        message = "The connection to the provider dropped before the reply was complete. Try again."
-    elif names & _CONNECTION:
-        message = "Cannot reach the provider: check the base URL and that the server is running."
-    elif names & _SERVER:
-        message = "The provider had an internal error (5xx). Retry in a moment."
-    elif names & _REJECTED:
-        message = f"The provider rejected the request: {error}"
-    elif names & _MALFORMED or (
+        return "injected"
+    if names & _TIMEOUT:
+        return "timeout"
+    if names & _RATE_LIMIT:
+        return "rate_limit"
+    if names & _AUTHENTICATION:
+        return "authentication"
+    if names & _PERMISSION:
+        return "permission"
+    if names & _NOT_FOUND:
+        return "not_found"
+    if names & _CONTEXT_OVERFLOW or (names & _REJECTED and "context_length_exceeded" in str(error)):
+        return "context_overflow"
+    if isinstance(error, IncompleteStreamError) or (names & _CONNECTION and _cause_names(error) & _DROPPED):
+        return "connection_dropped"
+    if names & _CONNECTION:
+        return "connection"
+    if names & _SERVER:
+        return "server"
+    if names & _REJECTED:
+        return "rejected"
+    if names & _MALFORMED or (
         isinstance(error, ValueError | KeyError | TypeError) and "json" in str(error).lower()
     ):
-        message = "The provider sent a malformed response."
+        return "malformed"
+    if "InputError" in names:
+        return "input"
+    if "StorageError" in names:
+        return "storage"
+    return "other"
+
+
+_MESSAGES = {
+    "timeout": "The model did not answer in time (timeout). Try again.",
+    "rate_limit": "The provider is rate limiting requests (429). Wait a moment and retry.",
+    "authentication": "The provider refused the API key (401). Check the key in Settings.",
+    "permission": "The provider denied access to this model (403).",
+    "not_found": "The provider does not know this model or URL (404).",
+    "context_overflow": (
+        "The prompt is longer than the model's context window. Clear the chat or trim the memory."
+    ),
+    "connection_dropped": "The connection to the provider dropped before the reply was complete. Try again.",
+    "connection": "Cannot reach the provider: check the base URL and that the server is running.",
+    "server": "The provider had an internal error (5xx). Retry in a moment.",
+    "malformed": "The provider sent a malformed response.",
+}
+
+
+def describe_error(error: BaseException, *secrets: str | None) -> str:
+    """A one-line, user-facing description of a failed model call."""
+    kind = error_kind(error)
+    if kind == "injected":
+        message = f"Injected fault: {error}"
+    elif kind == "rejected":
+        message = f"The provider rejected the request: {error}"
+    elif kind in _MESSAGES:
+        message = _MESSAGES[kind]
     else:
-        message = f"{name}: {error}"
+        message = f"{type(error).__name__}: {error}"
     message = " ".join(message.split())
     if len(message) > 300:
         message = message[:297] + "..."

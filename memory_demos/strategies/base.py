@@ -20,7 +20,7 @@ from langchain_core.language_models import BaseChatModel
 
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT, data_dir, max_message_chars, new_conversation_id
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
-from memory_demos.providers.errors import describe_error
+from memory_demos.providers.errors import describe_error, error_kind
 from memory_demos.storage import StorageConfig
 from memory_demos.tracing import REPLY, CallCapture, purpose_tag
 from memory_demos.turn import Turn
@@ -192,7 +192,7 @@ class Strategy(ABC):
         self.context = context or StrategyContext()
         self.params = self.info.resolve_params(params)
         self.capture = CallCapture(
-            self.context.provider.tokenizer.encoding_name, secrets=tuple(filter(None, [self.api_key_text()]))
+            self.context.provider.tokenizer.encoding_name, secrets=self.context.provider.secret_values()
         )
         self._model_counter: Any = None
         self._turn_lock = threading.Lock()
@@ -206,7 +206,7 @@ class Strategy(ABC):
 
     def describe(self, error: BaseException) -> str:
         """A one-line, key-free description of ``error`` for the pane."""
-        return describe_error(error, self.api_key_text())
+        return describe_error(error, *self.context.provider.secret_values())
 
     # -- models -----------------------------------------------------------------------------
     def make_model(self, purpose: str = REPLY, *, streaming: bool | None = None) -> BaseChatModel:
@@ -253,20 +253,18 @@ class Strategy(ABC):
             point = self._rollback_point()
             started = time.perf_counter()
             error: str | None = None
+            kind: str | None = None
             reply = ""
             try:
                 reply = self._respond(user_text)
             except Exception as exc:
-                secret = (
-                    self.context.provider.api_key.get_secret_value()
-                    if self.context.provider.api_key
-                    else None
-                )
-                error = describe_error(exc, secret)
+                secrets = self.context.provider.secret_values()
+                error = describe_error(exc, *secrets)
+                kind = error_kind(exc)
                 try:
                     self._rollback(point)
                 except Exception as rollback_exc:
-                    error += f" (and restoring memory failed: {describe_error(rollback_exc, secret)})"
+                    error += f" (and restoring memory failed: {describe_error(rollback_exc, *secrets)})"
             finally:
                 self.capture.token_listener = None
             seconds = time.perf_counter() - started
@@ -292,6 +290,7 @@ class Strategy(ABC):
                 state=state,
                 error=error,
                 notes=list(self._notes),
+                error_kind=kind,
             )
             self.turns.append(turn)
             return turn
