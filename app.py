@@ -1,4 +1,4 @@
-"""Memory Lab: the frame. Page set-up, navigation, and the sidebar (active provider, language)."""
+"""Memory Lab: the frame. Page set-up, the workshop gate, navigation, and the sidebar (provider, language)."""
 
 from __future__ import annotations
 
@@ -6,13 +6,23 @@ import streamlit as st
 
 from memory_demos.i18n import t
 from memory_demos.session import LANGUAGES, get_session, widget_key
-from memory_demos.ui.nav import PAGES, favicon
+from memory_demos.ui.nav import favicon, visible_pages
 from memory_demos.ui.text import provider_label
+from memory_demos.ui.workshop import (
+    admitted,
+    capture_resume_token,
+    load_config_or_stop,
+    open_resume_link,
+    render_access_gate,
+    track_session,
+)
 
 # A drawn favicon: Material-icon favicons would be fetched from fonts.gstatic.com.
 st.set_page_config(page_title="Memory Lab", page_icon=favicon(), layout="wide")
 
 session = get_session()
+workshop = load_config_or_stop()
+session.configure(workshop)
 LANGUAGE_NAMES = {"en": "English", "zh": "简体中文"}
 
 
@@ -20,9 +30,21 @@ def _language_changed() -> None:
     session.language = st.session_state[widget_key("language_sidebar")]
 
 
-navigation = st.navigation(
-    [st.Page(spec.path, title=t(spec.title_key), icon=spec.icon, default=spec.default) for spec in PAGES]
-)
+pages = [
+    st.Page(spec.path, title=t(spec.title_key), icon=spec.icon, default=spec.default)
+    for spec in visible_pages(workshop.enabled)
+]
+if not admitted(workshop):
+    # The navigation is declared (so a deep link stays valid) but hidden: nothing but the gate runs.
+    st.navigation(pages, position="hidden")
+    render_access_gate(workshop)
+    st.stop()
+
+navigation = st.navigation(pages)
+track_session(session, workshop)
+resume_token = capture_resume_token(session)
+if resume_token is not None and open_resume_link(session, workshop, resume_token):
+    st.switch_page("pages/compare.py")
 
 with st.sidebar:
     st.markdown(f"**:material/psychology: {t('app.name')}**")

@@ -187,10 +187,13 @@ def _literal(value: Any) -> str:
 
 
 def _provider_literal(provider: ProviderConfig) -> str:
-    """The provider's constructor call without the API key (the script reads OPENAI_API_KEY instead)."""
+    """The provider's constructor call without the API key (the script reads OPENAI_API_KEY instead).
+
+    A workshop model's base URL is the host's secret too: the script names the model only.
+    """
     defaults = ProviderConfig()
     fields: dict[str, Any] = {"kind": provider.kind, "model": provider.model}
-    if provider.base_url:
+    if provider.base_url and not provider.hosted:
         fields["base_url"] = provider.base_url
     for name in ("latency_ms", "fail_on_calls", "fail_purposes", "drift"):
         value = getattr(provider, name)
@@ -230,11 +233,15 @@ def build_script(
         raise ValueError("The script needs at least one strategy.")
     if not user_messages:
         raise ValueError("The script needs at least one user message.")
-    key_note = (
-        "The API key is not in this file: set OPENAI_API_KEY before running it."
-        if provider.kind != "offline"
-        else "It uses the offline teaching model: no network, no key."
-    )
+    if provider.hosted:
+        key_note = (
+            "It was made with the workshop's model, whose address and key stay on the workshop server: "
+            "add base_url= to PROVIDER and set OPENAI_API_KEY for a server of your own."
+        )
+    elif provider.kind != "offline":
+        key_note = "The API key is not in this file: set OPENAI_API_KEY before running it."
+    else:
+        key_note = "It uses the offline teaching model: no network, no key."
     return _SCRIPT_TEMPLATE.format(
         generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         filename=filename,

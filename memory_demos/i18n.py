@@ -241,6 +241,74 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "settings.need_model": "Enter a model name.",
         "settings.need_key": "OpenAI needs an API key: paste one here (or set OPENAI_API_KEY on the server).",
         "settings.need_base_url": "Enter the server's base URL, starting with http:// or https://.",
+        "settings.kind.hosted": "Workshop model",
+        "settings.hosted_note": "Provided by your workshop host ({model}): no key needed, and the host's "
+        "key never leaves the server. The workshop's limits apply.",
+        # -- workshop mode --
+        "nav.instructor": "Instructor view",
+        "nav.instructor.blurb": "For the workshop host: sessions, model calls, tokens and errors of the "
+        "last hour. Never an attendee's messages.",
+        "provider.hosted": "Workshop model · {model}",
+        "workshop.config_error": "The workshop settings cannot be used. The host needs to fix this setting:",
+        "workshop.idle_released": "This session was idle for more than {minutes} minutes, so its memories "
+        "were released to free the server. Panes with a persisted backend got theirs back; the others "
+        "start empty.",
+        "workshop.limit.message_chars": "The message has {current} characters; the workshop limit is "
+        "{limit}. Nothing was sent.",
+        "workshop.limit.turns": "This conversation has reached the workshop limit of {limit} messages. "
+        "Nothing was sent: use Reset all (or reset a pane) to start a new conversation.",
+        "workshop.limit.tokens": "This session has used {current} tokens; the workshop limit is {limit}. "
+        "Nothing was sent: ask your host if you need more.",
+        "workshop.usage": "Workshop limits: {turns} of {max_turns} messages in this conversation · "
+        "{tokens} of {max_tokens} tokens used · up to {concurrent} panes answer at once.",
+        "gate.title": "Memory Lab workshop",
+        "gate.intro": "Enter the access code your host gave you. You are asked once per browser session.",
+        "gate.code": "Access code",
+        "gate.enter": "Enter",
+        "gate.wrong": "That code is not right. Check it with your host and try again.",
+        # -- conversation links --
+        "link.title": "Conversation link",
+        "link.caption": "Open this link later, even after the server restarts, to get these panes back "
+        "with the memories they stored.",
+        "link.share_warning": "Anyone with this link can read and continue these conversations: share it "
+        "only on purpose.",
+        "link.none": "No pane keeps its memory outside this session, so there is no link to come back "
+        "to. Give a pane a persisted backend (history: backend=sqlite; langgraph: checkpointer=sqlite; "
+        "long_term or entity: store=sqlite) to get one.",
+        "link.partial": "{persisted} of {total} panes keep their memory; the others come back empty.",
+        "link.opened": "The linked conversation is open again: {persisted} of {total} panes got their "
+        "stored memory back.",
+        "link.malformed": "This conversation link is incomplete or malformed: nothing was opened. Copy "
+        "the whole link and try again.",
+        "link.forged": "This conversation link was not made by this server, or it was changed: nothing "
+        "was opened.",
+        "link.not_found": "No saved conversation belongs to this link: nothing was opened.",
+        "link.storage_error": "The saved conversations cannot be reached right now:",
+        # -- instructor view --
+        "instructor.title": "Instructor view",
+        "instructor.intro": "Counts for the whole server. It never shows what anyone wrote.",
+        "instructor.off": "Workshop mode is off: set MEMORY_LAB_WORKSHOP=1 or [workshop] enabled = true "
+        "in secrets to turn it on.",
+        "instructor.locked": "Enter the host code to open this page.",
+        "instructor.code": "Host code",
+        "instructor.unlock": "Open",
+        "instructor.sessions": "Sessions known",
+        "instructor.active": "Active (last 5 min)",
+        "instructor.calls": "Model calls (last hour)",
+        "instructor.tokens": "Tokens (last hour)",
+        "instructor.released": "Idle sessions released",
+        "instructor.errors": "Errors in the last hour, by kind",
+        "instructor.no_errors": "No errors in the last hour.",
+        "instructor.error_kind": "Kind",
+        "instructor.error_count": "Count",
+        "instructor.per_session": "Sessions (numbered, most recent first)",
+        "instructor.limits": "Limits per session",
+        "instructor.limit_name": "Limit",
+        "instructor.limit_value": "Value",
+        "instructor.host_model": "Workshop model offered to attendees: {model}",
+        "instructor.no_host_model": "No workshop model is configured: attendees use the offline model or "
+        "their own key.",
+        "instructor.refresh": "Refresh",
         "settings.language": "Language",
     },
     "zh": {
@@ -452,6 +520,65 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "settings.need_model": "请输入模型名称。",
         "settings.need_key": "OpenAI 需要 API 密钥：请在此粘贴（或在服务器上设置 OPENAI_API_KEY）。",
         "settings.need_base_url": "请输入服务的基础 URL，以 http:// 或 https:// 开头。",
+        "settings.kind.hosted": "工作坊模型",
+        "settings.hosted_note": "由工作坊主持人提供（{model}）：无需密钥，主持人的密钥从不离开服务器。适用工"
+        "作坊的限制。",
+        # -- workshop mode --
+        "nav.instructor": "讲师视图",
+        "nav.instructor.blurb": "供工作坊主持人使用：最近一小时的会话、模型调用、token 与错误。从不显示学员"
+        "的消息。",
+        "provider.hosted": "工作坊模型 · {model}",
+        "workshop.config_error": "工作坊设置无法使用。主持人需要修正以下设置：",
+        "workshop.idle_released": "此会话已闲置超过 {minutes} 分钟，其记忆已释放以减轻服务器负担。使用持久化"
+        "后端的窗格已恢复记忆，其他窗格将从空白开始。",
+        "workshop.limit.message_chars": "消息有 {current} 个字符；工作坊上限为 {limit}。未发送任何内容。",
+        "workshop.limit.turns": "此对话已达到工作坊上限 {limit} 条消息。未发送任何内容：请使用“全部重置”（或"
+        "重置某个窗格）开始新对话。",
+        "workshop.limit.tokens": "此会话已使用 {current} 个 token；工作坊上限为 {limit}。未发送任何内容：如"
+        "需更多，请联系主持人。",
+        "workshop.usage": "工作坊限制：此对话 {turns} / {max_turns} 条消息 · 已用 {tokens} / {max_tokens} 个"
+        " token · 最多 {concurrent} 个窗格同时回答。",
+        "gate.title": "记忆实验室工作坊",
+        "gate.intro": "请输入主持人提供的访问码。每个浏览器会话只需输入一次。",
+        "gate.code": "访问码",
+        "gate.enter": "进入",
+        "gate.wrong": "访问码不正确。请向主持人确认后重试。",
+        # -- conversation links --
+        "link.title": "对话链接",
+        "link.caption": "之后打开此链接（即使服务器重启过），即可恢复这些窗格及其保存的记忆。",
+        "link.share_warning": "任何拿到此链接的人都能阅读并继续这些对话：请只在有意分享时分享。",
+        "link.none": "没有窗格把记忆保存在本会话之外，因此没有可返回的链接。为窗格选择持久化后端（history：b"
+        "ackend=sqlite；langgraph：checkpointer=sqlite；long_term 或 entity：store=sqlite）即可获得链接。",
+        "link.partial": "{total} 个窗格中有 {persisted} 个保存记忆；其他窗格恢复时为空。",
+        "link.opened": "已重新打开链接中的对话：{total} 个窗格中有 {persisted} 个恢复了保存的记忆。",
+        "link.malformed": "此对话链接不完整或格式错误：未打开任何内容。请复制完整链接后重试。",
+        "link.forged": "此对话链接不是本服务器生成的，或已被修改：未打开任何内容。",
+        "link.not_found": "没有属于此链接的已保存对话：未打开任何内容。",
+        "link.storage_error": "暂时无法访问已保存的对话：",
+        # -- instructor view --
+        "instructor.title": "讲师视图",
+        "instructor.intro": "整个服务器的统计数字。从不显示任何人写的内容。",
+        "instructor.off": "工作坊模式未开启：设置 MEMORY_LAB_WORKSHOP=1，或在 secrets 中设置 [workshop] enab"
+        "led = true。",
+        "instructor.locked": "输入主持人码以打开此页面。",
+        "instructor.code": "主持人码",
+        "instructor.unlock": "打开",
+        "instructor.sessions": "已知会话",
+        "instructor.active": "活跃（最近 5 分钟）",
+        "instructor.calls": "模型调用（最近一小时）",
+        "instructor.tokens": "Token（最近一小时）",
+        "instructor.released": "已释放的闲置会话",
+        "instructor.errors": "最近一小时的错误（按类型）",
+        "instructor.no_errors": "最近一小时没有错误。",
+        "instructor.error_kind": "类型",
+        "instructor.error_count": "次数",
+        "instructor.per_session": "会话（编号，最近的在前）",
+        "instructor.limits": "每个会话的限制",
+        "instructor.limit_name": "限制",
+        "instructor.limit_value": "值",
+        "instructor.host_model": "提供给学员的工作坊模型：{model}",
+        "instructor.no_host_model": "未配置工作坊模型：学员使用离线模型或自己的密钥。",
+        "instructor.refresh": "刷新",
         "settings.language": "语言",
     },
 }

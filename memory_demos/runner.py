@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager
 
 from memory_demos.strategies.base import Strategy, TokenListener
 from memory_demos.turn import Turn
@@ -16,26 +17,31 @@ def broadcast(
     user_text: str,
     token_listeners: Sequence[TokenListener | None] | None = None,
     executor: ThreadPoolExecutor | None = None,
+    call_slot: Callable[[], AbstractContextManager[object]] | None = None,
 ) -> list[Turn]:
     """Run ``user_text`` through every strategy concurrently; turns come back in pane order.
 
     Each strategy is used by one thread at a time (its own lock), so panes never share memory.
-    An error in one pane is in that pane's ``Turn``; the others carry on.
+    An error in one pane is in that pane's ``Turn``; the others carry on. ``call_slot`` (a workshop
+    session's semaphore) is held around each pane's turn, bounding how many run at once.
     """
     if not strategies:
         return []
     listeners = list(token_listeners) if token_listeners is not None else [None] * len(strategies)
+
+    def send(strategy: Strategy, listener: TokenListener | None) -> Turn:
+        if call_slot is None:
+            return strategy.send(user_text, listener)
+        with call_slot():
+            return strategy.send(user_text, listener)
+
     if executor is not None:
         futures = [
-            executor.submit(s.send, user_text, listener)
-            for s, listener in zip(strategies, listeners, strict=True)
+            executor.submit(send, s, listener) for s, listener in zip(strategies, listeners, strict=True)
         ]
         return [future.result() for future in futures]
     with ThreadPoolExecutor(max_workers=min(len(strategies), MAX_PANES), thread_name_prefix="pane") as pool:
-        futures = [
-            pool.submit(s.send, user_text, listener)
-            for s, listener in zip(strategies, listeners, strict=True)
-        ]
+        futures = [pool.submit(send, s, listener) for s, listener in zip(strategies, listeners, strict=True)]
         return [future.result() for future in futures]
 
 

@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 if TYPE_CHECKING:
+    from memory_demos.conversation_link import ConversationManifest
     from memory_demos.providers.chat_models import ProviderConfig
     from memory_demos.strategies.base import Strategy
     from memory_demos.turn import Turn
+    from memory_demos.workshop import SessionBudget, WorkshopConfig
 
 KEY_PREFIX = "ml_"
 Language = Literal["en", "zh"]
@@ -55,11 +57,19 @@ class Notice:
     detail: str | None = None
 
 
+def _new_conversation_id() -> str:
+    from memory_demos.config import new_conversation_id
+
+    return new_conversation_id()
+
+
 @dataclass
 class Pane:
     """One column of the Compare page: a strategy, its parameters, and the turns it has answered.
 
     ``turns`` is what the pane shows; a retried failed turn is replaced by its retry.
+    ``conversation_id`` (random) names this pane's memory in persisted backends; ``persisted`` says
+    whether that memory outlives the process (a SQL backend, a Chroma server).
     """
 
     pane_id: str
@@ -68,6 +78,8 @@ class Pane:
     strategy: Strategy | None = None
     turns: list[Turn] = field(default_factory=list)
     build_error: str | None = None
+    conversation_id: str = field(default_factory=_new_conversation_id)
+    persisted: bool = False
 
     def close(self) -> None:
         """Release the strategy's files and collections (safe to call twice)."""
@@ -76,6 +88,28 @@ class Pane:
                 self.strategy.close()
             finally:
                 self.strategy = None
+
+    def release(self) -> None:
+        """Free what the strategy holds in this process; discard what nobody can reopen.
+
+        Persisted memories are only closed (a conversation link reopens them); for the others
+        ``discard`` (where a strategy has it) also deletes collections kept elsewhere.
+        """
+        strategy, self.strategy = self.strategy, None
+        if strategy is None:
+            return
+        if self.persisted:
+            strategy.close()
+        else:
+            getattr(strategy, "discard", strategy.close)()
+
+
+class SessionLifecycle:
+    """Whether the session's strategies were released (idle clean-up); shared with the release callback."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.released = False
 
 
 @dataclass
@@ -144,8 +178,54 @@ class LabSession:
     # -- who and what -----------------------------------------------------------------------
     @property
     def user_id(self) -> str:
-        """A random id per browser session: long-term stores are namespaced by it, so users never mix."""
+        """A random id per browser session: long-term stores are namespaced by it, so users never mix.
+
+        It is also the owner id of the session's conversation link; opening a link adopts its owner id.
+        """
         return self._setdefault("user_id", lambda: "u" + uuid.uuid4().hex)
+
+    @property
+    def conversation_id(self) -> str:
+        """The random id of this session's Compare conversation (what a conversation link names)."""
+        return self._setdefault("conversation_id", _new_conversation_id)
+
+    @property
+    def registry_key(self) -> str:
+        """An opaque key for the process-wide session registry (unrelated to every other id)."""
+        return self._setdefault("registry_key", lambda: "s" + uuid.uuid4().hex)
+
+    @property
+    def lifecycle(self) -> SessionLifecycle:
+        return self._setdefault("lifecycle", SessionLifecycle)
+
+    @property
+    def budget(self) -> SessionBudget | None:
+        """The session's workshop limits (None outside workshop mode)."""
+        return self._state.get(KEY_PREFIX + "budget")
+
+    def configure(self, workshop: WorkshopConfig) -> None:
+        """Apply the workshop settings: limits, a budget, and the host's model as the starting model.
+
+        Called on every script run; only the first call sets the starting model, and a budget is
+        replaced only when the limits changed (the tokens spent so far are carried over).
+        """
+        from memory_demos.config import max_message_chars
+        from memory_demos.runner import MAX_PANES
+        from memory_demos.workshop import SessionBudget
+
+        if workshop.host is not None and KEY_PREFIX + "provider" not in self._state:
+            self._set("provider", workshop.host.provider_config())
+        chars = workshop.limits.max_message_chars if workshop.enabled else max_message_chars()
+        if self.limits.max_message_chars != chars:
+            self._set("limits", Limits(max_message_chars=chars, max_panes=MAX_PANES))
+        budget = self.budget
+        if not workshop.enabled:
+            if budget is not None:
+                self._set("budget", None)
+        elif budget is None or budget.limits != workshop.limits:
+            fresh = SessionBudget(workshop.limits)
+            fresh.record(budget.tokens_used if budget is not None else 0)
+            self._set("budget", fresh)
 
     @property
     def provider(self) -> ProviderConfig:
@@ -190,21 +270,33 @@ class LabSession:
     def pane(self, pane_id: str) -> Pane | None:
         return next((pane for pane in self.panes if pane.pane_id == pane_id), None)
 
-    def build(self, pane: Pane) -> None:
-        """(Re)build a pane's strategy for the current provider; its conversation starts fresh."""
+    def build(self, pane: Pane, *, fresh: bool = True) -> None:
+        """(Re)build a pane's strategy for the current provider.
+
+        ``fresh`` (the default) starts a new conversation under a new id; otherwise the pane keeps its
+        conversation id, so a persisted memory comes back (a conversation link, an idle session's return).
+        """
+        from memory_demos.conversation_link import is_persisted
         from memory_demos.providers.errors import describe_error
+        from memory_demos.storage import StorageConfig
         from memory_demos.strategies.base import StrategyContext
         from memory_demos.strategies.registry import build_strategy
 
-        pane.close()
+        pane.release()
         pane.turns = []
         pane.build_error = None
-        context = StrategyContext(
-            provider=self.provider,
-            user_id=self.user_id,
-            max_message_chars=self.limits.max_message_chars,
-        )
+        if fresh:
+            pane.conversation_id = _new_conversation_id()
         try:
+            storage = StorageConfig.from_env()
+            pane.persisted = is_persisted(pane.strategy_id, pane.params, storage)
+            context = StrategyContext(
+                provider=self.provider,
+                conversation_id=pane.conversation_id,
+                user_id=self.user_id,
+                max_message_chars=self.limits.max_message_chars,
+                storage=storage,
+            )
             pane.strategy = build_strategy(pane.strategy_id, context, pane.params)
         except Exception as exc:
             pane.build_error = describe_error(exc, *self.provider.secret_values())
@@ -220,9 +312,73 @@ class LabSession:
         panes = self.panes
         for index, pane in enumerate(panes):
             if pane.pane_id == pane_id:
-                pane.close()
+                pane.release()
                 del panes[index]
                 return
+
+    # -- idle clean-up and conversation links -------------------------------------------------
+    def releaser(self) -> Callable[[], None]:
+        """The callback the session registry calls when this session has been idle too long.
+
+        It holds the real pane list (never ``st.session_state``, which means whichever session is
+        running): the registry may call it from another session's script thread.
+        """
+        panes = self.panes
+        lifecycle = self.lifecycle
+
+        def release() -> None:
+            with lifecycle.lock:
+                lifecycle.released = True
+                for pane in list(panes):
+                    pane.release()
+
+        return release
+
+    def revive(self) -> bool:
+        """After an idle release: rebuild every pane (persisted memories come back); True if it did."""
+        lifecycle = self.lifecycle
+        with lifecycle.lock:
+            if not lifecycle.released:
+                return False
+            lifecycle.released = False
+            for pane in self.panes:
+                turns = pane.turns if pane.persisted else []
+                self.build(pane, fresh=False)
+                pane.turns = turns
+        self.job = None
+        return True
+
+    def manifest(self) -> ConversationManifest:
+        """The panes as a conversation link reopens them: strategies, parameters and conversation ids."""
+        from memory_demos.conversation_link import ConversationManifest, PaneManifest
+
+        return ConversationManifest(
+            panes=tuple(
+                PaneManifest(pane.strategy_id, dict(pane.params), pane.conversation_id, pane.persisted)
+                for pane in self.panes
+            )
+        )
+
+    def restore(self, owner_id: str, conversation_id: str, manifest: ConversationManifest) -> None:
+        """Become the owner of a linked conversation and rebuild its panes (persisted memories come back)."""
+        panes = self.panes
+        for pane in panes:
+            pane.release()
+        panes.clear()  # the same list object: the registry's release callback holds it
+        self._set("user_id", owner_id)
+        self._set("conversation_id", conversation_id)
+        self.job = None
+        for item in manifest.panes:
+            counter = self._setdefault("pane_counter", lambda: 0) + 1
+            self._set("pane_counter", counter)
+            pane = Pane(
+                pane_id=f"p{counter}",
+                strategy_id=item.strategy_id,
+                params=dict(item.params),
+                conversation_id=item.conversation_id,
+            )
+            self.build(pane, fresh=False)
+            panes.append(pane)
 
     # -- the message in flight ---------------------------------------------------------------
     @property

@@ -16,6 +16,7 @@ from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.notices import show_flashes
 from memory_demos.ui.pane import PaneActions, PaneView, parse_params, render_pane
 from memory_demos.ui.text import code_span, provider_label
+from memory_demos.ui.workshop import render_conversation_link, usage_recorder, workshop_config
 
 
 # -- actions (button callbacks run before the page is drawn) ----------------------------------
@@ -52,12 +53,42 @@ def reset_all() -> None:
     session.flash("info", t("compare.reset_all_done"))
 
 
+def send_to(session: LabSession, panes: list[Pane], text: str, *, retry: bool = False) -> None:
+    """Start a broadcast under the session's workshop budget (if any), counting what it spends."""
+    budget = session.budget
+    start_broadcast(
+        session,
+        panes,
+        text,
+        retry=retry,
+        call_slot=budget.call_slot if budget is not None else None,
+        on_done=usage_recorder(session),
+    )
+
+
+def within_limits(session: LabSession, text: str, *, retry: bool = False) -> bool:
+    """False (with a warning saying which limit and why) if a workshop limit refuses this message."""
+    budget = session.budget
+    if budget is None:
+        return True
+    turns = max((len(pane.turns) for pane in session.panes), default=0)
+    hit = budget.check(text, turns - 1 if retry else turns)
+    if hit is None:
+        return True
+    session.flash(
+        "warning", t(f"workshop.limit.{hit.kind}", limit=f"{hit.limit:,}", current=f"{hit.current:,}")
+    )
+    return False
+
+
 def retry(pane_id: str) -> None:
     session = get_session()
     pane = session.pane(pane_id)
     if session.busy or pane is None or not pane.turns or pane.turns[-1].error is None:
         return
-    start_broadcast(session, [pane], pane.turns[-1].user_text, retry=True)
+    text = pane.turns[-1].user_text
+    if within_limits(session, text, retry=True):
+        send_to(session, [pane], text, retry=True)
 
 
 def apply_params(pane_id: str, values: dict[str, Any]) -> None:
@@ -92,7 +123,8 @@ def handle_message(text: str) -> None:
     if job is not None and not job.finished:  # a message sent while another was still answering
         job.future.result()
         finish_broadcast(session, job)
-    start_broadcast(session, session.panes, text)
+    if within_limits(session, text):
+        send_to(session, session.panes, text)
 
 
 # -- the page ---------------------------------------------------------------------------------
@@ -166,6 +198,20 @@ def render() -> None:
     st.title(t("compare.title"), anchor=False)
     st.caption(t("compare.intro", provider=code_span(provider_label(session.provider))))
     show_flashes(session)
+    budget = session.budget
+    if budget is not None:
+        limits = budget.limits
+        st.caption(
+            ":material/speed: "
+            + t(
+                "workshop.usage",
+                turns=max((len(pane.turns) for pane in session.panes), default=0),
+                max_turns=limits.max_turns_per_conversation,
+                tokens=f"{budget.tokens_used:,}",
+                max_tokens=f"{limits.max_tokens_per_session:,}",
+                concurrent=limits.max_concurrent_calls_per_session,
+            )
+        )
     per_row, zoom = toolbar(session)
 
     job = session.job
@@ -179,6 +225,8 @@ def render() -> None:
                 placeholder = render_pane(pane_view(session, pane, in_flight, zoom), ACTIONS)
             if placeholder is not None:
                 placeholders[pane.pane_id] = placeholder
+
+    render_conversation_link(session, workshop_config())
 
     st.subheader(t("cost.title"), anchor=False)
     st.caption(t("cost.caption"))

@@ -18,6 +18,7 @@ from memory_demos.session import LANGUAGES, get_session, widget_key
 from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.notices import show_flashes
 from memory_demos.ui.text import provider_label
+from memory_demos.ui.workshop import workshop_config
 
 LANGUAGE_NAMES = {"en": "English", "zh": "简体中文"}
 FIELD_WIDTH = 520
@@ -27,21 +28,33 @@ BASE_URL_KEY = widget_key("settings_base_url")
 API_KEY_KEY = widget_key("settings_api_key")
 TIMEOUT_KEY = widget_key("settings_timeout")
 LANGUAGE_KEY = widget_key("settings_language")
+HOSTED = "hosted"  # the radio's value for the workshop model (not a ProviderConfig kind)
 
 
 def _fill_widgets_from(provider: ProviderConfig) -> None:
-    """Widgets start from the active provider (they are forgotten when the user leaves this page)."""
+    """Widgets start from the active provider (they are forgotten when the user leaves this page).
+
+    The workshop model's base URL is the host's secret: it never goes into a widget (widget values are
+    sent to the browser).
+    """
     state = st.session_state
-    state.setdefault(KIND_KEY, provider.kind)
-    state.setdefault(MODEL_KEY, provider.model if provider.kind != "offline" else DEFAULT_OPENAI_MODEL)
-    state.setdefault(BASE_URL_KEY, provider.base_url or "")
+    state.setdefault(KIND_KEY, HOSTED if provider.hosted else provider.kind)
+    own_model = provider.kind != "offline" and not provider.hosted
+    state.setdefault(MODEL_KEY, provider.model if own_model else DEFAULT_OPENAI_MODEL)
+    state.setdefault(BASE_URL_KEY, "" if provider.hosted else provider.base_url or "")
     state.setdefault(API_KEY_KEY, "")
     state.setdefault(TIMEOUT_KEY, int(provider.timeout_seconds))
 
 
 def apply_settings() -> None:
-    """Build the new provider; if it differs, rebuild every pane with it (their conversations restart)."""
+    """Build the new provider; if it differs, rebuild every pane with it (their conversations restart).
+
+    A key typed here stays in this session. The server's keys never travel to an address typed in the
+    browser: the workshop model's key is only used with the workshop model, and ``OPENAI_API_KEY`` only
+    with OpenAI itself, outside workshop mode.
+    """
     session = get_session()
+    workshop = workshop_config()
     current = session.provider
     state = st.session_state
     typed_key = str(state.get(API_KEY_KEY) or "").strip()
@@ -50,16 +63,20 @@ def apply_settings() -> None:
     model = str(state.get(MODEL_KEY) or "").strip()
     base_url = str(state.get(BASE_URL_KEY) or "").strip() or None
     timeout = float(state.get(TIMEOUT_KEY) or current.timeout_seconds)
-    api_key = SecretStr(typed_key) if typed_key else current.api_key
+    own_key = None if current.hosted else current.api_key
+    api_key = SecretStr(typed_key) if typed_key else own_key
+    env_key_allowed = kind == "openai" and not workshop.enabled
 
-    if kind == "offline":
+    if kind == HOSTED and workshop.host is not None:
+        new = workshop.host.provider_config().with_overrides(timeout_seconds=timeout)
+    elif kind == "offline" or kind == HOSTED:
         new = ProviderConfig(timeout_seconds=timeout)
     else:
         if not model:
             session.flash("error", t("settings.need_model"))
             return
         if kind == "openai":
-            if api_key is None and not os.environ.get("OPENAI_API_KEY"):
+            if api_key is None and not (env_key_allowed and os.environ.get("OPENAI_API_KEY")):
                 session.flash("error", t("settings.need_key"))
                 return
             base_url = None
@@ -67,7 +84,12 @@ def apply_settings() -> None:
             session.flash("error", t("settings.need_base_url"))
             return
         new = ProviderConfig(
-            kind=kind, model=model, base_url=base_url, api_key=api_key, timeout_seconds=timeout
+            kind=kind,
+            model=model,
+            base_url=base_url,
+            api_key=api_key,
+            timeout_seconds=timeout,
+            use_env_key=env_key_allowed,
         )
 
     if new == current:
@@ -81,6 +103,8 @@ def apply_settings() -> None:
 def forget_key() -> None:
     session = get_session()
     provider = session.provider
+    if provider.hosted:
+        return  # the workshop model's key is the host's, not this session's
     session.provider = provider.with_overrides(api_key=None)
     if provider.kind != "offline":
         session.rebuild_all()
@@ -94,23 +118,29 @@ def language_changed() -> None:
 def render() -> None:
     """The page: the model form (applied by a callback) and the language."""
     session = get_session()
+    workshop = workshop_config()
     current = session.provider
     st.title(t("settings.title"), anchor=False)
     show_flashes(session)
     _fill_widgets_from(current)
+    kinds: tuple[str, ...] = PROVIDER_KINDS
+    labels = {kind: t(f"settings.kind.{kind}") for kind in PROVIDER_KINDS}
+    if workshop.host is not None:
+        kinds = (HOSTED, *PROVIDER_KINDS)
+        labels[HOSTED] = t("settings.kind.hosted")
+    if st.session_state.get(KIND_KEY) not in kinds:
+        st.session_state[KIND_KEY] = "offline"
 
     with st.container(border=True):
         st.subheader(t("settings.provider"), anchor=False)
         st.caption(t("settings.active"))
         st.text(provider_label(current))
         kind = st.radio(
-            t("settings.provider_kind"),
-            PROVIDER_KINDS,
-            format_func={k: t(f"settings.kind.{k}") for k in PROVIDER_KINDS}.__getitem__,
-            key=KIND_KEY,
-            horizontal=True,
+            t("settings.provider_kind"), kinds, format_func=labels.__getitem__, key=KIND_KEY, horizontal=True
         )
-        if kind == "offline":
+        if kind == HOSTED and workshop.host is not None:
+            st.caption(t("settings.hosted_note", model=workshop.host.model))
+        elif kind == "offline":
             st.caption(t("settings.offline_note", model=OFFLINE_MODEL_NAME))
         else:
             st.text_input(
@@ -132,10 +162,10 @@ def render() -> None:
                 help=t("settings.api_key_help"),
                 width=FIELD_WIDTH,
             )
-            if current.api_key is not None:
+            if current.api_key is not None and not current.hosted:
                 st.caption(":material/key: " + t("settings.key_in_session"))
                 st.button(t("settings.forget_key"), icon=":material/key_off:", on_click=forget_key)
-            elif os.environ.get("OPENAI_API_KEY"):
+            elif kind == "openai" and not workshop.enabled and os.environ.get("OPENAI_API_KEY"):
                 st.caption(":material/key: " + t("settings.key_from_env"))
         st.number_input(
             t("settings.timeout"),

@@ -20,6 +20,7 @@ UI_SOURCES = [
     ROOT / "pages" / "compare.py",
     ROOT / "pages" / "tokens.py",
     ROOT / "pages" / "settings.py",
+    ROOT / "pages" / "instructor.py",
     *sorted((ROOT / "memory_demos" / "ui").glob("*.py")),
 ]
 LITERAL_KEY = re.compile(r"""\bt\(\s*["']([a-z_]+(?:\.[a-z_]+)+)["']""")

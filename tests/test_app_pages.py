@@ -57,7 +57,9 @@ def expander(block, label: str):
 
 
 @pytest.mark.parametrize("spec", PAGES, ids=[spec.path for spec in PAGES])
-def test_every_page_loads_without_a_key(spec) -> None:
+def test_every_page_loads_without_a_key(spec, monkeypatch: pytest.MonkeyPatch) -> None:
+    if spec.workshop_only:  # listed only in workshop mode
+        monkeypatch.setenv("MEMORY_LAB_WORKSHOP", "1")
     at = open_app(spec.path)
     assert not at.exception
     assert at.title or at.header or at.subheader, f"{spec.path} rendered no heading"
@@ -70,7 +72,8 @@ def test_home_links_every_other_page_and_names_the_provider() -> None:
     assert any("Offline teaching model" in text.value for text in at.text)
     # st.page_link is not modelled by AppTest's query helpers; count the link elements instead.
     links = at.get("page_link")
-    assert len(links) >= len([spec for spec in PAGES if not spec.default]) + 1  # + the sidebar's
+    listed = [spec for spec in PAGES if not spec.default and not spec.workshop_only]
+    assert len(links) >= len(listed) + 1  # + the sidebar's
 
 
 def test_one_message_gets_a_reply_in_every_pane() -> None:

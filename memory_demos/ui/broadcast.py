@@ -9,28 +9,47 @@ from __future__ import annotations
 
 import queue
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager
 
 from memory_demos.session import BroadcastJob, LabSession, Pane
+from memory_demos.turn import Turn
 
 POLL_SECONDS = 0.05
 STREAM_CURSOR = " \u258c"
 
 
 def start_broadcast(
-    session: LabSession, panes: Sequence[Pane], text: str, *, retry: bool = False
+    session: LabSession,
+    panes: Sequence[Pane],
+    text: str,
+    *,
+    retry: bool = False,
+    call_slot: Callable[[], AbstractContextManager[object]] | None = None,
+    on_done: Callable[[list[Turn]], None] | None = None,
 ) -> BroadcastJob:
-    """Start answering ``text`` in ``panes`` (those with a built strategy) and remember the job."""
+    """Start answering ``text`` in ``panes`` (those with a built strategy) and remember the job.
+
+    ``call_slot`` bounds how many panes answer at once; ``on_done`` gets the turns on the worker
+    thread as soon as they are all in (usage counting), even if the page is never drawn again.
+    """
     from memory_demos.runner import broadcast
 
     ready = [pane for pane in panes if pane.strategy is not None]
     queues: dict[str, queue.Queue[str]] = {pane.pane_id: queue.Queue() for pane in ready}
     strategies = [pane.strategy for pane in ready if pane.strategy is not None]
     listeners = [queues[pane.pane_id].put for pane in ready]
+
+    def run() -> list[Turn]:
+        turns = broadcast(strategies, text, listeners, call_slot=call_slot)
+        if on_done is not None:
+            on_done(turns)
+        return turns
+
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-lab-broadcast")
     try:
-        future = executor.submit(broadcast, strategies, text, listeners)
+        future = executor.submit(run)
     finally:
         executor.shutdown(wait=False)
     job = BroadcastJob(

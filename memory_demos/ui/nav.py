@@ -12,13 +12,17 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class PageSpec:
-    """One page: its script, the i18n keys of its title and one-line blurb, and a Material icon."""
+    """One page: its script, the i18n keys of its title and one-line blurb, and a Material icon.
+
+    ``workshop_only`` pages are listed only when workshop mode is on.
+    """
 
     path: str
     title_key: str
     blurb_key: str
     icon: str
     default: bool = False
+    workshop_only: bool = False
 
 
 PAGES: list[PageSpec] = [
@@ -29,7 +33,19 @@ PAGES: list[PageSpec] = [
     PageSpec("pages/failure_lab.py", "nav.failure_lab", "nav.failure_lab.blurb", ":material/bug_report:"),
     PageSpec("pages/tokens.py", "nav.tokens", "nav.tokens.blurb", ":material/token:"),
     PageSpec("pages/settings.py", "nav.settings", "nav.settings.blurb", ":material/settings:"),
+    PageSpec(
+        "pages/instructor.py",
+        "nav.instructor",
+        "nav.instructor.blurb",
+        ":material/co_present:",
+        workshop_only=True,
+    ),
 ]
+
+
+def visible_pages(workshop_enabled: bool) -> list[PageSpec]:
+    """The pages to list: the workshop-only ones only in workshop mode."""
+    return [spec for spec in PAGES if workshop_enabled or not spec.workshop_only]
 
 
 @lru_cache(maxsize=1)

@@ -17,5 +17,12 @@ def code_span(value: str) -> str:
 
 
 def provider_label(provider: ProviderConfig) -> str:
-    """The active model's name for the interface: translated for the offline model, else as configured."""
-    return t("provider.offline") if provider.kind == "offline" else provider.display_name
+    """The active model's name for the interface: translated for the offline and the workshop model.
+
+    The workshop model is named by its model name only: its base URL is the host's secret.
+    """
+    if provider.kind == "offline":
+        return t("provider.offline")
+    if provider.hosted:
+        return t("provider.hosted", model=provider.model)
+    return provider.display_name

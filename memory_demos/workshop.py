@@ -1,0 +1,545 @@
+"""Workshop hosting: one server for a room of attendees.
+
+``WorkshopConfig`` reads the ``[workshop]`` table of Streamlit's secrets and ``MEMORY_LAB_*`` env vars:
+whether workshop mode is on, the access and host codes, per-session limits, and the host's own model
+(whose key and address are server secrets). ``SessionBudget`` enforces one browser session's limits;
+``SessionRegistry`` is the one process-wide record of sessions (counters only, never messages) that
+releases the strategies of idle sessions so memory does not grow with every attendee who ever connected.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import threading
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import SecretStr
+
+if TYPE_CHECKING:
+    from memory_demos.providers.chat_models import ProviderConfig
+    from memory_demos.turn import Turn
+
+logger = logging.getLogger(__name__)
+
+WORKSHOP_ENV = "MEMORY_LAB_WORKSHOP"
+SECRETS_TABLE = "workshop"
+HOUR_SECONDS = 3600.0
+ACTIVE_SECONDS = 300.0
+SWEEP_EVERY_SECONDS = 30.0
+# Bounds the last-hour event log: a room of 200 sending a message every 10 s fills it in an hour.
+MAX_EVENTS = 100_000
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+LimitKind = Literal["message_chars", "turns", "tokens"]
+
+
+class WorkshopConfigError(ValueError):
+    """A workshop setting that cannot be used; the message names the setting, never a secret's value."""
+
+
+def _describe(text: str, env: str, *, secret: bool = False, sensitive: bool = False) -> dict[str, Any]:
+    """Field metadata: a description, the env var it falls back to, and how carefully to treat it.
+
+    ``secret`` fields become ``SecretStr``; ``sensitive`` ones (a server address) stay text but no error
+    message ever quotes them.
+    """
+    return {"description": text, "env": env, "secret": secret, "sensitive": sensitive or secret}
+
+
+@dataclass(frozen=True)
+class WorkshopLimits:
+    """What one browser session may do in workshop mode (``[workshop.limits]`` in secrets)."""
+
+    max_turns_per_conversation: int = field(
+        default=40,
+        metadata=_describe(
+            "Messages one Compare conversation may send before its panes must be reset.",
+            "MEMORY_LAB_MAX_TURNS",
+        ),
+    )
+    max_message_chars: int = field(
+        default=2000,
+        metadata=_describe(
+            "Longest message accepted, in characters.", "MEMORY_LAB_WORKSHOP_MAX_MESSAGE_CHARS"
+        ),
+    )
+    max_tokens_per_session: int = field(
+        default=150_000,
+        metadata=_describe(
+            "Tokens (prompt, completion and memory calls) one browser session may spend; checked before "
+            "each message.",
+            "MEMORY_LAB_MAX_TOKENS_PER_SESSION",
+        ),
+    )
+    max_concurrent_calls_per_session: int = field(
+        default=4,
+        metadata=_describe(
+            "Panes of one session answering at the same time; the others wait for a free slot.",
+            "MEMORY_LAB_MAX_CONCURRENT_CALLS",
+        ),
+    )
+    idle_minutes: float = field(
+        default=30.0,
+        metadata=_describe(
+            "A session with no activity for this long is released: its panes' memories are closed and "
+            "its record dropped.",
+            "MEMORY_LAB_IDLE_MINUTES",
+        ),
+    )
+
+    def __post_init__(self) -> None:
+        for spec in fields(self):
+            value = getattr(self, spec.name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                raise WorkshopConfigError(f"workshop.limits.{spec.name} must be a positive number.")
+
+    @property
+    def idle_seconds(self) -> float:
+        return self.idle_minutes * 60.0
+
+
+@dataclass(frozen=True, repr=False)
+class HostProvider:
+    """The host's model (``[workshop.host]``): attendees use it without a key of their own.
+
+    The key, and the base URL of a compatible server, stay on the server: the provider built from them
+    is marked ``hosted``, so the interface, exports and error messages name only the model.
+    """
+
+    kind: Literal["openai", "openai_compatible"] = field(
+        default="openai",
+        metadata=_describe("openai, or openai_compatible (with base_url).", "MEMORY_LAB_HOST_KIND"),
+    )
+    model: str = field(
+        default="gpt-4o-mini",
+        metadata=_describe("The model name the server expects.", "MEMORY_LAB_HOST_MODEL"),
+    )
+    base_url: str | None = field(
+        default=None,
+        metadata=_describe(
+            "An OpenAI-compatible endpoint, e.g. http://10.0.0.5:11434/v1; kept server-side.",
+            "MEMORY_LAB_HOST_BASE_URL",
+            sensitive=True,
+        ),
+    )
+    api_key: SecretStr | None = field(
+        default=None,
+        metadata=_describe(
+            "The host's API key; used server-side only.", "MEMORY_LAB_HOST_API_KEY", secret=True
+        ),
+    )
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("openai", "openai_compatible"):
+            raise WorkshopConfigError("workshop.host.kind must be openai or openai_compatible.")
+        if not self.model.strip():
+            raise WorkshopConfigError("workshop.host.model must not be empty.")
+        if self.kind == "openai_compatible" and not (self.base_url or "").startswith(("http://", "https://")):
+            raise WorkshopConfigError("workshop.host.base_url must start with http:// or https://.")
+        if self.kind == "openai" and (self.api_key is None or not self.api_key.get_secret_value()):
+            raise WorkshopConfigError("workshop.host.api_key is required for kind = openai.")
+
+    def __repr__(self) -> str:
+        return f"HostProvider(kind={self.kind!r}, model={self.model!r})"
+
+    def provider_config(self) -> ProviderConfig:
+        """The chat-model configuration sessions use; marked ``hosted`` so its secrets are never shown."""
+        from memory_demos.providers.chat_models import ProviderConfig
+
+        return ProviderConfig(
+            kind=self.kind,
+            model=self.model,
+            base_url=self.base_url if self.kind == "openai_compatible" else None,
+            api_key=self.api_key,
+            hosted=True,
+            use_env_key=False,
+        )
+
+
+@dataclass(frozen=True, repr=False)
+class WorkshopConfig:
+    """Workshop mode's settings: each from ``[workshop]`` in secrets, else its env var, else the default."""
+
+    enabled: bool = field(
+        default=False,
+        metadata=_describe("Turn workshop mode on (limits, the instructor view).", WORKSHOP_ENV),
+    )
+    access_code: SecretStr | None = field(
+        default=None,
+        metadata=_describe(
+            "Asked once per browser session before any page opens; unset: no gate.",
+            "MEMORY_LAB_ACCESS_CODE",
+            secret=True,
+        ),
+    )
+    host_code: SecretStr | None = field(
+        default=None,
+        metadata=_describe(
+            "Opens the instructor view; unset: the access code does.", "MEMORY_LAB_HOST_CODE", secret=True
+        ),
+    )
+    link_secret: SecretStr | None = field(
+        default=None,
+        metadata=_describe(
+            "Signs conversation links; set the same value on every process behind a load balancer. Unset: "
+            "a random secret file in the data folder.",
+            "MEMORY_LAB_LINK_SECRET",
+            secret=True,
+        ),
+    )
+    limits: WorkshopLimits = field(default_factory=WorkshopLimits)
+    host: HostProvider | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"WorkshopConfig(enabled={self.enabled}, access_code={'set' if self.access_code else None}, "
+            f"host_code={'set' if self.host_code else None}, limits={self.limits!r}, host={self.host!r})"
+        )
+
+    @classmethod
+    def from_sources(
+        cls, secrets: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None
+    ) -> WorkshopConfig:
+        """Read ``secrets["workshop"]`` (and its ``limits`` and ``host`` tables), else ``environ``.
+
+        ``enabled`` is on if either source turns it on. Raises ``WorkshopConfigError`` for a bad value.
+        """
+        table = _table(secrets or {}, SECRETS_TABLE)
+        env = environ or {}
+        values = _read(cls, table, env, skip={"limits", "host"})
+        values["enabled"] = bool(values.get("enabled")) or _as_bool(env.get(WORKSHOP_ENV), WORKSHOP_ENV)
+        values["limits"] = WorkshopLimits(**_read(WorkshopLimits, _table(table, "limits"), env))
+        host_values = _read(HostProvider, _table(table, "host"), env)
+        if host_values:
+            values["host"] = HostProvider(**host_values)
+        return cls(**values)
+
+    @property
+    def instructor_code(self) -> SecretStr | None:
+        """The code that opens the instructor view: the host code, else the access code."""
+        return self.host_code or self.access_code
+
+
+def _table(mapping: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    value = mapping.get(name)
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise WorkshopConfigError(f"[{name}] in secrets must be a table.")
+    return value
+
+
+def _read(
+    cls: type, table: Mapping[str, Any], env: Mapping[str, str], skip: Iterable[str] = ()
+) -> dict[str, Any]:
+    """The fields of ``cls`` present in ``table`` or (by their ``env`` metadata) in ``env``, converted."""
+    values: dict[str, Any] = {}
+    for spec in fields(cls):
+        if spec.name in skip or "env" not in spec.metadata:
+            continue
+        raw = table.get(spec.name)
+        source = f"workshop.{spec.name}"
+        if raw is None or raw == "":
+            raw = env.get(spec.metadata["env"]) or None
+            source = spec.metadata["env"]
+        if raw is None:
+            continue
+        values[spec.name] = _convert(spec.default, raw, source, spec.metadata)
+    return values
+
+
+def _convert(default: Any, raw: Any, source: str, metadata: Mapping[str, Any]) -> Any:
+    shown = "a value that is not text" if metadata["sensitive"] else repr(raw)
+    if isinstance(default, bool):
+        return _as_bool(raw, source)
+    if isinstance(default, int):
+        try:
+            return int(str(raw).strip()) if not isinstance(raw, int) else raw
+        except ValueError:
+            raise WorkshopConfigError(f"{source} must be a whole number; got {raw!r}.") from None
+    if isinstance(default, float):
+        try:
+            return float(raw)
+        except (TypeError, ValueError):
+            raise WorkshopConfigError(f"{source} must be a number; got {raw!r}.") from None
+    if not isinstance(raw, str):
+        raise WorkshopConfigError(f"{source} must be text; got {shown}.")
+    text = raw.strip()
+    if metadata["secret"]:
+        return SecretStr(text) if text else None
+    return text or None
+
+
+def _as_bool(raw: Any, source: str) -> bool:
+    if isinstance(raw, bool) or raw is None:
+        return bool(raw)
+    text = str(raw).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise WorkshopConfigError(f"{source} must be true or false; got {raw!r}.")
+
+
+def codes_match(given: str, expected: SecretStr | None) -> bool:
+    """True if ``given`` equals the configured code (constant-time); False when no code is configured."""
+    if expected is None:
+        return False
+    return hmac.compare_digest(given.strip().encode("utf-8"), expected.get_secret_value().encode("utf-8"))
+
+
+# -- one session's limits -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class LimitHit:
+    """A limit a message would break: which one, its value, and what the session is at."""
+
+    kind: LimitKind
+    limit: int
+    current: int
+
+
+class SessionBudget:
+    """One browser session's workshop limits; thread-safe (worker threads record, the script thread checks).
+
+    ``check`` is asked before a message goes out; ``call_slot`` bounds how many panes of the session run
+    at once (a semaphore: the other panes wait, they are not refused); ``record`` adds spent tokens.
+    """
+
+    def __init__(self, limits: WorkshopLimits) -> None:
+        self.limits = limits
+        self._lock = threading.Lock()
+        self._tokens = 0
+        self._slots = threading.BoundedSemaphore(limits.max_concurrent_calls_per_session)
+        self._running = 0
+        self._peak = 0
+
+    @property
+    def tokens_used(self) -> int:
+        with self._lock:
+            return self._tokens
+
+    @property
+    def peak_concurrency(self) -> int:
+        """The most turns this session ever ran at once (for tests and the instructor view)."""
+        with self._lock:
+            return self._peak
+
+    def check(self, text: str, turns_so_far: int) -> LimitHit | None:
+        """The first limit ``text`` would break as the next message of a conversation, or None."""
+        limits = self.limits
+        if len(text) > limits.max_message_chars:
+            return LimitHit("message_chars", limits.max_message_chars, len(text))
+        if turns_so_far >= limits.max_turns_per_conversation:
+            return LimitHit("turns", limits.max_turns_per_conversation, turns_so_far)
+        used = self.tokens_used
+        if used >= limits.max_tokens_per_session:
+            return LimitHit("tokens", limits.max_tokens_per_session, used)
+        return None
+
+    def record(self, tokens: int) -> None:
+        with self._lock:
+            self._tokens += max(0, int(tokens))
+
+    @contextmanager
+    def call_slot(self) -> Iterator[None]:
+        """Hold one of the session's call slots while a pane answers."""
+        with self._slots:
+            with self._lock:
+                self._running += 1
+                self._peak = max(self._peak, self._running)
+            try:
+                yield
+            finally:
+                with self._lock:
+                    self._running -= 1
+
+
+# -- the process-wide registry of sessions --------------------------------------------------------------
+@dataclass
+class SessionRecord:
+    """What the registry keeps per browser session: an opaque key, activity, counters and a release hook."""
+
+    key: str
+    last_active: float
+    model_calls: int = 0
+    tokens: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    release: Callable[[], None] | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class RegistryStats:
+    """Numbers for the instructor view: no session's messages, only counts."""
+
+    sessions: int
+    active_sessions: int
+    model_calls_last_hour: int
+    tokens_last_hour: int
+    errors_last_hour: dict[str, int]
+    released_total: int
+
+
+@dataclass(frozen=True)
+class _Event:
+    at: float
+    model_calls: int
+    tokens: int
+    errors: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TurnUsage:
+    """What a batch of turns cost: model calls, tokens, and the kinds of the errors among them."""
+
+    model_calls: int
+    tokens: int
+    error_kinds: tuple[str, ...]
+
+    @classmethod
+    def of(cls, turns: Iterable[Turn]) -> TurnUsage:
+        turns = list(turns)
+        return cls(
+            model_calls=sum(turn.model_calls for turn in turns),
+            tokens=sum(turn.total_tokens for turn in turns),
+            error_kinds=tuple(turn.error_kind or "other" for turn in turns if turn.error is not None),
+        )
+
+
+class SessionRegistry:
+    """Every browser session the process knows, by opaque key; thread-safe. The app holds one instance.
+
+    ``touch`` marks activity (and sets the session's release callback), ``record`` adds usage, and
+    ``sweep`` releases sessions idle longer than the limit: it calls their release callback (which closes
+    their strategies) and drops their record. ``clock`` is injectable so tests need not wait.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, sweep_every: float = SWEEP_EVERY_SECONDS):
+        self._clock = clock
+        self._sweep_every = sweep_every
+        self._lock = threading.Lock()
+        self._records: dict[str, SessionRecord] = {}
+        self._events: deque[_Event] = deque(maxlen=MAX_EVENTS)
+        self._last_sweep = clock()
+        self._released_total = 0
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._records)
+
+    def __contains__(self, key: object) -> bool:
+        with self._lock:
+            return key in self._records
+
+    def touch(self, key: str, release: Callable[[], None] | None = None) -> bool:
+        """Mark ``key`` active now; returns True if the registry did not know it (new or released)."""
+        now = self._clock()
+        with self._lock:
+            record = self._records.get(key)
+            is_new = record is None
+            if record is None:
+                record = self._records[key] = SessionRecord(key=key, last_active=now)
+            record.last_active = now
+            if release is not None:
+                record.release = release
+            return is_new
+
+    def record(self, key: str, usage: TurnUsage) -> None:
+        """Add a batch of turns' usage to the session's counters and to the last-hour log."""
+        now = self._clock()
+        with self._lock:
+            record = self._records.get(key)
+            if record is not None:
+                record.model_calls += usage.model_calls
+                record.tokens += usage.tokens
+                record.errors.update(usage.error_kinds)
+                record.last_active = now
+            self._events.append(_Event(now, usage.model_calls, usage.tokens, usage.error_kinds))
+
+    def record_error(self, key: str | None, kind: str) -> None:
+        """Count an error that came from no turn (a refused code, a bad link)."""
+        self.record(key or "", TurnUsage(0, 0, (kind,)))
+
+    def forget(self, key: str) -> None:
+        """Release one session now (e.g. it asked to end)."""
+        with self._lock:
+            record = self._records.pop(key, None)
+        if record is not None:
+            self._release(record)
+
+    def maybe_sweep(self, idle_seconds: float) -> int:
+        """``sweep`` if the last one was ``sweep_every`` seconds ago or more; returns how many it released."""
+        now = self._clock()
+        with self._lock:
+            if now - self._last_sweep < self._sweep_every:
+                return 0
+            self._last_sweep = now
+        return self.sweep(idle_seconds)
+
+    def sweep(self, idle_seconds: float) -> int:
+        """Release every session idle for more than ``idle_seconds``; returns how many were released."""
+        now = self._clock()
+        with self._lock:
+            self._last_sweep = now
+            idle = [r for r in self._records.values() if now - r.last_active > idle_seconds]
+            for record in idle:
+                del self._records[record.key]
+            self._prune(now)
+        for record in idle:  # outside the lock: closing strategies may take a while
+            self._release(record)
+        return len(idle)
+
+    def _release(self, record: SessionRecord) -> None:
+        release, record.release = record.release, None
+        if release is not None:
+            try:
+                release()
+            except Exception as exc:  # one broken session must not stop the sweep
+                logger.warning("Releasing an idle session failed: %s", type(exc).__name__)
+        with self._lock:
+            self._released_total += 1
+
+    def _prune(self, now: float) -> None:
+        while self._events and now - self._events[0].at > HOUR_SECONDS:
+            self._events.popleft()
+
+    def stats(self, active_seconds: float = ACTIVE_SECONDS) -> RegistryStats:
+        """Counts for the instructor view (sessions, last-hour calls, tokens and errors by kind)."""
+        now = self._clock()
+        with self._lock:
+            self._prune(now)
+            errors: Counter[str] = Counter()
+            for event in self._events:
+                errors.update(event.errors)
+            return RegistryStats(
+                sessions=len(self._records),
+                active_sessions=sum(
+                    1 for r in self._records.values() if now - r.last_active <= active_seconds
+                ),
+                model_calls_last_hour=sum(event.model_calls for event in self._events),
+                tokens_last_hour=sum(event.tokens for event in self._events),
+                errors_last_hour=dict(errors.most_common()),
+                released_total=self._released_total,
+            )
+
+    def session_rows(self) -> list[dict[str, Any]]:
+        """One row per session, numbered (never keyed by its real key): idle time and counters."""
+        now = self._clock()
+        with self._lock:
+            records = sorted(self._records.values(), key=lambda r: r.last_active, reverse=True)
+            return [
+                {
+                    "session": index,
+                    "idle_seconds": round(now - record.last_active),
+                    "model_calls": record.model_calls,
+                    "tokens": record.tokens,
+                    "errors": sum(record.errors.values()),
+                }
+                for index, record in enumerate(records, start=1)
+            ]

@@ -1,0 +1,73 @@
+"""Instructor view: how the room is doing (sessions, model calls, tokens, errors), never what anyone wrote."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import streamlit as st
+
+from memory_demos.i18n import t
+from memory_demos.session import get_session
+from memory_demos.ui.frame import run_in_frame
+from memory_demos.ui.notices import show_flashes
+from memory_demos.ui.workshop import instructor_unlocked, render_host_gate, session_registry, workshop_config
+
+
+def render() -> None:
+    """The page: behind the host code; counts from the session registry only."""
+    session = get_session()
+    config = workshop_config()
+    st.title(t("instructor.title"), anchor=False)
+    show_flashes(session)
+    if not config.enabled:
+        st.info(t("instructor.off"), icon=":material/info:")
+        return
+    if config.instructor_code is not None and not instructor_unlocked():
+        st.caption(t("instructor.locked"))
+        render_host_gate(config)
+        return
+
+    st.caption(t("instructor.intro"))
+    st.button(t("instructor.refresh"), icon=":material/refresh:")
+    registry = session_registry()
+    stats = registry.stats()
+    with st.container(horizontal=True):
+        st.metric(t("instructor.sessions"), f"{stats.sessions:,}", border=True)
+        st.metric(t("instructor.active"), f"{stats.active_sessions:,}", border=True)
+        st.metric(t("instructor.calls"), f"{stats.model_calls_last_hour:,}", border=True)
+        st.metric(t("instructor.tokens"), f"{stats.tokens_last_hour:,}", border=True)
+        st.metric(t("instructor.released"), f"{stats.released_total:,}", border=True)
+
+    st.subheader(t("instructor.errors"), anchor=False)
+    if stats.errors_last_hour:
+        st.dataframe(
+            [
+                {t("instructor.error_kind"): kind, t("instructor.error_count"): count}
+                for kind, count in stats.errors_last_hour.items()
+            ],
+            hide_index=True,
+        )
+    else:
+        st.caption(t("instructor.no_errors"))
+
+    st.subheader(t("instructor.per_session"), anchor=False)
+    st.dataframe(registry.session_rows(), hide_index=True)
+
+    st.subheader(t("instructor.limits"), anchor=False)
+    if config.host is not None:
+        st.caption(t("instructor.host_model", model=config.host.model))
+    else:
+        st.caption(t("instructor.no_host_model"))
+    st.dataframe(
+        [
+            {
+                t("instructor.limit_name"): spec.name,
+                t("instructor.limit_value"): getattr(config.limits, spec.name),
+            }
+            for spec in fields(config.limits)
+        ],
+        hide_index=True,
+    )
+
+
+run_in_frame(render)

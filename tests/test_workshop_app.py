@@ -1,0 +1,219 @@
+"""Workshop mode in the app (AppTest): the access gate, limits, idle clean-up, the workshop model and the
+instructor view, which never shows what an attendee wrote."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from memory_demos.i18n import CATALOGUE
+from memory_demos.session import KEY_PREFIX, widget_key
+from memory_demos.ui.workshop import session_registry
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+TIMEOUT = 30
+EN = CATALOGUE["en"]
+HOST_KEY = "sk-workshop-HOSTKEY-7f3a9c2e5b"
+HOST_MODEL = "llama3.1:8b-workshop"
+
+
+def new_app(secrets: dict[str, Any] | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    if secrets:
+        at.secrets.update(secrets)
+    return at
+
+
+def run(at: AppTest) -> AppTest:
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def send(at: AppTest, text: str) -> None:
+    at.chat_input[0].set_value(text).run()
+    assert not at.exception, at.exception
+
+
+def click(at: AppTest, label: str) -> None:
+    at.button[[button.label for button in at.button].index(label)].click().run()
+    assert not at.exception, at.exception
+
+
+def everything_sent(at: AppTest) -> str:
+    """All that this run sent to the browser: every element's protobuf, and dataframes' values."""
+    parts = []
+    for node in at._tree:
+        parts.append(str(getattr(node, "proto", "")))
+        if getattr(node, "type", "") in ("arrow_data_frame", "dataframe"):
+            parts.append(node.value.to_json())
+    return "\n".join(parts)
+
+
+def shown_text(at: AppTest) -> list[str]:
+    values = [m.value for m in (*at.markdown, *at.caption, *at.text, *at.code)]
+    values += [e.value for e in (*at.info, *at.warning, *at.error, *at.success)]
+    values += [h.value for h in (*at.title, *at.header, *at.subheader)]
+    return values
+
+
+def panes(at: AppTest) -> list:
+    return at.session_state[KEY_PREFIX + "panes"]
+
+
+# -- the access gate --------------------------------------------------------------------------------
+def test_the_access_code_is_asked_once_and_nothing_opens_before_it() -> None:
+    at = run(new_app({"workshop": {"enabled": True, "access_code": "tea-42"}}))
+    assert at.title[0].value == EN["gate.title"]
+    assert not at.chat_input and not at.sidebar.markdown
+    at.switch_page("pages/compare.py")
+    run(at)
+    assert at.title[0].value == EN["gate.title"] and not at.chat_input  # a deep link waits too
+
+    at.text_input(key=widget_key("access_code")).input("tea-43")
+    click(at, EN["gate.enter"])
+    assert any(EN["gate.wrong"] in e.value for e in at.error)
+    assert not at.chat_input
+    assert session_registry().stats().errors_last_hour.get("access_denied", 0) >= 1
+
+    at.text_input(key=widget_key("access_code")).input("tea-42")
+    click(at, EN["gate.enter"])
+    assert at.title[0].value == EN["compare.title"] and at.chat_input
+    assert "tea-42" not in everything_sent(at)
+    send(at, "Hello, I am Ada.")  # admitted for the rest of the session: no second gate
+    assert at.title[0].value == EN["compare.title"]
+    assert all(len(pane.turns) == 1 for pane in panes(at))
+
+
+def test_without_workshop_mode_there_is_no_gate_and_no_instructor_page() -> None:
+    at = run(new_app({"workshop": {"access_code": "tea-42"}}))  # a code, but workshop mode is off
+    assert at.title[0].value == EN["home.title"]
+    with pytest.raises(ValueError):
+        at.switch_page("pages/instructor.py")
+
+
+# -- limits -----------------------------------------------------------------------------------------
+def test_the_turn_limit_refuses_the_next_message_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_LAB_WORKSHOP", "1")
+    monkeypatch.setenv("MEMORY_LAB_MAX_TURNS", "2")
+    at = run(new_app())
+    at.switch_page("pages/compare.py")
+    run(at)
+    assert any("0 of 2 messages" in c.value for c in at.caption)
+    send(at, "My name is Ada.")
+    send(at, "I live in Lisbon.")
+    assert not at.warning
+    send(at, "What is my name?")
+    warnings = [w.value for w in at.warning]
+    assert any("limit of 2 messages" in w for w in warnings), warnings
+    assert all(len(pane.turns) == 2 for pane in panes(at))  # nothing was sent; nothing was lost
+    assert not at.error
+    click(at, EN["compare.reset_all"])
+    send(at, "A fresh start.")
+    assert all(len(pane.turns) == 1 for pane in panes(at))
+
+
+def test_the_token_limit_refuses_once_the_session_has_spent_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_LAB_WORKSHOP", "1")
+    monkeypatch.setenv("MEMORY_LAB_MAX_TOKENS_PER_SESSION", "60")
+    at = run(new_app())
+    at.switch_page("pages/compare.py")
+    run(at)
+    send(at, "My name is Ada and I live in Lisbon.")
+    budget = at.session_state[KEY_PREFIX + "budget"]
+    assert budget.tokens_used == sum(pane.turns[0].total_tokens for pane in panes(at)) > 60
+    send(at, "What is my name?")
+    assert any("limit is 60" in w.value for w in at.warning), [w.value for w in at.warning]
+    assert all(len(pane.turns) == 1 for pane in panes(at))
+
+
+def test_one_session_runs_at_most_the_allowed_panes_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_LAB_WORKSHOP", "1")
+    monkeypatch.setenv("MEMORY_LAB_MAX_CONCURRENT_CALLS", "1")
+    at = run(new_app())
+    at.switch_page("pages/compare.py")
+    run(at)
+    send(at, "Hello there.")
+    assert all(pane.turns[0].ok for pane in panes(at))
+    assert at.session_state[KEY_PREFIX + "budget"].peak_concurrency == 1
+
+
+# -- idle clean-up ----------------------------------------------------------------------------------
+def test_an_idle_session_is_released_and_told_so_when_it_comes_back() -> None:
+    at = run(new_app())
+    at.switch_page("pages/compare.py")
+    run(at)
+    send(at, "My name is Ada.")
+    key = at.session_state[KEY_PREFIX + "registry_key"]
+    assert key in session_registry()
+    session_registry().sweep(idle_seconds=0)  # as if everyone had been away for longer than the limit
+    assert key not in session_registry()
+    assert all(pane.strategy is None for pane in panes(at))
+    run(at)
+    assert any("idle for more than" in i.value for i in at.info)
+    assert all(pane.strategy is not None and not pane.turns for pane in panes(at))
+    send(at, "What is my name?")
+    assert all(pane.turns[-1].ok for pane in panes(at))
+
+
+# -- the workshop model and the instructor view -----------------------------------------------------
+def workshop_secrets(port: int = 9) -> dict[str, Any]:
+    return {
+        "workshop": {
+            "enabled": True,
+            "host_code": "host-77",
+            "host": {
+                "kind": "openai_compatible",
+                "base_url": f"http://127.0.0.1:{port}/v1",
+                "model": HOST_MODEL,
+                "api_key": HOST_KEY,
+            },
+        }
+    }
+
+
+def test_attendees_start_on_the_workshop_model_named_without_its_address() -> None:
+    secrets = workshop_secrets()
+    at = run(new_app(secrets))
+    assert any(HOST_MODEL in text.value for text in at.sidebar.text)
+    at.switch_page("pages/settings.py")
+    run(at)
+    assert at.radio(key=widget_key("settings_kind")).value == "hosted"
+    sent = everything_sent(at)
+    assert HOST_KEY not in sent and "127.0.0.1:9" not in sent
+    at.radio(key=widget_key("settings_kind")).set_value("openai_compatible").run()
+    assert at.text_input(key=widget_key("settings_base_url")).value == ""  # never the host's address
+    at.radio(key=widget_key("settings_kind")).set_value("offline").run()
+    click(at, EN["settings.apply"])
+    assert at.session_state[KEY_PREFIX + "provider"].kind == "offline"  # attendees may still choose
+
+
+def test_the_instructor_view_is_locked_counts_usage_and_never_shows_messages() -> None:
+    marker = "Zebra-Marker-771 is my secret phrase"
+    secrets = {"workshop": {"enabled": True, "host_code": "host-77"}}
+    attendee = run(new_app(secrets))
+    attendee.switch_page("pages/compare.py")
+    run(attendee)
+    send(attendee, marker)
+    send(attendee, "What is my secret phrase?")
+    assert any("Zebra-Marker-771" in c.value for c in attendee.code)
+
+    host = run(new_app(secrets))
+    host.switch_page("pages/instructor.py")
+    run(host)
+    assert not host.metric and any(EN["instructor.locked"] in c.value for c in host.caption)
+    host.text_input(key=widget_key("host_code")).input("host-78")
+    click(host, EN["instructor.unlock"])
+    assert not host.metric and any(EN["gate.wrong"] in e.value for e in host.error)
+    host.text_input(key=widget_key("host_code")).input("host-77")
+    click(host, EN["instructor.unlock"])
+    metrics = {m.label: m.value for m in host.metric}
+    assert int(metrics[EN["instructor.sessions"]].replace(",", "")) >= 2
+    assert int(metrics[EN["instructor.calls"]].replace(",", "")) >= 2 * len(panes(attendee))
+    assert int(metrics[EN["instructor.tokens"]].replace(",", "")) > 0
+    sent = everything_sent(host)
+    assert "Zebra" not in sent and "secret phrase" not in sent and "host-77" not in sent
+    assert attendee.session_state[KEY_PREFIX + "registry_key"] not in sent
