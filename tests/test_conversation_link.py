@@ -1,5 +1,8 @@
 """Conversation links in the core: signed tokens, tampering refused, manifests stored and read back."""
 
+# The PostgreSQL fixture is imported from tests/services.py; its name as a parameter is F811.
+# ruff: noqa: F811
+
 from __future__ import annotations
 
 import os
@@ -24,6 +27,7 @@ from memory_demos.conversation_link import (
 )
 from memory_demos.session import KEY_PREFIX, LabSession
 from memory_demos.storage import StorageConfig
+from tests.services import postgres_url  # noqa: F401
 
 SECRET = b"test-link-secret-0123456789abcdef"
 
@@ -161,3 +165,19 @@ def test_a_stored_manifest_is_checked_when_read(tmp_path: Path) -> None:
 def test_which_panes_keep_their_memory(strategy_id: str, params: dict, chroma: bool, expected: bool) -> None:
     storage = StorageConfig(chroma_url="http://127.0.0.1:8000" if chroma else None)
     assert is_persisted(strategy_id, params, storage) is expected
+
+
+def test_a_manifest_round_trips_through_postgres_from_two_processes_worth_of_stores(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Behind a load balancer another process (another store object) must find the same manifest."""
+    conversation, owner = new_conversation_id(), new_owner_id()
+    saved = manifest()
+    ManifestStore(StorageConfig(sql_url=postgres_url), tmp_path / "a").save(conversation, owner, saved)
+    other = ManifestStore(StorageConfig(sql_url=postgres_url), tmp_path / "b")
+    assert other.load(conversation, owner) == saved
+    assert other.load(conversation, new_owner_id()) is None
+    updated = ConversationManifest(panes=saved.panes[:1])
+    other.save(conversation, owner, updated)
+    assert ManifestStore(StorageConfig(sql_url=postgres_url), tmp_path).load(conversation, owner) == updated
+    assert not (tmp_path / "a" / "conversations.sqlite").exists()  # nothing went to SQLite
