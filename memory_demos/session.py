@@ -301,6 +301,20 @@ class LabSession:
         except Exception as exc:
             pane.build_error = describe_error(exc, *self.provider.secret_values())
 
+    def check_params(self, strategy_id: str, params: dict[str, Any]) -> str | None:
+        """Why ``params`` cannot be used for a pane of ``strategy_id`` (None if they can); builds nothing."""
+        from memory_demos.strategies.base import InputError, StrategyContext
+        from memory_demos.strategies.registry import check_params
+
+        context = StrategyContext(
+            provider=self.provider, user_id=self.user_id, max_message_chars=self.limits.max_message_chars
+        )
+        try:
+            check_params(strategy_id, params, context)
+        except InputError as exc:
+            return str(exc)
+        return None
+
     def rebuild_all(self) -> int:
         """Rebuild every pane (after a provider change); returns how many panes were rebuilt."""
         panes = self.panes

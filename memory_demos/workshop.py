@@ -66,9 +66,7 @@ class WorkshopLimits:
     )
     max_message_chars: int = field(
         default=2000,
-        metadata=_describe(
-            "Longest message accepted, in characters.", "MEMORY_LAB_WORKSHOP_MAX_MESSAGE_CHARS"
-        ),
+        metadata=_describe("Longest message accepted, in characters.", "MEMORY_LAB_MAX_MESSAGE_CHARS"),
     )
     max_tokens_per_session: int = field(
         default=150_000,

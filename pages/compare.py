@@ -97,6 +97,8 @@ def apply_params(pane_id: str, values: dict[str, Any]) -> None:
     if session.busy or pane is None:
         return
     params, error = parse_params(get_info(pane.strategy_id), values)
+    if error is None:
+        error = session.check_params(pane.strategy_id, params)
     if error is not None:
         session.flash("warning", t("pane.params_invalid"), error)
     else:

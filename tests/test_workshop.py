@@ -8,6 +8,7 @@ import threading
 import time
 import weakref
 from dataclasses import fields
+from pathlib import Path
 
 import pytest
 from pydantic import SecretStr
@@ -53,12 +54,18 @@ def test_defaults_are_off_and_every_field_says_what_it_is() -> None:
     config = WorkshopConfig.from_sources({}, {})
     assert not config.enabled and config.access_code is None and config.host is None
     assert config.limits == WorkshopLimits()
+    documented: set[str] = set()
     for cls in (WorkshopConfig, WorkshopLimits, HostProvider):
         for spec in fields(cls):
             if spec.name in ("limits", "host"):
                 continue
             assert spec.metadata.get("description"), f"{cls.__name__}.{spec.name} has no description"
             assert spec.metadata.get("env", "").startswith("MEMORY_LAB_"), spec.name
+            documented.add(spec.metadata["env"])
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert all(name in readme for name in documented), sorted(
+        name for name in documented if name not in readme
+    )
 
 
 def test_secrets_table_configures_everything_and_keeps_secrets_secret() -> None:

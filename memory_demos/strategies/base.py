@@ -316,6 +316,14 @@ class Strategy(ABC):
     def clear(self) -> None:
         """Forget everything this strategy remembers for this conversation."""
 
+    @classmethod  # noqa: B027 - most strategies accept any valid values
+    def check_params(cls, params: Mapping[str, Any], context: StrategyContext) -> None:
+        """Raise ``InputError`` if ``params`` (already range-checked) cannot work in ``context``.
+
+        Asked before a pane is rebuilt with new parameters, so a budget no message could fit is refused
+        while the pane's conversation is still untouched. Most strategies accept any valid values.
+        """
+
     def close(self) -> None:  # noqa: B027 - most strategies hold nothing to release
         """Release files, connections and collections. Safe to call twice."""
 

@@ -139,6 +139,19 @@ class HybridStrategy(Strategy):
 
     info = INFO
 
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any], context: StrategyContext) -> None:
+        """Refuse a budget the system prompt alone exceeds: no message could ever be sent."""
+        encoding = context.provider.tokenizer.encoding_name
+        system_tokens = (
+            count_message_tokens(SystemMessage(context.system_prompt), encoding) + REPLY_PRIMING_TOKENS
+        )
+        if params["max_tokens"] <= system_tokens:
+            raise InputError(
+                f"hybrid.max_tokens={params['max_tokens']} leaves no room for a message: the system prompt "
+                f"alone takes {system_tokens} tokens. Choose more than {system_tokens}."
+            )
+
     def __init__(
         self, context: StrategyContext | None = None, params: Mapping[str, Any] | None = None
     ) -> None:

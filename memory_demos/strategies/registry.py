@@ -91,3 +91,13 @@ def build_strategy(
     cls = strategy_class(strategy_id)
     cls.info.resolve_params(params)
     return cls(context, params)
+
+
+def check_params(
+    strategy_id: str, params: Mapping[str, Any] | None, context: StrategyContext
+) -> dict[str, Any]:
+    """The resolved parameters, or ``InputError`` if one is out of range or they cannot work together
+    with ``context`` (a token budget smaller than the system prompt). Nothing is built."""
+    resolved = get_info(strategy_id).resolve_params(params)
+    strategy_class(strategy_id).check_params(resolved, context)
+    return resolved

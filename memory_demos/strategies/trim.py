@@ -15,7 +15,7 @@ of it goes and the model sees the system prompt alone. The turn's note says so.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +31,7 @@ from langchain_core.messages import (
 from langchain_core.messages.tool import ToolCall
 
 from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message_tokens, count_messages_tokens
-from memory_demos.strategies.base import InputError, ParamSpec, Strategy, StrategyInfo
+from memory_demos.strategies.base import InputError, ParamSpec, Strategy, StrategyContext, StrategyInfo
 from memory_demos.strategies.classic import messages_as_json
 from memory_demos.strategies.history_store import silence_history_deprecations
 
@@ -147,6 +147,18 @@ class TrimmingAgentStrategy(Strategy):
         self.history = InMemoryChatMessageHistory()
         self.trims: list[TrimResult] = []
         self._agent_model: Any = None
+
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any], context: StrategyContext) -> None:
+        """Refuse a budget the system prompt alone exceeds: no message could ever be sent."""
+        system_tokens = count_messages_tokens(
+            [SystemMessage(context.system_prompt)], context.provider.tokenizer.encoding_name
+        )
+        if params["max_tokens"] <= system_tokens:
+            raise InputError(
+                f"{cls.info.id}.max_tokens={params['max_tokens']} leaves no room for a message: the system "
+                f"prompt alone takes {system_tokens} tokens. Choose more than {system_tokens}."
+            )
 
     @abstractmethod
     def trim(self, messages: list[BaseMessage]) -> TrimResult:
