@@ -330,6 +330,35 @@ def sqlalchemy_setup_lock(engine: Any) -> Iterator[Any]:
             connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": SETUP_LOCK_KEY})
 
 
+def run_sqlite_setup(
+    connection: sqlite3.Connection, path: Path, setup: Callable[[], None], holds: str
+) -> None:
+    """Run a LangGraph saver's or store's ``setup()`` on a SQLite file's ``connection``.
+
+    A damaged file closes the connection and raises ``StorageError`` saying it cannot hold ``holds``.
+    """
+    try:
+        setup()
+    except sqlite3.DatabaseError as exc:
+        connection.close()
+        raise StorageError(f"{path} cannot hold {holds} ({exc}). Delete it to start fresh.") from None
+
+
+def run_postgres_setup(config: StorageConfig, connection: Any, setup: Callable[[], None], what: str) -> None:
+    """Run a LangGraph saver's or store's ``setup()`` under ``postgres_setup_lock``.
+
+    A server error closes the connection and raises ``StorageError`` naming ``what``, password scrubbed.
+    """
+    import psycopg
+
+    try:
+        with postgres_setup_lock(connection):
+            setup()
+    except psycopg.Error as exc:
+        connection.close()
+        raise config.error(what, exc) from None
+
+
 def _poll_lock(try_lock: Callable[[], bool]) -> None:
     deadline = time.monotonic() + SETUP_LOCK_TIMEOUT_S
     while not try_lock():

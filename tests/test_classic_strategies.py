@@ -4,10 +4,7 @@ what they cost, what they remember, and how they behave when a call fails.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
-import math
-import re
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -27,6 +24,7 @@ from memory_demos.strategies.classic import import_classic_memory
 from memory_demos.strategies.registry import CLASSIC_IDS, build_strategy, get_info
 from memory_demos.tracing import EXTRACT_ENTITIES, SUMMARIZE, SUMMARIZE_ENTITY
 from memory_demos.turn import Turn
+from tests.helpers import WordEmbeddings, closed_after_test, send_ok
 
 ENCODING = "o200k_base"
 NAME_TURN = "Hi, my name is Mara and I live in Lisbon."
@@ -37,26 +35,10 @@ SMALL_TALK = (
 )
 
 
-class HashEmbeddings(Embeddings):
-    """Test-only: a deterministic bag-of-words embedding (hashed words, unit length). No model, instant."""
-
-    dimension = 64
-
-    def _vector(self, text: str) -> list[float]:
-        vector = [0.0] * self.dimension
-        for word in re.findall(r"\w+", text.lower()):
-            vector[int(hashlib.sha1(word.encode()).hexdigest(), 16) % self.dimension] += 1.0
-        norm = math.sqrt(sum(v * v for v in vector)) or 1.0
-        return [v / norm for v in vector]
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self._vector(text) for text in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._vector(text)
+EMBEDDING_DIMENSIONS = 64
 
 
-class BrokenEmbeddings(HashEmbeddings):
+class BrokenEmbeddings(WordEmbeddings):
     """Test-only: queries work, storing documents fails (to exercise the vector strategy's degrade path)."""
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
@@ -86,7 +68,7 @@ def make(
     conversation_id: str | None = None,
 ) -> Strategy:
     context = StrategyContext(
-        provider=provider or ProviderConfig(), embeddings=embeddings or HashEmbeddings()
+        provider=provider or ProviderConfig(), embeddings=embeddings or WordEmbeddings(EMBEDDING_DIMENSIONS)
     )
     if conversation_id is not None:
         context.conversation_id = conversation_id
@@ -96,16 +78,7 @@ def make(
 @pytest.fixture
 def built() -> Iterator[list[Strategy]]:
     """Strategies registered here are closed after the test (collections deleted, files released)."""
-    strategies: list[Strategy] = []
-    yield strategies
-    for strategy in strategies:
-        strategy.close()
-
-
-def send_ok(strategy: Strategy, text: str) -> Turn:
-    turn = strategy.send(text)
-    assert turn.error is None, turn.error
-    return turn
+    yield from closed_after_test()
 
 
 def as_messages(rows: list[dict[str, str]]) -> list[BaseMessage]:
@@ -525,7 +498,7 @@ def test_failing_entity_extraction_degrades(strategy_id: str, built: list[Strate
 
 
 def test_failing_vector_store_write_degrades(built: list[Strategy]) -> None:
-    strategy = make("vector", embeddings=BrokenEmbeddings())
+    strategy = make("vector", embeddings=BrokenEmbeddings(EMBEDDING_DIMENSIONS))
     built.append(strategy)
     turn = strategy.send(NAME_TURN)
     assert turn.error is None and turn.reply
@@ -674,7 +647,7 @@ def test_vector_close_deletes_its_collection() -> None:
 )
 def test_bad_parameters_raise_input_error(strategy_id: str, params: dict[str, Any]) -> None:
     with pytest.raises(InputError, match=strategy_id):
-        build_strategy(strategy_id, StrategyContext(embeddings=HashEmbeddings()), params)
+        build_strategy(strategy_id, StrategyContext(embeddings=WordEmbeddings(EMBEDDING_DIMENSIONS)), params)
 
 
 def test_parameters_reach_the_langchain_objects(built: list[Strategy]) -> None:

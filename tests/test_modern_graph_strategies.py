@@ -7,12 +7,12 @@ what the model itself received, recorded by a spy on the offline model's own ``_
 from __future__ import annotations
 
 import gc
-import hashlib
+import json
 import math
 import re
+import subprocess
+import sys
 import threading
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,16 +22,17 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from memory_demos.prompts import LONG_TERM_FACTS_HEADER, RETRIEVED_HEADER, SUMMARY_HEADER
 from memory_demos.providers.chat_models import ProviderConfig
-from memory_demos.providers.offline_model import OfflineTeachingModel
 from memory_demos.providers.tokenizer import count_messages_tokens
 from memory_demos.replay import replay
 from memory_demos.scenarios import load_scenario
 from memory_demos.storage import StorageError
 from memory_demos.strategies.base import InputError, Strategy, StrategyContext
-from memory_demos.strategies.registry import build_strategy, get_info
-from memory_demos.tracing import REPLY, SUMMARIZE, classify_call
+from memory_demos.strategies.registry import STRATEGY_IDS, build_strategy, get_info
+from memory_demos.tracing import REPLY, SUMMARIZE
 from memory_demos.turn import ModelCall, Turn
+from tests.helpers import ModelSpy, WordEmbeddings, spy_on_offline_model
 
+REPO = Path(__file__).resolve().parents[1]
 ENCODING = ProviderConfig().tokenizer.encoding_name
 NAME_MESSAGE = "Hi, my name is Mara and I live in Lisbon."
 FILLERS = (
@@ -47,70 +48,10 @@ FILLERS = (
 
 
 # -- helpers ---------------------------------------------------------------------------------
-class WordEmbeddings(Embeddings):
-    """A tiny deterministic bag-of-words embedding: texts sharing words are close (tests only)."""
-
-    dimensions = 256
-
-    def _vector(self, text: str) -> list[float]:
-        vector = [0.0] * self.dimensions
-        for word in re.findall(r"[a-z0-9]+", text.lower()):
-            vector[int(hashlib.sha1(word.encode()).hexdigest(), 16) % self.dimensions] += 1.0
-        norm = math.sqrt(sum(v * v for v in vector)) or 1.0
-        return [v / norm for v in vector]
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self._vector(text) for text in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._vector(text)
-
-
-@dataclass
-class ReceivedCall:
-    purpose: str
-    messages: list[BaseMessage]
-
-
-class ModelSpy:
-    """Records the messages the offline model's own ``_generate``/``_stream`` were handed."""
-
-    def __init__(self) -> None:
-        self.calls: list[ReceivedCall] = []
-        self._lock = threading.Lock()
-
-    def record(self, messages: list[BaseMessage], run_manager: Any) -> None:
-        purpose = classify_call(messages, run_manager.tags if run_manager else None)
-        with self._lock:
-            self.calls.append(ReceivedCall(purpose, list(messages)))
-
-    def take(self) -> list[ReceivedCall]:
-        with self._lock:
-            calls, self.calls = self.calls, []
-        return calls
-
-
 @pytest.fixture
 def spy(monkeypatch: pytest.MonkeyPatch) -> ModelSpy:
     recorder = ModelSpy()
-    original_generate = OfflineTeachingModel._generate
-    original_stream = OfflineTeachingModel._stream
-
-    # LangChain passes ``run_manager`` only to a ``_generate`` whose signature names it.
-    def spying_generate(
-        self: Any, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
-    ) -> Any:
-        recorder.record(messages, run_manager)
-        return original_generate(self, messages, stop, run_manager, **kwargs)
-
-    def spying_stream(
-        self: Any, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
-    ) -> Iterator[Any]:
-        recorder.record(messages, run_manager)
-        return original_stream(self, messages, stop, run_manager, **kwargs)
-
-    monkeypatch.setattr(OfflineTeachingModel, "_generate", spying_generate)
-    monkeypatch.setattr(OfflineTeachingModel, "_stream", spying_stream)
+    spy_on_offline_model(monkeypatch, recorder.record)
     return recorder
 
 
@@ -171,6 +112,24 @@ EXPECTED_MEMORY_PURPOSES = {
 
 
 # -- the registry ----------------------------------------------------------------------------
+def test_listing_strategies_loads_no_langgraph_chroma_or_sql_backend() -> None:
+    """The registry promises cheap listing: reading every ``INFO`` imports no heavy backend."""
+    code = (
+        "import json, sys\n"
+        "from memory_demos.strategies.registry import all_infos\n"
+        "ids = [info.id for info in all_infos()]\n"
+        "heavy = ('langgraph', 'langchain.agents', 'chromadb', 'langchain_chroma', 'langchain_community', "
+        "'sqlalchemy')\n"
+        "print(json.dumps({'ids': ids, 'loaded': [name for name in heavy if name in sys.modules]}))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120, check=True
+    )
+    listed = json.loads(result.stdout)
+    assert listed["ids"] == list(STRATEGY_IDS)
+    assert listed["loaded"] == []
+
+
 def test_parameters_have_the_documented_names_and_ranges() -> None:
     assert get_info("langgraph").param("checkpointer").choices == ("memory", "sqlite", "postgres")
     assert get_info("summarization").resolve_params() == {"trigger_tokens": 400, "keep_messages": 4}
@@ -186,13 +145,19 @@ def test_parameters_have_the_documented_names_and_ranges() -> None:
         get_info("long_term").resolve_params({"store": "redis"})
 
 
-def test_the_langgraph_module_does_not_shadow_the_langgraph_package() -> None:
+def test_the_langgraph_module_does_not_shadow_the_langgraph_package(folder: Path) -> None:
+    import langgraph.checkpoint.memory
     import langgraph.graph
 
     from memory_demos.strategies import langgraph as module
 
-    assert module.StateGraph is langgraph.graph.StateGraph
     assert module.__name__ == "memory_demos.strategies.langgraph"
+    strategy = make("langgraph", folder)
+    try:  # its lazy ``from langgraph... import`` lines reached the installed package
+        assert isinstance(strategy.graph.builder, langgraph.graph.StateGraph)
+        assert isinstance(strategy.checkpointer, langgraph.checkpoint.memory.InMemorySaver)
+    finally:
+        strategy.close()
 
 
 # -- what the model received -----------------------------------------------------------------

@@ -26,7 +26,6 @@ from langchain_core.messages import (
 
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT
 from memory_demos.providers.chat_models import ProviderConfig
-from memory_demos.providers.offline_model import OfflineTeachingModel
 from memory_demos.providers.tokenizer import count_messages_tokens
 from memory_demos.replay import replay_strategy
 from memory_demos.scenarios import load_scenario
@@ -37,6 +36,7 @@ from memory_demos.strategies.history_store import SessionHistoryStore, session_k
 from memory_demos.strategies.registry import build_strategy
 from memory_demos.strategies.turn_trim import split_turns, validate_tool_history
 from memory_demos.turn import ModelCall, Turn
+from tests.helpers import closed_after_test, send_ok, spy_on_offline_model
 
 ENCODING = "o200k_base"
 NAME_TURN = "Hi, my name is Mara and I live in Lisbon."
@@ -53,30 +53,13 @@ WEATHER = "What's the weather in Lisbon?"
 def received(monkeypatch: pytest.MonkeyPatch) -> list[list[BaseMessage]]:
     """Every message list the offline model itself was handed, recorded inside the model class."""
     calls: list[list[BaseMessage]] = []
-    original_stream = OfflineTeachingModel._stream
-    original_generate = OfflineTeachingModel._generate
-
-    def spy_stream(self: OfflineTeachingModel, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        calls.append(list(messages))
-        yield from original_stream(self, messages, *args, **kwargs)
-
-    def spy_generate(
-        self: OfflineTeachingModel, messages: list[BaseMessage], *args: Any, **kwargs: Any
-    ) -> Any:
-        calls.append(list(messages))
-        return original_generate(self, messages, *args, **kwargs)
-
-    monkeypatch.setattr(OfflineTeachingModel, "_stream", spy_stream)
-    monkeypatch.setattr(OfflineTeachingModel, "_generate", spy_generate)
+    spy_on_offline_model(monkeypatch, lambda messages, _run_manager: calls.append(list(messages)))
     return calls
 
 
 @pytest.fixture
 def built() -> Iterator[list[Strategy]]:
-    strategies: list[Strategy] = []
-    yield strategies
-    for strategy in strategies:
-        strategy.close()
+    yield from closed_after_test()
 
 
 def make(
@@ -95,12 +78,6 @@ def make(
     if conversation_id is not None:
         context.conversation_id = conversation_id
     return build_strategy(strategy_id, context, params)
-
-
-def send_ok(strategy: Strategy, text: str) -> Turn:
-    turn = strategy.send(text)
-    assert turn.ok, turn.error
-    return turn
 
 
 def rows(messages: list[BaseMessage]) -> list[dict[str, Any]]:

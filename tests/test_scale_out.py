@@ -12,9 +12,7 @@ URL must never show in a snapshot, an error, or the command's output.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import math
 import os
 import re
 import subprocess
@@ -27,7 +25,6 @@ from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 import pytest
-from langchain_core.embeddings import Embeddings
 
 from memory_demos.storage import (
     CHROMA_URL_ENV,
@@ -41,6 +38,7 @@ from memory_demos.storage import (
 from memory_demos.strategies.base import Strategy, StrategyContext
 from memory_demos.strategies.registry import build_strategy
 from memory_demos.turn import Turn
+from tests.helpers import WordEmbeddings, closed_after_test, send_ok
 from tests.services import chroma_url, postgres_url  # noqa: F401
 
 pytestmark = pytest.mark.services
@@ -61,33 +59,14 @@ POSTGRES_CHOICES = {
 }
 
 
-class WordEmbeddings(Embeddings):
-    """Test-only bag-of-words embedding: deterministic, instant, texts sharing words are close."""
-
-    dimensions = 128
-
-    def _vector(self, text: str) -> list[float]:
-        vector = [0.0] * self.dimensions
-        for word in re.findall(r"[a-z0-9]+", text.lower()):
-            vector[int(hashlib.sha1(word.encode()).hexdigest(), 16) % self.dimensions] += 1.0
-        norm = math.sqrt(sum(v * v for v in vector)) or 1.0
-        return [v / norm for v in vector]
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self._vector(text) for text in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._vector(text)
+EMBEDDING_DIMENSIONS = 128
 
 
 # -- helpers ---------------------------------------------------------------------------------------
 @pytest.fixture
 def opened() -> Iterator[list[Strategy]]:
     """Strategies registered here are closed after the test (released, never discarded)."""
-    strategies: list[Strategy] = []
-    yield strategies
-    for strategy in strategies:
-        strategy.close()
+    yield from closed_after_test()
 
 
 def new_id() -> str:
@@ -104,7 +83,10 @@ def make(
     opened: list[Strategy] | None = None,
 ) -> Strategy:
     context = StrategyContext(
-        conversation_id=conversation_id, user_id=user_id, storage=storage, embeddings=WordEmbeddings()
+        conversation_id=conversation_id,
+        user_id=user_id,
+        storage=storage,
+        embeddings=WordEmbeddings(EMBEDDING_DIMENSIONS),
     )
     strategy = build_strategy(
         strategy_id, context, params if params is not None else POSTGRES_CHOICES.get(strategy_id)
@@ -112,12 +94,6 @@ def make(
     if opened is not None:
         opened.append(strategy)
     return strategy
-
-
-def send_ok(strategy: Strategy, text: str) -> Turn:
-    turn = strategy.send(text)
-    assert turn.error is None, turn.error
-    return turn
 
 
 def passwords(url: str) -> list[str]:
@@ -296,7 +272,7 @@ def test_a_failed_turn_rolls_back_postgres_state(postgres_url: str, opened: list
             conversation_id=conversation,
             user_id="alice",
             storage=storage,
-            embeddings=WordEmbeddings(),
+            embeddings=WordEmbeddings(EMBEDDING_DIMENSIONS),
         )
         failing = build_strategy(strategy_id, context, POSTGRES_CHOICES[strategy_id])
         opened.append(failing)

@@ -14,7 +14,6 @@ in any process continues the conversation; ``close()`` keeps it and ``discard()`
 
 from __future__ import annotations
 
-import contextlib
 import json
 import warnings
 from collections.abc import Mapping
@@ -27,8 +26,9 @@ from langchain_core.prompts import PromptTemplate
 
 from memory_demos.prompts import RETRIEVED_HEADER, SUMMARY_HEADER
 from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message_tokens
-from memory_demos.storage import StorageError, chroma_client, chroma_collection_name, redact_url
+from memory_demos.storage import StorageError, chroma_collection_name, redact_url
 from memory_demos.strategies.base import InputError, ParamSpec, Strategy, StrategyContext, StrategyInfo
+from memory_demos.strategies.chroma_collection import ConversationCollectionMixin, scored_search
 from memory_demos.strategies.classic import messages_as_json
 from memory_demos.tracing import SUMMARIZE
 
@@ -134,7 +134,7 @@ class HybridRollbackPoint:
     all_hits: list[Hit]
 
 
-class HybridStrategy(Strategy):
+class HybridStrategy(ConversationCollectionMixin, Strategy):
     """Three memories assembled by hand into one prompt, each visible as a section with its token share."""
 
     info = INFO
@@ -157,16 +157,10 @@ class HybridStrategy(Strategy):
     ) -> None:
         super().__init__(context, params)
         self.encoding = self.context.provider.tokenizer.encoding_name
-        self.on_server = self.context.storage.uses_chroma_server
-        self.collection = collection_name(
-            self.context.conversation_id, self.context.user_id if self.on_server else None
-        )
+        self._name_collection(collection_name)
         self.summary_model = self.make_model(SUMMARIZE)
         self.summary_chain = summary_prompt() | self.summary_model | StrOutputParser()
         self._vectorstore: Any = None
-        self._client: Any = None
-        self._closed = False
-        self._deleted = False
         self._window: list[PastTurn] = []
         self._summary = ""
         self._unsummarized: list[PastTurn] = []
@@ -183,19 +177,12 @@ class HybridStrategy(Strategy):
         opened at construction with whatever an earlier object of this conversation left there.
         """
         if self._vectorstore is None:
-            from langchain_chroma import Chroma
-
-            self._client = client = chroma_client(self.context.storage)
+            client = self._connect()
             # In-process, a collection left by an earlier object of this conversation would not match
             # this memory (its window and summary died with that object).
             if not self.on_server and self.collection in {c.name for c in client.list_collections()}:
                 client.delete_collection(self.collection)
-            self._vectorstore = Chroma(
-                collection_name=self.collection,
-                embedding_function=self.context.get_embeddings(),
-                client=client,
-                collection_metadata={"hnsw:space": "cosine"},
-            )
+            self._vectorstore = self._open_vectorstore(client)
         return self._vectorstore
 
     def _load_state(self, vectorstore: Any) -> None:
@@ -237,10 +224,9 @@ class HybridStrategy(Strategy):
         """The most similar old turns by cosine similarity (only turns that left the window are indexed)."""
         if not self._indexed_ids:
             return []
-        found = self._store().similarity_search_with_score(query, k=min(RETRIEVE_K, len(self._indexed_ids)))
+        found = scored_search(self._store(), query, min(RETRIEVE_K, len(self._indexed_ids)))
         return [
-            Hit(int(doc.metadata.get("turn", 0)), doc.page_content, round(1.0 - float(distance), 4))
-            for doc, distance in found
+            Hit(int(doc.metadata.get("turn", 0)), doc.page_content, similarity) for doc, similarity in found
         ]
 
     # -- the prompt -------------------------------------------------------------------------
@@ -404,28 +390,6 @@ class HybridStrategy(Strategy):
         self._turn_count = 0
         self._last_prompt = None
         self._all_hits = []
-
-    def close(self) -> None:
-        """Release the collection: delete it if in-process, keep it on a server (see ``discard``)."""
-        if self._closed:
-            return
-        self._closed = True
-        if not self.on_server:
-            self._delete_collection()
-
-    def discard(self) -> None:
-        """Delete the collection (and the state it carries) wherever it lives, and close."""
-        self._closed = True
-        self._delete_collection()
-
-    def _delete_collection(self) -> None:
-        from chromadb.errors import NotFoundError
-
-        if self._deleted or self._client is None:
-            return
-        self._deleted = True
-        with contextlib.suppress(NotFoundError):  # another process discarded it first
-            self._client.delete_collection(self.collection)
 
 
 def _turn_to_json(turn: PastTurn) -> list[Any]:

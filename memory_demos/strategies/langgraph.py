@@ -6,29 +6,30 @@ shared by every app process). Because every past state is kept, the conversation
 any earlier turn and continued on a new branch (time travel).
 
 This module is ``memory_demos.strategies.langgraph``; inside it ``langgraph`` is still the installed
-package (Python 3 imports are absolute), so ``from langgraph.graph import StateGraph`` works.
+package (Python 3 imports are absolute), so ``from langgraph.graph import StateGraph`` works. LangGraph is
+imported where a graph or a checkpointer is built, so listing strategies does not load it.
 """
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from abc import abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.checkpoint.sqlite import SqliteSaver
-from langgraph.graph import END, START, MessagesState, StateGraph
 
 from memory_demos import storage
 from memory_demos.strategies.base import InputError, ParamSpec, Strategy, StrategyContext, StrategyInfo
 from memory_demos.strategies.classic import messages_as_json
+
+if TYPE_CHECKING:
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+    from langgraph.checkpoint.sqlite import SqliteSaver
+    from langgraph.graph import MessagesState
 
 CHECKPOINT_FILE = "checkpoints.sqlite"
 
@@ -67,16 +68,12 @@ def thread_id_for(context: StrategyContext) -> str:
 
 def open_sqlite_saver(folder: Path) -> SqliteSaver:
     """A ``SqliteSaver`` on the data folder's checkpoint file; ``StorageError`` names a damaged file."""
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
     path = storage.sqlite_file(CHECKPOINT_FILE, folder)
     connection = storage.connect(path)
     saver = SqliteSaver(connection)
-    try:
-        saver.setup()
-    except sqlite3.DatabaseError as exc:
-        connection.close()
-        raise storage.StorageError(
-            f"{path} cannot hold checkpoints ({exc}). Delete it to start fresh."
-        ) from None
+    storage.run_sqlite_setup(connection, path, saver.setup, "checkpoints")
     return saver
 
 
@@ -88,17 +85,11 @@ def open_postgres_saver(
     Raises ``StorageError`` (password scrubbed, naming ``what``) if no URL is configured or the
     server refuses. ``close()`` of the strategy closes the connection.
     """
-    import psycopg
     from langgraph.checkpoint.postgres import PostgresSaver
 
     connection = storage.postgres_connection(config, what)
     saver = PostgresSaver(connection)
-    try:
-        with storage.postgres_setup_lock(connection):
-            saver.setup()
-    except psycopg.Error as exc:
-        connection.close()
-        raise config.error("LangGraph checkpoints", exc) from None
+    storage.run_postgres_setup(config, connection, saver.setup, "LangGraph checkpoints")
     return saver
 
 
@@ -148,6 +139,8 @@ class CheckpointedGraphStrategy(Strategy):
 
     # -- hooks for subclasses ---------------------------------------------------------------
     def _open_checkpointer(self) -> BaseCheckpointSaver:
+        from langgraph.checkpoint.memory import InMemorySaver
+
         return InMemorySaver()
 
     @abstractmethod
@@ -300,9 +293,11 @@ class LangGraphStrategy(CheckpointedGraphStrategy):
             return open_sqlite_saver(self.context.folder())
         if self.params["checkpointer"] == "postgres":
             return open_postgres_saver(self.context.storage)
-        return InMemorySaver()
+        return super()._open_checkpointer()
 
     def _build_graph(self, checkpointer: BaseCheckpointSaver) -> Any:
+        from langgraph.graph import END, START, MessagesState, StateGraph
+
         def call_model(state: MessagesState) -> dict[str, Any]:
             response = self.reply_model.invoke([SystemMessage(self.system_prompt), *state["messages"]])
             return {"messages": [response]}

@@ -15,21 +15,21 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import HumanMessage, SystemMessage, trim_messages
-from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.graph import END, START, MessagesState, StateGraph
-from langgraph.runtime import Runtime
-from langgraph.store.base import BaseStore
-from langgraph.store.memory import InMemoryStore
 
 from memory_demos import storage
 from memory_demos.prompts import FACT_EXTRACTION_PROMPT, LONG_TERM_FACTS_HEADER
 from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo
 from memory_demos.strategies.classic import messages_as_json
 from memory_demos.strategies.langgraph import CheckpointedGraphStrategy, open_postgres_saver
+
+if TYPE_CHECKING:
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+    from langgraph.graph import MessagesState
+    from langgraph.runtime import Runtime
+    from langgraph.store.base import BaseStore
 
 STORE_FILE = "long_term_store.sqlite"
 EXTRACT_FACTS = "extract facts"
@@ -106,13 +106,7 @@ def open_sqlite_store(context: StrategyContext) -> Any:
     # SqliteStore issues its own BEGIN/COMMIT, so the connection must be in autocommit mode.
     connection.isolation_level = None
     store = SqliteStore(connection)
-    try:
-        store.setup()
-    except sqlite3.DatabaseError as exc:
-        connection.close()
-        raise storage.StorageError(
-            f"{path} cannot hold the long-term store ({exc}). Delete it to start fresh."
-        ) from None
+    storage.run_sqlite_setup(connection, path, store.setup, "the long-term store")
     return store
 
 
@@ -121,16 +115,10 @@ def open_postgres_store(config: storage.StorageConfig, connection: Any) -> BaseS
 
     Raises ``StorageError`` (password scrubbed) if the tables cannot be created.
     """
-    import psycopg
     from langgraph.store.postgres import PostgresStore
 
     store = PostgresStore(connection)
-    try:
-        with storage.postgres_setup_lock(connection):
-            store.setup()
-    except psycopg.Error as exc:
-        connection.close()
-        raise config.error("The long-term store", exc) from None
+    storage.run_postgres_setup(config, connection, store.setup, "The long-term store")
     return store
 
 
@@ -155,9 +143,12 @@ class LongTermStrategy(CheckpointedGraphStrategy):
     def _open_checkpointer(self) -> BaseCheckpointSaver:
         if self.params["store"] == "postgres":
             return open_postgres_saver(self.context.storage, "long_term.store=postgres")
-        return InMemorySaver()
+        return super()._open_checkpointer()
 
     def _build_graph(self, checkpointer: BaseCheckpointSaver) -> Any:
+        from langgraph.graph import END, START, MessagesState, StateGraph
+        from langgraph.store.memory import InMemoryStore
+
         if self.params["store"] == "sqlite":
             self.store: BaseStore = open_sqlite_store(self.context)
             self._store_connection = self.store.conn  # type: ignore[attr-defined]

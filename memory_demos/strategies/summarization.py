@@ -8,18 +8,18 @@ agent's state with one summary message. The thread is checkpointed by ``InMemory
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain.agents import create_agent
-from langchain.agents.middleware import SummarizationMiddleware
 from langchain_core.messages import BaseMessage, MessageLikeRepresentation, convert_to_messages
-from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from memory_demos.providers.tokenizer import count_messages_tokens
 from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo
 from memory_demos.strategies.classic import messages_as_json
 from memory_demos.strategies.langgraph import CheckpointedGraphStrategy
 from memory_demos.tracing import SUMMARIZE
+
+if TYPE_CHECKING:
+    from langgraph.checkpoint.base import BaseCheckpointSaver
 
 # What SummarizationMiddleware puts in front of the summary in the message it writes.
 SUMMARY_MESSAGE_PREFIX = "Here is a summary of the conversation to date:\n\n"
@@ -86,6 +86,9 @@ class SummarizationStrategy(CheckpointedGraphStrategy):
         super().__init__(context, params)
 
     def _build_graph(self, checkpointer: BaseCheckpointSaver) -> Any:
+        from langchain.agents import create_agent
+        from langchain.agents.middleware import SummarizationMiddleware
+
         encoding = self.context.provider.tokenizer.encoding_name
         self.middleware = SummarizationMiddleware(
             model=self.make_model(SUMMARIZE),

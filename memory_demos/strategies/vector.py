@@ -9,7 +9,6 @@ workshop's idle clean-up calls it for conversations nobody will come back to.
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,8 +16,9 @@ from langchain_core.messages import BaseMessage
 from langchain_core.prompts import ChatPromptTemplate
 
 from memory_demos.prompts import RETRIEVED_HEADER
-from memory_demos.storage import chroma_client, chroma_collection_name, redact_url
+from memory_demos.storage import chroma_collection_name, redact_url
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
+from memory_demos.strategies.chroma_collection import ConversationCollectionMixin, scored_search
 from memory_demos.strategies.classic import ClassicStrategy, import_classic_memory
 
 COLLECTION_PREFIX = "memory_lab_vector_"
@@ -62,34 +62,20 @@ class VectorRollbackPoint:
     hits: list[dict[str, Any]]
 
 
-class VectorStrategy(ClassicStrategy):
+class VectorStrategy(ConversationCollectionMixin, ClassicStrategy):
     """Only retrieved exchanges reach the model; there is no list of recent messages at all."""
 
     info = INFO
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self._closed = False
-        self._deleted = False
         self._last_query: str | None = None
         self._last_hits: list[dict[str, Any]] = []
         super().__init__(*args, **kwargs)
 
     def _build_memory(self) -> Any:
-        from langchain_chroma import Chroma
-
         classic = import_classic_memory()
-        storage = self.context.storage
-        self.on_server = storage.uses_chroma_server
-        self.collection = collection_name(
-            self.context.conversation_id, self.context.user_id if self.on_server else None
-        )
-        self._client = client = chroma_client(storage)
-        self.vectorstore = Chroma(
-            collection_name=self.collection,
-            embedding_function=self.context.get_embeddings(),
-            client=client,
-            collection_metadata={"hnsw:space": "cosine"},
-        )
+        self._name_collection(collection_name)
+        self.vectorstore = self._open_vectorstore(self._connect())
         retriever = self.vectorstore.as_retriever(search_kwargs={"k": self.params["k"]})
         return classic.VectorStoreRetrieverMemory(
             retriever=retriever, memory_key=self.memory_key, input_key="input"
@@ -110,10 +96,9 @@ class VectorStrategy(ClassicStrategy):
 
     def scored_hits(self, query: str) -> list[dict[str, Any]]:
         """The top-k documents for ``query`` with their cosine similarity (1 - cosine distance)."""
-        found = self.vectorstore.similarity_search_with_score(query, k=self.params["k"])
         return [
-            {"text": doc.page_content, "similarity": round(1.0 - distance, 4), "id": doc.id}
-            for doc, distance in found
+            {"text": doc.page_content, "similarity": similarity, "id": doc.id}
+            for doc, similarity in scored_search(self.vectorstore, query, self.params["k"])
         ]
 
     def document_ids(self) -> list[str]:
@@ -161,28 +146,6 @@ class VectorStrategy(ClassicStrategy):
         self.vectorstore.reset_collection()
         self._last_query = None
         self._last_hits = []
-
-    def close(self) -> None:
-        """Release the collection: delete it if in-process, keep it on a server (see ``discard``)."""
-        if self._closed:
-            return
-        self._closed = True
-        if not self.on_server:
-            self._delete_collection()
-
-    def discard(self) -> None:
-        """Delete the collection wherever it lives, and close; for conversations nobody will reopen."""
-        self._closed = True
-        self._delete_collection()
-
-    def _delete_collection(self) -> None:
-        from chromadb.errors import NotFoundError
-
-        if self._deleted:
-            return
-        self._deleted = True
-        with contextlib.suppress(NotFoundError):  # another process discarded it first
-            self._client.delete_collection(self.collection)
 
 
 STRATEGY = VectorStrategy
