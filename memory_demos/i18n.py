@@ -143,6 +143,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "gauge.section": "Section",
         "gauge.tokens": "Tokens",
         "cost.title": "Cost across panes",
+        "compare.export_script": "Download this conversation as a Python script",
+        "compare.export_script_help": "Rebuilds these panes' strategies with the same parameters and replays "
+        "the same messages through memory_demos, printing each injected prompt. No API key is included.",
         "cost.caption": "Prompt tokens of each reply, and the running total of every token spent "
         "(hidden memory calls included).",
         "cost.empty": "Send a message to draw the charts.",
@@ -428,6 +431,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "gauge.section": "部分",
         "gauge.tokens": "词元",
         "cost.title": "各窗格的开销",
+        "compare.export_script": "把这段对话下载为 Python 脚本",
+        "compare.export_script_help": "用相同参数重建这些窗格的策略，并通过 memory_demos 重放同样的消息，"
+        "打印每次注入的提示词。脚本不含任何 API 密钥。",
         "cost.caption": "每次回复的提示词元数，以及累计花费的全部词元（含隐藏的记忆调用）。",
         "cost.empty": "发送一条消息后即可绘制图表。",
         "cost.pane": "窗格",

@@ -12,6 +12,7 @@ from memory_demos.session import BroadcastJob, LabSession, Pane, get_session, wi
 from memory_demos.strategies.registry import available_ids, get_info
 from memory_demos.ui.broadcast import finish_broadcast, start_broadcast, stream_into
 from memory_demos.ui.charts import CostPoint, render_cost_charts
+from memory_demos.ui.conversation_export import render_conversation_export
 from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.notices import show_flashes
 from memory_demos.ui.pane import PaneActions, PaneView, parse_params, render_pane
@@ -229,6 +230,7 @@ def render() -> None:
                 placeholders[pane.pane_id] = placeholder
 
     render_conversation_link(session, workshop_config())
+    render_conversation_export(session.panes, session.provider)
 
     st.subheader(t("cost.title"), anchor=False)
     st.caption(t("cost.caption"))

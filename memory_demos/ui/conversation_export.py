@@ -1,0 +1,39 @@
+"""Download the Compare page's conversation as a runnable script (same strategies, same messages)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+from memory_demos.export import export_conversation_script
+from memory_demos.i18n import t
+from memory_demos.providers.chat_models import ProviderConfig
+from memory_demos.session import Pane
+
+
+def conversation_messages(panes: Sequence[Pane]) -> list[str]:
+    """The user messages of the pane that has answered the most turns (panes added later have fewer)."""
+    longest = max(panes, key=lambda pane: len(pane.turns), default=None)
+    return [turn.user_text for turn in longest.turns] if longest is not None else []
+
+
+def render_conversation_export(panes: Sequence[Pane], provider: ProviderConfig) -> None:
+    """A download button for the script; nothing when no message has been sent yet.
+
+    The script never carries an API key: it reads ``OPENAI_API_KEY`` when a real provider is chosen.
+    """
+    messages = conversation_messages(panes)
+    if not messages:
+        return
+    script = export_conversation_script(
+        [(pane.strategy_id, dict(pane.params)) for pane in panes], messages, provider=provider
+    )
+    st.download_button(
+        t("compare.export_script"),
+        data=script,
+        file_name="memory_lab_conversation.py",
+        mime="text/x-python",
+        icon=":material/download:",
+        help=t("compare.export_script_help"),
+    )
