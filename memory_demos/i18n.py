@@ -293,6 +293,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "instructor.off": "Workshop mode is off: set MEMORY_LAB_WORKSHOP=1 or [workshop] enabled = true "
         "in secrets to turn it on.",
         "instructor.locked": "Enter the host code to open this page.",
+        "instructor.no_code": "Set a host code (MEMORY_LAB_HOST_CODE, or [workshop] host_code in "
+        "secrets) or an access code to open the instructor view.",
         "instructor.code": "Host code",
         "instructor.unlock": "Open",
         "instructor.sessions": "Sessions known",
@@ -567,6 +569,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "instructor.off": "工作坊模式未开启：设置 MEMORY_LAB_WORKSHOP=1，或在 secrets 中设置 [workshop] enab"
         "led = true。",
         "instructor.locked": "输入主持人码以打开此页面。",
+        "instructor.no_code": "请设置主持人码（MEMORY_LAB_HOST_CODE，或 secrets 中的 "
+        "[workshop] host_code）或访问码，才能打开讲师视图。",
         "instructor.code": "主持人码",
         "instructor.unlock": "打开",
         "instructor.sessions": "已知会话",

@@ -22,7 +22,10 @@ def render() -> None:
     if not config.enabled:
         st.info(t("instructor.off"), icon=":material/info:")
         return
-    if config.instructor_code is not None and not instructor_unlocked():
+    if config.instructor_code is None:  # no code configured: nobody can open it
+        st.warning(t("instructor.no_code"), icon=":material/lock:")
+        return
+    if not instructor_unlocked():
         st.caption(t("instructor.locked"))
         render_host_gate(config)
         return

@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from memory_demos.export import markdown_report, replay_script, result_json, scorecard_csv
+from memory_demos.i18n import t
 from memory_demos.replay import ReplayResult
 from memory_demos.scenarios import (
     MAX_SCENARIO_BYTES,
@@ -36,6 +37,7 @@ from memory_demos.strategies.registry import available_ids, get_info
 from memory_demos.teaching_text import tt
 from memory_demos.ui.frame import ensure_frame
 from memory_demos.ui.text import code_span
+from memory_demos.ui.workshop import usage_recorder
 
 ensure_frame()
 
@@ -116,6 +118,8 @@ def _collect(job: ReplayJob) -> None:
     """Move a finished job's outcome into the session: a result to show, or a notice."""
     st.session_state.pop(JOB_KEY, None)
     if job.result is not None:
+        # A replay spends the session's workshop budget like messages on the Compare page do.
+        usage_recorder(session)([turn for run in job.result.runs for turn in run.turns])
         st.session_state[RESULT_KEY] = {
             "result": job.result,
             "scenario": job.scenario,
@@ -336,10 +340,15 @@ if st.button(
     key=widget_key("scorecard_run"),
 ):
     assert scenario is not None  # the button is disabled without one
-    st.session_state.pop(RESULT_KEY, None)
-    st.session_state.pop(NOTICE_KEY, None)
-    job = ReplayJob(scenario, strategy_ids, session.provider).start()
-    st.session_state[JOB_KEY] = job
+    budget = session.budget
+    spent = budget.check("", 0) if budget is not None else None
+    if spent is not None:
+        st.warning(t("workshop.limit.tokens", limit=f"{spent.limit:,}", current=f"{spent.current:,}"))
+    else:
+        st.session_state.pop(RESULT_KEY, None)
+        st.session_state.pop(NOTICE_KEY, None)
+        job = ReplayJob(scenario, strategy_ids, session.provider).start()
+        st.session_state[JOB_KEY] = job
 
 if isinstance(job, ReplayJob):
     was_running = not job.done

@@ -217,3 +217,26 @@ def test_the_instructor_view_is_locked_counts_usage_and_never_shows_messages() -
     sent = everything_sent(host)
     assert "Zebra" not in sent and "secret phrase" not in sent and "host-77" not in sent
     assert attendee.session_state[KEY_PREFIX + "registry_key"] not in sent
+
+
+def test_scorecard_replays_spend_the_same_token_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_LAB_WORKSHOP", "1")
+    monkeypatch.setenv("MEMORY_LAB_MAX_TOKENS_PER_SESSION", "100")
+    at = run(new_app())
+    at.switch_page("pages/scorecard.py")
+    run(at)
+    at.multiselect(key=widget_key("scorecard_strategies")).set_value(["buffer"]).run()
+    at.button(key=widget_key("scorecard_run")).click().run()
+    assert not at.exception and at.get("download_button")
+    assert at.session_state[KEY_PREFIX + "budget"].tokens_used > 100
+    at.button(key=widget_key("scorecard_run")).click().run()
+    assert any("limit is 100" in w.value for w in at.warning), [w.value for w in at.warning]
+
+
+def test_without_any_code_the_instructor_view_stays_shut(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_LAB_WORKSHOP", "1")
+    at = run(new_app())
+    at.switch_page("pages/instructor.py")
+    run(at)
+    assert not at.metric and not at.dataframe
+    assert any(EN["instructor.no_code"] in w.value for w in at.warning)
