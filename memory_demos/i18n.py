@@ -314,6 +314,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "instructor.no_host_model": "No workshop model is configured: attendees use the offline model or "
         "their own key.",
         "instructor.refresh": "Refresh",
+        "instructor.col_session": "Session",
+        "instructor.col_idle": "Idle (s)",
+        "instructor.col_calls": "Model calls",
+        "instructor.col_tokens": "Tokens",
+        "instructor.col_errors": "Errors",
         "settings.language": "Language",
     },
     "zh": {
@@ -589,6 +594,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "instructor.host_model": "提供给学员的工作坊模型：{model}",
         "instructor.no_host_model": "未配置工作坊模型：学员使用离线模型或自己的密钥。",
         "instructor.refresh": "刷新",
+        "instructor.col_session": "会话",
+        "instructor.col_idle": "闲置（秒）",
+        "instructor.col_calls": "模型调用",
+        "instructor.col_tokens": "Token",
+        "instructor.col_errors": "错误",
         "settings.language": "语言",
     },
 }

@@ -54,7 +54,16 @@ def render() -> None:
         st.caption(t("instructor.no_errors"))
 
     st.subheader(t("instructor.per_session"), anchor=False)
-    st.dataframe(registry.session_rows(), hide_index=True)
+    columns = {
+        "session": t("instructor.col_session"),
+        "idle_seconds": t("instructor.col_idle"),
+        "model_calls": t("instructor.col_calls"),
+        "tokens": t("instructor.col_tokens"),
+        "errors": t("instructor.col_errors"),
+    }
+    st.dataframe(
+        [{columns[k]: v for k, v in row.items()} for row in registry.session_rows()], hide_index=True
+    )
 
     st.subheader(t("instructor.limits"), anchor=False)
     if config.host is not None:
