@@ -6,7 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from memory_demos.i18n import t
+from memory_demos.i18n import strategy_title, t
 from memory_demos.providers.tokenizer import count_text_tokens
 from memory_demos.session import BroadcastJob, LabSession, Pane, get_session, widget_key
 from memory_demos.strategies.registry import available_ids, get_info
@@ -135,7 +135,7 @@ def toolbar(session: LabSession) -> tuple[int, bool]:
     """Add a pane, reset all, layout and gauge scale; returns (panes per row, zoom)."""
     ids = list(available_ids())
     # Labels are made now, in the script run (AppTest also calls format_func outside it).
-    labels = {sid: f"{t('kind.' + get_info(sid).kind)} · {get_info(sid).title}" for sid in ids}
+    labels = {sid: f"{t('kind.' + get_info(sid).kind)} · {strategy_title(get_info(sid))}" for sid in ids}
     with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
         st.selectbox(
             t("compare.add_strategy"), ids, format_func=labels.get, key=widget_key("add_strategy"), width=320
@@ -184,7 +184,10 @@ def pane_view(session: LabSession, pane: Pane, in_flight: BroadcastJob | None, z
 def cost_points(session: LabSession) -> list[CostPoint]:
     return [
         CostPoint(
-            f"{number} · {get_info(pane.strategy_id).title}", turn_no, turn.prompt_tokens, turn.total_tokens
+            f"{number} · {strategy_title(get_info(pane.strategy_id))}",
+            turn_no,
+            turn.prompt_tokens,
+            turn.total_tokens,
         )
         for number, pane in enumerate(session.panes, start=1)
         for turn_no, turn in enumerate(pane.turns, start=1)

@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from memory_demos.export import markdown_report, replay_script, result_json, scorecard_csv
-from memory_demos.i18n import t
+from memory_demos.i18n import strategy_title, t
 from memory_demos.replay import ReplayResult
 from memory_demos.scenarios import (
     MAX_SCENARIO_BYTES,
@@ -53,7 +53,7 @@ language = session.language
 
 
 def _strategy_label(strategy_id: str) -> str:
-    return f"{strategy_id} · {get_info(strategy_id).title}"
+    return f"{strategy_id} · {strategy_title(get_info(strategy_id))}"
 
 
 def _choose_scenario() -> Scenario | None:

@@ -96,3 +96,15 @@ def test_lookup_fills_placeholders_and_falls_back() -> None:
     assert t("pane.turn_n", language="en", n=3) == "Turn 3"
     assert t("no.such.key", language="zh") == "no.such.key"
     assert t("home.title", language="xx") == CATALOGUE["en"]["home.title"]
+
+
+def test_every_strategy_has_a_chinese_name_and_description() -> None:
+    from memory_demos.i18n import STRATEGY_TEXT, strategy_summary, strategy_title
+    from memory_demos.strategies.registry import all_infos
+
+    cjk = re.compile("[\u4e00-\u9fff]")
+    for info in all_infos():
+        assert info.id in STRATEGY_TEXT["zh"], info.id
+        assert cjk.search(strategy_summary(info, "zh")), info.id
+        assert strategy_title(info, "en") == info.title
+        assert strategy_summary(info, "en") == info.summary

@@ -12,7 +12,7 @@ from typing import Any
 
 import streamlit as st
 
-from memory_demos.i18n import t
+from memory_demos.i18n import strategy_summary, strategy_title, t
 from memory_demos.session import widget_key
 from memory_demos.strategies.base import InputError, ParamSpec, StrategyInfo
 from memory_demos.turn import Turn
@@ -48,7 +48,7 @@ class PaneView:
 
     @property
     def label(self) -> str:
-        return f"{self.number} · {self.info.title}"
+        return f"{self.number} · {strategy_title(self.info)}"
 
 
 @dataclass(frozen=True)
@@ -102,8 +102,8 @@ def _param_editor(view: PaneView, actions: PaneActions) -> None:
 def _header(view: PaneView, actions: PaneActions) -> None:
     colour = "violet" if view.info.kind == "classic" else "green"
     kind = t(f"kind.{view.info.kind}")
-    st.markdown(f"**{view.number}. {view.info.title}** :{colour}-badge[{kind}]")
-    st.caption(view.info.summary)
+    st.markdown(f"**{view.number}. {strategy_title(view.info)}** :{colour}-badge[{kind}]")
+    st.caption(strategy_summary(view.info))
     if view.params:
         st.caption(" ".join(code_span(f"{name}={value}") for name, value in view.params.items()))
     with st.container(horizontal=True, gap="small"):
