@@ -263,7 +263,12 @@ class LabSession:
         """A pane with a freshly built strategy (not yet added to ``panes``)."""
         counter = self._setdefault("pane_counter", lambda: 0) + 1
         self._set("pane_counter", counter)
-        pane = Pane(pane_id=f"p{counter}", strategy_id=strategy_id, params=dict(params or {}))
+        if params is None:
+            from memory_demos.storage import StorageConfig
+            from memory_demos.strategies.registry import server_backed_params
+
+            params = server_backed_params(strategy_id, StorageConfig.from_env().sql_url)
+        pane = Pane(pane_id=f"p{counter}", strategy_id=strategy_id, params=dict(params))
         self.build(pane)
         return pane
 

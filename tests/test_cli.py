@@ -158,3 +158,12 @@ def test_module_entry_point_prints_no_traceback() -> None:
     assert completed.returncode == EXIT_BAD_INPUT
     assert "Traceback" not in completed.stderr
     assert completed.stderr.startswith("error: Unknown strategy")
+
+
+def test_server_backed_params_only_when_a_sql_url_is_configured() -> None:
+    from memory_demos.strategies.registry import server_backed_params
+
+    assert server_backed_params("history", None) == {}
+    assert server_backed_params("history", "postgresql://u@127.0.0.1/db") == {"backend": "postgres"}
+    assert server_backed_params("langgraph", "postgresql://u@127.0.0.1/db") == {"checkpointer": "postgres"}
+    assert server_backed_params("buffer", "postgresql://u@127.0.0.1/db") == {}

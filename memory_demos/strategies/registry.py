@@ -82,6 +82,19 @@ def parse_selection(text: str) -> list[str]:
     return ids
 
 
+def server_backed_params(strategy_id: str, sql_url: str | None) -> dict[str, str]:
+    """Parameter choices that put a strategy's memory on the configured SQL server.
+
+    In a room served by several processes (``MEMORY_LAB_SQL_URL`` set), a new pane should keep its
+    memory where every process can read it; on a laptop the defaults stay in memory.
+    """
+    if not sql_url:
+        return {}
+    return {
+        spec.name: "postgres" for spec in get_info(strategy_id).params if "postgres" in (spec.choices or ())
+    }
+
+
 def build_strategy(
     strategy_id: str,
     context: StrategyContext | None = None,

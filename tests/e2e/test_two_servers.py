@@ -1,0 +1,110 @@
+"""Scale-out: a conversation begun on one app process continues on another, through PostgreSQL.
+
+Two ``streamlit run`` processes with separate data folders share only the PostgreSQL server and the
+link secret, like two processes behind a load balancer. The attendee's conversation link, opened on
+the second process, brings back the server-backed pane with its memory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import ROOT, LabServer, _free_port, _wait_until_healthy
+from tests.e2e.test_browser import CHAT_BOX, PANE_BOXES, REPLIES_DONE, REPLY_TIMEOUT_MS, send
+from tests.services import postgres_url  # noqa: F401 - a pytest fixture
+
+pytestmark = [pytest.mark.e2e, pytest.mark.services]
+
+LINK_SECRET = "two-process-test-link-secret"
+
+
+@contextlib.contextmanager
+def app_process(data_dir: Path, log: Path, sql_url: str) -> Iterator[LabServer]:
+    port = _free_port()
+    env = {
+        **os.environ,
+        "MEMORY_LAB_DATA_DIR": str(data_dir),
+        "MEMORY_LAB_SQL_URL": sql_url,
+        "MEMORY_LAB_LINK_SECRET": LINK_SECRET,
+    }
+    env.pop("OPENAI_API_KEY", None)
+    command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true"]
+    command += ["--server.port", str(port), "--server.address", "127.0.0.1"]
+    command += ["--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_healthy(url, process, log)
+        yield LabServer(url=url, port=port)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+
+
+def add_pane(page: Any, label: str) -> None:
+    page.get_by_test_id("stSelectbox").filter(has_text="Strategy to add").click()
+    page.get_by_role("option", name=label).click()
+    page.get_by_role("button", name="Add pane").click()
+    page.get_by_text(label.split(" · ", 1)[1]).first.wait_for(timeout=60_000)
+
+
+def test_a_conversation_continues_on_another_app_process(
+    browser: Any,
+    postgres_url: str,  # noqa: F811 - the fixture imported above
+    tmp_path: Path,
+    artifacts: Path,
+) -> None:
+    with (
+        app_process(tmp_path / "data_a", tmp_path / "a.log", postgres_url) as first,
+        app_process(tmp_path / "data_b", tmp_path / "b.log", postgres_url) as second,
+    ):
+        context_a = browser.new_context(viewport={"width": 1600, "height": 1000})
+        page_a = context_a.new_page()
+        page_a.goto(f"{first.url}/compare")
+        page_a.get_by_test_id(CHAT_BOX).wait_for(timeout=60_000)
+        add_pane(page_a, "Modern · RunnableWithMessageHistory")
+        panes = page_a.locator(PANE_BOXES).count()
+        send(page_a, "Hi, my name is Mara and I live in Lisbon.", panes)
+
+        link_section = page_a.get_by_test_id("stExpander").filter(has_text="Conversation link")
+        link_section.locator("summary").click()
+        code = link_section.get_by_test_id("stCode").first
+        code.wait_for(timeout=30_000)
+        match = re.search(r"\?resume=([A-Za-z0-9._~-]+)", code.text_content() or "")
+        assert match, "the Compare page shows a conversation link"
+        page_a.screenshot(path=str(artifacts / "e2e_two_servers_first.png"))
+        context_a.close()
+
+        context_b = browser.new_context(viewport={"width": 1600, "height": 1000})
+        page_b = context_b.new_page()
+        page_b.goto(f"{second.url}/?resume={match.group(1)}")
+        page_b.get_by_test_id(CHAT_BOX).wait_for(timeout=60_000)
+        page_b.get_by_text("RunnableWithMessageHistory").first.wait_for(timeout=60_000)
+        history_pane = page_b.locator(PANE_BOXES).filter(has_text="RunnableWithMessageHistory")
+        box = page_b.get_by_test_id(CHAT_BOX)
+        box.fill("What's my name?")
+        box.press("Enter")
+        page_b.wait_for_function(REPLIES_DONE, arg=[1], timeout=REPLY_TIMEOUT_MS)
+        history_pane.get_by_text("Your name is Mara").first.wait_for(timeout=REPLY_TIMEOUT_MS)
+        # The in-memory panes of the new session started empty on this process: they cannot know.
+        buffer_pane = page_b.locator(PANE_BOXES).filter(has_text="Buffer (everything)")
+        buffer_pane.get_by_text("I don't know your name").first.wait_for(timeout=REPLY_TIMEOUT_MS)
+        page_b.screenshot(path=str(artifacts / "e2e_two_servers_second.png"))
+        context_b.close()
