@@ -28,7 +28,7 @@ import threading
 import time
 import urllib.request
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -180,12 +180,20 @@ def rss_kib(pid: int | None) -> int | None:
 
 
 @contextlib.contextmanager
-def lab_server(data_dir: Path) -> Iterator[tuple[str, int]]:
-    """``streamlit run app.py`` on a free loopback port in workshop mode; yields (url, pid)."""
+def lab_server(
+    data_dir: Path, *, workshop: bool = True, env_overrides: Mapping[str, str] | None = None
+) -> Iterator[tuple[str, int]]:
+    """``streamlit run app.py`` on a free loopback port (workshop mode by default); yields (url, pid).
+
+    Also used by the browser tests, so the benchmark and the tests start the server the same way.
+    """
+    data_dir.mkdir(parents=True, exist_ok=True)
     port = _free_port()
     env = {**os.environ, "MEMORY_LAB_DATA_DIR": str(data_dir)}
-    env.setdefault("MEMORY_LAB_WORKSHOP", "1")
+    if workshop:
+        env.setdefault("MEMORY_LAB_WORKSHOP", "1")
     env.pop("OPENAI_API_KEY", None)
+    env.update(env_overrides or {})
     command = [
         sys.executable,
         "-m",

@@ -6,13 +6,6 @@ browser tests that silently skip would hide exactly what they exist to show.
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +26,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--disable-quic",
 ]
-SERVER_START_SECONDS = 90
 
 
 @dataclass(frozen=True)
@@ -42,27 +34,6 @@ class LabServer:
 
     url: str
     port: int
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _wait_until_healthy(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + SERVER_START_SECONDS
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {process.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.3)
-    raise RuntimeError(f"streamlit did not answer within {SERVER_START_SECONDS}s:\n{log.read_text()[-3000:]}")
 
 
 @pytest.fixture(scope="session")
@@ -74,44 +45,10 @@ def artifacts() -> Path:
 @pytest.fixture(scope="session")
 def lab_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
     """``streamlit run app.py`` with its own data folder; stopped (its whole process group) at the end."""
-    port = _free_port()
-    data_dir = tmp_path_factory.mktemp("e2e_data")
-    log = tmp_path_factory.mktemp("e2e_log") / "streamlit.log"
-    env = {**os.environ, "MEMORY_LAB_DATA_DIR": str(data_dir)}
-    env.pop("OPENAI_API_KEY", None)
-    command = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(ROOT / "app.py"),
-        "--server.headless",
-        "true",
-        "--server.port",
-        str(port),
-        "--server.address",
-        "127.0.0.1",
-        "--server.fileWatcherType",
-        "none",
-        "--browser.gatherUsageStats",
-        "false",
-    ]
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_healthy(url, process, log)
-        yield LabServer(url=url, port=port)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=5)
+    from memory_demos.workshop_load import lab_server as running_lab_server
+
+    with running_lab_server(tmp_path_factory.mktemp("e2e_data"), workshop=False) as (url, _pid):
+        yield LabServer(url=url, port=int(url.rsplit(":", 1)[1]))
 
 
 @pytest.fixture(scope="session")

@@ -8,18 +8,15 @@ the second process, brings back the server-backed pane with its memory.
 from __future__ import annotations
 
 import contextlib
-import os
 import re
-import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import ROOT, LabServer, _free_port, _wait_until_healthy
+from memory_demos.workshop_load import lab_server
+from tests.e2e.conftest import LabServer
 from tests.e2e.test_browser import CHAT_BOX, PANE_BOXES, REPLIES_DONE, REPLY_TIMEOUT_MS, send
 from tests.services import postgres_url  # noqa: F401 - a pytest fixture
 
@@ -29,33 +26,11 @@ LINK_SECRET = "two-process-test-link-secret"
 
 
 @contextlib.contextmanager
-def app_process(data_dir: Path, log: Path, sql_url: str) -> Iterator[LabServer]:
-    port = _free_port()
-    env = {
-        **os.environ,
-        "MEMORY_LAB_DATA_DIR": str(data_dir),
-        "MEMORY_LAB_SQL_URL": sql_url,
-        "MEMORY_LAB_LINK_SECRET": LINK_SECRET,
-    }
-    env.pop("OPENAI_API_KEY", None)
-    command = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true"]
-    command += ["--server.port", str(port), "--server.address", "127.0.0.1"]
-    command += ["--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_healthy(url, process, log)
-        yield LabServer(url=url, port=port)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
+def app_process(data_dir: Path, sql_url: str) -> Iterator[LabServer]:
+    """One app process: its own data folder, the shared PostgreSQL server and link secret."""
+    overrides = {"MEMORY_LAB_SQL_URL": sql_url, "MEMORY_LAB_LINK_SECRET": LINK_SECRET}
+    with lab_server(data_dir, workshop=False, env_overrides=overrides) as (url, _pid):
+        yield LabServer(url=url, port=int(url.rsplit(":", 1)[1]))
 
 
 def add_pane(page: Any, label: str) -> None:
@@ -72,8 +47,8 @@ def test_a_conversation_continues_on_another_app_process(
     artifacts: Path,
 ) -> None:
     with (
-        app_process(tmp_path / "data_a", tmp_path / "a.log", postgres_url) as first,
-        app_process(tmp_path / "data_b", tmp_path / "b.log", postgres_url) as second,
+        app_process(tmp_path / "data_a", postgres_url) as first,
+        app_process(tmp_path / "data_b", postgres_url) as second,
     ):
         context_a = browser.new_context(viewport={"width": 1600, "height": 1000})
         page_a = context_a.new_page()
