@@ -57,6 +57,7 @@ RSS_SAMPLE_SECONDS = 0.5
 # How often a page checks whether the replies are done: every animation frame (Playwright's default)
 # in 40 pages at once would spend the CPU the server needs.
 POLL_MS = 100
+CLICK_EFFECT_MS = 15_000
 CHAT_BOX = "stChatInputTextArea"
 PANE_BOXES = '[class*="st-key-ml_w_pane_"][class*="_box"]'
 REMOVE_BUTTONS = '[class*="st-key-ml_w_pane_"][class*="_remove"] button'
@@ -268,19 +269,29 @@ class RssSampler:
 
 # -- the attendees ---------------------------------------------------------------------------------
 async def _set_pane_count(page: Any, panes: int) -> None:
-    """Remove (or add) panes through the page's own buttons until there are ``panes``."""
+    """Remove (or add) panes through the page's own buttons until there are ``panes``.
+
+    A click that lands while the page is rerunning can be dropped by Streamlit, so each click waits
+    a short while for its effect and is repeated if nothing changed, until ``PAGE_LOAD_MS`` runs out.
+    """
+    from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
     boxes = page.locator(PANE_BOXES)
+    deadline = time.monotonic() + PAGE_LOAD_MS / 1000
     while (count := await boxes.count()) != panes:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the page still shows {count} panes, not {panes}")
         if count > panes:
             await page.locator(REMOVE_BUTTONS).filter(visible=True).last.click()
         else:
             await page.get_by_role("button", name="Add pane").click()
-        await page.wait_for_function(
-            "([selector, n]) => document.querySelectorAll(selector).length === n",
-            arg=[PANE_BOXES, count - 1 if count > panes else count + 1],
-            timeout=PAGE_LOAD_MS,
-            polling=POLL_MS,
-        )
+        with contextlib.suppress(PlaywrightTimeoutError):
+            await page.wait_for_function(
+                "([selector, n]) => document.querySelectorAll(selector).length === n",
+                arg=[PANE_BOXES, count - 1 if count > panes else count + 1],
+                timeout=CLICK_EFFECT_MS,
+                polling=POLL_MS,
+            )
 
 
 async def _attendee(
