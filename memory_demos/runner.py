@@ -36,16 +36,16 @@ def broadcast(
             return strategy.send(user_text, listener)
 
     if executor is not None:
-        futures = [
-            executor.submit(send, s, listener) for s, listener in zip(strategies, listeners, strict=True)
-        ]
-        return [future.result() for future in futures]
+        return _run_all(executor, send, strategies, listeners)
     with ThreadPoolExecutor(max_workers=min(len(strategies), MAX_PANES), thread_name_prefix="pane") as pool:
-        futures = [pool.submit(send, s, listener) for s, listener in zip(strategies, listeners, strict=True)]
-        return [future.result() for future in futures]
+        return _run_all(pool, send, strategies, listeners)
 
 
-def run_each(strategies: Sequence[Strategy], action: Callable[[Strategy], object]) -> None:
-    """Apply ``action`` to every strategy concurrently (clear, close)."""
-    with ThreadPoolExecutor(max_workers=max(1, min(len(strategies), MAX_PANES))) as pool:
-        list(pool.map(action, strategies))
+def _run_all(
+    pool: ThreadPoolExecutor,
+    send: Callable[[Strategy, TokenListener | None], Turn],
+    strategies: Sequence[Strategy],
+    listeners: Sequence[TokenListener | None],
+) -> list[Turn]:
+    futures = [pool.submit(send, s, listener) for s, listener in zip(strategies, listeners, strict=True)]
+    return [future.result() for future in futures]

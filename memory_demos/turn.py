@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Role = Literal["system", "human", "ai", "tool"]
@@ -113,8 +113,3 @@ class Turn:
             "state": self.state,
             "error": self.error,
         }
-
-
-def model_call_as_dict(call: ModelCall) -> dict[str, Any]:
-    """A ModelCall as plain data (for exports and the UI)."""
-    return asdict(call)

@@ -199,11 +199,6 @@ class Strategy(ABC):
         self._notes: list[str] = []
         self.turns: list[Turn] = []
 
-    def api_key_text(self) -> str | None:
-        """The configured key, only so error messages can be scrubbed of it."""
-        key = self.context.provider.api_key
-        return key.get_secret_value() if key is not None else None
-
     def describe(self, error: BaseException) -> str:
         """A one-line, key-free description of ``error`` for the pane."""
         return describe_error(error, *self.context.provider.secret_values())
@@ -258,13 +253,12 @@ class Strategy(ABC):
             try:
                 reply = self._respond(user_text)
             except Exception as exc:
-                secrets = self.context.provider.secret_values()
-                error = describe_error(exc, *secrets)
+                error = self.describe(exc)
                 kind = error_kind(exc)
                 try:
                     self._rollback(point)
                 except Exception as rollback_exc:
-                    error += f" (and restoring memory failed: {describe_error(rollback_exc, *secrets)})"
+                    error += f" (and restoring memory failed: {self.describe(rollback_exc)})"
             finally:
                 self.capture.token_listener = None
             seconds = time.perf_counter() - started
@@ -279,7 +273,7 @@ class Strategy(ABC):
             try:
                 state = self.snapshot()
             except Exception as exc:
-                state = {"error": describe_error(exc)}
+                state = {"error": self.describe(exc)}
             turn = Turn(
                 user_text=user_text,
                 reply=reply,

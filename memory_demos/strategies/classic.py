@@ -9,7 +9,7 @@ from abc import abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-from langchain_core.messages import BaseMessage, messages_to_dict
+from langchain_core.messages import BaseMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
 from memory_demos.strategies.base import Strategy
@@ -132,7 +132,3 @@ class ClassicStrategy(Strategy):
 
     def clear(self) -> None:
         self.memory.clear()
-
-    def export_messages(self) -> list[dict[str, Any]]:
-        """The stored messages in LangChain's serialised form."""
-        return messages_to_dict(self.stored_messages())
