@@ -3,8 +3,9 @@
 Every persisted strategy opens its storage through here. Embedded (the default): SQLite files opened
 safely for Streamlit's threads, in WAL mode, with a readable error for a damaged file, and an in-process
 chromadb. Scaled out (several app processes behind a load balancer): ``StorageConfig`` names a
-PostgreSQL server (chat histories, LangGraph checkpoints and stores, entity notes) and a Chroma server
-(vector memories), and passwords are kept out of every message it produces.
+PostgreSQL server (chat histories, LangGraph checkpoints and stores, entity notes), a Chroma server
+(vector memories) and a Redis server (chat histories and entity notes that expire), and passwords are
+kept out of every message it produces.
 """
 
 from __future__ import annotations
@@ -80,6 +81,9 @@ def sqlalchemy_url(path: Path) -> str:
 # -- shared servers: PostgreSQL and a Chroma server ------------------------------------------------
 SQL_URL_ENV = "MEMORY_LAB_SQL_URL"
 CHROMA_URL_ENV = "MEMORY_LAB_CHROMA_URL"
+REDIS_URL_ENV = "MEMORY_LAB_REDIS_URL"
+REDIS_SCHEMES = ("redis", "rediss", "unix")
+REDIS_TIMEOUT_S = 5
 REDACTED = "***"
 POSTGRES_SCHEMES = ("postgresql", "postgres", "postgresql+psycopg")
 CHROMA_SCHEMES = ("http", "https")
@@ -128,11 +132,14 @@ class StorageConfig:
     ``sql_url`` (``MEMORY_LAB_SQL_URL``, ``postgresql://user:password@host:5432/db``) serves chat histories,
     LangGraph checkpoints and stores, and entity notes to every app process; None keeps the SQLite files in
     the data folder. ``chroma_url`` (``MEMORY_LAB_CHROMA_URL``, ``http://127.0.0.1:8000``) is a server
-    started with ``chroma run``; None keeps vectors in an in-process chromadb. The password is never shown.
+    started with ``chroma run``; None keeps vectors in an in-process chromadb. ``redis_url``
+    (``MEMORY_LAB_REDIS_URL``, ``redis://:password@host:6379/0``) is the server of ``history.backend=redis``
+    and ``entity.store=redis``; None leaves those choices unusable. The password is never shown.
     """
 
     sql_url: str | None = None
     chroma_url: str | None = None
+    redis_url: str | None = None
 
     def __post_init__(self) -> None:
         sql_url = (self.sql_url or "").strip() or None
@@ -157,12 +164,23 @@ class StorageConfig:
                 raise StorageError(
                     f"{CHROMA_URL_ENV} must look like http://127.0.0.1:8000; got {redact_url(chroma_url)!r}."
                 )
+        redis_url = (self.redis_url or "").strip() or None
+        object.__setattr__(self, "redis_url", redis_url)
+        if redis_url is not None and urlsplit(redis_url).scheme.lower() not in REDIS_SCHEMES:
+            raise StorageError(
+                f"{REDIS_URL_ENV} must look like redis://:password@127.0.0.1:6379/0; "
+                f"got {redact_url(redis_url)!r}."
+            )
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> StorageConfig:
-        """The configuration in ``MEMORY_LAB_SQL_URL`` and ``MEMORY_LAB_CHROMA_URL`` (unset: embedded)."""
+        """The configuration in ``MEMORY_LAB_SQL_URL``, ``…_CHROMA_URL`` and ``…_REDIS_URL`` (unset: embedded)."""
         env = os.environ if environ is None else environ
-        return cls(sql_url=env.get(SQL_URL_ENV) or None, chroma_url=env.get(CHROMA_URL_ENV) or None)
+        return cls(
+            sql_url=env.get(SQL_URL_ENV) or None,
+            chroma_url=env.get(CHROMA_URL_ENV) or None,
+            redis_url=env.get(REDIS_URL_ENV) or None,
+        )
 
     @property
     def uses_postgres(self) -> bool:
@@ -183,15 +201,44 @@ class StorageConfig:
         vectors = (
             f"Chroma server at {redact_url(self.chroma_url)}" if self.chroma_url else "in-process chromadb"
         )
-        return f"SQL: {sql} · vectors: {vectors}"
+        redis = f" · Redis at {self.redacted_redis_url}" if self.redis_url else ""
+        return f"SQL: {sql} · vectors: {vectors}{redis}"
 
     def __repr__(self) -> str:
         chroma = redact_url(self.chroma_url) if self.chroma_url else None
-        return f"StorageConfig(sql_url={self.redacted_sql_url!r}, chroma_url={chroma!r})"
+        return (
+            f"StorageConfig(sql_url={self.redacted_sql_url!r}, chroma_url={chroma!r}, "
+            f"redis_url={self.redacted_redis_url!r})"
+        )
+
+    @property
+    def redacted_redis_url(self) -> str | None:
+        """``redis_url`` with its password replaced by ***."""
+        return redact_url(self.redis_url) if self.redis_url else None
+
+    def require_redis_url(self, what: str) -> str:
+        """The Redis URL, or ``StorageError`` saying that ``what`` (a parameter choice) needs one."""
+        if self.redis_url is None:
+            raise StorageError(
+                f"{what} needs a Redis server: set {REDIS_URL_ENV}=redis://127.0.0.1:6379/0 "
+                "(or choose another backend)."
+            )
+        return self.redis_url
+
+    def redis_error(self, what: str, exc: BaseException) -> StorageError:
+        """A ``StorageError`` naming the (redacted) Redis server and the first line of ``exc``."""
+        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return StorageError(
+            self.redact(f"{what}: the Redis server at {self.redacted_redis_url} cannot be used ({detail}).")
+        )
 
     def redact(self, text: str) -> str:
         """``text`` with every password of the configured URLs replaced by ***."""
-        for secret in (*_url_secrets(self.sql_url), *_url_secrets(self.chroma_url)):
+        for secret in (
+            *_url_secrets(self.sql_url),
+            *_url_secrets(self.chroma_url),
+            *_url_secrets(self.redis_url),
+        ):
             text = text.replace(secret, REDACTED)
         return text
 
@@ -419,3 +466,35 @@ def chroma_collection_name(prefix: str, conversation_id: str, user_id: str | Non
 
 def _digest(value: str) -> str:
     return hashlib.sha256(value.encode()).hexdigest()[:32]
+
+
+def redis_client(config: StorageConfig, what: str, *, decode_responses: bool = False) -> Any:
+    """A redis-py client on ``config.redis_url``, checked with PING; ``StorageError`` if unusable.
+
+    Every command has a timeout, and any Redis fault (server down, timeout, wrong password) is raised
+    as a ``StorageError`` naming ``what`` and the server, password scrubbed: a bare redis-py
+    ``TimeoutError`` would otherwise read as a slow model.
+    """
+    import redis
+
+    url = config.require_redis_url(what)
+
+    class NamedRedis(redis.Redis):
+        def execute_command(self, *args: Any, **options: Any) -> Any:
+            try:
+                return super().execute_command(*args, **options)
+            except redis.RedisError as exc:
+                raise config.redis_error(what, exc) from None
+
+    try:
+        client = NamedRedis.from_url(
+            url,
+            decode_responses=decode_responses,
+            socket_timeout=REDIS_TIMEOUT_S,
+            socket_connect_timeout=REDIS_TIMEOUT_S,
+            health_check_interval=30,
+        )
+    except ValueError as exc:  # a URL redis-py cannot parse
+        raise config.redis_error(what, exc) from None
+    client.ping()
+    return client

@@ -1,10 +1,10 @@
-"""Real servers for the scale-out tests: a throw-away PostgreSQL cluster and a Chroma server, on loopback.
+"""Real servers for the scale-out tests: a throw-away PostgreSQL cluster, a Chroma server and Redis, on loopback.
 
 Session-scoped fixtures; a test module imports them (``from tests.services import postgres_url,
-chroma_url  # noqa: F401``). Each starts its server once per test session in a temp folder and stops it
+chroma_url, redis_url  # noqa: F401``); ``redis_server`` is a Redis of the test's own, to stop and restart. Each starts its server once per test session in a temp folder and stops it
 and deletes the folder at the end. When a binary is missing the tests are skipped, or fail when the
 ``CI`` variable is set (CI installs Debian's ``postgresql`` and the venv's chromadb, so a missing one
-there is a broken build, not an optional extra).
+there is a broken build, not an optional extra; CI installs Debian's ``redis-server`` too).
 
 PostgreSQL refuses to run as root: as root the cluster is created and run as the ``postgres`` OS user
 through ``runuser -u postgres --``, in a folder owned by that user.
@@ -34,6 +34,7 @@ POSTGRES_SUPERUSER = "postgres"
 DATABASE = "memory_lab"
 START_ATTEMPTS = 3
 CHROMA_START_TIMEOUT_S = 60.0
+REDIS_START_TIMEOUT_S = 30.0
 
 
 def unavailable(message: str) -> None:
@@ -246,3 +247,82 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, 9)
         process.wait(timeout=10)
+
+
+class RedisServer:
+    """A throw-away ``redis-server`` on 127.0.0.1 with a password, in its own folder.
+
+    The append-only file is on and synced after every write, so ``stop()`` then ``start()`` (same port,
+    same folder) brings every key back with its remaining TTL, as a production server configured for
+    durability would. The password holds URL-special characters, so tests can check it is scrubbed.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.password = f"Rp-{secrets.token_hex(6)}/s3cr@t:%?"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://:{quote(self.password, safe='')}@127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            unavailable("redis-server not found (apt-get install -y redis-server)")
+            return
+        log = self.folder / "redis.log"
+        command = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder)]
+        command += ["--requirepass", self.password, "--appendonly", "yes", "--appendfsync", "always"]
+        command += ["--save", "", "--daemonize", "no", "--logfile", str(log)]
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True
+        )
+        deadline = time.monotonic() + REDIS_START_TIMEOUT_S
+        while time.monotonic() < deadline and self.process.poll() is None:
+            if self.answers():
+                return
+            time.sleep(0.05)
+        self.stop()
+        pytest.fail(f"redis-server did not start:\n{_tail(log)}", pytrace=False)
+
+    def answers(self) -> bool:
+        """True when the server answers PING with our password."""
+        import redis
+
+        client = redis.Redis(host="127.0.0.1", port=self.port, password=self.password, socket_timeout=1)
+        try:
+            return bool(client.ping())
+        except redis.RedisError:
+            return False
+        finally:
+            client.close()
+
+    def stop(self) -> None:
+        """Shut the server down (SIGTERM: it flushes the append-only file first) and wait for it."""
+        if self.process is not None:
+            _stop(self.process)
+            self.process = None
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``redis://:<password>@127.0.0.1:<port>/0`` of a server shared by the test session."""
+    server = RedisServer(tmp_path_factory.mktemp("memory_lab_redis"))
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    """A running Redis of this test's own, which the test may stop and start again."""
+    server = RedisServer(tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -639,7 +639,7 @@ def test_vector_close_deletes_its_collection() -> None:
         ("token_buffer", {"max_token_limit": 0}),
         ("summary_buffer", {"max_token_limit": 0}),
         ("entity", {"k": 0}),
-        ("entity", {"store": "redis"}),
+        ("entity", {"store": "mongodb"}),
         ("vector", {"k": 0}),
         ("combined", {"k": 0}),
         ("window", {"size": 3}),

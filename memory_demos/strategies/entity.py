@@ -6,6 +6,10 @@ new message names, ``save_context`` asks it once per entity to update that entit
 ``store=postgres`` keeps the notes in the PostgreSQL server of ``MEMORY_LAB_SQL_URL`` (through
 ``SQLEntityStore``, a small adapter: langchain_classic has no PostgreSQL entity store) and the recent
 messages there too (``SQLChatMessageHistory``), so any app process can continue the conversation.
+``store=redis`` keeps both in the Redis server of ``MEMORY_LAB_REDIS_URL`` (``RedisEntityStore`` and
+``RedisChatMessageHistory``), where they expire: the notes ``ttl_seconds`` after they were written, renewed
+to ``recall_ttl_seconds`` whenever the memory reads them; the recent messages ``ttl_seconds`` after the
+last turn.
 """
 
 from __future__ import annotations
@@ -21,13 +25,22 @@ from memory_demos.config import is_conversation_id
 from memory_demos.storage import StorageConfig, connect, sqlite_file
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
 from memory_demos.strategies.classic import ClassicStrategy, import_classic_memory
+from memory_demos.strategies.entity_redis_store import (
+    DEFAULT_RECALL_TTL_S,
+    DEFAULT_TTL_S,
+    MESSAGES_NAME,
+    is_redis_entity_store,
+    open_redis_entity_store,
+    redis_entity_rows,
+    redis_note_keys,
+)
 from memory_demos.strategies.window import windowed_rows
 from memory_demos.tracing import EXTRACT_ENTITIES
 
 ENTITY_HEADER = "Notes on the people, places and things just mentioned (from the entity store):"
 ENTITY_DB_FILE = "classic_entities.sqlite"
 ENTITY_TABLE = "entities"
-STORE_CHOICES = ("memory", "sqlite", "postgres")
+STORE_CHOICES = ("memory", "sqlite", "postgres", "redis")
 ENTITY_HISTORY_PREFIX = "entity:"
 
 INFO = StrategyInfo(
@@ -38,7 +51,9 @@ INFO = StrategyInfo(
         "langchain_classic.memory.ConversationEntityMemory",
         "langchain_classic.memory.InMemoryEntityStore",
         "langchain_classic.memory.SQLiteEntityStore",
+        "langchain_classic.memory.RedisEntityStore",
         "langchain_community.chat_message_histories.SQLChatMessageHistory",
+        "langchain_community.chat_message_histories.RedisChatMessageHistory",
     ),
     summary="Extracts names each turn and keeps a note per name: recall by name, several model calls a turn.",
     params=(
@@ -51,9 +66,24 @@ INFO = StrategyInfo(
         ParamSpec(
             "store",
             "memory",
-            "Where the entity notes live: in memory, in a SQLite file, or in the PostgreSQL server of "
-            "MEMORY_LAB_SQL_URL (notes and recent messages, shared by every app process).",
+            "Where the entity notes live: in memory, in a SQLite file, in the PostgreSQL server of "
+            "MEMORY_LAB_SQL_URL, or in the Redis server of MEMORY_LAB_REDIS_URL (postgres and redis: notes "
+            "and recent messages, shared by every app process; redis: they expire).",
             choices=STORE_CHOICES,
+        ),
+        ParamSpec(
+            "ttl_seconds",
+            DEFAULT_TTL_S,
+            "store=redis only: seconds a note lives after it is written (RedisEntityStore's default: one "
+            "day); the recent messages expire this long after the last turn. 0: never expires.",
+            minimum=0,
+        ),
+        ParamSpec(
+            "recall_ttl_seconds",
+            DEFAULT_RECALL_TTL_S,
+            "store=redis only: each time the memory reads a note its TTL is reset to this (default: three "
+            "days). 0: reset to ttl_seconds.",
+            minimum=0,
         ),
     ),
 )
@@ -74,13 +104,24 @@ def build_entity_store(
     user_id: str = "local",
     storage: StorageConfig | None = None,
     engine: Any = None,
+    ttl_seconds: int = DEFAULT_TTL_S,
+    recall_ttl_seconds: int = DEFAULT_RECALL_TTL_S,
 ) -> Any:
-    """An ``InMemoryEntityStore``, a ``SQLiteEntityStore`` whose connection works from any thread, or
-    (``postgres``) a ``SQLEntityStore`` keyed by user and conversation on ``engine`` or a new engine.
+    """An ``InMemoryEntityStore``, a ``SQLiteEntityStore`` whose connection works from any thread,
+    (``postgres``) a ``SQLEntityStore`` keyed by user and conversation on ``engine`` or a new engine, or
+    (``redis``) a ``RedisEntityStore`` keyed by user and conversation whose notes expire.
     """
     classic = import_classic_memory()
     if kind == "memory":
         return classic.InMemoryEntityStore()
+    if kind == "redis":
+        return open_redis_entity_store(
+            storage if storage is not None else StorageConfig.from_env(),
+            user_id,
+            conversation_id,
+            ttl_seconds=ttl_seconds,
+            recall_ttl_seconds=recall_ttl_seconds,
+        )
     if kind == "postgres":
         from memory_demos.strategies.entity_sql_store import SQLEntityStore
         from memory_demos.strategies.history_store import open_postgres_history_engine, session_key
@@ -110,6 +151,8 @@ def entity_store_rows(store: Any) -> dict[str, str]:
     classic = import_classic_memory()
     if isinstance(store, classic.InMemoryEntityStore):
         return {key: value or "" for key, value in sorted(store.store.items())}
+    if is_redis_entity_store(store):
+        return redis_entity_rows(store)
     from memory_demos.strategies.entity_sql_store import SQLEntityStore
 
     if isinstance(store, SQLEntityStore):
@@ -243,7 +286,26 @@ class EntityStrategy(EntityAwareStrategy):
         classic = import_classic_memory()
         extra: dict[str, Any] = {}
         engine = None
-        if self.params["store"] == "postgres":
+        self._redis_messages: Any = None
+        if self.params["store"] == "redis":
+            from memory_demos.storage import redis_client
+            from memory_demos.strategies.history_store import (
+                redis_history_factory,
+                session_key,
+                silence_history_deprecations,
+            )
+
+            silence_history_deprecations()
+            config = self.context.storage
+            self._redis_messages = redis_client(config, "entity.store=redis")
+            # The recent messages expire with the notes: a forgotten note must not live on in them.
+            extra["chat_memory"] = redis_history_factory(
+                self._redis_messages,
+                config.require_redis_url("entity.store=redis"),
+                self.params["ttl_seconds"],
+                name=MESSAGES_NAME,
+            )(session_key(self.context.user_id, self.context.conversation_id))
+        elif self.params["store"] == "postgres":
             from memory_demos.strategies.history_store import (
                 database_errors,
                 open_postgres_history_engine,
@@ -272,18 +334,42 @@ class EntityStrategy(EntityAwareStrategy):
                 user_id=self.context.user_id,
                 storage=self.context.storage,
                 engine=engine,
+                ttl_seconds=self.params["ttl_seconds"],
+                recall_ttl_seconds=self.params["recall_ttl_seconds"],
             ),
             **extra,
         )
 
     def snapshot(self) -> dict[str, Any]:
         stored = self.stored_messages()
-        return {
-            "store": self.params["store"],
-            "database": self.context.storage.redacted_sql_url if self.params["store"] == "postgres" else None,
+        store = self.params["store"]
+        database = {
+            "postgres": self.context.storage.redacted_sql_url,
+            "redis": self.context.storage.redacted_redis_url,
+        }
+        state = {
+            "store": store,
+            "database": database.get(store),
             **self.entity_state(),
             "messages": windowed_rows(stored, len(self.memory.buffer[-self.memory.k * 2 :])),
         }
+        if store == "redis":
+            from memory_demos.strategies.history_store import key_ttls
+
+            notes = self.memory.entity_store
+            keys = [self.memory.chat_memory.key, *redis_note_keys(notes)]
+            state["redis_keys"] = key_ttls(notes.redis_client, keys)
+        return state
+
+    def close(self) -> None:
+        """Release the connections; persisted notes and messages stay (until their TTL, on Redis)."""
+        super().close()
+        store = self.memory.entity_store
+        if is_redis_entity_store(store):
+            store.redis_client.close()
+        if self._redis_messages is not None:
+            self._redis_messages.close()
+            self._redis_messages = None
 
 
 STRATEGY = EntityStrategy

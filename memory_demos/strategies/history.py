@@ -4,7 +4,10 @@ The chain itself is stateless; a ``get_session_history`` factory hands it the hi
 the session named in the config, either by one ``session_id`` or by ``user_id`` + ``conversation_id``.
 Both name the same stored session (``session_key(user_id, conversation_id)``), so two users who
 somehow share a conversation id still never see each other's messages. With ``backend=postgres`` the
-histories live in the PostgreSQL server of ``MEMORY_LAB_SQL_URL``, shared by every app process.
+histories live in the PostgreSQL server of ``MEMORY_LAB_SQL_URL``, shared by every app process; with
+``backend=redis`` in the Redis server of ``MEMORY_LAB_REDIS_URL``, under the key
+``user:{user}:conv:{conversation}:messages`` with a time to live (``ttl_seconds``), so a conversation nobody
+continues is forgotten by the server.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.runnables import ConfigurableFieldSpec, RunnableConfig
 from langchain_core.runnables.history import RunnableWithMessageHistory
 
-from memory_demos.storage import StorageError, sqlite_file
+from memory_demos.storage import StorageError, redis_client, sqlite_file
 from memory_demos.strategies.base import ParamSpec, Strategy, StrategyInfo
 from memory_demos.strategies.classic import messages_as_json
 from memory_demos.strategies.history_store import (
@@ -29,14 +32,18 @@ from memory_demos.strategies.history_store import (
     SessionHistoryStore,
     database_errors,
     file_errors,
+    key_ttls,
     open_history_engine,
     open_postgres_history_engine,
+    redis_history_factory,
     session_key,
     silence_history_deprecations,
     sql_history_factory,
 )
 
 HISTORY_FILE = "histories.sqlite"
+# The seed book: a history without a TTL keeps a user's messages forever; enforce one, e.g. 30 days.
+DEFAULT_REDIS_TTL_S = 30 * 24 * 60 * 60
 
 T = TypeVar("T")
 
@@ -48,18 +55,28 @@ INFO = StrategyInfo(
         "langchain_core.runnables.history.RunnableWithMessageHistory",
         "langchain_core.chat_history.InMemoryChatMessageHistory",
         "langchain_community.chat_message_histories.SQLChatMessageHistory",
+        "langchain_community.chat_message_histories.RedisChatMessageHistory",
     ),
     summary=(
         "Wraps a stateless prompt | model chain; a session factory loads and saves each session's "
-        "messages, in memory, in SQLite or in PostgreSQL. Sends the whole history every turn."
+        "messages, in memory, in SQLite, in PostgreSQL or in Redis. Sends the whole history every turn."
     ),
     params=(
         ParamSpec(
             "backend",
             "memory",
-            "Where histories live: memory (lost on restart), sqlite (histories.sqlite in the data folder) "
-            "or postgres (the server of MEMORY_LAB_SQL_URL, shared by every app process).",
-            choices=("memory", "sqlite", "postgres"),
+            "Where histories live: memory (lost on restart), sqlite (histories.sqlite in the data folder), "
+            "postgres (the server of MEMORY_LAB_SQL_URL, shared by every app process) or redis (the server "
+            "of MEMORY_LAB_REDIS_URL; the messages expire ttl_seconds after the last one was written).",
+            choices=("memory", "sqlite", "postgres", "redis"),
+        ),
+        ParamSpec(
+            "ttl_seconds",
+            DEFAULT_REDIS_TTL_S,
+            "backend=redis only: seconds the conversation's key lives after its last message "
+            "(RedisChatMessageHistory renews the TTL on every write, not on reads). 0: never expires, the "
+            "class's default, which keeps every user's messages forever. Default 30 days.",
+            minimum=0,
         ),
         ParamSpec(
             "keying",
@@ -86,6 +103,7 @@ class HistoryStrategy(Strategy):
         self._engine: Any = None
         self.history_path: Path | None = None
         self._errors: ErrorFactory | None = None
+        self._redis: Any = None
         if self.backend == "sqlite":
             self.history_path = sqlite_file(HISTORY_FILE, self.context.folder())
             self._engine = open_history_engine(self.history_path)
@@ -95,6 +113,11 @@ class HistoryStrategy(Strategy):
             self._engine = open_postgres_history_engine(self.context.storage)
             self._errors = database_errors(self.context.storage)
             factory = sql_history_factory(self._engine, self._errors)
+        elif self.backend == "redis":
+            storage = self.context.storage
+            self._redis = redis_client(storage, "history.backend=redis")
+            url = storage.require_redis_url("history.backend=redis")
+            factory = redis_history_factory(self._redis, url, self.params["ttl_seconds"])
         else:
             factory = _new_in_memory_history
         self.store = SessionHistoryStore(factory, max_sessions=DEFAULT_MAX_SESSIONS)
@@ -172,7 +195,7 @@ class HistoryStrategy(Strategy):
         # RunnableWithMessageHistory saves in an on-end listener whose errors are only logged:
         # without this check a failed save looks like a good turn that is then forgotten.
         if not any(saved[i : i + 2] == turn for i in range(len(saved) - 1)):
-            where = self.history_path or self.context.storage.redacted_sql_url or "the in-memory history"
+            where = self.history_path or self._database() or "the in-memory history"
             raise StorageError(
                 f"RunnableWithMessageHistory did not save this turn to {where} (its save callback "
                 "failed; the log has the cause), so it would be forgotten."
@@ -190,16 +213,25 @@ class HistoryStrategy(Strategy):
         except SQLAlchemyError as exc:
             raise self._errors(exc) from None
 
+    def _database(self) -> str | None:
+        """The server holding the histories, password hidden (None for memory and sqlite)."""
+        if self.backend == "redis":
+            return self.context.storage.redacted_redis_url
+        return self.context.storage.redacted_sql_url if self.backend == "postgres" else None
+
     def snapshot(self) -> dict[str, Any]:
-        return {
+        state = {
             "backend": self.backend,
             "keying": self.keying,
             "session_key": self.session_key,
             "config": self.run_config()["configurable"],
             "history_file": str(self.history_path) if self.history_path else None,
-            "database": self.context.storage.redacted_sql_url if self.backend == "postgres" else None,
+            "database": self._database(),
             "messages": messages_as_json(self.stored_messages()),
         }
+        if self._redis is not None:
+            state["redis_keys"] = key_ttls(self._redis, [self.history().key])
+        return state
 
     def _rollback_point(self) -> list[BaseMessage]:
         return self.stored_messages()
@@ -220,6 +252,9 @@ class HistoryStrategy(Strategy):
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None
+        if self._redis is not None:
+            self._redis.close()
+            self._redis = None
 
 
 def _new_in_memory_history(_key: str) -> BaseChatMessageHistory:

@@ -5,14 +5,18 @@ LangChain's examples keep sessions in a module-level dict and create a missing o
 both see it missing, each creates a history, and the loser's messages vanish with the history
 that was overwritten. ``SessionHistoryStore`` creates under a lock and bounds how many sessions
 it holds; each strategy owns one, so nothing is shared between users through module state.
+
+The SQL and Redis histories it hands out are LangChain's own classes (``SQLChatMessageHistory``,
+``RedisChatMessageHistory``); Redis keys follow ``user:{user_id}:conv:{conversation_id}``.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -28,6 +32,7 @@ from memory_demos.storage import (
 
 DEFAULT_MAX_SESSIONS = 1000
 HISTORY_TABLE = "message_store"
+REDIS_MESSAGES = "messages"
 
 HistoryFactory = Callable[[str], BaseChatMessageHistory]
 ErrorFactory = Callable[[BaseException], StorageError]
@@ -197,3 +202,42 @@ def storage_error(path: Path, exc: BaseException) -> StorageError:
         f"The chat history file {path} cannot be used ({detail}). "
         f"Delete {path} (and its -wal/-shm files) to start fresh."
     )
+
+
+# -- Redis ------------------------------------------------------------------------------------------
+def redis_key_prefix(key: str) -> str:
+    """``user:{user_id}:conv:{conversation_id}`` for a ``session_key``, the layout the seed book uses.
+
+    Both ids stay percent-encoded (``:`` becomes ``%3A``), so no id can reach into another user's keys.
+    """
+    user, _, conversation = key.partition("/")
+    return f"user:{user}:conv:{conversation}"
+
+
+def redis_history_factory(
+    client: Any, url: str, ttl_seconds: int | None, name: str = REDIS_MESSAGES
+) -> HistoryFactory:
+    """``RedisChatMessageHistory`` objects on the key ``user:…:conv:…:{name}``, expiring after a TTL.
+
+    The class refreshes the TTL on every message it adds (never on a read); None or 0 means the key
+    never expires, the class's default. ``client`` replaces the one the class builds from ``url``: it
+    has timeouts and turns Redis faults into ``StorageError`` (see ``storage.redis_client``).
+    """
+    from langchain_community.chat_message_histories import RedisChatMessageHistory
+
+    def factory(key: str) -> BaseChatMessageHistory:
+        history = RedisChatMessageHistory(
+            session_id=name, url=url, key_prefix=redis_key_prefix(key) + ":", ttl=ttl_seconds or None
+        )
+        history.redis_client.close()
+        history.redis_client = client
+        return history
+
+    return factory
+
+
+def key_ttls(client: Any, keys: Sequence[str]) -> list[dict[str, Any]]:
+    """Each key's remaining time to live as Redis reports it (``TTL``: -1 never expires, -2 no such key),
+    with the time it was read, so a view can count down from it without asking Redis again."""
+    read_at = round(time.time(), 3)
+    return [{"key": key, "ttl_seconds": int(client.ttl(key)), "read_at": read_at} for key in keys]
