@@ -41,10 +41,10 @@ _OWNER_ID = re.compile(r"^u[0-9a-f]{32}$")
 _MAC = re.compile(r"^[A-Za-z0-9_-]{43}$")
 # Parameter choices that keep a strategy's memory outside the process.
 PERSISTED_CHOICES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "history": ("backend", ("sqlite", "postgres")),
+    "history": ("backend", ("sqlite", "postgres", "redis")),
     "langgraph": ("checkpointer", ("sqlite", "postgres")),
     "long_term": ("store", ("sqlite", "postgres")),
-    "entity": ("store", ("sqlite", "postgres")),
+    "entity": ("store", ("sqlite", "postgres", "redis")),
 }
 # Strategies whose memory is persisted when the vectors live on a Chroma server.
 PERSISTED_ON_CHROMA_SERVER = ("vector", "hybrid")

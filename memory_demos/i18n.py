@@ -182,6 +182,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "state.key.session_key": "Session key",
         "state.key.history_file": "History file",
         "state.key.config": "Config passed to the chain",
+        "state.key.redis_keys": "Redis keys and their time to live",
+        "state.ttl.caption": "TTL read from Redis when this turn ended, counted down since; "
+        "a key at 0 is gone and the next prompt is without it.",
+        "state.ttl.key": "Key",
+        "state.ttl.remaining": "Expires in",
+        "state.ttl.at_turn": "TTL at the end of the turn (s)",
+        "state.ttl.never": "never (no TTL)",
+        "state.ttl.gone": "expired",
         # -- tokens page --
         "tokenizer.title": "Tokens",
         "tokenizer.intro": "Models read tokens, not characters. Paste a prompt or pick one, choose a model, "
@@ -475,6 +483,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "state.key.session_key": "会话键",
         "state.key.history_file": "历史文件",
         "state.key.config": "传给链的配置",
+        "state.key.redis_keys": "Redis 键及其存活时间",
+        "state.ttl.caption": "本轮结束时从 Redis 读取的 TTL，此后持续倒数；"
+        "归零的键已被删除，下一轮的提示中不再包含它。",
+        "state.ttl.key": "键",
+        "state.ttl.remaining": "剩余时间",
+        "state.ttl.at_turn": "本轮结束时的 TTL（秒）",
+        "state.ttl.never": "永不过期（无 TTL）",
+        "state.ttl.gone": "已过期",
         "tokenizer.title": "词元",
         "tokenizer.intro": "模型读的是词元，不是字符。粘贴或选择一段提示，再选择模型，"
         "看看它的分词器在哪里切分文本，以及每一段的编号。",

@@ -174,7 +174,7 @@ class StorageConfig:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> StorageConfig:
-        """The configuration in ``MEMORY_LAB_SQL_URL``, ``…_CHROMA_URL`` and ``…_REDIS_URL`` (unset: embedded)."""
+        """The configuration in the ``MEMORY_LAB_SQL/CHROMA/REDIS_URL`` variables (unset: embedded)."""
         env = os.environ if environ is None else environ
         return cls(
             sql_url=env.get(SQL_URL_ENV) or None,

@@ -153,6 +153,8 @@ def test_a_stored_manifest_is_checked_when_read(tmp_path: Path) -> None:
     [
         ("history", {"backend": "sqlite"}, False, True),
         ("history", {"backend": "memory"}, False, False),
+        ("history", {"backend": "redis"}, False, True),
+        ("entity", {"store": "redis"}, False, True),
         ("langgraph", {"checkpointer": "postgres"}, False, True),
         ("long_term", {"store": "sqlite"}, False, True),
         ("entity", {"store": "memory"}, False, False),

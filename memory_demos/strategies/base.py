@@ -26,6 +26,7 @@ from memory_demos.tracing import REPLY, CallCapture, purpose_tag
 from memory_demos.turn import Turn
 
 StrategyKind = Literal["classic", "modern"]
+_NO_POINT = object()  # send() failed before it could note where to roll back to
 TokenListener = Callable[[str], None]
 
 
@@ -245,18 +246,22 @@ class Strategy(ABC):
             self.capture.drain()
             self._notes = []
             self.capture.token_listener = on_token
-            point = self._rollback_point()
             started = time.perf_counter()
             error: str | None = None
             kind: str | None = None
             reply = ""
+            point: Any = _NO_POINT
             try:
+                # Inside the try: reading a persisted memory can fail too (a database or Redis that is
+                # down), and that must become this pane's error, not an exception that sinks every pane.
+                point = self._rollback_point()
                 reply = self._respond(user_text)
             except Exception as exc:
                 error = self.describe(exc)
                 kind = error_kind(exc)
                 try:
-                    self._rollback(point)
+                    if point is not _NO_POINT:
+                        self._rollback(point)
                 except Exception as rollback_exc:
                     error += f" (and restoring memory failed: {self.describe(rollback_exc)})"
             finally:

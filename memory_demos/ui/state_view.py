@@ -18,6 +18,7 @@ from memory_demos.i18n import t
 
 _SCALARS = (str, int, float, bool, type(None))
 LONG_TEXT = 80
+TTL_KEY = "redis_keys"  # rows of {key, ttl_seconds, read_at} from history_store.key_ttls
 
 
 def state_label(key: str) -> str:
@@ -79,6 +80,9 @@ def render_state(state: Mapping[str, Any]) -> None:
         if key == "error" or key in scalars:
             continue
         st.caption(f"**{state_label(key)}**")
+        if key == TTL_KEY and isinstance(value, list):
+            render_ttls(value)
+            continue
         if isinstance(value, str):
             st.text(value)
         elif isinstance(value, list):
@@ -109,3 +113,34 @@ def render_state(state: Mapping[str, Any]) -> None:
 
 def _long_text(value: Any) -> bool:
     return isinstance(value, str) and (len(value) > LONG_TEXT or "\n" in value)
+
+
+def remaining_ttl(row: Mapping[str, Any], now: float) -> str:
+    """What is left of a key's TTL at ``now``: "1 h 2 min 3 s", "expired", or "never (no TTL)"."""
+    ttl = int(row.get("ttl_seconds", -2))
+    if ttl == -1:
+        return t("state.ttl.never")
+    left = int(ttl - (now - float(row.get("read_at", now)))) if ttl >= 0 else 0
+    if left <= 0:
+        return t("state.ttl.gone")
+    hours, rest = divmod(left, 3600)
+    parts = [f"{hours} h"] if hours else []
+    if rest // 60 or hours:
+        parts.append(f"{rest // 60} min")
+    return " ".join([*parts, f"{rest % 60} s"])
+
+
+def render_ttls(rows: list[Any]) -> None:
+    """Each Redis key with its time to live counting down from when the turn read it."""
+    import time
+
+    now = time.time()
+    st.caption(t("state.ttl.caption"))
+    frame = pd.DataFrame(
+        {
+            t("state.ttl.key"): [str(row.get("key", "")) for row in rows],
+            t("state.ttl.remaining"): [remaining_ttl(row, now) for row in rows],
+            t("state.ttl.at_turn"): [str(row.get("ttl_seconds", "")) for row in rows],
+        }
+    )
+    st.dataframe(frame, hide_index=True, width="stretch")
