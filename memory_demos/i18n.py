@@ -23,7 +23,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "nav.scorecard.blurb": "Replay a scripted conversation through several strategies: recall, tokens, "
         "estimated cost, charts and exports.",
         "nav.failure_lab": "Failure lab",
-        "nav.failure_lab.blurb": "Six ways memory goes wrong, each reproduced next to its fix.",
+        "nav.failure_lab.blurb": "Ways memory goes wrong, each reproduced next to its fix.",
         "nav.compare": "Compare",
         "nav.compare.blurb": "Send one message to several memory strategies and see, side by side, what each "
         "puts in the prompt, what it costs and what it keeps.",
@@ -338,7 +338,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "nav.scorecard": "评分卡",
         "nav.scorecard.blurb": "把脚本化对话重放给多种策略：召回、token、估算费用、图表与导出。",
         "nav.failure_lab": "失败实验室",
-        "nav.failure_lab.blurb": "记忆出错的六种方式，每种都与修复方案并排复现。",
+        "nav.failure_lab.blurb": "记忆出错的几种方式，每种都与修复方案并排复现。",
         "nav.compare": "对比",
         "nav.compare.blurb": "把同一条消息发给多种记忆策略，并排查看每种策略往提示里放了什么、"
         "花了多少、留下了什么。",

@@ -21,7 +21,7 @@ _EN: dict[str, str] = {
     "nav.scorecard.blurb": "Replay a scripted conversation through several strategies: recall, tokens, "
     "estimated cost, charts and exports.",
     "nav.failure_lab": "Failure lab",
-    "nav.failure_lab.blurb": "Six ways memory goes wrong, each reproduced next to its fix.",
+    "nav.failure_lab.blurb": "Ways memory goes wrong, each reproduced next to its fix.",
     # -- migration guide --
     "migration.title": "Migration guide: classic memory → modern APIs",
     "migration.intro": "The classic memory classes (langchain_classic.memory) are deprecated. Each step "
@@ -140,7 +140,7 @@ _ZH: dict[str, str] = {
     "nav.scorecard": "评分卡",
     "nav.scorecard.blurb": "把脚本化对话重放给多种策略：召回、token、估算费用、图表与导出。",
     "nav.failure_lab": "失败实验室",
-    "nav.failure_lab.blurb": "记忆出错的六种方式，每种都与修复方案并排复现。",
+    "nav.failure_lab.blurb": "记忆出错的几种方式，每种都与修复方案并排复现。",
     "migration.title": "迁移指南：经典记忆 → 现代 API",
     "migration.intro": "经典记忆类（langchain_classic.memory）已被弃用。"
     "每一步用两个小函数展示经典写法及其现代替代："

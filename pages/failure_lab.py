@@ -1,4 +1,4 @@
-"""Failure lab: six ways memory goes wrong, each reproduced next to its fix."""
+"""Failure lab: ways memory goes wrong, each reproduced next to its fix."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from memory_demos.failure_lab import DEMOS
 from memory_demos.migration import SAME_CONTEXT, STEP_IDS, load_step
 from memory_demos.session import widget_key
 
@@ -108,7 +109,7 @@ def test_failure_lab_loads_and_runs_a_demo(demo_key: str) -> None:
     at = AppTest.from_file(FAILURE_LAB, default_timeout=60)
     at.run()
     assert not at.exception
-    assert len(at.tabs) == 6
+    assert len(at.tabs) == len(DEMOS)
     at.button(key=widget_key("failure", demo_key)).click().run()
     assert not at.exception
     assert [e.value for e in at.error] == ["Failure reproduced with the naive set-up."]

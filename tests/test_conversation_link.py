@@ -27,6 +27,7 @@ from memory_demos.conversation_link import (
 )
 from memory_demos.session import KEY_PREFIX, LabSession
 from memory_demos.storage import StorageConfig
+from memory_demos.strategies.registry import get_info
 from tests.services import postgres_url  # noqa: F401
 
 SECRET = b"test-link-secret-0123456789abcdef"
@@ -95,10 +96,14 @@ def test_the_secret_file_is_made_once_and_only_its_owner_may_read_it(tmp_path: P
 def manifest() -> ConversationManifest:
     return ConversationManifest(
         panes=(
+            # Loading fills in every parameter's default, so the saved ones are complete too.
             PaneManifest(
-                "history", {"backend": "sqlite", "keying": "user_conversation"}, new_conversation_id(), True
+                "history",
+                get_info("history").resolve_params({"backend": "sqlite"}),
+                new_conversation_id(),
+                True,
             ),
-            PaneManifest("window", {"k": 2}, new_conversation_id(), False),
+            PaneManifest("window", get_info("window").resolve_params({"k": 2}), new_conversation_id(), False),
         )
     )
 

@@ -8,10 +8,18 @@ import pytest
 
 from memory_demos import failure_lab
 from memory_demos.failure_lab import DEMOS, demo_ids, run_demo
+from memory_demos.storage import REDIS_URL_ENV
+from tests.services import redis_url  # noqa: F401 - a pytest fixture, asked for by name
+
+NEEDS_REDIS = {"expiring_notes"}
 
 
 @pytest.mark.parametrize("demo_id", [demo.id for demo in DEMOS])
-def test_every_demo_fails_naively_and_holds_with_the_fix(demo_id: str) -> None:
+def test_every_demo_fails_naively_and_holds_with_the_fix(
+    demo_id: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if demo_id in NEEDS_REDIS:  # a real throw-away server (tests/services.py)
+        monkeypatch.setenv(REDIS_URL_ENV, request.getfixturevalue("redis_url"))
     result = run_demo(demo_id)
     assert result["id"] == demo_id
     assert result["failed"] is True
@@ -30,6 +38,7 @@ def test_demo_texts_exist_in_chinese() -> None:
         "trim_orphan",
         "session_race",
         "summary_buffer_failure",
+        "expiring_notes",
     ]
 
 
