@@ -25,6 +25,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
+from memory_demos import redis_capacity
 from memory_demos.runner import broadcast
 from memory_demos.storage import REDIS_URL_ENV, StorageConfig, StorageError, redis_client
 from memory_demos.strategies.base import Strategy, StrategyContext
@@ -283,3 +284,19 @@ def test_redis_down_fails_one_pane_clearly_and_loses_nothing(
     for strategy in on_redis:  # the first turn is intact and the same objects work again
         assert [m.content for m in strategy.stored_messages()][::2] == [NAME_MESSAGE]
         assert send_ok(strategy, MARA_AGAIN).ok
+
+
+def test_the_capacity_script_measures_and_cleans_up(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(REDIS_URL_ENV, redis_url)
+    assert redis_capacity.main(["--turns", "3", "--json"]) == 0
+    results = {result["strategy"]: result for result in json.loads(capsys.readouterr().out)}
+    history = results["history"]
+    assert history["messages"] == 6 and not history["errors"]
+    (messages,) = history["keys"]
+    assert messages["items"] == 6 and 0 < messages["payload_bytes"] <= messages["memory_usage_bytes"]
+    assert history["mean_message_json_bytes"] == round(messages["payload_bytes"] / 6)
+    assert len(results["entity"]["keys"]) > 1  # the recent messages and at least one note
+    client = raw_client(redis_url)
+    assert not any(client.exists(key["key"]) for result in results.values() for key in result["keys"])
