@@ -131,16 +131,17 @@ def remaining_ttl(row: Mapping[str, Any], now: float) -> str:
 
 
 def render_ttls(rows: list[Any]) -> None:
-    """Each Redis key with its time to live counting down from when the turn read it."""
+    """Each Redis key with its time to live counting down from when the turn read it (the key last: it is
+    long, and a narrow pane should still show what is left)."""
     import time
 
     now = time.time()
     st.caption(t("state.ttl.caption"))
     frame = pd.DataFrame(
         {
-            t("state.ttl.key"): [str(row.get("key", "")) for row in rows],
             t("state.ttl.remaining"): [remaining_ttl(row, now) for row in rows],
             t("state.ttl.at_turn"): [str(row.get("ttl_seconds", "")) for row in rows],
+            t("state.ttl.key"): [str(row.get("key", "")) for row in rows],
         }
     )
     st.dataframe(frame, hide_index=True, width="stretch")

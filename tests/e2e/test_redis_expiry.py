@@ -1,0 +1,107 @@
+"""Forgetting by time, in the browser: an entity note on Redis leaves the prompt once its TTL has run out.
+
+The app runs with ``MEMORY_LAB_REDIS_URL`` pointing at a throw-away ``redis-server``. An entity pane is
+switched to ``store=redis`` with a short TTL through its own parameter editor; the note written on the
+first turn is in the prompt of a question asked at once, and gone from the prompt of the same question
+asked after the TTL, because Redis deleted the key (real expiry: the test only waits).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memory_demos.workshop_load import lab_server
+from tests.e2e.conftest import LabServer
+from tests.e2e.test_browser import CHAT_BOX, PANE_BOXES, send
+from tests.services import redis_url  # noqa: F401 - a pytest fixture
+
+pytestmark = [pytest.mark.e2e, pytest.mark.services]
+
+ENTITY_LABEL = "Classic · Entity memory (notes per name)"
+TTL_SECONDS = 8
+FACT = "Hi, my name is Mara and I live in Lisbon."
+QUESTION = "It's Mara again. Where do I live?"
+NOTE = "Mara lives in Lisbon"
+
+
+@contextlib.contextmanager
+def app_with_redis(data_dir: Path, url: str) -> Iterator[LabServer]:
+    with lab_server(data_dir, workshop=False, env_overrides={"MEMORY_LAB_REDIS_URL": url}) as (base, _pid):
+        yield LabServer(url=base, port=int(base.rsplit(":", 1)[1]))
+
+
+def entity_pane(page: Any) -> Any:
+    return page.locator(PANE_BOXES).filter(has_text="Entity memory (notes per name)").last
+
+
+def switch_to_redis(page: Any) -> None:
+    """Add an entity pane and give it store=redis and a short TTL through its parameter editor."""
+    page.get_by_test_id("stSelectbox").filter(has_text="Strategy to add").click()
+    page.get_by_role("option", name=ENTITY_LABEL).click()
+    page.get_by_role("button", name="Add pane").click()
+    entity_pane(page).wait_for(timeout=60_000)
+    entity_pane(page).get_by_test_id("stPopover").locator("button").first.click()
+    editor = page.get_by_test_id("stPopoverBody")
+    editor.get_by_test_id("stSelectbox").filter(has_text="store").click()
+    page.get_by_role("option", name="redis", exact=True).click()
+    for name in ("ttl_seconds", "recall_ttl_seconds"):
+        editor.get_by_role("spinbutton", name=name, exact=True).fill(str(TTL_SECONDS))
+    editor.get_by_role("button", name="Apply").click()
+    entity_pane(page).get_by_text(f"ttl_seconds={TTL_SECONDS}").first.wait_for(timeout=60_000)
+    entity_pane(page).get_by_text("store=redis").first.wait_for(timeout=60_000)
+
+
+def latest_prompt(page: Any) -> str:
+    """The text of the entity pane's "Prompt sent" view for its latest turn."""
+    section = entity_pane(page).get_by_test_id("stExpander").filter(has_text="Prompt sent").first
+    section.locator("summary").click()
+    section.get_by_text(QUESTION).first.wait_for(timeout=30_000)
+    text = section.inner_text()
+    section.locator("summary").click()
+    return text
+
+
+def test_a_note_leaves_the_prompt_after_its_ttl(
+    browser: Any,
+    redis_url: str,  # noqa: F811 - the fixture imported above
+    tmp_path: Path,
+    artifacts: Path,
+) -> None:
+    with app_with_redis(tmp_path / "data", redis_url) as server:
+        context = browser.new_context(viewport={"width": 1600, "height": 1100})
+        page = context.new_page()
+        page.goto(f"{server.url}/compare")
+        page.get_by_test_id(CHAT_BOX).wait_for(timeout=60_000)
+        switch_to_redis(page)
+        panes = page.locator(PANE_BOXES).count()
+
+        send(page, FACT, panes)
+        told_at = time.monotonic()
+        send(page, QUESTION, 2 * panes)
+        assert time.monotonic() - told_at < TTL_SECONDS, "the machine was too slow to ask within the TTL"
+        within_ttl = latest_prompt(page)
+        assert NOTE in within_ttl  # the note came from Redis into the prompt
+        state = entity_pane(page).get_by_test_id("stExpander").filter(has_text="Memory state").first
+        state.locator("summary").click()
+        # The key table itself is a canvas (st.dataframe); its caption is text. See the screenshot.
+        caption = state.get_by_text("TTL read from Redis when this turn ended").first
+        caption.wait_for(timeout=30_000)
+        caption.scroll_into_view_if_needed()
+        time.sleep(1.0)  # let the table paint before the screenshot
+        page.screenshot(path=str(artifacts / "e2e_redis_note_within_ttl.png"))
+        state.locator("summary").click()
+
+        time.sleep(TTL_SECONDS + 1.5)  # nothing touches Redis meanwhile: the keys simply expire
+        send(page, QUESTION, 3 * panes)
+        after_ttl = latest_prompt(page)
+        assert NOTE not in after_ttl and "Lisbon" not in after_ttl
+        section = entity_pane(page).get_by_test_id("stExpander").filter(has_text="Prompt sent").first
+        section.locator("summary").click()
+        page.screenshot(path=str(artifacts / "e2e_redis_note_after_ttl.png"))
+        context.close()
