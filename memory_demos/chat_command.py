@@ -1,11 +1,11 @@
 """``python -m memory_demos chat``: send one message to a persisted conversation, from any process.
 
 The strategy is built for ``--conversation`` and ``--user`` with the storage named by
-``MEMORY_LAB_SQL_URL`` and ``MEMORY_LAB_CHROMA_URL`` (unset: the SQLite files of the data folder and
-an in-process chromadb). It sends the message, prints the turn, and closes: ``close()`` releases
-connections but never deletes persisted state, so the next run, in another process or on another
-machine sharing the servers, continues the same conversation. Pick a persisted backend with
-``--param`` (``history.backend=postgres``, ``langgraph.checkpointer=postgres``, ...); with the
+``MEMORY_LAB_SQL_URL``, ``MEMORY_LAB_CHROMA_URL`` and ``MEMORY_LAB_REDIS_URL`` (unset: the SQLite files of
+the data folder and an in-process chromadb). It sends the message, prints the turn, and closes:
+``close()`` releases connections but never deletes persisted state, so the next run, in another process
+or on another machine sharing the servers, continues the same conversation. Pick a persisted backend
+with ``--param`` (``history.backend=postgres``, ``langgraph.checkpointer=postgres``, ...); with the
 default in-memory backends each run starts from nothing.
 
 Exit status: 0 for a good turn, 1 for a failed turn or unusable storage, 2 for bad input.

@@ -24,6 +24,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from memory_demos import redis_capacity
 from memory_demos.runner import broadcast
@@ -113,6 +114,27 @@ def test_the_state_view_counts_a_ttl_down_from_when_it_was_read() -> None:
     assert remaining_ttl({"ttl_seconds": 2, "read_at": 100.0}, now=102.5) == "expired"
     assert remaining_ttl({"ttl_seconds": -2, "read_at": 100.0}, now=100.0) == "expired"
     assert remaining_ttl({"ttl_seconds": -1, "read_at": 100.0}, now=1e9) == "never (no TTL)"
+
+
+def test_the_state_view_shows_each_key_with_the_time_left() -> None:
+    def view() -> None:
+        import time
+
+        from memory_demos.ui.state_view import render_state
+
+        now = time.time()
+        rows = [
+            {"key": "user:alice:conv:c1:entity:Mara", "ttl_seconds": 60, "read_at": now - 10},
+            {"key": "user:alice:conv:c1:entity_messages", "ttl_seconds": -1, "read_at": now},
+        ]
+        render_state({"store": "redis", "redis_keys": rows})
+
+    at = AppTest.from_function(view).run()
+    assert not at.exception
+    frame = at.dataframe[-1].value
+    assert list(frame.columns) == ["Expires in", "TTL at the end of the turn (s)", "Key"]
+    assert frame.iloc[0, 0] in {"50 s", "49 s"} and frame.iloc[0, 2] == "user:alice:conv:c1:entity:Mara"
+    assert frame.iloc[1, 0] == "never (no TTL)"
 
 
 # -- keys, TTLs, reading back ------------------------------------------------------------------------
