@@ -28,6 +28,7 @@ from streamlit.testing.v1 import AppTest
 
 from memory_demos import redis_capacity
 from memory_demos.runner import broadcast
+from memory_demos.session import widget_key
 from memory_demos.storage import REDIS_URL_ENV, StorageConfig, StorageError, redis_client
 from memory_demos.strategies.base import Strategy, StrategyContext
 from memory_demos.strategies.registry import build_strategy
@@ -38,6 +39,7 @@ from tests.services import RedisServer, redis_server, redis_url  # noqa: F401
 pytestmark = pytest.mark.services
 
 REPO = Path(__file__).resolve().parents[1]
+FAILURE_LAB = str(REPO / "pages" / "failure_lab.py")
 NAME_MESSAGE = "Hi, my name is Mara and I live in Lisbon."
 QUESTION = "What's my name?"
 MARA_AGAIN = "It's Mara again. Where do I live?"
@@ -322,3 +324,25 @@ def test_the_capacity_script_measures_and_cleans_up(
     assert len(results["entity"]["keys"]) > 1  # the recent messages and at least one note
     client = raw_client(redis_url)
     assert not any(client.exists(key["key"]) for result in results.values() for key in result["keys"])
+
+
+def test_the_failure_lab_page_runs_the_expiry_demo_or_says_what_it_needs(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(REDIS_URL_ENV, raising=False)
+    at = AppTest.from_file(FAILURE_LAB, default_timeout=60).run()
+    at.button(key=widget_key("failure", "expiring_notes")).click().run()
+    assert not at.exception
+    assert [e.value for e in at.error] == ["The demo stopped with an error:"]
+    shown = [code.value for code in at.code if code.value.startswith("StorageError")]
+    assert len(shown) == 1 and REDIS_URL_ENV in shown[0]  # what to set, not a traceback
+
+    monkeypatch.setenv(REDIS_URL_ENV, redis_url)
+    at.button(key=widget_key("failure", "expiring_notes")).click().run()
+    assert not at.exception
+    assert [e.value for e in at.error] == ["Failure reproduced with the naive set-up."]
+    assert [s.value for s in at.success] == ["The fix holds: the failure is absent."]
+    naive, fixed = (json.loads(element.value) for element in at.json)
+    assert naive["fact_in_next_prompt"] and not fixed["fact_in_next_prompt"]
+    assert "Lisbon" not in fixed["next_prompt"] and "Lisbon" in naive["next_prompt"]
+    assert all(secret not in json.dumps([naive, fixed]) for secret in passwords(redis_url))

@@ -24,7 +24,7 @@ from tests.services import redis_url  # noqa: F401 - a pytest fixture
 pytestmark = [pytest.mark.e2e, pytest.mark.services]
 
 ENTITY_LABEL = "Classic · Entity memory (notes per name)"
-TTL_SECONDS = 8
+TTL_SECONDS = 10
 FACT = "Hi, my name is Mara and I live in Lisbon."
 QUESTION = "It's Mara again. Where do I live?"
 NOTE = "Mara lives in Lisbon"
