@@ -21,7 +21,6 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -35,6 +34,8 @@ from memory_demos.strategies.registry import build_strategy
 from memory_demos.ui.state_view import remaining_ttl
 from tests.helpers import closed_after_test, send_ok
 from tests.services import RedisServer, redis_server, redis_url  # noqa: F401
+from tests.test_scale_out import make as make_strategy
+from tests.test_scale_out import passwords, prompt_text
 
 pytestmark = pytest.mark.services
 
@@ -52,37 +53,16 @@ def opened() -> Iterator[list[Strategy]]:
 
 
 def make(
-    strategy_id: str,
-    url: str,
-    conversation_id: str,
-    *,
-    user_id: str = "alice",
-    params: dict[str, Any] | None = None,
-    opened: list[Strategy] | None = None,
+    strategy_id: str, url: str, conversation_id: str, *, params: dict[str, Any] | None = None, **kwargs: Any
 ) -> Strategy:
-    context = StrategyContext(
-        conversation_id=conversation_id, user_id=user_id, storage=StorageConfig(redis_url=url)
-    )
-    strategy = build_strategy(strategy_id, context, {**REDIS_CHOICES[strategy_id], **(params or {})})
-    if opened is not None:
-        opened.append(strategy)
-    return strategy
-
-
-def prompt_text(turn: Any) -> str:
-    messages = (
-        turn["injected_prompt"] if isinstance(turn, dict) else [m.to_json() for m in turn.injected_prompt]
-    )
-    return "\n".join(message["content"] for message in messages)
+    """A strategy on the Redis server at ``url`` (its Redis choice plus ``params``)."""
+    storage = StorageConfig(redis_url=url)
+    choices = {**REDIS_CHOICES[strategy_id], **(params or {})}
+    return make_strategy(strategy_id, storage, conversation_id, params=choices, **kwargs)
 
 
 def ttls(state: dict[str, Any]) -> dict[str, int]:
     return {row["key"]: row["ttl_seconds"] for row in state["redis_keys"]}
-
-
-def passwords(url: str) -> list[str]:
-    raw = urlsplit(url).password or ""
-    return [raw, unquote(raw)]
 
 
 def raw_client(url: str) -> Any:
