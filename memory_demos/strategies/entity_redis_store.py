@@ -54,7 +54,7 @@ def open_redis_entity_store(
 
 
 def is_redis_entity_store(store: Any) -> bool:
-    return type(store).__name__ == "RedisEntityStore"
+    return isinstance(store, import_classic_memory().RedisEntityStore)
 
 
 def redis_note_keys(store: Any) -> list[str]:
