@@ -262,29 +262,35 @@ class RedisServer:
         self.port = free_port()
         self.password = f"Rp-{secrets.token_hex(6)}/s3cr@t:%?"
         self.process: subprocess.Popen[bytes] | None = None
+        self.started = False
 
     @property
     def url(self) -> str:
         return f"redis://:{quote(self.password, safe='')}@127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
+        """Start (or restart, on the same port and folder) the server and wait until it answers."""
         binary = shutil.which("redis-server")
         if binary is None:
             unavailable("redis-server not found (apt-get install -y redis-server)")
             return
         log = self.folder / "redis.log"
-        command = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder)]
-        command += ["--requirepass", self.password, "--appendonly", "yes", "--appendfsync", "always"]
-        command += ["--save", "", "--daemonize", "no", "--logfile", str(log)]
-        self.process = subprocess.Popen(
-            command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True
-        )
-        deadline = time.monotonic() + REDIS_START_TIMEOUT_S
-        while time.monotonic() < deadline and self.process.poll() is None:
-            if self.answers():
-                return
-            time.sleep(0.05)
-        self.stop()
+        restarting = self.started
+        for _attempt in range(1 if restarting else START_ATTEMPTS):
+            command = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder)]
+            command += ["--requirepass", self.password, "--appendonly", "yes", "--appendfsync", "always"]
+            command += ["--save", "", "--daemonize", "no", "--logfile", str(log)]
+            self.process = subprocess.Popen(
+                command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True
+            )
+            deadline = time.monotonic() + REDIS_START_TIMEOUT_S
+            while time.monotonic() < deadline and self.process.poll() is None:
+                if self.answers():
+                    self.started = True
+                    return
+                time.sleep(0.05)
+            self.stop()
+            self.port = self.port if restarting else free_port()  # someone took the port meanwhile
         pytest.fail(f"redis-server did not start:\n{_tail(log)}", pytrace=False)
 
     def answers(self) -> bool:
