@@ -22,7 +22,14 @@ from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
 from memory_demos.strategies.entity_redis_store import open_redis_entity_store
 from memory_demos.strategies.history_store import SessionHistoryStore
 from memory_demos.strategies.turn_trim import trim_turns
-from memory_demos.tracing import EXTRACT_ENTITIES, REPLY, SUMMARIZE, SUMMARIZE_ENTITY, CallCapture
+from memory_demos.tracing import (
+    EXTRACT_ENTITIES,
+    REPLY,
+    SUMMARIZE,
+    SUMMARIZE_ENTITY,
+    CallCapture,
+    with_purpose,
+)
 from memory_demos.turn import ModelCall
 
 SYSTEM_PROMPT = "You are a helpful assistant. Answer briefly."
@@ -113,14 +120,16 @@ def run_entity_memory(strict: bool, messages: Sequence[str]) -> dict[str, Any]:
     classic = import_classic_memory()
     capture = CallCapture(ENCODING)
     model = _offline_model(capture, chatty_entities=True)
-    memory = classic.ConversationEntityMemory(llm=model, k=2)
+    memory = classic.ConversationEntityMemory(llm=with_purpose(model, EXTRACT_ENTITIES), k=2)
     said = " ".join(messages)
     for user_text in messages:
+        memory.llm = with_purpose(model, EXTRACT_ENTITIES)
         variables = memory.load_memory_variables({"input": user_text})
         if strict:  # the fix: keep only names the user wrote, before any note is written
             memory.entity_cache = strict_entity_names(memory.entity_cache, user_text)
             variables["entities"] = {name: memory.entity_store.get(name, "") for name in memory.entity_cache}
         reply = model.invoke(f"{SYSTEM_PROMPT}\n\n{user_text}")
+        memory.llm = with_purpose(model, SUMMARIZE_ENTITY)
         memory.save_context({"input": user_text}, {"output": reply.text})
     calls = capture.drain()
     entities = dict(sorted(memory.entity_store.store.items()))
@@ -241,7 +250,7 @@ def run_summary(checked: bool, messages: Sequence[str]) -> dict[str, Any]:
     classic = import_classic_memory()
     capture = CallCapture(ENCODING)
     model = _offline_model(capture, drift=True)
-    memory = classic.ConversationSummaryMemory(llm=model)
+    memory = classic.ConversationSummaryMemory(llm=with_purpose(model, SUMMARIZE))
     conversation = ""
     rounds = []
     for user_text in messages:
@@ -536,7 +545,7 @@ def run_failing_summary_buffer(keep_raw: bool) -> dict[str, Any]:
     capture = CallCapture(ENCODING)
     model = build_chat_model(ProviderConfig(fail_purposes=(SUMMARIZE,)), callbacks=[capture], streaming=False)
     memory = classic.ConversationSummaryBufferMemory(
-        llm=model, max_token_limit=SUMMARY_BUFFER_LIMIT, return_messages=True
+        llm=with_purpose(model, SUMMARIZE), max_token_limit=SUMMARY_BUFFER_LIMIT, return_messages=True
     )
     errors: list[str] = []
     for user_text in SUMMARY_FAIL_MESSAGES:

@@ -3,6 +3,11 @@
 Every model a strategy builds carries one ``CallCapture`` in its own ``callbacks``, so calls
 made deep inside LangChain (a classic memory's summary chain, an agent middleware) are seen
 as well as the reply call. Nothing here rebuilds a prompt from a template.
+
+What a call was *for* comes from the call site only: each role (the reply, a summary, entity
+extraction...) gets its own model instance tagged ``purpose:<role>``. The text of a prompt or a
+reply is never read to decide it, so a user who types LangChain's summary instruction, or a model
+that echoes it, cannot turn a reply into a hidden memory call.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from typing import Any
 from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import LLMResult
 
@@ -31,14 +37,14 @@ REPLY = "reply"
 SUMMARIZE = "summarize"
 EXTRACT_ENTITIES = "extract entities"
 SUMMARIZE_ENTITY = "summarize entity"
-
-# Markers of LangChain's own memory prompts, so a call is labelled by what it asked for.
-_PROMPT_MARKERS: tuple[tuple[str, str], ...] = (
-    ("Progressively summarize the lines of conversation provided", SUMMARIZE),
-    ("Extract all of the proper nouns from the last line of conversation", EXTRACT_ENTITIES),
-    ("Update the summary of the provided entity", SUMMARIZE_ENTITY),
-    ("Context Extraction Assistant", SUMMARIZE),
-)
+# Why a reply stopped early although the call succeeded (``ModelCall.cut_by``).
+CUT_BY_MAX_TOKENS = "max_tokens"
+CUT_BY_DEADLINE = "deadline"
+DEADLINE_FINISH_REASON = "deadline"  # set by our ChatOpenAI when it stops reading at the deadline
+_CUT_REASONS = {"length": CUT_BY_MAX_TOKENS, "max_tokens": CUT_BY_MAX_TOKENS}
+_CUT_REASONS[DEADLINE_FINISH_REASON] = CUT_BY_DEADLINE
+REPORTED_SOURCE = "reported by the provider"
+NOT_BILLED_SOURCE = "failed call: the provider reported no usage (nothing billed)"
 
 
 def purpose_tag(purpose: str) -> str:
@@ -46,16 +52,47 @@ def purpose_tag(purpose: str) -> str:
     return f"{PURPOSE_TAG_PREFIX}{purpose}"
 
 
+def purpose_from_tags(tags: list[str] | None) -> str:
+    """The purpose a call was made for, from its run tags; untagged calls are replies.
+
+    The model's own tags come after inherited ones, so the last purpose tag is the caller's.
+    """
+    purposes = [tag[len(PURPOSE_TAG_PREFIX) :] for tag in tags or [] if tag.startswith(PURPOSE_TAG_PREFIX)]
+    return purposes[-1] if purposes else REPLY
+
+
 def classify_call(messages: list[BaseMessage], tags: list[str] | None) -> str:
-    """Name what a model call was for: its prompt's known marker first, then its purpose tag."""
-    first_text = " ".join(str(m.content)[:600] for m in messages[:2])
-    for marker, purpose in _PROMPT_MARKERS:
-        if marker in first_text:
-            return purpose
-    for tag in tags or []:
-        if tag.startswith(PURPOSE_TAG_PREFIX):
-            return tag[len(PURPOSE_TAG_PREFIX) :]
-    return REPLY
+    """The purpose of a call from its tags; ``messages`` are deliberately not read (see module doc)."""
+    return purpose_from_tags(tags)
+
+
+def with_purpose(model: BaseChatModel, purpose: str) -> BaseChatModel:
+    """A copy of ``model`` whose calls are labelled ``purpose`` (same callbacks, client and counters).
+
+    For code that was handed one model but gives LangChain several roles (a classic memory's ``llm``
+    and the reply chain): each role gets its own instance, so the call site names the purpose.
+    """
+    kept = [tag for tag in model.tags or [] if not tag.startswith(PURPOSE_TAG_PREFIX)]
+    return model.model_copy(update={"tags": [*kept, purpose_tag(purpose)]})
+
+
+def finish_reason_of(message: Any, generation_info: dict[str, Any] | None) -> str | None:
+    """The finish reason a provider gave for a reply (``stop``, ``length``, ...), if any."""
+    metadata = getattr(message, "response_metadata", None) or {}
+    reason = metadata.get("finish_reason") or (generation_info or {}).get("finish_reason")
+    return str(reason) if reason else None
+
+
+def _usage_in_error(error: BaseException) -> tuple[int, int] | None:
+    """(prompt, completion) tokens if the failed response carried a usage block, else None."""
+    body = getattr(error, "body", None)
+    usage = body.get("usage") if isinstance(body, dict) else None
+    if not isinstance(usage, dict):
+        return None
+    try:
+        return int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
+    except (TypeError, ValueError):
+        return None
 
 
 def to_prompt_message(message: BaseMessage, encoding_name: str) -> PromptMessage:
@@ -113,7 +150,7 @@ class CallCapture(BaseCallbackHandler):
     ) -> None:
         prompt = list(messages[0]) if messages else []
         with self._lock:
-            self._pending[run_id] = _PendingCall(classify_call(prompt, tags), prompt, time.perf_counter())
+            self._pending[run_id] = _PendingCall(purpose_from_tags(tags), prompt, time.perf_counter())
 
     def on_llm_new_token(self, token: str, *, run_id: UUID, **kwargs: Any) -> None:
         with self._lock:
@@ -139,23 +176,28 @@ class CallCapture(BaseCallbackHandler):
         if usage and usage.get("input_tokens") and from_provider:
             prompt_tokens = int(usage["input_tokens"])
             completion_tokens = int(usage.get("output_tokens", 0))
-            source = "reported by the provider"
+            source = REPORTED_SOURCE
         else:
             prompt_tokens = count_messages_tokens(pending.messages, self.encoding_name)
             completion_text = message_text(message) if message is not None else output
             completion_tokens = count_text_tokens(completion_text, self.encoding_name)
             source = f"counted with tiktoken {self.encoding_name}"
-        self._record(pending, output, prompt_tokens, completion_tokens, source, None, finished)
+        reason = finish_reason_of(message, getattr(generation, "generation_info", None))
+        cut_by = _CUT_REASONS.get(reason or "")
+        self._record(pending, output, prompt_tokens, completion_tokens, source, None, finished, cut_by)
 
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
+        """A failed call costs what the provider reported for it: nothing, unless usage came back."""
         finished = time.perf_counter()
         with self._lock:
             pending = self._pending.pop(run_id, None)
         if pending is None:
             return
-        prompt_tokens = count_messages_tokens(pending.messages, self.encoding_name)
-        source = f"counted with tiktoken {self.encoding_name}"
-        self._record(pending, "", prompt_tokens, 0, source, describe_error(error, *self.secrets), finished)
+        usage = _usage_in_error(error)
+        prompt_tokens, completion_tokens = usage if usage is not None else (0, 0)
+        source = REPORTED_SOURCE if usage is not None else NOT_BILLED_SOURCE
+        described = describe_error(error, *self.secrets)
+        self._record(pending, "", prompt_tokens, completion_tokens, source, described, finished)
 
     def _record(
         self,
@@ -166,6 +208,7 @@ class CallCapture(BaseCallbackHandler):
         source: str,
         error: str | None,
         finished: float,
+        cut_by: str | None = None,
     ) -> None:
         call = ModelCall(
             purpose=pending.purpose,
@@ -176,6 +219,7 @@ class CallCapture(BaseCallbackHandler):
             token_source=source,
             seconds=finished - pending.started,
             error=error,
+            cut_by=cut_by,
         )
         with self._lock:
             self._calls.append(call)

@@ -39,10 +39,18 @@ class ModelCall:
     token_source: str
     seconds: float
     error: str | None = None
+    cut_by: str | None = None  # "max_tokens" or "deadline" when a reply was stopped early, kept as cut
 
     @property
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
+
+    @property
+    def counted_by(self) -> str:
+        """Where the counts came from: ``provider`` or ``tiktoken:<encoding>`` (for JSON output)."""
+        if self.token_source.startswith("counted with tiktoken "):
+            return "tiktoken:" + self.token_source.rsplit(" ", 1)[-1]
+        return "provider"
 
 
 @dataclass
@@ -64,6 +72,30 @@ class Turn:
     error: str | None = None
     notes: list[str] = field(default_factory=list)
     error_kind: str | None = None  # a short class of the error (timeout, rate_limit, ...), for counting
+    approximate: bool = False  # counts made with a tiktoken encoding that is not the model's own
+
+    @property
+    def calls(self) -> list[ModelCall]:
+        """Every model call of the turn: tool rounds, the reply, then memory's calls."""
+        reply = [self.reply_call] if self.reply_call is not None else []
+        return [*self.tool_round_calls, *reply, *self.memory_calls]
+
+    @property
+    def failed_calls(self) -> list[ModelCall]:
+        """Calls that failed: they cost only what the provider reported for them (usually nothing)."""
+        return [call for call in self.calls if call.error is not None]
+
+    @property
+    def cut_by(self) -> str | None:
+        """Which limit ended the reply early ("max_tokens" or "deadline"), if one did."""
+        return self.reply_call.cut_by if self.reply_call is not None and self.ok else None
+
+    @property
+    def counted_by(self) -> str:
+        """Where this turn's counts came from: the reply call's source (else the first call's)."""
+        calls = [call for call in self.calls if call.error is None] or self.calls
+        source = self.reply_call if self.reply_call in calls else (calls[0] if calls else None)
+        return source.counted_by if source is not None else "provider"
 
     @property
     def ok(self) -> bool:
@@ -112,4 +144,6 @@ class Turn:
             ],
             "state": self.state,
             "error": self.error,
+            "counted_by": self.counted_by,
+            "approximate": self.approximate and self.counted_by != "provider",
         }

@@ -18,6 +18,7 @@ from memory_demos.tracing import (
     CallCapture,
     classify_call,
     purpose_tag,
+    with_purpose,
 )
 
 
@@ -48,13 +49,27 @@ def test_capture_records_the_messages_the_model_received_through_a_chain() -> No
     assert capture.drain() == []
 
 
-def test_calls_are_labelled_by_the_prompt_they_carry() -> None:
+def test_calls_are_labelled_by_their_model_tags_never_by_their_text() -> None:
     summary_text = SUMMARY_PROMPT.format(summary="", new_lines="Human: hi\nAI: hello")
     extraction_text = ENTITY_EXTRACTION_PROMPT.format(history="", input="I met John in Paris")
-    assert classify_call([HumanMessage(summary_text)], None) == SUMMARIZE
-    assert classify_call([HumanMessage(extraction_text)], [purpose_tag(REPLY)]) == EXTRACT_ENTITIES
-    assert classify_call([HumanMessage("hello")], [purpose_tag("extract facts")]) == "extract facts"
-    assert classify_call([HumanMessage("hello")], None) == REPLY
+    # A user who pastes LangChain's own instructions is still asking for a reply.
+    assert classify_call([HumanMessage(summary_text)], None) == REPLY
+    assert classify_call([HumanMessage(extraction_text)], [purpose_tag(REPLY)]) == REPLY
+    assert classify_call([HumanMessage("hello")], [purpose_tag(SUMMARIZE)]) == SUMMARIZE
+    # Inherited tags come first; the model's own (last) tag names the call.
+    tags = [purpose_tag(REPLY), "seq:step:1", purpose_tag(EXTRACT_ENTITIES)]
+    assert classify_call([HumanMessage("hello")], tags) == EXTRACT_ENTITIES
+
+
+def test_with_purpose_labels_a_copy_and_leaves_the_original_alone() -> None:
+    capture = CallCapture("o200k_base")
+    model = FakeListChatModel(responses=["ok"], callbacks=[capture], tags=[purpose_tag(REPLY), "keep"])
+    summarizer = with_purpose(model, SUMMARIZE)
+    summarizer.invoke("Progressively summarize the lines of conversation provided")
+    model.invoke("Progressively summarize the lines of conversation provided")
+    assert [call.purpose for call in capture.drain()] == [SUMMARIZE, REPLY]
+    assert summarizer.tags == ["keep", purpose_tag(SUMMARIZE)]
+    assert model.tags == [purpose_tag(REPLY), "keep"]
 
 
 def test_streamed_reply_tokens_reach_the_listener() -> None:

@@ -11,6 +11,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
 from memory_demos.migration import SYSTEM_PROMPT, Exchange, Text
+from memory_demos.tracing import SUMMARIZE, with_purpose
 
 STEP_ID = "combined"
 TITLE = Text("Combined memory → channels of a LangGraph state", "组合记忆 → LangGraph 状态中的多个通道")
@@ -70,7 +71,9 @@ def classic_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchang
     memory = CombinedMemory(
         memories=[
             ConversationBufferWindowMemory(k=K, memory_key="recent", input_key="input", return_messages=True),
-            ConversationSummaryMemory(llm=model, memory_key="summary", input_key="input"),
+            ConversationSummaryMemory(
+                llm=with_purpose(model, SUMMARIZE), memory_key="summary", input_key="input"
+            ),
         ]
     )
     prompt = ChatPromptTemplate.from_messages(
@@ -113,7 +116,9 @@ def modern_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange
             return {}
         earlier = [HumanMessage(f"Summary so far: {state['summary']}")] if state.get("summary") else []
         transcript = get_buffer_string([*earlier, *leaving])
-        summary = model.invoke(DEFAULT_SUMMARY_PROMPT.format(messages=transcript)).text
+        summary = (
+            with_purpose(model, SUMMARIZE).invoke(DEFAULT_SUMMARY_PROMPT.format(messages=transcript)).text
+        )
         return {"summary": summary, "messages": [RemoveMessage(id=m.id) for m in leaving]}
 
     builder = StateGraph(State)

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from memory_demos.migration import SYSTEM_PROMPT, Exchange, Text
 from memory_demos.prompts import FACT_EXTRACTION_PROMPT
-from memory_demos.tracing import purpose_tag
+from memory_demos.tracing import EXTRACT_ENTITIES, SUMMARIZE_ENTITY, purpose_tag, with_purpose
 
 STEP_ID = "entity"
 TITLE = Text("Entity memory → a long-term store with a schema", "实体记忆 → 带模式的长期存储")
@@ -92,7 +92,9 @@ def classic_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchang
     """ConversationEntityMemory: extract names on load, rewrite one note per name on save."""
     from langchain_classic.memory import ConversationEntityMemory
 
-    memory = ConversationEntityMemory(llm=model, k=K, return_messages=True)
+    # One llm for two jobs: give it the model of each step so every call is labelled by its caller.
+    extractor, note_writer = with_purpose(model, EXTRACT_ENTITIES), with_purpose(model, SUMMARIZE_ENTITY)
+    memory = ConversationEntityMemory(llm=extractor, k=K, return_messages=True)
     prompt = ChatPromptTemplate.from_messages(
         [
             ("system", SYSTEM_PROMPT + "\n\nNotes on the entities just mentioned:\n{notes}"),
@@ -103,9 +105,11 @@ def classic_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchang
     chain = prompt | model
     exchanges = []
     for user_text in inputs:
+        memory.llm = extractor
         variables = memory.load_memory_variables({"input": user_text})  # model call: which names?
         notes = "\n".join(f"{name}: {note}" for name, note in variables["entities"].items() if note)
         reply = chain.invoke({"notes": notes, "history": variables["history"], "input": user_text})
+        memory.llm = note_writer
         memory.save_context({"input": user_text}, {"output": reply.text})  # one model call per name
         exchanges.append(Exchange(user_text, reply.text))
     return exchanges

@@ -11,6 +11,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
 from memory_demos.migration import SYSTEM_PROMPT, Exchange, Text
+from memory_demos.tracing import SUMMARIZE, with_purpose
 
 STEP_ID = "summary"
 TITLE = Text("Summary → a LangGraph summarization node", "摘要记忆 → LangGraph 摘要节点")
@@ -64,7 +65,7 @@ def classic_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchang
     """ConversationSummaryMemory: one running summary, rewritten by the model after every turn."""
     from langchain_classic.memory import ConversationSummaryMemory
 
-    memory = ConversationSummaryMemory(llm=model, return_messages=True)
+    memory = ConversationSummaryMemory(llm=with_purpose(model, SUMMARIZE), return_messages=True)
     prompt = ChatPromptTemplate.from_messages(
         [("system", SYSTEM_PROMPT), MessagesPlaceholder("history"), ("human", "{input}")]
     )
@@ -98,7 +99,9 @@ def modern_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange
     def summarize(state: State) -> dict[str, Any]:
         earlier = [HumanMessage(f"Summary so far: {state['summary']}")] if state.get("summary") else []
         transcript = get_buffer_string([*earlier, *state["messages"]])
-        summary = model.invoke(DEFAULT_SUMMARY_PROMPT.format(messages=transcript)).text
+        summary = (
+            with_purpose(model, SUMMARIZE).invoke(DEFAULT_SUMMARY_PROMPT.format(messages=transcript)).text
+        )
         return {"summary": summary, "messages": [RemoveMessage(id=m.id) for m in state["messages"]]}
 
     builder = StateGraph(State)

@@ -10,6 +10,7 @@ from langchain_core.messages import HumanMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
 from memory_demos.migration import SYSTEM_PROMPT, Exchange, Text
+from memory_demos.tracing import SUMMARIZE, with_purpose
 
 STEP_ID = "summary_buffer"
 TITLE = Text("Summary buffer → SummarizationMiddleware", "摘要缓冲 → SummarizationMiddleware")
@@ -60,7 +61,9 @@ def classic_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchang
     """ConversationSummaryBufferMemory: recent messages verbatim, the overflow folded into a summary."""
     from langchain_classic.memory import ConversationSummaryBufferMemory
 
-    memory = ConversationSummaryBufferMemory(llm=model, max_token_limit=MAX_TOKENS, return_messages=True)
+    memory = ConversationSummaryBufferMemory(
+        llm=with_purpose(model, SUMMARIZE), max_token_limit=MAX_TOKENS, return_messages=True
+    )
     prompt = ChatPromptTemplate.from_messages(
         [("system", SYSTEM_PROMPT), MessagesPlaceholder("history"), ("human", "{input}")]
     )
@@ -86,7 +89,9 @@ def modern_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange
         system_prompt=SYSTEM_PROMPT,
         middleware=[
             SummarizationMiddleware(
-                model=model, trigger=("tokens", MAX_TOKENS), keep=("messages", KEEP_MESSAGES)
+                model=with_purpose(model, SUMMARIZE),
+                trigger=("tokens", MAX_TOKENS),
+                keep=("messages", KEEP_MESSAGES),
             )
         ],
         checkpointer=InMemorySaver(),

@@ -22,7 +22,7 @@ from memory_demos.config import DEFAULT_SYSTEM_PROMPT, data_dir, max_message_cha
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
 from memory_demos.providers.errors import describe_error, error_kind
 from memory_demos.storage import StorageConfig
-from memory_demos.tracing import REPLY, CallCapture, purpose_tag
+from memory_demos.tracing import CUT_BY_DEADLINE, REPLY, CallCapture, purpose_tag
 from memory_demos.turn import Turn
 
 StrategyKind = Literal["classic", "modern"]
@@ -168,6 +168,15 @@ class StrategyContext:
         return self.embeddings
 
 
+def cut_reply_note(cut_by: str, provider: ProviderConfig) -> str:
+    """The pane's note for a reply a limit stopped early: which limit, and that the text is kept."""
+    if cut_by == CUT_BY_DEADLINE:
+        limit = f"the deadline of {provider.deadline_seconds:g} s per call"
+    else:
+        limit = f"max_tokens ({provider.max_tokens} tokens per reply)"
+    return f"Reply cut: {limit} ended it. What the model said until then is kept, marked as cut."
+
+
 def validate_user_text(text: str, limit: int) -> str:
     """The message to send, or ``InputError`` if it is empty or longer than ``limit`` characters."""
     if not isinstance(text, str) or not text.strip():
@@ -219,13 +228,20 @@ class Strategy(ABC):
             shared_state=self._model_counter,
         )
 
+    def model_for(self, purpose: str) -> BaseChatModel:
+        """This strategy's one model for ``purpose``, built on first use.
+
+        One instance per role is what labels a call: LangChain calls it from deep inside a memory
+        class, and the capture reads the purpose from that instance's tag, never from the text.
+        """
+        models: dict[str, BaseChatModel] = self.__dict__.setdefault("_role_models", {})
+        if purpose not in models:
+            models[purpose] = self.make_model(purpose)
+        return models[purpose]
+
     @property
     def reply_model(self) -> BaseChatModel:
-        model = getattr(self, "_reply_model", None)
-        if model is None:
-            model = self.make_model(REPLY)
-            self._reply_model = model
-        return model
+        return self.model_for(REPLY)
 
     @property
     def system_prompt(self) -> str:
@@ -275,6 +291,8 @@ class Strategy(ABC):
             reply_call = reply_calls[-1] if reply_calls else None
             if error is not None:
                 reply = ""
+            elif reply_call is not None and reply_call.cut_by is not None:
+                self.note(cut_reply_note(reply_call.cut_by, self.context.provider))
             try:
                 state = self.snapshot()
             except Exception as exc:
@@ -290,6 +308,7 @@ class Strategy(ABC):
                 error=error,
                 notes=list(self._notes),
                 error_kind=kind,
+                approximate=self.context.provider.tokenizer.approximate,
             )
             self.turns.append(turn)
             return turn

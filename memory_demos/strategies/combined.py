@@ -45,7 +45,7 @@ class CombinedStrategy(EntityAwareStrategy):
             memory_key=self.memory_key, k=self.params["k"], input_key="input", return_messages=True
         )
         entities = classic.ConversationEntityMemory(
-            llm=self.make_model(EXTRACT_ENTITIES),
+            llm=self.model_for(EXTRACT_ENTITIES),
             k=self.params["k"],
             chat_history_key=ENTITY_HISTORY_KEY,
             input_key="input",

@@ -35,7 +35,7 @@ from memory_demos.strategies.entity_redis_store import (
     redis_note_keys,
 )
 from memory_demos.strategies.window import windowed_rows
-from memory_demos.tracing import EXTRACT_ENTITIES
+from memory_demos.tracing import EXTRACT_ENTITIES, SUMMARIZE_ENTITY
 
 ENTITY_HEADER = "Notes on the people, places and things just mentioned (from the entity store):"
 ENTITY_DB_FILE = "classic_entities.sqlite"
@@ -224,7 +224,16 @@ class EntityAwareStrategy(ClassicStrategy):
     def _fallback_variables(self, inputs: dict[str, Any]) -> dict[str, Any]:
         return entity_fallback_variables(self.entity_memory())
 
+    def _use_entity_model(self, purpose: str) -> None:
+        """Hand the entity memory the model of this step: extraction in load, note updates in save.
+
+        ConversationEntityMemory has one ``llm`` for both; swapping the instance per step is what
+        labels each call by its call site.
+        """
+        self.entity_memory().llm = self.model_for(purpose)
+
     def _load(self, inputs: dict[str, Any]) -> dict[str, Any]:
+        self._use_entity_model(EXTRACT_ENTITIES)
         try:
             return self.memory.load_memory_variables(inputs)
         except Exception as exc:  # degrade: answer without entity notes this turn
@@ -240,6 +249,7 @@ class EntityAwareStrategy(ClassicStrategy):
         memory_variables = self._load(inputs)
         reply = (self.prompt() | self.reply_model).invoke(self.prompt_inputs(memory_variables, user_text))
         reply_text = reply.content if isinstance(reply.content, str) else str(reply.content)
+        self._use_entity_model(SUMMARIZE_ENTITY)
         self._save(inputs, reply_text)
         return reply_text
 
@@ -322,7 +332,7 @@ class EntityStrategy(EntityAwareStrategy):
             key = ENTITY_HISTORY_PREFIX + session_key(self.context.user_id, self.context.conversation_id)
             extra["chat_memory"] = sql_history_factory(engine, database_errors(config))(key)
         return classic.ConversationEntityMemory(
-            llm=self.make_model(EXTRACT_ENTITIES),
+            llm=self.model_for(EXTRACT_ENTITIES),
             k=self.params["k"],
             chat_history_key=self.memory_key,
             input_key="input",
