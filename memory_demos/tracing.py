@@ -40,6 +40,7 @@ SUMMARIZE_ENTITY = "summarize entity"
 # Why a reply stopped early although the call succeeded (``ModelCall.cut_by``).
 CUT_BY_MAX_TOKENS = "max_tokens"
 CUT_BY_DEADLINE = "deadline"
+CUT_BY_CONTEXT = "context_window"  # "length" well before max_tokens: the context window filled up
 DEADLINE_FINISH_REASON = "deadline"  # set by our ChatOpenAI when it stops reading at the deadline
 _CUT_REASONS = {"length": CUT_BY_MAX_TOKENS, "max_tokens": CUT_BY_MAX_TOKENS}
 _CUT_REASONS[DEADLINE_FINISH_REASON] = CUT_BY_DEADLINE
@@ -116,6 +117,7 @@ class _PendingCall:
     purpose: str
     messages: list[BaseMessage]
     started: float
+    max_tokens: int | None = None
     streamed: list[str] = field(default_factory=list)
 
 
@@ -149,8 +151,11 @@ class CallCapture(BaseCallbackHandler):
         **kwargs: Any,
     ) -> None:
         prompt = list(messages[0]) if messages else []
+        params = kwargs.get("invocation_params") or {}
+        max_tokens = params.get("max_tokens") or params.get("max_completion_tokens")
+        pending = _PendingCall(purpose_from_tags(tags), prompt, time.perf_counter(), max_tokens)
         with self._lock:
-            self._pending[run_id] = _PendingCall(purpose_from_tags(tags), prompt, time.perf_counter())
+            self._pending[run_id] = pending
 
     def on_llm_new_token(self, token: str, *, run_id: UUID, **kwargs: Any) -> None:
         with self._lock:
@@ -184,6 +189,9 @@ class CallCapture(BaseCallbackHandler):
             source = f"counted with tiktoken {self.encoding_name}"
         reason = finish_reason_of(message, getattr(generation, "generation_info", None))
         cut_by = _CUT_REASONS.get(reason or "")
+        limit = pending.max_tokens
+        if cut_by == CUT_BY_MAX_TOKENS and limit and completion_tokens < 0.9 * limit:
+            cut_by = CUT_BY_CONTEXT
         self._record(pending, output, prompt_tokens, completion_tokens, source, None, finished, cut_by)
 
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:

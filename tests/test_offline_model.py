@@ -504,8 +504,11 @@ def test_fault_injection_by_purpose() -> None:
 
     model = OfflineTeachingModel(fail_purposes=frozenset({"summarize"}))
     assert model.invoke("hi").content
+    # The purpose is the caller's tag, not the text: an untagged call carrying the summary prompt is a reply.
+    model.invoke(SUMMARY_PROMPT.format(summary="", new_lines="Human: hi"))
+    summarizer = OfflineTeachingModel(fail_purposes=frozenset({"summarize"}), tags=[purpose_tag("summarize")])
     with pytest.raises(InjectedFault):
-        model.invoke(SUMMARY_PROMPT.format(summary="", new_lines="Human: hi"))
+        summarizer.invoke(SUMMARY_PROMPT.format(summary="", new_lines="Human: hi"))
     tagged = OfflineTeachingModel(
         fail_purposes=frozenset({"extract facts"}), tags=[purpose_tag("extract facts")]
     )

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any, Literal
 
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
 from pydantic import SecretStr
 
+from memory_demos.providers.context_window import ContextWindow, assumed_context_window, known_context_window
 from memory_demos.providers.tokenizer import TokenizerChoice, choose_encoding, get_encoding
 
 ProviderKind = Literal["offline", "openai", "openai_compatible"]
@@ -17,17 +20,13 @@ PROVIDER_KINDS: tuple[ProviderKind, ...] = ("offline", "openai", "openai_compati
 OFFLINE_MODEL_NAME = "offline-teaching-model"
 OFFLINE_DISPLAY_NAME = "Offline teaching model (rule-based, not an LLM)"
 DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
-DEFAULT_TIMEOUT_SECONDS = 30.0
+DEFAULT_TIMEOUT_SECONDS = 60.0
 DEFAULT_MAX_RETRIES = 2
-# Context windows used by the gauge; unknown models get a conservative default, labelled as such.
-CONTEXT_WINDOWS = {
-    "gpt-4o": 128_000,
-    "gpt-4.1": 1_047_576,
-    "gpt-5": 400_000,
-    "gpt-4": 8_192,
-    "gpt-3.5": 16_385,
-}
-DEFAULT_CONTEXT_WINDOW = 8_192
+DEFAULT_MAX_TOKENS = 512
+DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
+OFFLINE_CONTEXT_WINDOW = ContextWindow(
+    8_192, "assumed: the offline teaching model has no limit; 8,192 is shown for scale", assumed=True
+)
 
 
 @dataclass(frozen=True)
@@ -55,6 +54,12 @@ class ProviderConfig:
     embedding_model: str = "text-embedding-3-small"
     hosted: bool = False
     use_env_key: bool = True
+    # -- bounds and the server's shape (Settings and CLI flags) --
+    max_tokens: int = DEFAULT_MAX_TOKENS  # per reply; a reply that reaches it is kept, marked as cut
+    max_concurrent_panes: int = 0  # answer panes at most N at a time (0: all at once)
+    context_window_tokens: int | None = None  # from Settings, the CLI or the server; None: table or guess
+    context_window_source: str = ""
+    api_key_env: str = DEFAULT_API_KEY_ENV  # the variable an empty key falls back to (if use_env_key)
 
     def __repr__(self) -> str:
         base_url = "[server-side]" if self.hosted and self.base_url else self.base_url
@@ -87,12 +92,22 @@ class ProviderConfig:
         return choose_encoding(self.model)
 
     @property
+    def context_window_info(self) -> ContextWindow:
+        """The window in tokens and where it came from: given, the table, or assumed (labelled)."""
+        if self.context_window_tokens:
+            return ContextWindow(self.context_window_tokens, self.context_window_source or "Settings")
+        if self.kind == "offline":
+            return OFFLINE_CONTEXT_WINDOW
+        return known_context_window(self.model) or assumed_context_window(self.model)
+
+    @property
     def context_window(self) -> int:
-        name = self.model.lower()
-        for prefix in sorted(CONTEXT_WINDOWS, key=len, reverse=True):
-            if name.startswith(prefix):
-                return CONTEXT_WINDOWS[prefix]
-        return DEFAULT_CONTEXT_WINDOW
+        return self.context_window_info.tokens
+
+    @property
+    def deadline_seconds(self) -> float:
+        """How long a reply may stream (the timeout setting; waiting for a first byte has the same bound)."""
+        return self.timeout_seconds
 
     def with_overrides(self, **changes: Any) -> ProviderConfig:
         return replace(self, **changes)
@@ -104,26 +119,150 @@ def _stream_finished(chunk: Any) -> bool:
     return bool(info.get("finish_reason") or metadata.get("finish_reason"))
 
 
+def _deadline_chunk() -> Any:
+    """The last chunk of a reply stopped at its deadline: no text, a finish reason saying why."""
+    from langchain_core.messages import AIMessageChunk
+    from langchain_core.outputs import ChatGenerationChunk
+
+    from memory_demos.tracing import DEADLINE_FINISH_REASON
+
+    message = AIMessageChunk(content="", response_metadata={"finish_reason": DEADLINE_FINISH_REASON})
+    return ChatGenerationChunk(message=message, generation_info={"finish_reason": DEADLINE_FINISH_REASON})
+
+
+class StreamEndWatch:
+    """Wraps an httpx transport to note whether a streamed body carried ``data: [DONE]``.
+
+    It also drops the ``Authorization`` header when there is no key: the SDK insists on sending one,
+    and a server that was given no key should get none. A stream that ends with ``[DONE]`` but no
+    finish reason was ended on purpose by the server:
+    llama-cpp-python does that to a running reply when another request arrives. Without this, that
+    looks exactly like a cut connection. One model instance is used by one turn at a time, so one
+    flag per instance is enough.
+    """
+
+    def __init__(self) -> None:
+        import httpx
+
+        self.done_seen = False
+        self.send_authorization = True
+        self._inner = httpx.HTTPTransport()
+
+    def http_client(self, timeout: float) -> Any:
+        import httpx
+
+        watch = self
+
+        class _Transport(httpx.BaseTransport):
+            def handle_request(self, request: httpx.Request) -> httpx.Response:
+                if not watch.send_authorization:
+                    request.headers.pop("Authorization", None)
+                response = watch._inner.handle_request(request)
+                response.stream = _watched_stream(response.stream, watch)
+                return response
+
+            def close(self) -> None:
+                watch._inner.close()
+
+        return httpx.Client(transport=_Transport(), timeout=timeout, follow_redirects=False)
+
+
+def _watched_stream(inner: Any, watch: StreamEndWatch) -> Any:
+    """``inner`` (an httpx byte stream) passed through unchanged, noting ``[DONE]`` as it goes by."""
+    import httpx
+
+    class _WatchedStream(httpx.SyncByteStream):
+        def __iter__(self) -> Any:
+            tail = b""
+            for part in inner:
+                if b"[DONE]" in tail + part:
+                    watch.done_seen = True
+                tail = part[-16:]
+                yield part
+
+        def close(self) -> None:
+            inner.close()
+
+    return _WatchedStream()
+
+
+@cache
 def _checked_chat_openai_class() -> type:
-    """ChatOpenAI that treats a stream ending without a finish reason as a cut connection.
+    """ChatOpenAI that bounds a reply and says why a stream ended early.
 
     Neither the openai SDK nor ChatOpenAI checks that a stream finished: a server that closes the
-    stream cleanly mid-reply would otherwise have its half reply stored as the answer.
+    stream cleanly mid-reply would otherwise have its half reply stored as the answer. This class
+    also stops reading at ``deadline_seconds`` (the reply so far is kept, finish reason "deadline"),
+    tells a server's deliberate interruption from a cut connection, and reports a stream that died
+    with the prompt at the context window as a context overflow.
     """
     from langchain_openai import ChatOpenAI
 
-    from memory_demos.providers.errors import IncompleteStreamError
-
     class CheckedChatOpenAI(ChatOpenAI):
-        def _stream(self, *args: Any, **kwargs: Any) -> Any:
+        deadline_seconds: float | None = None
+        context_window_tokens: int | None = None
+        legacy_max_tokens: bool = False  # send ``max_tokens`` (every compatible server reads it)
+        stream_watch: Any = None
+
+        def _get_request_payload(self, *args: Any, **kwargs: Any) -> dict:
+            payload = super()._get_request_payload(*args, **kwargs)
+            if self.legacy_max_tokens and "max_completion_tokens" in payload:
+                payload["max_tokens"] = payload.pop("max_completion_tokens")
+            return payload
+
+        def _stream(self, messages: Any, *args: Any, **kwargs: Any) -> Any:
+            if self.stream_watch is not None:
+                self.stream_watch.done_seen = False
+            started: float | None = None  # the deadline runs from the first chunk; waiting has the timeout
             finished = False
-            for chunk in super()._stream(*args, **kwargs):
-                finished = finished or _stream_finished(chunk)
-                yield chunk
+            chunks = super()._stream(messages, *args, **kwargs)
+            try:
+                for chunk in chunks:
+                    started = time.monotonic() if started is None else started
+                    finished = finished or _stream_finished(chunk)
+                    yield chunk
+                    late = self.deadline_seconds and time.monotonic() - started > self.deadline_seconds
+                    if late and not finished:
+                        yield _deadline_chunk()
+                        return
+            except Exception as exc:
+                explained = self._explained(exc, messages)
+                if explained is exc:
+                    raise
+                raise explained from exc
+            finally:
+                chunks.close()
             if not finished:
-                raise IncompleteStreamError("the stream ended without a finish reason")
+                raise self._explained(self._unfinished(), messages)
+
+        def _unfinished(self) -> Exception:
+            from memory_demos.providers.errors import IncompleteStreamError, ServerInterruptedError
+
+            if self.stream_watch is not None and self.stream_watch.done_seen:
+                return ServerInterruptedError("the server ended the stream ([DONE]) without a finish reason")
+            return IncompleteStreamError("the stream ended without a finish reason")
+
+        def _explained(self, error: Exception, messages: Any) -> Exception:
+            """``error``, or a context overflow if the connection died with the prompt at the window."""
+            from memory_demos.providers.errors import ContextWindowExceeded, error_kind
+
+            window = self.context_window_tokens
+            if not window or error_kind(error) != "connection_dropped":
+                return error
+            try:
+                prompt_tokens = self.get_num_tokens_from_messages(list(messages))
+            except Exception:
+                return error
+            if prompt_tokens + 16 < window * 0.95:
+                return error
+            return ContextWindowExceeded(
+                f"the stream stopped with about {prompt_tokens:,} prompt tokens against a context window "
+                f"of {window:,}"
+            )
 
         async def _astream(self, *args: Any, **kwargs: Any) -> Any:
+            from memory_demos.providers.errors import IncompleteStreamError
+
             finished = False
             async for chunk in super()._astream(*args, **kwargs):
                 finished = finished or _stream_finished(chunk)
@@ -135,12 +274,12 @@ def _checked_chat_openai_class() -> type:
 
 
 def resolve_openai_key(config: ProviderConfig) -> SecretStr | None:
-    """The key from the config, else (if ``use_env_key``) from ``OPENAI_API_KEY``; never logged."""
+    """The key from the config, else (if ``use_env_key``) from ``config.api_key_env``; never logged."""
     if config.api_key is not None and config.api_key.get_secret_value():
         return config.api_key
-    if not config.use_env_key:
+    if not config.use_env_key or not config.api_key_env:
         return None
-    from_env = os.environ.get("OPENAI_API_KEY")
+    from_env = os.environ.get(config.api_key_env)
     return SecretStr(from_env) if from_env else None
 
 
@@ -182,15 +321,23 @@ def build_chat_model(
         raise ValueError("An OpenAI-compatible provider needs a base URL, e.g. http://localhost:11434/v1.")
     choice = config.tokenizer
     get_encoding(choice.encoding_name)
+    watch = StreamEndWatch()
+    watch.send_authorization = key is not None
     return _checked_chat_openai_class()(
         model=config.model,
         api_key=key or SecretStr("not-needed"),
         base_url=config.base_url or None,
         timeout=config.timeout_seconds,
         max_retries=config.max_retries,
+        max_tokens=config.max_tokens,
         streaming=streaming,
         stream_usage=True,
         tiktoken_model_name="gpt-4o" if choice.encoding_name == "o200k_base" else "gpt-4",
         callbacks=callbacks,
         tags=tags,
+        http_client=watch.http_client(config.timeout_seconds),
+        stream_watch=watch,
+        deadline_seconds=config.deadline_seconds,
+        context_window_tokens=config.context_window,
+        legacy_max_tokens=config.kind == "openai_compatible",
     )

@@ -14,7 +14,15 @@ _RATE_LIMIT = {"RateLimitError", "ModelRateLimitError"}
 _AUTHENTICATION = {"AuthenticationError", "ModelAuthenticationError"}
 _PERMISSION = {"PermissionDeniedError", "ModelPermissionDeniedError"}
 _NOT_FOUND = {"NotFoundError", "ModelNotFoundError"}
-_CONTEXT_OVERFLOW = {"ContextOverflowError"}
+_CONTEXT_OVERFLOW = {"ContextOverflowError", "ContextWindowExceeded"}
+# What servers write when a prompt does not fit (OpenAI, vLLM, llama.cpp, llama-cpp-python, LM Studio).
+_CONTEXT_TEXT = re.compile(
+    r"context_length_exceeded|exceed_context_size|maximum context length|exceeds? (the )?(available )?"
+    r"context (size|window|length)|exceed context window|context the overflows|context length exceeded"
+    r"|prompt is too long",
+    re.IGNORECASE,
+)
+_PROVIDER_ERRORS = {"APIError", "APIStatusError", "ModelAPIError", "ModelInvalidRequestError"}
 _CONNECTION = {"APIConnectionError", "ModelConnectionError"}
 _SERVER = {"InternalServerError", "ModelAPIError"}
 _REJECTED = {"APIStatusError", "BadRequestError", "UnprocessableEntityError", "ConflictError"}
@@ -30,6 +38,19 @@ class InjectedFault(RuntimeError):
 
 class IncompleteStreamError(ConnectionError):
     """A streamed reply that ended before the provider said it was finished."""
+
+
+class ServerInterruptedError(IncompleteStreamError):
+    """The server ended a running stream on purpose (``[DONE]``, no finish reason) for another request."""
+
+
+class ContextWindowExceeded(RuntimeError):
+    """A stream died with the prompt at the model's context window: an overflow, not a network fault."""
+
+
+def _mentions_context_overflow(error: BaseException) -> bool:
+    body = getattr(error, "body", None)
+    return bool(_CONTEXT_TEXT.search(f"{error} {body if body is not None else ''}"))
 
 
 def redact(text: str, *secrets: str | None) -> str:
@@ -71,8 +92,11 @@ def error_kind(error: BaseException) -> str:
         return "permission"
     if names & _NOT_FOUND:
         return "not_found"
-    if names & _CONTEXT_OVERFLOW or (names & _REJECTED and "context_length_exceeded" in str(error)):
+    provider_error = names & (_REJECTED | _SERVER | _PROVIDER_ERRORS)
+    if names & _CONTEXT_OVERFLOW or (provider_error and _mentions_context_overflow(error)):
         return "context_overflow"
+    if isinstance(error, ServerInterruptedError):
+        return "interrupted"
     if isinstance(error, IncompleteStreamError) or (names & _CONNECTION and _cause_names(error) & _DROPPED):
         return "connection_dropped"
     if names & _CONNECTION:
@@ -93,13 +117,27 @@ def error_kind(error: BaseException) -> str:
 
 
 _MESSAGES = {
-    "timeout": "The model did not answer in time (timeout). Try again.",
+    "timeout": (
+        "The model did not answer in time (timeout). Raise the timeout (Settings, or --timeout) or lower "
+        "max_tokens, then try again."
+    ),
     "rate_limit": "The provider is rate limiting requests (429). Wait a moment and retry.",
-    "authentication": "The provider refused the API key (401). Check the key in Settings.",
+    "authentication": (
+        "The provider refused the API key (401). Check the key (in Settings, or the variable named by "
+        "--api-key-env on the command line)."
+    ),
     "permission": "The provider denied access to this model (403).",
     "not_found": "The provider does not know this model or URL (404).",
     "context_overflow": (
-        "The prompt is longer than the model's context window. Clear the chat or trim the memory."
+        "Context window exceeded: the prompt (or the prompt plus the reply) is longer than the model can "
+        "take. This is not a network fault and retrying as is will fail again. A smaller memory budget "
+        "helps (a smaller window k, max_token_limit or max_tokens for the memory), as do a lower "
+        "max_tokens per reply, clearing the chat, or a larger context on the server."
+    ),
+    "interrupted": (
+        "The server stopped this reply to answer another request: it serves one request at a time. "
+        "Set 'Answer panes at most N at a time' to 1 in Settings (command line: --concurrency 1), or "
+        "let the server queue requests (llama-cpp-python: --interrupt_requests false)."
     ),
     "connection_dropped": "The connection to the provider dropped before the reply was complete. Try again.",
     "connection": "Cannot reach the provider: check the base URL and that the server is running.",
@@ -117,9 +155,11 @@ def describe_error(error: BaseException, *secrets: str | None) -> str:
         message = f"The provider rejected the request: {error}"
     elif kind in _MESSAGES:
         message = _MESSAGES[kind]
+        if isinstance(error, ContextWindowExceeded):
+            message += f" ({error})"
     else:
         message = f"{type(error).__name__}: {error}"
     message = " ".join(message.split())
-    if len(message) > 300:
+    if kind not in _MESSAGES and len(message) > 300:  # our own sentences are never cut
         message = message[:297] + "..."
     return redact(message, *secrets)

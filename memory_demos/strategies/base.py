@@ -22,7 +22,7 @@ from memory_demos.config import DEFAULT_SYSTEM_PROMPT, data_dir, max_message_cha
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
 from memory_demos.providers.errors import describe_error, error_kind
 from memory_demos.storage import StorageConfig
-from memory_demos.tracing import CUT_BY_DEADLINE, REPLY, CallCapture, purpose_tag
+from memory_demos.tracing import CUT_BY_CONTEXT, CUT_BY_DEADLINE, REPLY, CallCapture, purpose_tag
 from memory_demos.turn import Turn
 
 StrategyKind = Literal["classic", "modern"]
@@ -170,11 +170,16 @@ class StrategyContext:
 
 def cut_reply_note(cut_by: str, provider: ProviderConfig) -> str:
     """The pane's note for a reply a limit stopped early: which limit, and that the text is kept."""
+    kept = "What the model said until then is kept, marked as cut."
     if cut_by == CUT_BY_DEADLINE:
-        limit = f"the deadline of {provider.deadline_seconds:g} s per call"
-    else:
-        limit = f"max_tokens ({provider.max_tokens} tokens per reply)"
-    return f"Reply cut: {limit} ended it. What the model said until then is kept, marked as cut."
+        return f"Reply cut: the deadline of {provider.deadline_seconds:g} s per call ended it. {kept}"
+    if cut_by == CUT_BY_CONTEXT:
+        window = provider.context_window_info
+        return (
+            f"Reply cut: the model's context window ({window.tokens:,} tokens) filled up before max_tokens "
+            f"was reached. {kept} A smaller memory budget leaves more room for the reply."
+        )
+    return f"Reply cut: max_tokens ({provider.max_tokens} tokens per reply) ended it. {kept}"
 
 
 def validate_user_text(text: str, limit: int) -> str:
