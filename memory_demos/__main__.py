@@ -1,7 +1,8 @@
 """Command line: ``python -m memory_demos strategies | replay | bench | chat``.
 
 Bad input (unknown strategy, bad parameter, unknown scenario, empty turn) prints one line naming
-the problem and exits with status 2; no traceback, no memory touched.
+the problem and exits with status 2; no traceback, no memory touched. ``replay`` exits with status 1
+when every turn of a strategy failed (an unreachable server, a refused key), and says which.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from memory_demos import chat_command
+from memory_demos.cli_options import add_provider_arguments, provider_from_args
 from memory_demos.scenarios import ScenarioError, load_scenario
 from memory_demos.strategies.base import InputError
 
+EXIT_TURN_FAILED = 1
 EXIT_BAD_INPUT = 2
 
 
@@ -29,18 +32,6 @@ def parse_params(items: Sequence[str]) -> dict[str, dict[str, str]]:
             raise InputError(f"--param must look like id.name=value; got {item!r}")
         params.setdefault(strategy_id, {})[name] = value.strip()
     return params
-
-
-def _provider(args: argparse.Namespace) -> Any:
-    from memory_demos.providers.chat_models import ProviderConfig
-
-    if args.provider == "offline":
-        return ProviderConfig(latency_ms=getattr(args, "latency_ms", 0) or 0)
-    if args.provider == "openai":
-        return ProviderConfig(kind="openai", model=args.model or "gpt-4o-mini")
-    if not args.base_url:
-        raise InputError("--provider openai_compatible needs --base-url")
-    return ProviderConfig(kind="openai_compatible", model=args.model or "llama3.1", base_url=args.base_url)
 
 
 def cmd_strategies(args: argparse.Namespace) -> int:
@@ -66,14 +57,26 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for strategy_id in params:
         if strategy_id not in strategy_ids:
             raise InputError(f"--param names {strategy_id!r}, which is not among --strategies")
-    result = replay(scenario, strategy_ids, _provider(args), params, fork_at=args.fork_at)
+    provider = provider_from_args(args)
+    concurrency = provider.max_concurrent_panes
+    result = replay(scenario, strategy_ids, provider, params, fork_at=args.fork_at, concurrency=concurrency)
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
-        return 0
+    else:
+        print_replay_table(result)
+    failed = [run.strategy_id for run in result.runs if run.turns and all(not turn.ok for turn in run.turns)]
+    for strategy_id in failed:
+        run = next(run for run in result.runs if run.strategy_id == strategy_id)
+        print(f"error: every turn of {strategy_id} failed: {run.turns[0].error}", file=sys.stderr)
+    return EXIT_TURN_FAILED if failed else 0
+
+
+def print_replay_table(result: Any) -> None:
+    """The replay as a table; the last column says where each strategy's counts came from."""
     print(f"Scenario: {result.scenario} · provider: {result.provider}")
     header = (
         f"{'strategy':<15} {'recall':>7} {'prompt':>8} {'completion':>10} "
-        f"{'memory':>8} {'calls':>6} {'errors':>6}"
+        f"{'memory':>8} {'calls':>6} {'errors':>6}  counted by"
     )
     print(header)
     print("-" * len(header))
@@ -81,12 +84,24 @@ def cmd_replay(args: argparse.Namespace) -> int:
         totals = run.totals()
         errors = sum(1 for t in run.turns if t.error)
         recall = f"{run.recall_passed}/{run.recall_asked}"
+        counted = counted_by_label(run.turns)
         print(
             f"{run.strategy_id:<15} {recall:>7} {totals['prompt_tokens']:>8} "
             f"{totals['completion_tokens']:>10} "
-            f"{totals['memory_tokens']:>8} {totals['model_calls']:>6} {errors:>6}"
+            f"{totals['memory_tokens']:>8} {totals['model_calls']:>6} {errors:>6}  {counted}"
         )
-    return 0
+    print("Failed calls cost what the provider reported for them (nothing, unless it sent usage).")
+
+
+def counted_by_label(turns: Sequence[Any]) -> str:
+    """``provider``, ``tiktoken:o200k_base (approximate)``, or each source with its turn count if mixed."""
+    counts: dict[str, int] = {}
+    for turn in turns:
+        label = turn.counted_by + (" (approximate)" if turn.to_json()["approximate"] else "")
+        counts[label] = counts.get(label, 0) + 1
+    if len(counts) <= 1:
+        return next(iter(counts), "-")
+    return "mixed: " + ", ".join(f"{label} ×{n}" for label, n in counts.items())
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -112,9 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="play a scripted conversation through strategies")
     replay.add_argument("--scenario", required=True, help="a bundled scenario name or a YAML file")
     replay.add_argument("--strategies", default="all", help="'all' or ids, comma-separated")
-    replay.add_argument("--provider", default="offline", choices=["offline", "openai", "openai_compatible"])
-    replay.add_argument("--model", default=None)
-    replay.add_argument("--base-url", default=None)
+    add_provider_arguments(replay)
     replay.add_argument("--param", action="append", metavar="ID.NAME=VALUE")
     replay.add_argument("--fork-at", type=int, default=None, help="rewind to turn N and branch (langgraph)")
     replay.add_argument("--json", action="store_true")

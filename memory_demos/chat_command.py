@@ -19,10 +19,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from memory_demos.cli_options import add_provider_arguments, provider_from_args
 from memory_demos.strategies.base import InputError
 
 EXIT_TURN_FAILED = 1
-PROVIDERS = ("offline", "openai", "openai_compatible")
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -39,9 +39,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="[ID.]NAME=VALUE",
         help="a strategy parameter, e.g. history.backend=postgres",
     )
-    chat.add_argument("--provider", default="offline", choices=PROVIDERS)
-    chat.add_argument("--model", default=None)
-    chat.add_argument("--base-url", default=None)
+    add_provider_arguments(chat)
     chat.add_argument("--json", action="store_true", help="print the turn as JSON (Turn.to_json)")
     chat.add_argument("message", help="the message to send")
     chat.set_defaults(func=cmd_chat)
@@ -60,18 +58,6 @@ def strategy_params(strategy_id: str, items: Sequence[str]) -> dict[str, str]:
     return params
 
 
-def _provider(args: argparse.Namespace) -> Any:
-    from memory_demos.providers.chat_models import ProviderConfig
-
-    if args.provider == "offline":
-        return ProviderConfig()
-    if args.provider == "openai":
-        return ProviderConfig(kind="openai", model=args.model or "gpt-4o-mini")
-    if not args.base_url:
-        raise InputError("--provider openai_compatible needs --base-url")
-    return ProviderConfig(kind="openai_compatible", model=args.model or "llama3.1", base_url=args.base_url)
-
-
 def cmd_chat(args: argparse.Namespace) -> int:
     """Build, send one message, print the turn, close (never discard)."""
     from memory_demos.storage import StorageConfig, StorageError
@@ -86,7 +72,10 @@ def cmd_chat(args: argparse.Namespace) -> int:
     try:
         storage = StorageConfig.from_env()
         context = StrategyContext(
-            provider=_provider(args), conversation_id=args.conversation, user_id=args.user, storage=storage
+            provider=provider_from_args(args),
+            conversation_id=args.conversation,
+            user_id=args.user,
+            storage=storage,
         )
         strategy = build_strategy(args.strategy, context, params)
         try:

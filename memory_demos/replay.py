@@ -7,6 +7,7 @@ page and the exports, so all three report the same numbers for the same scenario
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,24 +138,35 @@ def replay(
     on_progress: ProgressCallback | None = None,
     should_cancel: CancelCheck | None = None,
     fork_at: int | None = None,
+    concurrency: int = 1,
 ) -> ReplayResult:
-    """Replay ``scenario`` through each strategy in turn (each gets a fresh conversation)."""
+    """Replay ``scenario`` through each strategy (each gets a fresh conversation).
+
+    ``concurrency`` strategies run at a time (each makes one model call at a time), so a server that
+    serves one request at a time gets 1 and is never asked twice at once; results keep their order.
+    """
     params = params or {}
     for strategy_id in strategy_ids:
         get_info(strategy_id).resolve_params(params.get(strategy_id))
     if fork_at is not None and not 0 <= fork_at < len(scenario.turns):
         raise ValueError(f"--fork-at must be between 0 and {len(scenario.turns) - 1}; got {fork_at}")
     result = ReplayResult(scenario=scenario.name, provider=provider.display_name)
-    for strategy_id in strategy_ids:
-        result.runs.append(
-            replay_strategy(
-                scenario,
-                strategy_id,
-                provider,
-                params.get(strategy_id),
-                on_progress=on_progress,
-                should_cancel=should_cancel,
-                fork_at=fork_at,
-            )
+
+    def play(strategy_id: str) -> StrategyRun:
+        return replay_strategy(
+            scenario,
+            strategy_id,
+            provider,
+            params.get(strategy_id),
+            on_progress=on_progress,
+            should_cancel=should_cancel,
+            fork_at=fork_at,
         )
+
+    workers = min(max(concurrency, 1), len(strategy_ids))
+    if workers <= 1:
+        result.runs = [play(strategy_id) for strategy_id in strategy_ids]
+        return result
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="replay") as pool:
+        result.runs = list(pool.map(play, strategy_ids))
     return result

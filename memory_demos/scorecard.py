@@ -278,6 +278,7 @@ class ReplayJob:
                 self.params,
                 on_progress=self._on_progress,
                 should_cancel=self._cancel.is_set,
+                concurrency=self.provider.max_concurrent_panes or 1,
             )
         except ReplayCancelled:
             self.cancelled = True

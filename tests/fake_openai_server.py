@@ -5,9 +5,21 @@ and as a Server-Sent-Events stream (chunked transfer encoding, a usage chunk whe
 ``stream_options.include_usage`` is set, then ``data: [DONE]``), and records every request so a
 test can assert on what the client really sent.
 
-Replies are deterministic: ``"seen N messages: <last user text>"``. LangChain's own memory prompts
-get short, parseable answers instead: a summary is the previous summary plus the new lines (so a
-test can see what was folded in), entity and fact extraction get ``NONE``.
+Replies are deterministic: ``"seen N messages: <last user text>"`` (so a reply echoes whatever the
+user typed). LangChain's own memory prompts — a user message that *is* one of those templates, from
+its first words — get short, parseable answers instead: a summary is the previous summary plus the
+new lines (so a test can see what was folded in), entity and fact extraction get ``NONE``. A user
+message that merely quotes a template's phrase is an ordinary message.
+
+Server shapes a real local server can have:
+
+- ``single_slot=True``: one request at a time, like llama-cpp-python's default
+  (``interrupt_requests``): a request arriving while a reply streams ends that stream at once with
+  ``data: [DONE]`` and no finish reason, then waits for the slot. ``chunk_delay`` slows streams.
+- ``context_window=N``: a prompt over N (fake) tokens gets llama.cpp's 400 before any byte is
+  streamed; a reply that would fill the window streams until it does, then gets an SSE error event
+  naming the context (``overflow_cut=True``: the socket is cut instead, with no word). The window is
+  advertised on llama.cpp's ``/props`` and in ``/v1/models``.
 
 Faults are queued with ``add_fault`` and consumed by the next matching requests; a fault may match
 only requests whose body contains a marker (e.g. ``"Progressively summarize"``).
@@ -50,6 +62,12 @@ SUMMARY_MARKER = "Progressively summarize the lines of conversation provided"
 ENTITY_EXTRACTION_MARKER = "Extract all of the proper nouns from the last line of conversation"
 ENTITY_SUMMARY_MARKER = "Update the summary of the provided entity"
 FACT_EXTRACTION_MARKER = "Extract the stable facts the user states about themselves"
+# How each template begins: a message is that prompt only if it starts this way.
+SUMMARY_START = SUMMARY_MARKER
+ENTITY_EXTRACTION_START = "You are an AI assistant reading the transcript of a conversation"
+ENTITY_SUMMARY_START = "You are an AI assistant helping a human keep track of facts"
+FACT_EXTRACTION_START = FACT_EXTRACTION_MARKER
+CONTEXT_ERROR_MESSAGE = "the request exceeds the available context size, try increasing it"
 _SUMMARY_PARTS = re.compile(
     r"Current summary:\n(.*?)\n\nNew lines of conversation:\n(.*?)\n\nNew summary:", re.DOTALL
 )
@@ -112,14 +130,15 @@ def reply_for(messages: list[dict[str, Any]]) -> str:
     """The deterministic answer to a list of chat messages."""
     last_user = next((m for m in reversed(messages) if m.get("role") == "user"), None)
     text = content_text(last_user.get("content")) if last_user else ""
-    if SUMMARY_MARKER in text:
+    opening = text.lstrip()
+    if opening.startswith(SUMMARY_START):
         # The prompt's worked example has the same headings: the real ones are the last.
         found = _SUMMARY_PARTS.findall(text)
         current, new_lines = found[-1] if found else ("", "")
         return " ".join(f"{current} {new_lines}".split())
-    if ENTITY_EXTRACTION_MARKER in text or FACT_EXTRACTION_MARKER in text:
+    if opening.startswith((ENTITY_EXTRACTION_START, FACT_EXTRACTION_START)):
         return "NONE"
-    if ENTITY_SUMMARY_MARKER in text:
+    if opening.startswith(ENTITY_SUMMARY_START):
         return "Entity summary."
     return f"seen {len(messages)} messages: {text}"
 
@@ -139,8 +158,14 @@ class _Handler(BaseHTTPRequestHandler):
         """Silence the default stderr access log."""
 
     def do_GET(self) -> None:
+        window = self.server.owner.context_window
         if self.path.rstrip("/").endswith("/models"):
-            self._send_json(200, {"object": "list", "data": [{"id": "test-model", "object": "model"}]})
+            row: dict[str, Any] = {"id": "test-model", "object": "model"}
+            if window is not None:
+                row["meta"] = {"n_ctx_train": window * 4}  # llama.cpp: the trained length, not the runtime
+            self._send_json(200, {"object": "list", "data": [row]})
+        elif self.path.rstrip("/") == "/props" and window is not None:
+            self._send_json(200, {"default_generation_settings": {"n_ctx": window}, "total_slots": 1})
         else:
             self._send_json(404, _error_body("Not found", "invalid_request_error"))
 
@@ -164,7 +189,8 @@ class _Handler(BaseHTTPRequestHandler):
             )
         )
         try:
-            self._answer(body, fault)
+            with owner.slot():
+                self._answer(body, fault)
         except OSError:
             # The client gave up (a timeout) or we cut the connection on purpose.
             self.close_connection = True
@@ -200,6 +226,15 @@ class _Handler(BaseHTTPRequestHandler):
         messages = list(body.get("messages", []))
         reply = reply_for(messages)
         model = str(body.get("model", "test-model"))
+        prompt_tokens = usage_for(messages, "")["prompt_tokens"]
+        if owner.context_window is not None and prompt_tokens > owner.context_window:
+            # llama.cpp's answer, before any byte of a stream is sent.
+            error = _error_body(CONTEXT_ERROR_MESSAGE, "exceed_context_size_error")
+            error["error"].update(
+                {"code": 400, "n_prompt_tokens": prompt_tokens, "n_ctx": owner.context_window}
+            )
+            self._send_json(400, error)
+            return
         number = owner.next_completion_id()
         if body.get("stream"):
             include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
@@ -285,7 +320,25 @@ class _Handler(BaseHTTPRequestHandler):
             self._write_chunk(b"data: [DONE]\n\n")
             self._end_chunks()
             return
+        owner = self.server.owner
+        room = None if owner.context_window is None else owner.context_window - usage["prompt_tokens"]
         for index, event in enumerate(events):
+            if owner.chunk_delay and index:
+                owner.stopping.wait(owner.chunk_delay)
+            if owner.single_slot and owner.someone_waiting():
+                # llama-cpp-python with interrupt_requests: end this reply now, no finish reason.
+                self._write_chunk(b"data: [DONE]\n\n")
+                self._end_chunks()
+                owner.note_interrupted()
+                return
+            if room is not None and 0 < index <= len(pieces) and index > room:
+                if owner.overflow_cut:
+                    self._cut()
+                    return
+                error = _error_body(CONTEXT_ERROR_MESSAGE, "exceed_context_size_error", code="400")
+                self._write_chunk(b"data: " + json.dumps(error).encode() + b"\n\n")
+                self._end_chunks()
+                return
             if fault is not None and index == fault.chunks_before:
                 if fault.kind == "drop":
                     self._cut()
@@ -358,12 +411,19 @@ class FakeOpenAIServer:
     """The server, its recorded requests and its fault queue; a context manager that starts and stops it."""
 
     host: str = "127.0.0.1"
+    single_slot: bool = False
+    chunk_delay: float = 0.0
+    context_window: int | None = None
+    overflow_cut: bool = False
     stopping: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _requests: list[RecordedRequest] = field(default_factory=list)
     _faults: list[Fault] = field(default_factory=list)
     _sockets: list[socket.socket] = field(default_factory=list)
     _completions: int = 0
+    _interrupted: int = 0
+    _waiting: int = 0
+    _slot: threading.Lock = field(default_factory=threading.Lock)
     _server: _Server | None = None
     _thread: threading.Thread | None = None
 
@@ -427,6 +487,34 @@ class FakeOpenAIServer:
                             self._faults.remove(fault)
                     return fault
         return None
+
+    # -- one request at a time -------------------------------------------------------------
+    @contextlib.contextmanager
+    def slot(self) -> Iterator[None]:
+        """In single-slot mode, hold the server's only slot while answering (others wait for it)."""
+        if not self.single_slot:
+            yield
+            return
+        with self._lock:
+            self._waiting += 1
+        with self._slot:
+            with self._lock:
+                self._waiting -= 1
+            yield
+
+    def someone_waiting(self) -> bool:
+        with self._lock:
+            return self._waiting > 0
+
+    def note_interrupted(self) -> None:
+        with self._lock:
+            self._interrupted += 1
+
+    @property
+    def interrupted(self) -> int:
+        """How many streams were ended early to serve another request (single-slot mode)."""
+        with self._lock:
+            return self._interrupted
 
     # -- records ----------------------------------------------------------------------------
     def record(self, request: RecordedRequest) -> None:

@@ -62,7 +62,11 @@ def test_replay_json_has_the_fixed_shape(capsys: pytest.CaptureFixture[str]) -> 
         "memory_calls",
         "state",
         "error",
+        "counted_by",
+        "approximate",
     }
+    # The offline model's counts are made with its own encoder: exact, and named.
+    assert turn["counted_by"] == "tiktoken:o200k_base" and turn["approximate"] is False
     assert {m["role"] for m in turn["injected_prompt"]} <= {"system", "human", "ai", "tool"}
     assert result["recall"] == {"passed": 3, "asked": 3}
     assert result["totals"]["prompt_tokens"] == sum(t["prompt_tokens"] for t in result["turns"])

@@ -95,7 +95,8 @@ class ProviderConfig:
     def context_window_info(self) -> ContextWindow:
         """The window in tokens and where it came from: given, the table, or assumed (labelled)."""
         if self.context_window_tokens:
-            return ContextWindow(self.context_window_tokens, self.context_window_source or "Settings")
+            source = self.context_window_source or "Settings"
+            return ContextWindow(self.context_window_tokens, source, assumed=source.startswith("assumed"))
         if self.kind == "offline":
             return OFFLINE_CONTEXT_WINDOW
         return known_context_window(self.model) or assumed_context_window(self.model)

@@ -1,0 +1,117 @@
+"""The provider flags shared by ``replay`` and ``chat``, and the ``ProviderConfig`` they describe.
+
+Keys follow the same rule as Settings: ``OPENAI_API_KEY`` is read only for OpenAI itself. A custom
+base URL gets no key, hence no ``Authorization`` header, unless ``--api-key-env NAME`` names the
+variable that holds one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from memory_demos.strategies.base import InputError
+
+PROVIDERS = ("offline", "openai", "openai_compatible")
+DEFAULT_COMPATIBLE_MODEL = "llama3.1"
+
+
+def _positive(kind: type) -> Any:
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a positive number; got {text!r}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be a positive number; got {text!r}")
+        return value
+
+    return parse
+
+
+def add_provider_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--provider``, ``--model``, ``--base-url`` and the bounds every real provider needs."""
+    from memory_demos.providers.chat_models import DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_SECONDS
+
+    parser.add_argument("--provider", default="offline", choices=PROVIDERS)
+    parser.add_argument("--model", default=None)
+    parser.add_argument("--base-url", default=None)
+    parser.add_argument(
+        "--api-key-env",
+        default=None,
+        metavar="NAME",
+        help="the environment variable holding the key (default: OPENAI_API_KEY for --provider openai, "
+        "none for a custom base URL)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_positive(float),
+        default=DEFAULT_TIMEOUT_SECONDS,
+        help="seconds to wait for the server, and at most to stream one reply "
+        f"(default {DEFAULT_TIMEOUT_SECONDS:g})",
+    )
+    parser.add_argument(
+        "--max-tokens",
+        type=_positive(int),
+        default=DEFAULT_MAX_TOKENS,
+        help="tokens per reply at most; a longer reply is kept, marked as cut "
+        f"(default {DEFAULT_MAX_TOKENS})",
+    )
+    parser.add_argument(
+        "--concurrency",
+        type=_positive(int),
+        default=1,
+        help="model calls at most N at a time (1 for a server that serves one request at a time)",
+    )
+    parser.add_argument(
+        "--context-window",
+        type=_positive(int),
+        default=None,
+        help="the model's context window in tokens (default: known models, else ask the server)",
+    )
+
+
+def provider_from_args(args: argparse.Namespace, *, latency_ms: int = 0) -> Any:
+    """The ``ProviderConfig`` the flags describe; ``InputError`` for a combination that cannot work."""
+    from memory_demos.providers.chat_models import ProviderConfig
+
+    bounds = {
+        "timeout_seconds": args.timeout,
+        "max_tokens": args.max_tokens,
+        "max_concurrent_panes": args.concurrency,
+    }
+    if args.context_window:
+        bounds |= {"context_window_tokens": args.context_window, "context_window_source": "--context-window"}
+    if args.provider == "offline":
+        return ProviderConfig(latency_ms=latency_ms, **bounds)
+    env_name = args.api_key_env or ("OPENAI_API_KEY" if args.provider == "openai" else None)
+    if args.api_key_env and not os.environ.get(args.api_key_env):
+        raise InputError(f"--api-key-env names {args.api_key_env}, which is not set")
+    keys = {"api_key_env": env_name or "", "use_env_key": env_name is not None}
+    if args.provider == "openai":
+        return ProviderConfig(kind="openai", model=args.model or "gpt-4o-mini", **keys, **bounds)
+    if not args.base_url:
+        raise InputError("--provider openai_compatible needs --base-url")
+    config = ProviderConfig(
+        kind="openai_compatible",
+        model=args.model or DEFAULT_COMPATIBLE_MODEL,
+        base_url=args.base_url,
+        **keys,
+        **bounds,
+    )
+    return config if args.context_window else with_server_context_window(config)
+
+
+def with_server_context_window(config: Any) -> Any:
+    """``config`` with the window its server reports, when the table does not know the model."""
+    from memory_demos.providers.chat_models import resolve_openai_key
+    from memory_demos.providers.context_window import ask_server, known_context_window
+
+    if config.base_url is None or known_context_window(config.model) is not None:
+        return config
+    key = resolve_openai_key(config)
+    found = ask_server(config.base_url, config.model, key.get_secret_value() if key else None)
+    if found is None:
+        return config
+    return config.with_overrides(context_window_tokens=found.tokens, context_window_source=found.source)
