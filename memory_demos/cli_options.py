@@ -11,6 +11,7 @@ import argparse
 import os
 from typing import Any
 
+from memory_demos.providers.context_window import with_server_context_window
 from memory_demos.strategies.base import InputError
 
 PROVIDERS = ("offline", "openai", "openai_compatible")
@@ -101,17 +102,3 @@ def provider_from_args(args: argparse.Namespace, *, latency_ms: int = 0) -> Any:
         **bounds,
     )
     return config if args.context_window else with_server_context_window(config)
-
-
-def with_server_context_window(config: Any) -> Any:
-    """``config`` with the window its server reports, when the table does not know the model."""
-    from memory_demos.providers.chat_models import resolve_openai_key
-    from memory_demos.providers.context_window import ask_server, known_context_window
-
-    if config.base_url is None or known_context_window(config.model) is not None:
-        return config
-    key = resolve_openai_key(config)
-    found = ask_server(config.base_url, config.model, key.get_secret_value() if key else None)
-    if found is None:
-        return config
-    return config.with_overrides(context_window_tokens=found.tokens, context_window_source=found.source)

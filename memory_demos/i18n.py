@@ -138,8 +138,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "tokens.source_counted": "Counted with tiktoken {encoding}",
         "tokens.approximate": "(approximate: not this model's own tokenizer)",
         "tokens.seconds": "Turn took {seconds} s",
+        "tokens.failed_calls": "{n} failed call(s): they cost only what the provider reported ({tokens} "
+        "tokens, included above).",
         # -- gauge and charts --
         "gauge.caption": "Prompt: {used} of {window} tokens of context ({percent})",
+        "gauge.assumed": "(assumed window: the real one is unknown; set it in Settings)",
         "gauge.section": "Section",
         "gauge.tokens": "Tokens",
         "cost.title": "Cost across panes",
@@ -242,8 +245,20 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "settings.key_from_env": "Using the key from the server's OPENAI_API_KEY.",
         "settings.forget_key": "Forget the key",
         "settings.key_forgotten": "The key was removed from this session.",
-        "settings.timeout": "Timeout (seconds)",
-        "settings.timeout_help": "How long to wait for one model call before the pane shows an error.",
+        "settings.timeout": "Timeout and reply deadline (seconds)",
+        "settings.timeout_help": "How long to wait for the server, and the longest one reply may stream: a "
+        "reply stopped at the deadline is kept, marked as cut.",
+        "settings.max_tokens": "Max tokens per reply",
+        "settings.max_tokens_help": "A reply that reaches this many tokens stops there; what it said is "
+        "kept, marked as cut.",
+        "settings.concurrency": "Answer panes at most N at a time (0: all at once)",
+        "settings.concurrency_help": "1 for a local server that serves one request at a time (llama.cpp's "
+        "Python server, a llama-server with one slot): it stops a running reply to answer another.",
+        "settings.context_window": "Context window in tokens (0: known models, or ask the server)",
+        "settings.context_window_help": "The gauge and the context-overflow messages use it. Known OpenAI "
+        "models come from a table; a local server is asked (llama.cpp /props, vLLM /v1/models, Ollama "
+        "/api/show, LM Studio); otherwise it is a guess, labelled assumed.",
+        "settings.context_window_now": "Context window: {tokens} tokens ({source})",
         "settings.rebuild_note": "Applying a new model rebuilds every Compare pane with it: their "
         "conversations start again.",
         "settings.apply": "Apply",
@@ -442,7 +457,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "tokens.source_counted": "用 tiktoken {encoding} 计数",
         "tokens.approximate": "（近似值：不是该模型自己的分词器）",
         "tokens.seconds": "本轮用时 {seconds} 秒",
+        "tokens.failed_calls": "{n} 次失败的调用（上面的数字已含在内）："
+        "只按服务商报告的用量计（{tokens} 个词元）。",
         "gauge.caption": "提示：{used} / {window} 个上下文词元（{percent}）",
+        "gauge.assumed": "（假定的窗口：真实值未知；可在设置中填写）",
         "gauge.section": "部分",
         "gauge.tokens": "词元",
         "cost.title": "各窗格的开销",
@@ -540,8 +558,19 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "settings.key_from_env": "正在使用服务器 OPENAI_API_KEY 中的密钥。",
         "settings.forget_key": "清除密钥",
         "settings.key_forgotten": "已从本次会话中移除密钥。",
-        "settings.timeout": "超时（秒）",
-        "settings.timeout_help": "等待一次模型调用的最长时间，超时后窗格会显示错误。",
+        "settings.timeout": "超时与回复时限（秒）",
+        "settings.timeout_help": "等待服务的最长时间，也是一次回复最多能流式输出的时间："
+        "到时限停下的回复会保留，并标为已截断。",
+        "settings.max_tokens": "每次回复的最大词元数",
+        "settings.max_tokens_help": "回复达到这么多词元就停下；已说的内容会保留，并标为已截断。",
+        "settings.concurrency": "最多同时回答 N 个窗格（0：全部同时）",
+        "settings.concurrency_help": "本地服务一次只处理一个请求时设为 1（llama.cpp 的 Python 服务、只有一个 "
+        "slot 的 llama-server）：否则它会中断正在进行的回复去回答另一个。",
+        "settings.context_window": "上下文窗口（词元，0：已知模型，或询问服务）",
+        "settings.context_window_help": "量表和上下文溢出提示会用到它。已知的 OpenAI 模型来自一张表；"
+        "本地服务会被询问（llama.cpp /props、vLLM /v1/models、Ollama /api/show、LM Studio）；"
+        "否则只是猜测，并标为假定。",
+        "settings.context_window_now": "上下文窗口：{tokens} 个词元（{source}）",
         "settings.rebuild_note": "应用新模型后，对比页的所有窗格都会用它重建：对话将重新开始。",
         "settings.apply": "应用",
         "settings.applied": "模型已更换：{n} 个窗格已用它重建，并重新开始。",
@@ -657,10 +686,15 @@ STRATEGY_TEXT: dict[str, dict[str, tuple[str, str]]] = {
         ),
         "entity": (
             "实体记忆（按名字记笔记）",
-            "每轮抽取名字并为每个名字维护一条笔记：按名字回忆，每轮多次模型调用。",
+            "每轮抽取名字并为每个名字维护一条笔记：按名字回忆，每轮多次模型调用。"
+            "这个类会保留模型返回的每一个名字，包括垃圾（见故障实验室）。",
         ),
         "vector": ("向量存储（相似的旧对话）", "把每轮对话存为向量，发送最相似的 k 条：按语义回忆。"),
-        "combined": ("组合（窗口 + 实体）", "一个提示里两种记忆：最近 k 轮原文，加上提到的每个名字的笔记。"),
+        "combined": (
+            "组合（窗口 + 实体）",
+            "一个提示里两种记忆：最近 k 轮原文，加上提到的每个名字的笔记；"
+            "实体类会保留模型返回的每一个名字（见故障实验室）。",
+        ),
         "history": (
             "RunnableWithMessageHistory",
             "包装无状态的 prompt | model 链；会话工厂按会话加载和保存消息"

@@ -2,14 +2,38 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 
 from memory_demos.strategies.base import Strategy, TokenListener
 from memory_demos.turn import Turn
 
 MAX_PANES = 8
+SlotFactory = Callable[[], AbstractContextManager[object]]
+
+
+def pane_slots(limit: int, outer: SlotFactory | None = None) -> SlotFactory | None:
+    """A call-slot factory that lets at most ``limit`` panes answer at once (0: no limit of its own).
+
+    For servers that serve one request at a time. ``outer`` (a workshop budget's slots) still applies:
+    a pane holds one of these slots, then one of ``outer``'s.
+    """
+    if limit <= 0:
+        return outer
+    semaphore = threading.BoundedSemaphore(limit)
+
+    @contextmanager
+    def slot() -> Iterator[None]:
+        with semaphore:
+            if outer is None:
+                yield
+                return
+            with outer():
+                yield
+
+    return slot
 
 
 def broadcast(

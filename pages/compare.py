@@ -55,14 +55,19 @@ def reset_all() -> None:
 
 
 def send_to(session: LabSession, panes: list[Pane], text: str, *, retry: bool = False) -> None:
-    """Start a broadcast under the session's workshop budget (if any), counting what it spends."""
+    """Start a broadcast under the session's workshop budget (if any), counting what it spends.
+
+    At most the provider's "answer panes at most N at a time" panes run at once (within the budget's).
+    """
+    from memory_demos.runner import pane_slots
+
     budget = session.budget
     start_broadcast(
         session,
         panes,
         text,
         retry=retry,
-        call_slot=budget.call_slot if budget is not None else None,
+        call_slot=pane_slots(session.provider.max_concurrent_panes, budget.call_slot if budget else None),
         on_done=usage_recorder(session),
     )
 
@@ -172,6 +177,7 @@ def pane_view(session: LabSession, pane: Pane, in_flight: BroadcastJob | None, z
         pending_text=in_flight.text if pending and in_flight is not None else None,
         retrying=pending and in_flight is not None and in_flight.retry,
         context_window=provider.context_window,
+        context_window_assumed=provider.context_window_info.assumed,
         system_prompt=pane.strategy.system_prompt if pane.strategy is not None else "",
         approximate=provider.tokenizer.approximate,
         count_tokens=lambda text: count_text_tokens(text, encoding),

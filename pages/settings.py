@@ -9,6 +9,7 @@ from pydantic import SecretStr
 
 from memory_demos.i18n import t
 from memory_demos.providers.chat_models import (
+    DEFAULT_MAX_TOKENS,
     DEFAULT_OPENAI_MODEL,
     OFFLINE_MODEL_NAME,
     PROVIDER_KINDS,
@@ -27,8 +28,12 @@ MODEL_KEY = widget_key("settings_model")
 BASE_URL_KEY = widget_key("settings_base_url")
 API_KEY_KEY = widget_key("settings_api_key")
 TIMEOUT_KEY = widget_key("settings_timeout")
+MAX_TOKENS_KEY = widget_key("settings_max_tokens")
+CONCURRENCY_KEY = widget_key("settings_concurrency")
+CONTEXT_WINDOW_KEY = widget_key("settings_context_window")
 LANGUAGE_KEY = widget_key("settings_language")
 HOSTED = "hosted"  # the radio's value for the workshop model (not a ProviderConfig kind)
+SETTINGS_SOURCE = "Settings"
 
 
 def _fill_widgets_from(provider: ProviderConfig) -> None:
@@ -44,6 +49,7 @@ def _fill_widgets_from(provider: ProviderConfig) -> None:
     state.setdefault(BASE_URL_KEY, "" if provider.hosted else provider.base_url or "")
     state.setdefault(API_KEY_KEY, "")
     state.setdefault(TIMEOUT_KEY, int(provider.timeout_seconds))
+    _fill_bounds_from(provider)
 
 
 def apply_settings() -> None:
@@ -92,12 +98,80 @@ def apply_settings() -> None:
             use_env_key=env_key_allowed,
         )
 
+    new = _with_bounds(new, workshop.enabled)
     if new == current:
         session.flash("info", t("settings.unchanged"))
         return
     session.provider = new
     rebuilt = session.rebuild_all()
     session.flash("success", t("settings.applied", n=rebuilt))
+
+
+# -- bounds and the server's shape (issue: real providers) ------------------------------------------
+def _fill_bounds_from(provider: ProviderConfig) -> None:
+    state = st.session_state
+    state.setdefault(MAX_TOKENS_KEY, provider.max_tokens)
+    state.setdefault(CONCURRENCY_KEY, provider.max_concurrent_panes)
+    given = provider.context_window_tokens if provider.context_window_source == SETTINGS_SOURCE else None
+    state.setdefault(CONTEXT_WINDOW_KEY, given or 0)
+
+
+def _with_bounds(provider: ProviderConfig, workshop_enabled: bool) -> ProviderConfig:
+    """``provider`` with the form's max tokens, pane concurrency and context window.
+
+    A window of 0 means: the table for known models, else ask the server. A server an attendee typed
+    is not asked in workshop mode (the hosted server would send a request to an address typed in a
+    browser); the workshop model's own server is.
+    """
+    state = st.session_state
+    provider = provider.with_overrides(
+        max_tokens=int(state.get(MAX_TOKENS_KEY) or DEFAULT_MAX_TOKENS),
+        max_concurrent_panes=int(state.get(CONCURRENCY_KEY) or 0),
+        context_window_tokens=None,
+        context_window_source="",
+    )
+    typed_window = int(state.get(CONTEXT_WINDOW_KEY) or 0)
+    if typed_window > 0:
+        return provider.with_overrides(
+            context_window_tokens=typed_window, context_window_source=SETTINGS_SOURCE
+        )
+    if provider.kind == "openai_compatible" and (provider.hosted or not workshop_enabled):
+        from memory_demos.providers.context_window import with_server_context_window
+
+        return with_server_context_window(provider)
+    return provider
+
+
+def _bounds_widgets(current: ProviderConfig) -> None:
+    st.number_input(
+        t("settings.max_tokens"),
+        min_value=1,
+        max_value=32_768,
+        step=64,
+        key=MAX_TOKENS_KEY,
+        help=t("settings.max_tokens_help"),
+        width=FIELD_WIDTH,
+    )
+    st.number_input(
+        t("settings.concurrency"),
+        min_value=0,
+        max_value=8,
+        step=1,
+        key=CONCURRENCY_KEY,
+        help=t("settings.concurrency_help"),
+        width=FIELD_WIDTH,
+    )
+    st.number_input(
+        t("settings.context_window"),
+        min_value=0,
+        max_value=10_000_000,
+        step=1024,
+        key=CONTEXT_WINDOW_KEY,
+        help=t("settings.context_window_help"),
+        width=FIELD_WIDTH,
+    )
+    window = current.context_window_info
+    st.text(t("settings.context_window_now", tokens=f"{window.tokens:,}", source=window.source))
 
 
 def forget_key() -> None:
@@ -176,6 +250,7 @@ def render() -> None:
             help=t("settings.timeout_help"),
             width=FIELD_WIDTH,
         )
+        _bounds_widgets(current)
         st.caption(":material/info: " + t("settings.rebuild_note"))
         st.button(t("settings.apply"), icon=":material/check:", type="primary", on_click=apply_settings)
 

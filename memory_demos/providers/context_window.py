@@ -161,8 +161,21 @@ def ask_server(
                 if response.status_code != 200:
                     continue
                 found = read(response.json())
-            except (httpx.HTTPError, ValueError):
+            except Exception:  # refused, blocked, not JSON, odd shape: the server does not tell
                 continue
             if found is not None:
                 return found
     return None
+
+
+def with_server_context_window(config: Any) -> Any:  # a ProviderConfig (imported lazily: no cycle)
+    """``config`` with the window its server reports, when the table does not know the model."""
+    from memory_demos.providers.chat_models import resolve_openai_key
+
+    if config.base_url is None or known_context_window(config.model) is not None:
+        return config
+    key = resolve_openai_key(config)
+    found = ask_server(config.base_url, config.model, key.get_secret_value() if key else None)
+    if found is None:
+        return config
+    return config.with_overrides(context_window_tokens=found.tokens, context_window_source=found.source)

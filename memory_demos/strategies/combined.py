@@ -22,7 +22,10 @@ INFO = StrategyInfo(
         "langchain_classic.memory.ConversationEntityMemory",
         "langchain_classic.memory.InMemoryEntityStore",
     ),
-    summary="Two memories in one prompt: the last k turns verbatim plus a note per name mentioned.",
+    summary=(
+        "Two memories in one prompt: the last k turns verbatim plus a note per name mentioned. The entity "
+        "class keeps every name the model returns (see Failure lab)."
+    ),
     params=(
         ParamSpec(
             "k",

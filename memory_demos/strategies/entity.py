@@ -55,7 +55,10 @@ INFO = StrategyInfo(
         "langchain_community.chat_message_histories.SQLChatMessageHistory",
         "langchain_community.chat_message_histories.RedisChatMessageHistory",
     ),
-    summary="Extracts names each turn and keeps a note per name: recall by name, several model calls a turn.",
+    summary=(
+        "Extracts names each turn and keeps a note per name: recall by name, several model calls a turn. "
+        "The class keeps every name the model returns, junk included (see Failure lab)."
+    ),
     params=(
         ParamSpec(
             "k",

@@ -19,14 +19,17 @@ LEGEND_ROW_HEIGHT = 30
 PANE_COLOURS = ("#3b82f6", "#e0682b", "#079464", "#9b5de5", "#d94a57", "#bb8300", "#0ea5b7", "#6b7280")
 
 
-def render_context_gauge(totals: Mapping[Section, int], context_window: int, zoom: bool, key: str) -> None:
-    """A stacked bar of the prompt's sections against the model's context window (or the prompt, zoomed)."""
+def render_context_gauge(
+    totals: Mapping[Section, int], context_window: int, zoom: bool, key: str, assumed: bool = False
+) -> None:
+    """A stacked bar of the prompt's sections against the model's context window (or the prompt, zoomed).
+
+    ``assumed`` marks a window that is a guess (an unknown model whose server did not say).
+    """
     used = sum(totals.values())
     share = used / context_window if context_window else 0.0
-    st.caption(
-        ":material/speed: "
-        + t("gauge.caption", used=f"{used:,}", window=f"{context_window:,}", percent=f"{share:.1%}")
-    )
+    caption = t("gauge.caption", used=f"{used:,}", window=f"{context_window:,}", percent=f"{share:.1%}")
+    st.caption(":material/speed: " + caption + (" " + t("gauge.assumed") if assumed else ""))
     present = [s for s in SECTIONS if totals.get(s)]
     frame = pd.DataFrame(
         [

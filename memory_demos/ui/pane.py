@@ -45,6 +45,7 @@ class PaneView:
     zoom: bool
     busy: bool
     can_remove: bool
+    context_window_assumed: bool = False
 
     @property
     def label(self) -> str:
@@ -214,6 +215,7 @@ def render_pane(view: PaneView, actions: PaneActions) -> Any:
             view.context_window,
             view.zoom,
             key=widget_key("pane", view.pane_id, "gauge"),
+            assumed=view.context_window_assumed,
         )
         placeholder = _conversation(view, actions, shown)
         _inspector(view, shown)

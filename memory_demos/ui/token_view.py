@@ -53,7 +53,10 @@ def render_turn_tokens(turn: Turn, approximate: bool) -> None:
         st.dataframe(calls, hide_index=True, width="stretch")
     else:
         st.caption(t("tokens.no_hidden_calls"))
-    sources = {call.token_source for call in [turn.reply_call, *turn.memory_calls] if call is not None}
+    if turn.failed_calls:
+        spent = sum(call.total_tokens for call in turn.failed_calls)
+        st.caption(":material/error: " + t("tokens.failed_calls", n=len(turn.failed_calls), tokens=spent))
+    sources = {call.token_source for call in turn.calls if call.error is None}
     for source in sorted(sources):
         st.caption(":material/calculate: " + source_label(source, approximate))
     st.caption(t("tokens.seconds", seconds=f"{turn.seconds:.2f}"))
