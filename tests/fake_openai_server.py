@@ -238,7 +238,8 @@ class _Handler(BaseHTTPRequestHandler):
         number = owner.next_completion_id()
         if body.get("stream"):
             include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
-            self._stream(number, model, reply, usage_for(messages, reply), include_usage, fault)
+            limit = body.get("max_tokens") or body.get("max_completion_tokens")
+            self._stream(number, model, reply, usage_for(messages, reply), include_usage, fault, limit)
         else:
             self._complete(number, model, reply, usage_for(messages, reply), fault)
 
@@ -284,6 +285,7 @@ class _Handler(BaseHTTPRequestHandler):
         usage: dict[str, int],
         include_usage: bool,
         fault: Fault | None,
+        max_tokens: int | None = None,
     ) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream; charset=utf-8")
@@ -304,9 +306,13 @@ class _Handler(BaseHTTPRequestHandler):
             return data
 
         pieces = re.findall(r"\S+\s*|\s+", reply) or [""]
+        finish_reason = "stop"
+        if max_tokens is not None and len(pieces) > max_tokens:  # one piece is one (fake) token
+            pieces, finish_reason = pieces[:max_tokens], "length"
+            usage = {**usage, "completion_tokens": max_tokens}
         events = [chunk({"role": "assistant", "content": "", "refusal": None})]
         events += [chunk({"content": piece}) for piece in pieces]
-        events.append(chunk({}, "stop"))
+        events.append(chunk({}, finish_reason))
         if include_usage:
             usage_chunk = chunk({})
             usage_chunk["choices"] = []
