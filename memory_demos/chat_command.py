@@ -89,6 +89,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
         print(storage.redact(json.dumps(turn.to_json(), ensure_ascii=False)))
     elif turn.ok:
         print(storage.redact(turn.reply))
+    for note in turn.notes:  # a reply cut by max_tokens or the deadline says so here
+        print(f"note: {storage.redact(note)}", file=sys.stderr)
     if not turn.ok:
         print(f"error: {storage.redact(turn.error or '')}", file=sys.stderr)
         return EXIT_TURN_FAILED

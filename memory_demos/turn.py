@@ -146,4 +146,5 @@ class Turn:
             "error": self.error,
             "counted_by": self.counted_by,
             "approximate": self.approximate and self.counted_by != "provider",
+            "cut_by": self.cut_by,
         }

@@ -64,6 +64,7 @@ def test_replay_json_has_the_fixed_shape(capsys: pytest.CaptureFixture[str]) -> 
         "error",
         "counted_by",
         "approximate",
+        "cut_by",
     }
     # The offline model's counts are made with its own encoder: exact, and named.
     assert turn["counted_by"] == "tiktoken:o200k_base" and turn["approximate"] is False
