@@ -1,0 +1,90 @@
+"""What the Compare panes say about real-provider limits, set up through the Settings page.
+
+A single-slot server interrupting panes (and the fix: one pane at a time), a context overflow, a
+reply cut by max_tokens, and a context window that is assumed or told by the server.
+"""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from memory_demos.i18n import CATALOGUE
+from memory_demos.session import KEY_PREFIX, widget_key
+from tests.fake_openai_server import FakeOpenAIServer
+from tests.test_workshop_app import click, new_app, panes, run, send, shown_text
+
+EN = CATALOGUE["en"]
+LONG_MESSAGE = " ".join(f"word{i}" for i in range(40))
+
+
+def use_server(at: AppTest, base_url: str, **numbers: int) -> None:
+    """Pick the OpenAI-compatible server in Settings, set the given number fields, apply, open Compare."""
+    at.switch_page("pages/settings.py")
+    run(at)
+    at.radio(key=widget_key("settings_kind")).set_value("openai_compatible").run()
+    at.text_input(key=widget_key("settings_model")).input("test-model")
+    at.text_input(key=widget_key("settings_base_url")).input(base_url)
+    for name, value in numbers.items():
+        at.number_input(key=widget_key(f"settings_{name}")).set_value(value)
+    click(at, EN["settings.apply"])
+    at.switch_page("pages/compare.py")
+    run(at)
+
+
+def gauge_captions(at: AppTest) -> list[str]:
+    return [caption.value for caption in at.caption if "tokens of context" in caption.value]
+
+
+def test_a_single_slot_server_interrupts_panes_and_one_at_a_time_fixes_it() -> None:
+    with FakeOpenAIServer(single_slot=True, chunk_delay=0.01) as server:
+        at = run(new_app())
+        use_server(at, server.base_url)
+        send(at, LONG_MESSAGE)
+        errors = [pane.turns[-1].error for pane in panes(at) if not pane.turns[-1].ok]
+        assert errors and server.interrupted == len(errors)
+        assert any(
+            text.startswith("The server stopped this reply to answer another request")
+            for text in shown_text(at)
+        )
+
+        use_server(at, server.base_url, concurrency=1)
+        assert at.session_state[KEY_PREFIX + "provider"].max_concurrent_panes == 1
+        send(at, "one at a time, please")
+        assert all(pane.turns[-1].ok for pane in panes(at)), [pane.turns[-1].error for pane in panes(at)]
+        assert server.interrupted == len(errors)
+
+
+def test_a_context_overflow_is_named_in_the_pane_and_the_gauge_uses_the_servers_window() -> None:
+    with FakeOpenAIServer(context_window=24) as server:
+        at = run(new_app())
+        use_server(at, server.base_url)
+        provider = at.session_state[KEY_PREFIX + "provider"]
+        assert (provider.context_window, provider.context_window_info.assumed) == (24, False)
+        at.switch_page("pages/settings.py")
+        run(at)
+        assert "Context window: 24 tokens (server: llama.cpp /props n_ctx)" in shown_text(at)
+        at.switch_page("pages/compare.py")
+        run(at)
+        send(at, LONG_MESSAGE)
+        texts = shown_text(at)
+    assert all(not pane.turns[-1].ok for pane in panes(at))
+    assert any(
+        text.startswith("Context window exceeded") and "smaller memory budget" in text for text in texts
+    )
+    assert not any("dropped" in text for text in texts)
+    captions = gauge_captions(at)
+    assert captions and all("of 24 tokens" in caption and "assumed" not in caption for caption in captions)
+
+
+def test_a_reply_cut_by_max_tokens_is_kept_and_says_so_and_an_unknown_window_is_assumed() -> None:
+    with FakeOpenAIServer() as server:
+        at = run(new_app())
+        use_server(at, server.base_url, max_tokens=3)
+        send(at, LONG_MESSAGE)
+        texts = shown_text(at)
+    turns = [pane.turns[-1] for pane in panes(at)]
+    assert all(turn.ok and turn.cut_by == "max_tokens" for turn in turns), [t.error for t in turns]
+    assert all(turn.reply.strip() in texts for turn in turns)  # shown as text (trailing space trimmed)
+    assert any(text.startswith("Reply cut: max_tokens (3 tokens per reply) ended it.") for text in texts)
+    captions = gauge_captions(at)
+    assert captions and all(EN["gauge.assumed"] in caption for caption in captions)
