@@ -197,7 +197,7 @@ def test_an_unreachable_provider_fails_in_each_pane_with_a_retry(
         for role, name, value in (
             ("textbox", "Model name", "llama3.1:8b"),
             ("textbox", "Base URL", f"http://127.0.0.1:{_closed_port()}/v1"),
-            ("spinbutton", "Timeout (seconds)", "5"),
+            ("spinbutton", "Timeout and reply deadline (seconds)", "5"),
         ):
             field = page.get_by_role(role, name=name)
             field.fill(value)
