@@ -142,34 +142,25 @@ def _with_bounds(provider: ProviderConfig, workshop_enabled: bool) -> ProviderCo
     return provider
 
 
+# (widget key, label key, lowest, highest, step) of the bound fields, in the order shown.
+BOUND_FIELDS = (
+    (MAX_TOKENS_KEY, "settings.max_tokens", 1, 32_768, 64),
+    (CONCURRENCY_KEY, "settings.concurrency", 0, 8, 1),
+    (CONTEXT_WINDOW_KEY, "settings.context_window", 0, 10_000_000, 1024),
+)
+
+
 def _bounds_widgets(current: ProviderConfig) -> None:
-    st.number_input(
-        t("settings.max_tokens"),
-        min_value=1,
-        max_value=32_768,
-        step=64,
-        key=MAX_TOKENS_KEY,
-        help=t("settings.max_tokens_help"),
-        width=FIELD_WIDTH,
-    )
-    st.number_input(
-        t("settings.concurrency"),
-        min_value=0,
-        max_value=8,
-        step=1,
-        key=CONCURRENCY_KEY,
-        help=t("settings.concurrency_help"),
-        width=FIELD_WIDTH,
-    )
-    st.number_input(
-        t("settings.context_window"),
-        min_value=0,
-        max_value=10_000_000,
-        step=1024,
-        key=CONTEXT_WINDOW_KEY,
-        help=t("settings.context_window_help"),
-        width=FIELD_WIDTH,
-    )
+    for key, label, lowest, highest, step in BOUND_FIELDS:
+        st.number_input(
+            t(label),
+            min_value=lowest,
+            max_value=highest,
+            step=step,
+            key=key,
+            help=t(f"{label}_help"),
+            width=FIELD_WIDTH,
+        )
     window = current.context_window_info
     st.text(t("settings.context_window_now", tokens=f"{window.tokens:,}", source=window.source))
 
