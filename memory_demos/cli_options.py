@@ -86,10 +86,9 @@ def provider_from_args(args: argparse.Namespace, *, latency_ms: int = 0) -> Any:
         bounds |= {"context_window_tokens": args.context_window, "context_window_source": "--context-window"}
     if args.provider == "offline":
         return ProviderConfig(latency_ms=latency_ms, **bounds)
-    env_name = args.api_key_env or ("OPENAI_API_KEY" if args.provider == "openai" else None)
     if args.api_key_env and not os.environ.get(args.api_key_env):
         raise InputError(f"--api-key-env names {args.api_key_env}, which is not set")
-    keys = {"api_key_env": env_name or "", "use_env_key": env_name is not None}
+    keys = {"api_key_env": args.api_key_env}  # None: OPENAI_API_KEY for OpenAI, no key elsewhere
     if args.provider == "openai":
         return ProviderConfig(kind="openai", model=args.model or "gpt-4o-mini", **keys, **bounds)
     if not args.base_url:

@@ -195,7 +195,8 @@ def _provider_literal(provider: ProviderConfig) -> str:
     fields: dict[str, Any] = {"kind": provider.kind, "model": provider.model}
     if provider.base_url and not provider.hosted:
         fields["base_url"] = provider.base_url
-    for name in ("latency_ms", "fail_on_calls", "fail_purposes", "drift"):
+    bounds = ("timeout_seconds", "max_tokens", "max_concurrent_panes", "context_window_tokens", "api_key_env")
+    for name in ("latency_ms", "fail_on_calls", "fail_purposes", "drift", *bounds):
         value = getattr(provider, name)
         if value != getattr(defaults, name):
             fields[name] = value
@@ -236,7 +237,12 @@ def build_script(
     if provider.hosted:
         key_note = (
             "It was made with the workshop's model, whose address and key stay on the workshop server: "
-            "add base_url= to PROVIDER and set OPENAI_API_KEY for a server of your own."
+            "add base_url= to PROVIDER for a server of your own (and api_key_env='NAME' if it needs a key)."
+        )
+    elif provider.kind == "openai_compatible":
+        key_note = (
+            "No API key is in this file, and OPENAI_API_KEY is not sent to this server: if it needs a key, "
+            "add api_key_env='NAME' to PROVIDER, NAME being the variable that holds it."
         )
     elif provider.kind != "offline":
         key_note = "The API key is not in this file: set OPENAI_API_KEY before running it."

@@ -101,11 +101,11 @@ def test_openai_alone_reads_openai_api_key() -> None:
     parser = argparse.ArgumentParser()
     add_provider_arguments(parser)
     openai = provider_from_args(parser.parse_args(["--provider", "openai"]))
-    assert (openai.use_env_key, openai.api_key_env) == (True, "OPENAI_API_KEY")
+    assert openai.key_env_name == "OPENAI_API_KEY"
     local = provider_from_args(
         parser.parse_args(["--provider", "openai_compatible", "--base-url", "http://127.0.0.1:1/v1"])
     )
-    assert local.use_env_key is False
+    assert local.key_env_name is None
 
 
 def test_replay_json_names_where_counts_came_from_and_sends_the_bounds(

@@ -59,7 +59,7 @@ class ProviderConfig:
     max_concurrent_panes: int = 0  # answer panes at most N at a time (0: all at once)
     context_window_tokens: int | None = None  # from Settings, the CLI or the server; None: table or guess
     context_window_source: str = ""
-    api_key_env: str = DEFAULT_API_KEY_ENV  # the variable an empty key falls back to (if use_env_key)
+    api_key_env: str | None = None  # the variable an empty key falls back to; None: see key_env_name
 
     def __repr__(self) -> str:
         base_url = "[server-side]" if self.hosted and self.base_url else self.base_url
@@ -104,6 +104,18 @@ class ProviderConfig:
     @property
     def context_window(self) -> int:
         return self.context_window_info.tokens
+
+    @property
+    def key_env_name(self) -> str | None:
+        """The variable an empty key falls back to: the one named, else OPENAI_API_KEY for OpenAI only.
+
+        A server at another address never gets OpenAI's key unless someone named that variable for it.
+        """
+        if not self.use_env_key:
+            return None
+        if self.api_key_env:
+            return self.api_key_env
+        return DEFAULT_API_KEY_ENV if self.kind == "openai" else None
 
     @property
     def deadline_seconds(self) -> float:
@@ -275,12 +287,12 @@ def _checked_chat_openai_class() -> type:
 
 
 def resolve_openai_key(config: ProviderConfig) -> SecretStr | None:
-    """The key from the config, else (if ``use_env_key``) from ``config.api_key_env``; never logged."""
+    """The key from the config, else from the variable ``config.key_env_name`` names; never logged."""
     if config.api_key is not None and config.api_key.get_secret_value():
         return config.api_key
-    if not config.use_env_key or not config.api_key_env:
+    if config.key_env_name is None:
         return None
-    from_env = os.environ.get(config.api_key_env)
+    from_env = os.environ.get(config.key_env_name)
     return SecretStr(from_env) if from_env else None
 
 
