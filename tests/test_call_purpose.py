@@ -16,6 +16,7 @@ from pydantic import SecretStr
 
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.strategies.base import Strategy, StrategyContext
+from memory_demos.strategies.long_term import EXTRACT_FACTS
 from memory_demos.strategies.registry import build_strategy
 from memory_demos.tracing import EXTRACT_ENTITIES, REPLY, SUMMARIZE, SUMMARIZE_ENTITY
 from memory_demos.turn import Turn
@@ -37,8 +38,11 @@ MEMORY_PURPOSES = {
     "entity": {EXTRACT_ENTITIES, SUMMARIZE_ENTITY},
     "combined": {EXTRACT_ENTITIES, SUMMARIZE_ENTITY},
     "hybrid": {SUMMARIZE},
+    "summarization": {SUMMARIZE},  # the agent middleware's summary ("Context Extraction Assistant")
+    "long_term": {EXTRACT_FACTS},
 }
-SMALL_BUDGETS = {"summary_buffer": {"max_token_limit": 40}}
+# Budgets small enough that memory makes its calls within these five turns.
+SMALL_BUDGETS = {"summary_buffer": {"max_token_limit": 40}, "summarization": {"trigger_tokens": 120}}
 
 
 def marker_messages() -> list[str]:
@@ -83,6 +87,10 @@ def test_memory_prompt_phrases_typed_by_the_user_stay_replies_on_the_offline_mod
         assert_reply_turn(turn, streamed, strategy_id)
     if strategy_id == "buffer":
         assert all(not turn.memory_calls for turn, _ in played)
+    else:  # each memory made its own calls, and they were labelled as its own
+        assert {call.purpose for turn, _ in played for call in turn.memory_calls} == MEMORY_PURPOSES[
+            strategy_id
+        ]
 
 
 @pytest.mark.parametrize("strategy_id", sorted(MEMORY_PURPOSES))
