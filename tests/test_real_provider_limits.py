@@ -180,3 +180,29 @@ def test_a_call_to_an_unreachable_server_costs_nothing_and_shows_apart(strategie
     assert turn.reply_call.token_source == NOT_BILLED_SOURCE
     # The prompt that would have been sent is still there to look at.
     assert any(message.content == "hello" for message in turn.injected_prompt)
+
+
+def test_each_servers_way_of_telling_its_window_is_read() -> None:
+    from memory_demos.providers.context_window import (
+        _from_lm_studio,
+        _from_models_list,
+        _from_ollama_show,
+    )
+
+    vllm = {"object": "list", "data": [{"id": "qwen", "object": "model", "max_model_len": 8192}]}
+    assert _from_models_list(vllm, "qwen") is not None and _from_models_list(vllm, "qwen").tokens == 8192
+    assert _from_models_list({"data": [{"id": "a"}, {"id": "b", "max_model_len": 5}]}, "c") is None
+
+    set_in_modelfile = {
+        "parameters": "temperature 0.7\nnum_ctx 16384",
+        "model_info": {"llama.context_length": 131072},
+    }
+    told = _from_ollama_show(set_in_modelfile)
+    assert told is not None and (told.tokens, told.assumed) == (16384, False)
+    trained_only = _from_ollama_show({"parameters": "", "model_info": {"llama.context_length": 131072}})
+    assert trained_only is not None and trained_only.assumed and "num_ctx" in trained_only.source
+
+    lm_studio = {"data": [{"id": "m", "max_context_length": 131072, "loaded_context_length": 4096}]}
+    loaded = _from_lm_studio(lm_studio, "m")
+    assert loaded is not None and loaded.tokens == 4096
+    assert _from_lm_studio({"data": [{"id": "m", "max_context_length": 32768}]}, "m").tokens == 32768

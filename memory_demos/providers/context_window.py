@@ -158,11 +158,12 @@ def ask_server(
             try:
                 body = {"model": model} if method == "POST" else None
                 response = client.request(method, url, json=body)
-                if response.status_code != 200:
-                    continue
-                found = read(response.json())
-            except Exception:  # refused, blocked, not JSON, odd shape: the server does not tell
-                continue
+            except Exception:  # refused, blocked, too slow: no other endpoint of it will answer either
+                return None
+            try:
+                found = read(response.json()) if response.status_code == 200 else None
+            except Exception:  # not JSON, an odd shape: this endpoint does not tell
+                found = None
             if found is not None:
                 return found
     return None
