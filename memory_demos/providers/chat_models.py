@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, Literal
 
+import httpx
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
 from pydantic import SecretStr
@@ -143,60 +145,53 @@ def _deadline_chunk() -> Any:
     return ChatGenerationChunk(message=message, generation_info={"finish_reason": DEADLINE_FINISH_REASON})
 
 
-class StreamEndWatch:
-    """Wraps an httpx transport to note whether a streamed body carried ``data: [DONE]``.
+class StreamEndWatch(httpx.BaseTransport):
+    """An httpx transport that notes whether a streamed body carried ``data: [DONE]``.
 
-    It also drops the ``Authorization`` header when there is no key: the SDK insists on sending one,
-    and a server that was given no key should get none. A stream that ends with ``[DONE]`` but no
-    finish reason was ended on purpose by the server:
-    llama-cpp-python does that to a running reply when another request arrives. Without this, that
-    looks exactly like a cut connection. One model instance is used by one turn at a time, so one
-    flag per instance is enough.
+    A stream that ends with ``[DONE]`` but no finish reason was ended on purpose by the server:
+    llama-cpp-python does that to a running reply when another request arrives, and without this it
+    looks exactly like a cut connection. One model instance serves one turn at a time, so one flag
+    per instance is enough. It also drops the ``Authorization`` header when there is no key: the SDK
+    always sends one, and a server that was given no key should get none.
     """
 
-    def __init__(self) -> None:
-        import httpx
-
+    def __init__(self, send_authorization: bool = True) -> None:
         self.done_seen = False
-        self.send_authorization = True
+        self.send_authorization = send_authorization
         self._inner = httpx.HTTPTransport()
 
-    def http_client(self, timeout: float) -> Any:
-        import httpx
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if not self.send_authorization:
+            request.headers.pop("Authorization", None)
+        response = self._inner.handle_request(request)
+        response.stream = _WatchedStream(response.stream, self)  # type: ignore[arg-type]
+        return response
 
-        watch = self
+    def close(self) -> None:
+        self._inner.close()
 
-        class _Transport(httpx.BaseTransport):
-            def handle_request(self, request: httpx.Request) -> httpx.Response:
-                if not watch.send_authorization:
-                    request.headers.pop("Authorization", None)
-                response = watch._inner.handle_request(request)
-                response.stream = _watched_stream(response.stream, watch)
-                return response
-
-            def close(self) -> None:
-                watch._inner.close()
-
-        return httpx.Client(transport=_Transport(), timeout=timeout, follow_redirects=False)
+    def http_client(self, timeout: float) -> httpx.Client:
+        """A client for ChatOpenAI's ``http_client`` that sends every request through this transport."""
+        return httpx.Client(transport=self, timeout=timeout, follow_redirects=False)
 
 
-def _watched_stream(inner: Any, watch: StreamEndWatch) -> Any:
-    """``inner`` (an httpx byte stream) passed through unchanged, noting ``[DONE]`` as it goes by."""
-    import httpx
+class _WatchedStream(httpx.SyncByteStream):
+    """A response body passed through unchanged, noting ``[DONE]`` as it goes by."""
 
-    class _WatchedStream(httpx.SyncByteStream):
-        def __iter__(self) -> Any:
-            tail = b""
-            for part in inner:
-                if b"[DONE]" in tail + part:
-                    watch.done_seen = True
-                tail = part[-16:]
-                yield part
+    def __init__(self, inner: Any, watch: StreamEndWatch) -> None:
+        self._inner = inner
+        self._watch = watch
 
-        def close(self) -> None:
-            inner.close()
+    def __iter__(self) -> Iterator[bytes]:
+        tail = b""
+        for part in self._inner:
+            if b"[DONE]" in tail + part:
+                self._watch.done_seen = True
+            tail = part[-16:]
+            yield part
 
-    return _WatchedStream()
+    def close(self) -> None:
+        self._inner.close()
 
 
 @cache
@@ -334,8 +329,8 @@ def build_chat_model(
         raise ValueError("An OpenAI-compatible provider needs a base URL, e.g. http://localhost:11434/v1.")
     choice = config.tokenizer
     get_encoding(choice.encoding_name)
-    watch = StreamEndWatch()
-    watch.send_authorization = key is not None
+    watch = StreamEndWatch(send_authorization=key is not None)
+    window = config.context_window_info
     return _checked_chat_openai_class()(
         model=config.model,
         api_key=key or SecretStr("not-needed"),
@@ -351,6 +346,6 @@ def build_chat_model(
         http_client=watch.http_client(config.timeout_seconds),
         stream_watch=watch,
         deadline_seconds=config.deadline_seconds,
-        context_window_tokens=config.context_window,
+        context_window_tokens=None if window.assumed else window.tokens,
         legacy_max_tokens=config.kind == "openai_compatible",
     )
