@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import streamlit as st
 
+from memory_demos.budget import gate_scope
 from memory_demos.i18n import t
 from memory_demos.session import LANGUAGES, get_session, widget_key
 from memory_demos.ui.nav import favicon, visible_pages
 from memory_demos.ui.text import provider_label
 from memory_demos.ui.workshop import (
     admitted,
+    attendee_budget,
     capture_resume_token,
     load_config_or_stop,
     open_resume_link,
+    recognise_attendee,
+    remember_attendee,
     render_access_gate,
     track_session,
 )
@@ -22,7 +26,9 @@ st.set_page_config(page_title="Memory Lab", page_icon=favicon(), layout="wide")
 
 session = get_session()
 workshop = load_config_or_stop()
-session.configure(workshop)
+if workshop.enabled:
+    recognise_attendee(workshop)  # a returning attendee's signed cookie admits them and finds their budget
+session.configure(workshop, *attendee_budget(session, workshop))
 LANGUAGE_NAMES = {"en": "English", "zh": "简体中文"}
 
 
@@ -41,6 +47,8 @@ if not admitted(workshop):
     st.stop()
 
 navigation = st.navigation(pages)
+if workshop.enabled:
+    remember_attendee(workshop)
 track_session(session, workshop)
 resume_token = capture_resume_token(session)
 if resume_token is not None and open_resume_link(session, workshop, resume_token):
@@ -64,4 +72,5 @@ with st.sidebar:
         required=True,
     )
 
-navigation.run()
+with gate_scope(session.gate):  # models a page builds itself (the Failure lab) spend the same budget
+    navigation.run()

@@ -14,7 +14,6 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from memory_demos.providers.chat_models import ProviderConfig
-from memory_demos.providers.errors import describe_error
 from memory_demos.replay import ReplayCancelled, ReplayResult, StrategyRun, replay
 from memory_demos.scenarios import Scenario
 
@@ -283,7 +282,7 @@ class ReplayJob:
         except ReplayCancelled:
             self.cancelled = True
         except Exception as exc:
-            self.error = describe_error(exc, *self.provider.secret_values())
+            self.error = self.provider.describe(exc)
         finally:
             self._done.set()
 

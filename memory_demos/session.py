@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 if TYPE_CHECKING:
+    from memory_demos.budget import BudgetGate, SessionBudget
     from memory_demos.conversation_link import ConversationManifest
     from memory_demos.providers.chat_models import ProviderConfig
     from memory_demos.strategies.base import Strategy
     from memory_demos.turn import Turn
-    from memory_demos.workshop import SessionBudget, WorkshopConfig
+    from memory_demos.workshop import WorkshopConfig
 
 KEY_PREFIX = "ml_"
 Language = Literal["en", "zh"]
@@ -105,11 +106,22 @@ class Pane:
 
 
 class SessionLifecycle:
-    """Whether the session's strategies were released (idle clean-up); shared with the release callback."""
+    """Whether the session's strategies were released (idle clean-up), and how many turns run now;
+    shared with the release callback, which declines while a turn runs (its reply would be lost)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.released = False
+        self.running = 0
+
+    def __enter__(self) -> SessionLifecycle:
+        with self.lock:
+            self.running += 1
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with self.lock:
+            self.running -= 1
 
 
 @dataclass
@@ -200,39 +212,59 @@ class LabSession:
 
     @property
     def budget(self) -> SessionBudget | None:
-        """The session's workshop limits (None outside workshop mode)."""
+        """The attendee's workshop budget (None outside workshop mode)."""
         return self._state.get(KEY_PREFIX + "budget")
 
-    def configure(self, workshop: WorkshopConfig) -> None:
-        """Apply the workshop settings: limits, a budget, and the host's model as the starting model.
+    @property
+    def gate(self) -> BudgetGate | None:
+        """The gate every model of this session goes through (None outside workshop mode)."""
+        return self._state.get(KEY_PREFIX + "gate")
 
-        Called on every script run; only the first call sets the starting model, and a budget is
+    def configure(
+        self,
+        workshop: WorkshopConfig,
+        budget: SessionBudget | None = None,
+        gate_factory: Callable[[SessionBudget], BudgetGate] | None = None,
+    ) -> None:
+        """Apply the workshop settings: limits, a budget and its gate, and the host's model to start with.
+
+        Called on every script run; only the first call sets the starting model. ``budget`` is the
+        attendee's (the room keeps it across reloads and tabs); without one the session gets its own,
         replaced only when the limits changed (the tokens spent so far are carried over).
         """
+        from memory_demos.budget import BudgetGate, SessionBudget
         from memory_demos.config import max_message_chars
         from memory_demos.runner import MAX_PANES
-        from memory_demos.workshop import SessionBudget
 
         if workshop.host is not None and KEY_PREFIX + "provider" not in self._state:
             self._set("provider", workshop.host.provider_config())
         chars = workshop.limits.max_message_chars if workshop.enabled else max_message_chars()
         if self.limits.max_message_chars != chars:
             self._set("limits", Limits(max_message_chars=chars, max_panes=MAX_PANES))
-        budget = self.budget
+        current = self.budget
         if not workshop.enabled:
-            if budget is not None:
-                self._set("budget", None)
-        elif budget is None or budget.limits != workshop.limits:
-            fresh = SessionBudget(workshop.limits)
-            fresh.record(budget.tokens_used if budget is not None else 0)
-            self._set("budget", fresh)
+            budget = None
+        elif budget is None and (current is None or current.limits != workshop.limits):
+            budget = SessionBudget(workshop.limits)
+            budget.record(current.tokens_used if current is not None else 0)
+        elif budget is None:
+            budget = current
+        if budget is not current or (budget is not None and self.gate is None):
+            self._set("budget", budget)
+            gate = None if budget is None else (gate_factory or BudgetGate)(budget)
+            self._set("gate", gate)
 
     @property
     def provider(self) -> ProviderConfig:
-        """The chat model this session uses; the API key, if any, is a SecretStr held only here."""
+        """The chat model this session uses, carrying the session's budget gate (workshop mode).
+
+        The API key, if any, is a SecretStr held only here.
+        """
         from memory_demos.providers.chat_models import ProviderConfig
 
-        return self._setdefault("provider", ProviderConfig)
+        provider = self._setdefault("provider", ProviderConfig)
+        gate = self.gate
+        return provider if provider.gate is gate else provider.with_overrides(gate=gate)
 
     @provider.setter
     def provider(self, value: ProviderConfig) -> None:
@@ -282,7 +314,6 @@ class LabSession:
         conversation id, so a persisted memory comes back (a conversation link, an idle session's return).
         """
         from memory_demos.conversation_link import is_persisted
-        from memory_demos.providers.errors import describe_error
         from memory_demos.storage import StorageConfig
         from memory_demos.strategies.base import StrategyContext
         from memory_demos.strategies.registry import build_strategy
@@ -304,7 +335,7 @@ class LabSession:
             )
             pane.strategy = build_strategy(pane.strategy_id, context, pane.params)
         except Exception as exc:
-            pane.build_error = describe_error(exc, *self.provider.secret_values())
+            pane.build_error = self.provider.describe(exc)
 
     def check_params(self, strategy_id: str, params: dict[str, Any]) -> str | None:
         """Why ``params`` cannot be used for a pane of ``strategy_id`` (None if they can); builds nothing."""
@@ -336,7 +367,7 @@ class LabSession:
                 return
 
     # -- idle clean-up and conversation links -------------------------------------------------
-    def releaser(self) -> Callable[[], None]:
+    def releaser(self) -> Callable[[], bool]:
         """The callback the session registry calls when this session has been idle too long.
 
         It holds the real pane list (never ``st.session_state``, which means whichever session is
@@ -345,11 +376,14 @@ class LabSession:
         panes = self.panes
         lifecycle = self.lifecycle
 
-        def release() -> None:
+        def release() -> bool:
             with lifecycle.lock:
+                if lifecycle.running:
+                    return False  # a turn is running: its reply would be lost; the next sweep retries
                 lifecycle.released = True
                 for pane in list(panes):
                     pane.release()
+                return True
 
         return release
 

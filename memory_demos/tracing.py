@@ -112,6 +112,34 @@ def to_prompt_message(message: BaseMessage, encoding_name: str) -> PromptMessage
     )
 
 
+def failed_call_tokens(error: BaseException) -> tuple[int, int]:
+    """What a failed call costs: the usage the provider reported with the error, else nothing."""
+    usage = _usage_in_error(error)
+    return usage if usage is not None else (0, 0)
+
+
+def call_tokens(
+    response: LLMResult, messages: list[BaseMessage], streamed: list[str], encoding_name: str
+) -> tuple[str, int, int, str]:
+    """A finished call's output, prompt and completion tokens, and where the counts come from.
+
+    A real provider's reported usage wins; otherwise (and for the offline model) tiktoken counts them.
+    """
+    generation = response.generations[0][0] if response.generations and response.generations[0] else None
+    message = getattr(generation, "message", None)
+    output = generation.text if generation is not None else "".join(streamed)
+    usage = getattr(message, "usage_metadata", None) if message is not None else None
+    # The offline model reports tiktoken counts itself; only a real provider's numbers are "reported".
+    from_provider = getattr(message, "response_metadata", {}).get("model_provider") != "offline"
+    if usage and usage.get("input_tokens") and from_provider:
+        reported = int(usage["input_tokens"]), int(usage.get("output_tokens", 0))
+        return output, *reported, REPORTED_SOURCE
+    prompt_tokens = count_messages_tokens(messages, encoding_name)
+    completion_text = message_text(message) if message is not None else output
+    completion_tokens = count_text_tokens(completion_text, encoding_name)
+    return output, prompt_tokens, completion_tokens, f"counted with tiktoken {encoding_name}"
+
+
 @dataclass
 class _PendingCall:
     purpose: str
@@ -132,10 +160,15 @@ class CallCapture(BaseCallbackHandler):
     run_inline = True
 
     def __init__(
-        self, encoding_name: str, token_listener: Any | None = None, secrets: tuple[str, ...] = ()
+        self,
+        encoding_name: str,
+        token_listener: Any | None = None,
+        secrets: tuple[str, ...] = (),
+        generic_errors: bool = False,
     ) -> None:
         self.encoding_name = encoding_name
         self.secrets = secrets
+        self.generic_errors = generic_errors
         self.token_listener = token_listener
         self._lock = threading.Lock()
         self._pending: dict[UUID, _PendingCall] = {}
@@ -172,21 +205,11 @@ class CallCapture(BaseCallbackHandler):
             pending = self._pending.pop(run_id, None)
         if pending is None:
             return
+        output, prompt_tokens, completion_tokens, source = call_tokens(
+            response, pending.messages, pending.streamed, self.encoding_name
+        )
         generation = response.generations[0][0] if response.generations and response.generations[0] else None
         message = getattr(generation, "message", None)
-        output = generation.text if generation is not None else "".join(pending.streamed)
-        usage = getattr(message, "usage_metadata", None) if message is not None else None
-        # The offline model reports tiktoken counts itself; only a real provider's numbers are "reported".
-        from_provider = getattr(message, "response_metadata", {}).get("model_provider") != "offline"
-        if usage and usage.get("input_tokens") and from_provider:
-            prompt_tokens = int(usage["input_tokens"])
-            completion_tokens = int(usage.get("output_tokens", 0))
-            source = REPORTED_SOURCE
-        else:
-            prompt_tokens = count_messages_tokens(pending.messages, self.encoding_name)
-            completion_text = message_text(message) if message is not None else output
-            completion_tokens = count_text_tokens(completion_text, self.encoding_name)
-            source = f"counted with tiktoken {self.encoding_name}"
         reason = finish_reason_of(message, getattr(generation, "generation_info", None))
         cut_by = _CUT_REASONS.get(reason or "")
         limit = pending.max_tokens
@@ -204,7 +227,7 @@ class CallCapture(BaseCallbackHandler):
         usage = _usage_in_error(error)
         prompt_tokens, completion_tokens = usage if usage is not None else (0, 0)
         source = REPORTED_SOURCE if usage is not None else NOT_BILLED_SOURCE
-        described = describe_error(error, *self.secrets)
+        described = describe_error(error, *self.secrets, generic=self.generic_errors)
         self._record(pending, "", prompt_tokens, completion_tokens, source, described, finished)
 
     def _record(

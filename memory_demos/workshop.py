@@ -1,9 +1,10 @@
 """Workshop hosting: one server for a room of attendees.
 
 ``WorkshopConfig`` reads the ``[workshop]`` table of Streamlit's secrets and ``MEMORY_LAB_*`` env vars:
-whether workshop mode is on, the access and host codes, per-session limits, and the host's own model
-(whose key and address are server secrets). ``SessionBudget`` enforces one browser session's limits;
-``SessionRegistry`` is the one process-wide record of sessions (counters only, never messages) that
+whether workshop mode is on, the access and host codes, per-attendee limits, the model addresses
+attendees may type, and the host's own model (whose key and address are server secrets).
+``SessionBudget`` (in ``memory_demos.budget``) enforces one attendee's limits; ``SessionRegistry`` is
+the one process-wide record of sessions (counters only, never messages) that
 releases the strategies of idle sessions so memory does not grow with every attendee who ever connected.
 """
 
@@ -14,8 +15,7 @@ import logging
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -23,6 +23,7 @@ from pydantic import SecretStr
 
 if TYPE_CHECKING:
     from memory_demos.providers.chat_models import ProviderConfig
+    from memory_demos.providers.url_policy import EgressPolicy
     from memory_demos.turn import Turn
 
 logger = logging.getLogger(__name__)
@@ -36,8 +37,6 @@ SWEEP_EVERY_SECONDS = 30.0
 MAX_EVENTS = 100_000
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
-
-LimitKind = Literal["message_chars", "turns", "tokens"]
 
 
 class WorkshopConfigError(ValueError):
@@ -81,6 +80,27 @@ class WorkshopLimits:
         metadata=_describe(
             "Panes of one session answering at the same time; the others wait for a free slot.",
             "MEMORY_LAB_MAX_CONCURRENT_CALLS",
+        ),
+    )
+    max_code_failures_per_address: int = field(
+        default=10,
+        metadata=_describe(
+            "Wrong access or host codes one client address may give before it is locked out.",
+            "MEMORY_LAB_MAX_CODE_FAILURES",
+        ),
+    )
+    code_lockout_minutes: float = field(
+        default=15.0,
+        metadata=_describe(
+            "How long failures are remembered and an address stays locked out.",
+            "MEMORY_LAB_CODE_LOCKOUT_MINUTES",
+        ),
+    )
+    max_code_checks_per_second: int = field(
+        default=5,
+        metadata=_describe(
+            "Codes the whole server checks per second, from everyone; more attempts are told to wait.",
+            "MEMORY_LAB_MAX_CODE_CHECKS_PER_SECOND",
         ),
     )
     idle_minutes: float = field(
@@ -192,6 +212,13 @@ class WorkshopConfig:
             secret=True,
         ),
     )
+    allowed_base_urls: tuple[str, ...] = field(
+        default=(),
+        metadata=_describe(
+            "Exact origins (https://host[:port]) attendees may type as a model base URL; none by default.",
+            "MEMORY_LAB_ALLOWED_BASE_URLS",
+        ),
+    )
     limits: WorkshopLimits = field(default_factory=WorkshopLimits)
     host: HostProvider | None = None
 
@@ -214,10 +241,20 @@ class WorkshopConfig:
         values = _read(cls, table, env, skip={"limits", "host"})
         values["enabled"] = bool(values.get("enabled")) or _as_bool(env.get(WORKSHOP_ENV), WORKSHOP_ENV)
         values["limits"] = WorkshopLimits(**_read(WorkshopLimits, _table(table, "limits"), env))
+        if values.get("allowed_base_urls"):
+            values["allowed_base_urls"] = _origins(values["allowed_base_urls"])
         host_values = _read(HostProvider, _table(table, "host"), env)
         if host_values:
             values["host"] = HostProvider(**host_values)
         return cls(**values)
+
+    def egress_policy(self) -> EgressPolicy | None:
+        """The rules for an address an attendee types (None outside workshop mode: anything goes)."""
+        if not self.enabled:
+            return None
+        from memory_demos.providers.url_policy import EgressPolicy
+
+        return EgressPolicy(allowed_origins=frozenset(self.allowed_base_urls))
 
     @property
     def instructor_code(self) -> SecretStr | None:
@@ -253,8 +290,24 @@ def _read(
     return values
 
 
+def _origins(values: tuple[str, ...]) -> tuple[str, ...]:
+    from memory_demos.providers.url_policy import UrlRefused, origin_of
+
+    try:
+        return tuple(dict.fromkeys(origin_of(value) for value in values))
+    except UrlRefused:
+        raise WorkshopConfigError(
+            "workshop.allowed_base_urls must list http:// or https:// origins."
+        ) from None
+
+
 def _convert(default: Any, raw: Any, source: str, metadata: Mapping[str, Any]) -> Any:
     shown = "a value that is not text" if metadata["sensitive"] else repr(raw)
+    if isinstance(default, tuple):
+        items = raw.split(",") if isinstance(raw, str) else raw
+        if not isinstance(items, list | tuple) or not all(isinstance(item, str) for item in items):
+            raise WorkshopConfigError(f"{source} must be a list of text.")
+        return tuple(item.strip() for item in items if item.strip())
     if isinstance(default, bool):
         return _as_bool(raw, source)
     if isinstance(default, int):
@@ -293,72 +346,6 @@ def codes_match(given: str, expected: SecretStr | None) -> bool:
     return hmac.compare_digest(given.strip().encode("utf-8"), expected.get_secret_value().encode("utf-8"))
 
 
-# -- one session's limits -------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class LimitHit:
-    """A limit a message would break: which one, its value, and what the session is at."""
-
-    kind: LimitKind
-    limit: int
-    current: int
-
-
-class SessionBudget:
-    """One browser session's workshop limits; thread-safe (worker threads record, the script thread checks).
-
-    ``check`` is asked before a message goes out; ``call_slot`` bounds how many panes of the session run
-    at once (a semaphore: the other panes wait, they are not refused); ``record`` adds spent tokens.
-    """
-
-    def __init__(self, limits: WorkshopLimits) -> None:
-        self.limits = limits
-        self._lock = threading.Lock()
-        self._tokens = 0
-        self._slots = threading.BoundedSemaphore(limits.max_concurrent_calls_per_session)
-        self._running = 0
-        self._peak = 0
-
-    @property
-    def tokens_used(self) -> int:
-        with self._lock:
-            return self._tokens
-
-    @property
-    def peak_concurrency(self) -> int:
-        """The most turns this session ever ran at once (for tests and the instructor view)."""
-        with self._lock:
-            return self._peak
-
-    def check(self, text: str, turns_so_far: int) -> LimitHit | None:
-        """The first limit ``text`` would break as the next message of a conversation, or None."""
-        limits = self.limits
-        if len(text) > limits.max_message_chars:
-            return LimitHit("message_chars", limits.max_message_chars, len(text))
-        if turns_so_far >= limits.max_turns_per_conversation:
-            return LimitHit("turns", limits.max_turns_per_conversation, turns_so_far)
-        used = self.tokens_used
-        if used >= limits.max_tokens_per_session:
-            return LimitHit("tokens", limits.max_tokens_per_session, used)
-        return None
-
-    def record(self, tokens: int) -> None:
-        with self._lock:
-            self._tokens += max(0, int(tokens))
-
-    @contextmanager
-    def call_slot(self) -> Iterator[None]:
-        """Hold one of the session's call slots while a pane answers."""
-        with self._slots:
-            with self._lock:
-                self._running += 1
-                self._peak = max(self._peak, self._running)
-            try:
-                yield
-            finally:
-                with self._lock:
-                    self._running -= 1
-
-
 # -- the process-wide registry of sessions --------------------------------------------------------------
 @dataclass
 class SessionRecord:
@@ -369,7 +356,7 @@ class SessionRecord:
     model_calls: int = 0
     tokens: int = 0
     errors: Counter[str] = field(default_factory=Counter)
-    release: Callable[[], None] | None = field(default=None, repr=False)
+    release: Callable[[], bool | None] | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)
@@ -435,7 +422,7 @@ class SessionRegistry:
         with self._lock:
             return key in self._records
 
-    def touch(self, key: str, release: Callable[[], None] | None = None) -> bool:
+    def touch(self, key: str, release: Callable[[], bool | None] | None = None) -> bool:
         """Mark ``key`` active now; returns True if the registry did not know it (new or released)."""
         now = self._clock()
         with self._lock:
@@ -468,8 +455,9 @@ class SessionRegistry:
         """Release one session now (e.g. it asked to end)."""
         with self._lock:
             record = self._records.pop(key, None)
-        if record is not None:
-            self._release(record)
+        if record is not None and not self._release(record):
+            with self._lock:
+                self._records.setdefault(key, record)
 
     def maybe_sweep(self, idle_seconds: float) -> int:
         """``sweep`` if the last one was ``sweep_every`` seconds ago or more; returns how many it released."""
@@ -481,7 +469,10 @@ class SessionRegistry:
         return self.sweep(idle_seconds)
 
     def sweep(self, idle_seconds: float) -> int:
-        """Release every session idle for more than ``idle_seconds``; returns how many were released."""
+        """Release every session idle for more than ``idle_seconds``; returns how many were released.
+
+        A session whose release callback declines (returns False: a turn is still running) stays.
+        """
         now = self._clock()
         with self._lock:
             self._last_sweep = now
@@ -489,19 +480,28 @@ class SessionRegistry:
             for record in idle:
                 del self._records[record.key]
             self._prune(now)
+        released = 0
         for record in idle:  # outside the lock: closing strategies may take a while
-            self._release(record)
-        return len(idle)
+            if self._release(record):
+                released += 1
+            else:
+                with self._lock:
+                    self._records.setdefault(record.key, record)
+        return released
 
-    def _release(self, record: SessionRecord) -> None:
-        release, record.release = record.release, None
+    def _release(self, record: SessionRecord) -> bool:
+        """Call the record's release callback; False if it declined (the session is busy)."""
+        release = record.release
         if release is not None:
             try:
-                release()
+                if release() is False:
+                    return False
             except Exception as exc:  # one broken session must not stop the sweep
                 logger.warning("Releasing an idle session failed: %s", type(exc).__name__)
+        record.release = None
         with self._lock:
             self._released_total += 1
+        return True
 
     def _prune(self, now: float) -> None:
         while self._events and now - self._events[0].at > HOUR_SECONDS:

@@ -6,6 +6,7 @@ from typing import Any
 
 import streamlit as st
 
+from memory_demos.budget import estimate_next_turn_tokens
 from memory_demos.i18n import strategy_title, t
 from memory_demos.providers.tokenizer import count_text_tokens
 from memory_demos.session import BroadcastJob, LabSession, Pane, get_session, widget_key
@@ -18,6 +19,9 @@ from memory_demos.ui.notices import show_flashes
 from memory_demos.ui.pane import PaneActions, PaneView, parse_params, render_pane
 from memory_demos.ui.text import code_span, provider_label
 from memory_demos.ui.workshop import render_conversation_link, usage_recorder, workshop_config
+
+# A refused message goes back into the chat box on the next run (Streamlit empties it on submit).
+REFILL_KEY = "ml_compare_refill"
 
 
 # -- actions (button callbacks run before the page is drawn) ----------------------------------
@@ -55,19 +59,19 @@ def reset_all() -> None:
 
 
 def send_to(session: LabSession, panes: list[Pane], text: str, *, retry: bool = False) -> None:
-    """Start a broadcast under the session's workshop budget (if any), counting what it spends.
+    """Start a broadcast; the session's budget gate checks and counts each model call it makes.
 
-    At most the provider's "answer panes at most N at a time" panes run at once (within the budget's).
+    At most the provider's "answer panes at most N at a time" panes run at once; the workshop's
+    concurrency limit is the gate's, per model call, so it is not a pane slot here.
     """
     from memory_demos.runner import pane_slots
 
-    budget = session.budget
     start_broadcast(
         session,
         panes,
         text,
         retry=retry,
-        call_slot=pane_slots(session.provider.max_concurrent_panes, budget.call_slot if budget else None),
+        call_slot=pane_slots(session.provider.max_concurrent_panes),
         on_done=usage_recorder(session),
     )
 
@@ -78,12 +82,16 @@ def within_limits(session: LabSession, text: str, *, retry: bool = False) -> boo
     if budget is None:
         return True
     turns = max((len(pane.turns) for pane in session.panes), default=0)
-    hit = budget.check(text, turns - 1 if retry else turns)
+    last_prompts = [pane.turns[-1].prompt_tokens if pane.turns else 0 for pane in session.panes]
+    needed = estimate_next_turn_tokens(last_prompts, text, session.provider.tokenizer.encoding_name)
+    hit = budget.check(text, turns - 1 if retry else turns) or budget.check_run([text], needed)
     if hit is None:
         return True
     session.flash(
         "warning", t(f"workshop.limit.{hit.kind}", limit=f"{hit.limit:,}", current=f"{hit.current:,}")
     )
+    if not retry:
+        st.session_state[REFILL_KEY] = text
     return False
 
 
@@ -126,6 +134,7 @@ def handle_message(text: str) -> None:
         return
     if len(text) > limit:
         session.flash("warning", t("compare.too_long", length=f"{len(text):,}", limit=f"{limit:,}"))
+        st.session_state[REFILL_KEY] = text
         return
     job = session.job
     if job is not None and not job.finished:  # a message sent while another was still answering
@@ -203,9 +212,14 @@ def cost_points(session: LabSession) -> list[CostPoint]:
 def render() -> None:
     """The page: toolbar, the panes side by side, the cost charts, then the streaming of a reply."""
     session = get_session()
+    refill = st.session_state.pop(REFILL_KEY, None)
+    if refill:
+        st.session_state[widget_key("chat")] = refill
     message = st.chat_input(t("compare.chat_placeholder"), key=widget_key("chat"), submit_mode="disable")
     if message is not None:
         handle_message(message)
+        if REFILL_KEY in st.session_state:
+            st.rerun()  # to put the refused message back into the box
 
     st.title(t("compare.title"), anchor=False)
     st.caption(t("compare.intro", provider=code_span(provider_label(session.provider))))

@@ -19,7 +19,6 @@ from typing import Any, Protocol
 from langchain_core.language_models import BaseChatModel
 
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
-from memory_demos.providers.errors import describe_error
 from memory_demos.tracing import REPLY, CallCapture
 from memory_demos.turn import ModelCall, PromptMessage
 
@@ -277,7 +276,11 @@ class TurnMarkingInputs:
 def _version_turns(
     version: Version, inputs: Sequence[str], provider: ProviderConfig
 ) -> tuple[list[VersionTurn], str | None]:
-    capture = CallCapture(provider.tokenizer.encoding_name, secrets=provider.secret_values())
+    capture = CallCapture(
+        provider.tokenizer.encoding_name,
+        secrets=provider.secret_values(),
+        generic_errors=provider.egress is not None,
+    )
     model = build_chat_model(provider, callbacks=[capture], streaming=False)
     marking = TurnMarkingInputs(inputs, capture)
     error: str | None = None
@@ -285,7 +288,7 @@ def _version_turns(
     try:
         exchanges = version(model, marking)
     except Exception as exc:
-        error = describe_error(exc, *provider.secret_values())
+        error = provider.describe(exc)
     marking.finish()
     turns: list[VersionTurn] = []
     for index, calls in enumerate(marking.calls_per_turn):

@@ -16,6 +16,7 @@ from pydantic import SecretStr
 
 from memory_demos.providers.context_window import ContextWindow, assumed_context_window, known_context_window
 from memory_demos.providers.tokenizer import TokenizerChoice, choose_encoding, get_encoding
+from memory_demos.providers.url_policy import EgressPolicy
 
 ProviderKind = Literal["offline", "openai", "openai_compatible"]
 PROVIDER_KINDS: tuple[ProviderKind, ...] = ("offline", "openai", "openai_compatible")
@@ -62,6 +63,10 @@ class ProviderConfig:
     context_window_tokens: int | None = None  # from Settings, the CLI or the server; None: table or guess
     context_window_source: str = ""
     api_key_env: str | None = None  # the variable an empty key falls back to; None: see key_env_name
+    # Set for an address typed in a workshop attendee's browser: the host's rules for server requests.
+    egress: EgressPolicy | None = field(default=None, repr=False)
+    # The attendee's budget gate (workshop mode), attached to every model built from this config.
+    gate: Any = field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:
         base_url = "[server-side]" if self.hosted and self.base_url else self.base_url
@@ -127,6 +132,16 @@ class ProviderConfig:
     def with_overrides(self, **changes: Any) -> ProviderConfig:
         return replace(self, **changes)
 
+    def describe(self, error: BaseException) -> str:
+        """A one-line description of ``error`` without this provider's secrets.
+
+        For an attendee-typed address in a workshop it names only the kind of failure, never the remote
+        body nor whether the port answered (otherwise the server becomes a port scanner).
+        """
+        from memory_demos.providers.errors import describe_error
+
+        return describe_error(error, *self.secret_values(), generic=self.egress is not None)
+
 
 def _stream_finished(chunk: Any) -> bool:
     info = getattr(chunk, "generation_info", None) or {}
@@ -155,10 +170,10 @@ class StreamEndWatch(httpx.BaseTransport):
     always sends one, and a server that was given no key should get none.
     """
 
-    def __init__(self, send_authorization: bool = True) -> None:
+    def __init__(self, send_authorization: bool = True, inner: httpx.BaseTransport | None = None) -> None:
         self.done_seen = False
         self.send_authorization = send_authorization
-        self._inner = httpx.HTTPTransport()
+        self._inner = inner or httpx.HTTPTransport()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         if not self.send_authorization:
@@ -304,6 +319,7 @@ def build_chat_model(
     ``shared_state`` lets several models of one strategy share the offline model's call counter,
     so "fail on the Nth call" counts every call the strategy makes.
     """
+    callbacks = _with_gate(config, callbacks)
     if config.kind == "offline":
         from memory_demos.providers.offline_model import OfflineTeachingModel
 
@@ -329,23 +345,42 @@ def build_chat_model(
         raise ValueError("An OpenAI-compatible provider needs a base URL, e.g. http://localhost:11434/v1.")
     choice = config.tokenizer
     get_encoding(choice.encoding_name)
-    watch = StreamEndWatch(send_authorization=key is not None)
+    timeout = config.timeout_seconds
+    egress_clients: dict[str, Any] = {}
+    if config.egress is not None:  # an attendee-typed address: vetted requests, no redirects, capped wait
+        config.egress.check_url(config.base_url or "")
+        timeout = min(timeout, config.egress.max_timeout_seconds)
+        egress_clients["http_async_client"] = config.egress.clients(timeout)[1]
+    inner = config.egress.transport() if config.egress is not None else None
+    watch = StreamEndWatch(send_authorization=key is not None, inner=inner)
     window = config.context_window_info
     return _checked_chat_openai_class()(
         model=config.model,
         api_key=key or SecretStr("not-needed"),
         base_url=config.base_url or None,
-        timeout=config.timeout_seconds,
+        timeout=timeout,
         max_retries=config.max_retries,
         max_tokens=config.max_tokens,
+        **egress_clients,
         streaming=streaming,
         stream_usage=True,
         tiktoken_model_name="gpt-4o" if choice.encoding_name == "o200k_base" else "gpt-4",
         callbacks=callbacks,
         tags=tags,
-        http_client=watch.http_client(config.timeout_seconds),
+        http_client=watch.http_client(timeout),
         stream_watch=watch,
         deadline_seconds=config.deadline_seconds,
         context_window_tokens=None if window.assumed else window.tokens,
         legacy_max_tokens=config.kind == "openai_compatible",
     )
+
+
+def _with_gate(
+    config: ProviderConfig, callbacks: list[BaseCallbackHandler] | None
+) -> list[BaseCallbackHandler]:
+    """``callbacks`` with the attendee's budget gate first (so a refusal stops the call before it goes)."""
+    from memory_demos.budget import current_gate
+
+    gate = config.gate or current_gate()
+    handlers = list(callbacks or [])
+    return [gate.handler(config.tokenizer.encoding_name), *handlers] if gate is not None else handlers

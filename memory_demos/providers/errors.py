@@ -82,6 +82,10 @@ def error_kind(error: BaseException) -> str:
     names = _class_names(error)
     if isinstance(error, InjectedFault):
         return "injected"
+    if "BudgetExceeded" in names:
+        return "budget"
+    if "UrlRefused" in names or "UrlRefused" in _cause_names(error):
+        return "url_refused"
     if names & _TIMEOUT:
         return "timeout"
     if names & _RATE_LIMIT:
@@ -143,13 +147,29 @@ _MESSAGES = {
     "connection": "Cannot reach the provider: check the base URL and that the server is running.",
     "server": "The provider had an internal error (5xx). Retry in a moment.",
     "malformed": "The provider sent a malformed response.",
+    "url_refused": "The server refused to call that address (a workshop rule); nothing was sent.",
+}
+# What an attendee sees for a model at an address they typed in a workshop: the kind, never the remote
+# body, and "connection" for both "cannot reach" and "dropped" (else the server answers port scans).
+_GENERIC_KINDS = {"connection_dropped": "connection", "malformed": "server", "rejected": "rejected"}
+_GENERIC_MESSAGES = {
+    "rejected": "The provider rejected the request (its reply is not shown in a workshop).",
+    "other": "The call to the provider failed.",
 }
 
 
-def describe_error(error: BaseException, *secrets: str | None) -> str:
-    """A one-line, user-facing description of a failed model call."""
+def describe_error(error: BaseException, *secrets: str | None, generic: bool = False) -> str:
+    """A one-line, user-facing description of a failed model call.
+
+    ``generic`` (an attendee-typed address in a workshop) names only the kind of failure.
+    """
     kind = error_kind(error)
-    if kind == "injected":
+    if kind == "budget":
+        message = str(error)
+    elif generic:
+        kind = _GENERIC_KINDS.get(kind, kind)
+        message = _GENERIC_MESSAGES.get(kind) or _MESSAGES.get(kind) or _GENERIC_MESSAGES["other"]
+    elif kind == "injected":
         message = f"Injected fault: {error}"
     elif kind == "rejected":
         message = f"The provider rejected the request: {error}"

@@ -20,7 +20,7 @@ from langchain_core.language_models import BaseChatModel
 
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT, data_dir, max_message_chars, new_conversation_id
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
-from memory_demos.providers.errors import describe_error, error_kind
+from memory_demos.providers.errors import error_kind
 from memory_demos.storage import StorageConfig
 from memory_demos.tracing import CUT_BY_CONTEXT, CUT_BY_DEADLINE, REPLY, CallCapture, purpose_tag
 from memory_demos.turn import Turn
@@ -206,8 +206,11 @@ class Strategy(ABC):
     ) -> None:
         self.context = context or StrategyContext()
         self.params = self.info.resolve_params(params)
+        provider = self.context.provider
         self.capture = CallCapture(
-            self.context.provider.tokenizer.encoding_name, secrets=self.context.provider.secret_values()
+            provider.tokenizer.encoding_name,
+            secrets=provider.secret_values(),
+            generic_errors=provider.egress is not None,
         )
         self._model_counter: Any = None
         self._turn_lock = threading.Lock()
@@ -216,7 +219,7 @@ class Strategy(ABC):
 
     def describe(self, error: BaseException) -> str:
         """A one-line, key-free description of ``error`` for the pane."""
-        return describe_error(error, *self.context.provider.secret_values())
+        return self.context.provider.describe(error)
 
     # -- models -----------------------------------------------------------------------------
     def make_model(self, purpose: str = REPLY, *, streaming: bool | None = None) -> BaseChatModel:

@@ -41,8 +41,11 @@ def start_broadcast(
     strategies = [pane.strategy for pane in ready if pane.strategy is not None]
     listeners = [queues[pane.pane_id].put for pane in ready]
 
+    lifecycle = session.lifecycle  # the idle sweep leaves a session alone while its turn runs
+
     def run() -> list[Turn]:
-        turns = broadcast(strategies, text, listeners, call_slot=call_slot)
+        with lifecycle:
+            turns = broadcast(strategies, text, listeners, call_slot=call_slot)
         if on_done is not None:
             on_done(turns)
         return turns

@@ -1,8 +1,9 @@
-"""Workshop hosting in the app: the configuration, the one session registry, the access gate, idle
-clean-up, usage counting and conversation links. The frame (``app.py``) and the pages call these.
+"""Workshop hosting in the app: the configuration, the room, the access gate, recognising an attendee,
+budgets, idle clean-up, usage counting and conversation links. The frame (``app.py``) and pages call these.
 
-The registry is the only process-wide object here, held by ``st.cache_resource``: it is thread-safe
-and keeps counters per opaque session key, never a message or a key.
+``ROOM`` is the process's one ``RoomState`` (session registry, attendees' budgets, code guessing): a
+module-level object, deliberately not ``st.cache_resource``, which any websocket client can clear with
+a ``clear_cache`` message. It is thread-safe and keeps counters per opaque id, never a message or a key.
 """
 
 from __future__ import annotations
@@ -15,7 +16,16 @@ from typing import Any
 
 import streamlit as st
 
+from memory_demos.budget import BudgetGate, SessionBudget
 from memory_demos.i18n import t
+from memory_demos.room import (
+    ATTENDEE_COOKIE,
+    RoomState,
+    attendee_from_token,
+    attendee_key,
+    attendee_token,
+    new_attendee_id,
+)
 from memory_demos.session import KEY_PREFIX, LabSession, widget_key
 from memory_demos.turn import Turn
 from memory_demos.workshop import (
@@ -29,6 +39,9 @@ from memory_demos.workshop import (
 logger = logging.getLogger(__name__)
 
 ADMITTED_KEY = KEY_PREFIX + "admitted"
+ATTENDEE_KEY = KEY_PREFIX + "attendee"
+COOKIE_SET_KEY = KEY_PREFIX + "attendee_cookie_set"
+COOKIE_MAX_AGE_S = 7 * 24 * 3600
 INSTRUCTOR_KEY = KEY_PREFIX + "instructor_unlocked"
 RESUME_SEEN_KEY = KEY_PREFIX + "resume_seen"
 SAVED_MANIFEST_KEY = KEY_PREFIX + "saved_manifest"
@@ -36,10 +49,12 @@ WRONG_CODE_DELAY_S = 1.0
 RESUME_PARAM = "resume"
 
 
-@st.cache_resource(show_spinner=False)
+ROOM = RoomState()
+
+
 def session_registry() -> SessionRegistry:
     """The process's one session registry (thread-safe; counters and release callbacks only)."""
-    return SessionRegistry()
+    return ROOM.registry
 
 
 def _secrets() -> Mapping[str, Any]:
@@ -76,23 +91,51 @@ def admitted(config: WorkshopConfig) -> bool:
     return bool(st.session_state.get(ADMITTED_KEY))
 
 
+def client_address() -> str:
+    """The client's TCP peer address (Streamlit gives None for loopback); what code guessing is limited by."""
+    return st.context.ip_address or "loopback"
+
+
+def _guarded_check(config: WorkshopConfig, widget: str, expected: Any, kind: str) -> str | None:
+    """Compare a typed code under the server-wide guard: None if it matched, else why not."""
+    given = str(st.session_state.get(widget_key(widget)) or "")
+    st.session_state[widget_key(widget)] = ""
+    address = client_address()
+    verdict = ROOM.guard.begin(address, config.limits)
+    if verdict != "check":
+        ROOM.registry.record_error(None, f"code_{verdict}")
+        return verdict
+    ok = codes_match(given, expected)
+    if not ok:
+        ROOM.registry.record_error(None, kind)
+        time.sleep(WRONG_CODE_DELAY_S)  # each wrong try costs a second; the guard is counting meanwhile
+    ROOM.guard.end(address, ok, config.limits)
+    return None if ok else "wrong"
+
+
+def _refusal_text(reason: str, config: WorkshopConfig) -> str:
+    if reason == "locked":
+        return t("gate.locked", minutes=f"{config.limits.code_lockout_minutes:g}")
+    if reason == "busy":
+        return t("gate.busy")
+    return t("gate.wrong")
+
+
 def _check_access_code(config: WorkshopConfig) -> None:
-    given = str(st.session_state.get(widget_key("access_code")) or "")
-    st.session_state[widget_key("access_code")] = ""
-    if codes_match(given, config.access_code):
+    refused = _guarded_check(config, "access_code", config.access_code, "access_denied")
+    if refused is None:
         st.session_state[ADMITTED_KEY] = True
-        return
-    session_registry().record_error(None, "access_denied")
-    time.sleep(WRONG_CODE_DELAY_S)  # slows guessing down; each try costs a second
-    st.session_state[KEY_PREFIX + "access_refused"] = True
+    else:
+        st.session_state[KEY_PREFIX + "access_refused"] = refused
 
 
 def render_access_gate(config: WorkshopConfig) -> None:
     """The one thing a session sees before it gives the access code."""
     st.title(t("gate.title"), anchor=False)
     st.caption(t("gate.intro"))
-    if st.session_state.pop(KEY_PREFIX + "access_refused", False):
-        st.error(t("gate.wrong"), icon=":material/lock:")
+    refused = st.session_state.pop(KEY_PREFIX + "access_refused", None)
+    if refused:
+        st.error(_refusal_text(str(refused), config), icon=":material/lock:")
     with st.form(key=widget_key("access_form"), border=True):
         st.text_input(t("gate.code"), type="password", key=widget_key("access_code"), autocomplete="off")
         st.form_submit_button(
@@ -105,25 +148,80 @@ def instructor_unlocked() -> bool:
 
 
 def _check_host_code(config: WorkshopConfig) -> None:
-    given = str(st.session_state.get(widget_key("host_code")) or "")
-    st.session_state[widget_key("host_code")] = ""
-    if codes_match(given, config.instructor_code):
+    refused = _guarded_check(config, "host_code", config.instructor_code, "host_code_denied")
+    if refused is None:
         st.session_state[INSTRUCTOR_KEY] = True
-        return
-    session_registry().record_error(None, "host_code_denied")
-    time.sleep(WRONG_CODE_DELAY_S)
-    st.session_state[KEY_PREFIX + "host_refused"] = True
+    else:
+        st.session_state[KEY_PREFIX + "host_refused"] = refused
 
 
 def render_host_gate(config: WorkshopConfig) -> None:
     """Ask for the host code (or the access code when no host code is set)."""
-    if st.session_state.pop(KEY_PREFIX + "host_refused", False):
-        st.error(t("gate.wrong"), icon=":material/lock:")
+    refused = st.session_state.pop(KEY_PREFIX + "host_refused", None)
+    if refused:
+        st.error(_refusal_text(str(refused), config), icon=":material/lock:")
     with st.form(key=widget_key("host_form"), border=True):
         st.text_input(t("instructor.code"), type="password", key=widget_key("host_code"), autocomplete="off")
         st.form_submit_button(
             t("instructor.unlock"), icon=":material/lock_open:", on_click=_check_host_code, args=(config,)
         )
+
+
+# -- recognising an attendee and their budget ------------------------------------------------------
+def _attendee_signing_key(config: WorkshopConfig) -> bytes:
+    from memory_demos.config import data_dir
+    from memory_demos.conversation_link import link_secret
+
+    configured = config.link_secret.get_secret_value() if config.link_secret else None
+    code = config.access_code.get_secret_value() if config.access_code else None
+    return attendee_key(link_secret(configured, data_dir()), code)
+
+
+def recognise_attendee(config: WorkshopConfig) -> str:
+    """This browser's attendee id: from its signed cookie (then it was admitted before), else a new one.
+
+    A valid cookie also admits the session: the attendee gave the access code in an earlier tab.
+    """
+    state = st.session_state
+    known = state.get(ATTENDEE_KEY)
+    if known:
+        return str(known)
+    returning = attendee_from_token(st.context.cookies.get(ATTENDEE_COOKIE), _attendee_signing_key(config))
+    state[ATTENDEE_KEY] = returning or new_attendee_id()
+    if returning:
+        state[ADMITTED_KEY] = True
+        state[COOKIE_SET_KEY] = True
+    return str(state[ATTENDEE_KEY])
+
+
+def remember_attendee(config: WorkshopConfig) -> None:
+    """Once admitted, have the browser keep the signed attendee token (a cookie) for reloads and new tabs.
+
+    The token is made by the server and holds only a random id and its signature.
+    """
+    state = st.session_state
+    if state.get(COOKIE_SET_KEY):
+        return
+    token = attendee_token(recognise_attendee(config), _attendee_signing_key(config))
+    cookie = f"{ATTENDEE_COOKIE}={token}; path=/; max-age={COOKIE_MAX_AGE_S}; SameSite=Strict"
+    st.html(f"<script>document.cookie = {cookie!r};</script>", unsafe_allow_javascript=True, width=1)
+    state[COOKIE_SET_KEY] = True
+
+
+def attendee_budget(session: LabSession, config: WorkshopConfig) -> tuple[SessionBudget | None, Any]:
+    """The attendee's budget from the room and a factory for this session's gate (None outside workshop)."""
+    if not config.enabled or not admitted(config):
+        return None, None
+    budget = ROOM.budget_for(recognise_attendee(config), config.limits)
+    registry = ROOM.registry
+    key = session.registry_key
+
+    def gate_for(budget: SessionBudget) -> BudgetGate:
+        return BudgetGate(
+            budget, on_usage=lambda calls, tokens: registry.record(key, TurnUsage(calls, tokens, ()))
+        )
+
+    return budget, gate_for
 
 
 # -- activity, idle clean-up and usage ------------------------------------------------------------
@@ -139,19 +237,20 @@ def track_session(session: LabSession, config: WorkshopConfig) -> None:
 
 
 def usage_recorder(session: LabSession) -> Callable[[list[Turn]], None]:
-    """What a finished broadcast calls (on its worker thread): count usage in the budget and registry.
+    """What finished turns are reported to (on any thread): their errors, counted and logged.
 
-    It holds the budget and the registry, not ``st.session_state``, so it is safe off the script thread.
+    Calls and tokens are counted by the session's budget gate as each model call ends; this adds the
+    kinds of the turns that failed, and a line per failure in the server log (no text of the turn).
+    It holds the registry, not ``st.session_state``, so it is safe off the script thread.
     """
     registry = session_registry()
     key = session.registry_key
-    budget = session.budget
 
     def record(turns: list[Turn]) -> None:
         usage = TurnUsage.of(turns)
-        if budget is not None:
-            budget.record(usage.tokens)
-        registry.record(key, usage)
+        for kind in usage.error_kinds:
+            logger.warning("A turn failed: %s (session %s)", kind, key[:9])
+        registry.record(key, TurnUsage(0, 0, usage.error_kinds))
 
     return record
 
