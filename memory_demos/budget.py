@@ -33,7 +33,7 @@ REPLY_RESERVE_TOKENS = 256
 # How long a model call waits for one of the attendee's concurrency slots before it is refused.
 SLOT_WAIT_SECONDS = 120.0
 # A run is estimated with replies of this many tokens (the offline model's replies are shorter).
-ESTIMATED_REPLY_TOKENS = 60
+ESTIMATED_REPLY_TOKENS = 30
 PER_MESSAGE_OVERHEAD_TOKENS = 4
 
 
@@ -332,3 +332,18 @@ def estimate_next_turn_tokens(last_prompts: Sequence[int], text: str, encoding_n
 
     message = count_text_tokens(text, encoding_name) + PER_MESSAGE_OVERHEAD_TOKENS
     return sum(last + message + REPLY_RESERVE_TOKENS for last in last_prompts)
+
+
+def check_scripted_run(
+    budget: SessionBudget, texts: Sequence[str], system_prompt: str, conversations: int, encoding_name: str
+) -> LimitHit | None:
+    """Size a scripted run before it starts: message and system-prompt lengths, turns, estimated tokens.
+
+    ``conversations`` is how many times the messages are played (strategies of a scorecard, the two
+    versions of a guide step).
+    """
+    hit = budget.check(system_prompt, 0)
+    if hit is not None:
+        return hit
+    estimate = estimate_run_tokens(texts, system_prompt, conversations, encoding_name)
+    return budget.check_run(texts, estimate)

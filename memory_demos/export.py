@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import pprint
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
@@ -56,9 +57,19 @@ def scorecard_csv(rows: Iterable[ScorecardRow]) -> str:
     return buffer.getvalue()
 
 
+# Underscores inside a word (summary_buffer) are not emphasis in CommonMark: they stay as they are.
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*\[\]!|~]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z]))")
+
+
 def _cell(value: Any) -> str:
-    """A Markdown table cell: pipes escaped, line breaks flattened."""
-    return " ".join(str(value).split()).replace("|", "\\|")
+    """Untrusted text as inert Markdown: line breaks flattened, HTML and Markdown syntax escaped.
+
+    Scenario and price-table names come from uploads: without this, ``<img src=...>`` or
+    ``![x](https://...)`` in a name would load a remote image wherever the report is viewed.
+    """
+    text = " ".join(str(value).split())
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", text)
 
 
 def markdown_report(

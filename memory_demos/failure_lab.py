@@ -62,9 +62,12 @@ class Demo:
 
 def _offline_model(capture: CallCapture, **switches: Any) -> Any:
     """The offline teaching model carrying ``capture``, with fault switches (drift, chatty_entities...)."""
+    from memory_demos.budget import current_gate
     from memory_demos.providers.offline_model import OfflineTeachingModel
 
-    return OfflineTeachingModel(callbacks=[capture], **switches)
+    gate = current_gate()  # a workshop attendee's budget gate, when a page runs the demo
+    callbacks = [gate.handler(ENCODING), capture] if gate is not None else [capture]
+    return OfflineTeachingModel(callbacks=callbacks, **switches)
 
 
 def _calls_by_purpose(calls: Iterable[ModelCall]) -> dict[str, int]:

@@ -10,7 +10,7 @@ from memory_demos.i18n import t
 from memory_demos.session import get_session
 from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.notices import show_flashes
-from memory_demos.ui.workshop import instructor_unlocked, render_host_gate, session_registry, workshop_config
+from memory_demos.ui.workshop import ROOM, instructor_unlocked, render_host_gate, workshop_config
 
 
 def render() -> None:
@@ -32,9 +32,10 @@ def render() -> None:
 
     st.caption(t("instructor.intro"))
     st.button(t("instructor.refresh"), icon=":material/refresh:")
-    registry = session_registry()
+    registry = ROOM.registry
     stats = registry.stats()
     with st.container(horizontal=True):
+        st.metric(t("instructor.attendees"), f"{ROOM.attendees:,}", border=True)
         st.metric(t("instructor.sessions"), f"{stats.sessions:,}", border=True)
         st.metric(t("instructor.active"), f"{stats.active_sessions:,}", border=True)
         st.metric(t("instructor.calls"), f"{stats.model_calls_last_hour:,}", border=True)
@@ -65,6 +66,27 @@ def render() -> None:
         [{columns[k]: v for k, v in row.items()} for row in registry.session_rows()], hide_index=True
     )
 
+    st.subheader(t("instructor.per_attendee"), anchor=False)
+    attendee_columns = {
+        "attendee": t("instructor.col_attendee"),
+        "tokens": t("instructor.col_tokens"),
+        "tokens_left": t("instructor.col_left"),
+        "model_calls": t("instructor.col_calls"),
+        "refused_calls": t("instructor.col_refused"),
+        "running": t("instructor.col_running"),
+    }
+    st.dataframe(
+        [{attendee_columns[k]: v for k, v in row.items()} for row in ROOM.attendee_rows()], hide_index=True
+    )
+
+    st.subheader(t("instructor.codes"), anchor=False)
+    guard = ROOM.guard.stats()
+    with st.container(horizontal=True):
+        st.metric(t("instructor.code_failures"), f"{guard.failures_last_hour:,}", border=True)
+        st.metric(t("instructor.code_throttled"), f"{guard.throttled_last_hour:,}", border=True)
+        st.metric(t("instructor.code_locked_out"), f"{guard.locked_out_last_hour:,}", border=True)
+        st.metric(t("instructor.code_locked_now"), f"{guard.locked_addresses:,}", border=True)
+
     st.subheader(t("instructor.limits"), anchor=False)
     if config.host is not None:
         st.caption(t("instructor.host_model", model=config.host.model))
@@ -80,6 +102,9 @@ def render() -> None:
         ],
         hide_index=True,
     )
+    if config.allowed_base_urls:
+        st.caption(t("instructor.allowed_urls"))
+        st.code("\n".join(config.allowed_base_urls), language=None)
 
 
 run_in_frame(render)

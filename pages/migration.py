@@ -6,9 +6,12 @@ import inspect
 
 import streamlit as st
 
+from memory_demos.budget import check_scripted_run
+from memory_demos.i18n import t
 from memory_demos.migration import (
     MAX_GUIDE_INPUTS,
     STEP_IDS,
+    SYSTEM_PROMPT,
     MigrationRun,
     VersionTurn,
     load_step,
@@ -165,8 +168,14 @@ if st.button(
     disabled=inputs is None,
     key=widget_key("migration_run", step.STEP_ID),
 ):
-    with st.spinner(tt("migration.running")):
-        st.session_state[RUN_KEY_PREFIX + step.STEP_ID] = run_both(step, inputs, session.provider)
+    budget = session.budget  # workshop mode: sized before it starts, and every call goes through the gate
+    encoding = session.provider.tokenizer.encoding_name
+    hit = check_scripted_run(budget, inputs, SYSTEM_PROMPT, 2, encoding) if budget and inputs else None
+    if hit is not None:
+        st.warning(t(f"workshop.limit.{hit.kind}", limit=f"{hit.limit:,}", current=f"{hit.current:,}"))
+    else:
+        with st.spinner(tt("migration.running")):
+            st.session_state[RUN_KEY_PREFIX + step.STEP_ID] = run_both(step, inputs, session.provider)
 
 last_run = st.session_state.get(RUN_KEY_PREFIX + step.STEP_ID)
 if isinstance(last_run, MigrationRun):

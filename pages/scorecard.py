@@ -8,6 +8,8 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from memory_demos.budget import check_scripted_run
+from memory_demos.config import DEFAULT_SYSTEM_PROMPT
 from memory_demos.export import markdown_report, replay_script, result_json, scorecard_csv
 from memory_demos.i18n import strategy_title, t
 from memory_demos.replay import ReplayResult
@@ -341,9 +343,14 @@ if st.button(
 ):
     assert scenario is not None  # the button is disabled without one
     budget = session.budget
-    spent = budget.check("", 0) if budget is not None else None
-    if spent is not None:
-        st.warning(t("workshop.limit.tokens", limit=f"{spent.limit:,}", current=f"{spent.current:,}"))
+    hit = None
+    if budget is not None:  # sized before it starts; the gate still checks every call it makes
+        texts = [turn.user for turn in scenario.turns]
+        system = scenario.system or DEFAULT_SYSTEM_PROMPT
+        encoding = session.provider.tokenizer.encoding_name
+        hit = check_scripted_run(budget, texts, system, len(strategy_ids), encoding)
+    if hit is not None:
+        st.warning(t(f"workshop.limit.{hit.kind}", limit=f"{hit.limit:,}", current=f"{hit.current:,}"))
     else:
         st.session_state.pop(RESULT_KEY, None)
         st.session_state.pop(NOTICE_KEY, None)

@@ -15,6 +15,7 @@ from memory_demos.providers.chat_models import (
     PROVIDER_KINDS,
     ProviderConfig,
 )
+from memory_demos.providers.url_policy import MAX_TIMEOUT_SECONDS, url_refusal
 from memory_demos.session import LANGUAGES, get_session, widget_key
 from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.notices import show_flashes
@@ -69,6 +70,9 @@ def apply_settings() -> None:
     model = str(state.get(MODEL_KEY) or "").strip()
     base_url = str(state.get(BASE_URL_KEY) or "").strip() or None
     timeout = float(state.get(TIMEOUT_KEY) or current.timeout_seconds)
+    egress = workshop.egress_policy()  # None outside workshop mode: any address, as for local use
+    if egress is not None:
+        timeout = min(timeout, egress.max_timeout_seconds)
     own_key = None if current.hosted else current.api_key
     api_key = SecretStr(typed_key) if typed_key else own_key
     env_key_allowed = kind == "openai" and not workshop.enabled
@@ -89,6 +93,11 @@ def apply_settings() -> None:
         elif not base_url or not base_url.startswith(("http://", "https://")):
             session.flash("error", t("settings.need_base_url"))
             return
+        elif egress is not None:
+            refusal = url_refusal(egress, base_url)
+            if refusal is not None:
+                session.flash("error", t("settings.url_refused"), refusal)
+                return
         new = ProviderConfig(
             kind=kind,
             model=model,
@@ -96,6 +105,7 @@ def apply_settings() -> None:
             api_key=api_key,
             timeout_seconds=timeout,
             use_env_key=env_key_allowed,
+            egress=egress if kind == "openai_compatible" else None,
         )
 
     new = _with_bounds(new, workshop.enabled)
@@ -232,10 +242,12 @@ def render() -> None:
                 st.button(t("settings.forget_key"), icon=":material/key_off:", on_click=forget_key)
             elif kind == "openai" and not workshop.enabled and os.environ.get("OPENAI_API_KEY"):
                 st.caption(":material/key: " + t("settings.key_from_env"))
+        if workshop.enabled:  # the server waits at most this long for an attendee's model
+            st.session_state[TIMEOUT_KEY] = min(int(st.session_state[TIMEOUT_KEY]), int(MAX_TIMEOUT_SECONDS))
         st.number_input(
             t("settings.timeout"),
             min_value=1,
-            max_value=600,
+            max_value=int(MAX_TIMEOUT_SECONDS) if workshop.enabled else 600,
             step=5,
             key=TIMEOUT_KEY,
             help=t("settings.timeout_help"),

@@ -13,8 +13,10 @@ from streamlit.testing.v1 import AppTest
 
 from memory_demos.export import export_conversation_script
 from memory_demos.i18n import CATALOGUE
+from memory_demos.providers.url_policy import EgressPolicy, origin_of
 from memory_demos.session import KEY_PREFIX, widget_key
 from memory_demos.ui.nav import PAGES
+from memory_demos.workshop import WorkshopConfig
 from tests.fake_openai_server import FakeOpenAIServer, Fault
 from tests.test_workshop_app import click, everything_sent, new_app, panes, run, send
 
@@ -110,13 +112,25 @@ def test_no_key_appears_in_any_page_error_export_or_log(
         visit_every_page(at, seen)
         run_scorecard(at, seen)
 
-        # The attendee switches to a server of their own with their own key.
+        # The attendee switches to a server of their own with their own key. A loopback address is
+        # refused in a workshop; then the test stands in for a public server the host allowed.
         at.switch_page("pages/settings.py")
         run(at)
         at.radio(key=widget_key("settings_kind")).set_value("openai_compatible").run()
         at.text_input(key=widget_key("settings_model")).input("own-llm")
         own_url = f"http://localhost:{server.port}/v1"
         at.text_input(key=widget_key("settings_base_url")).input(own_url)
+        at.text_input(key=widget_key("settings_api_key")).input(USER_KEY)
+        server.reset_requests()
+        click(at, EN["settings.apply"])
+        assert at.session_state[KEY_PREFIX + "provider"].hosted and not server.requests
+        assert any(EN["settings.url_refused"] in e.value for e in at.error)
+        allowed = EgressPolicy(
+            allowed_origins=frozenset({origin_of(own_url)}),
+            resolver=lambda host, port: ["127.0.0.1"],
+            address_allowed=lambda address: True,
+        )
+        monkeypatch.setattr(WorkshopConfig, "egress_policy", lambda self: allowed)
         at.text_input(key=widget_key("settings_api_key")).input(USER_KEY)
         click(at, EN["settings.apply"])
         provider = at.session_state[KEY_PREFIX + "provider"]

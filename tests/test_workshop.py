@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
+from memory_demos.budget import REPLY_RESERVE_TOKENS, SessionBudget
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.providers.errors import describe_error
 from memory_demos.runner import broadcast
@@ -23,7 +24,6 @@ from memory_demos.strategies.registry import build_strategy
 from memory_demos.turn import Turn
 from memory_demos.workshop import (
     HostProvider,
-    SessionBudget,
     SessionRegistry,
     TurnUsage,
     WorkshopConfig,
@@ -153,7 +153,7 @@ def test_hosted_errors_and_recorded_calls_never_quote_the_key_or_address() -> No
 # -- one session's limits ---------------------------------------------------------------------------
 def test_budget_refuses_at_each_limit_with_its_numbers() -> None:
     budget = SessionBudget(
-        WorkshopLimits(max_message_chars=10, max_turns_per_conversation=3, max_tokens_per_session=100)
+        WorkshopLimits(max_message_chars=10, max_turns_per_conversation=3, max_tokens_per_session=1000)
     )
     assert budget.check("x" * 10, 0) is None  # exactly at the limit: accepted
     hit = budget.check("x" * 11, 0)
@@ -161,11 +161,15 @@ def test_budget_refuses_at_each_limit_with_its_numbers() -> None:
     assert budget.check("hi", 2) is None
     hit = budget.check("hi", 3)
     assert hit is not None and (hit.kind, hit.limit) == ("turns", 3)
-    budget.record(99)
+    budget.record(1000 - REPLY_RESERVE_TOKENS)  # what is left still holds one reply: accepted
     assert budget.check("hi", 0) is None
     budget.record(1)
     hit = budget.check("hi", 0)
-    assert hit is not None and (hit.kind, hit.current) == ("tokens", 100)
+    assert hit is not None and (hit.kind, hit.limit, hit.current) == (
+        "tokens",
+        1000,
+        1001 - REPLY_RESERVE_TOKENS,
+    )
 
 
 def test_budget_counts_tokens_from_many_threads_exactly() -> None:

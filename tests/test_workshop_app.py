@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from memory_demos.i18n import CATALOGUE
+from memory_demos.strategies.registry import available_ids
 from memory_demos.session import KEY_PREFIX, widget_key
 from memory_demos.ui.workshop import session_registry
 
@@ -18,6 +19,10 @@ TIMEOUT = 30
 EN = CATALOGUE["en"]
 HOST_KEY = "sk-workshop-HOSTKEY-7f3a9c2e5b"
 HOST_MODEL = "llama3.1:8b-workshop"
+
+
+def available_strategies() -> list[str]:
+    return list(available_ids())
 
 
 def new_app(secrets: dict[str, Any] | None = None) -> AppTest:
@@ -231,16 +236,23 @@ def test_the_instructor_view_is_locked_counts_usage_and_never_shows_messages() -
 
 def test_scorecard_replays_spend_the_same_token_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMORY_LAB_WORKSHOP", "1")
-    monkeypatch.setenv("MEMORY_LAB_MAX_TOKENS_PER_SESSION", "100")
+    monkeypatch.setenv("MEMORY_LAB_MAX_TOKENS_PER_SESSION", "8000")
     at = run(new_app())
     at.switch_page("pages/scorecard.py")
     run(at)
     at.multiselect(key=widget_key("scorecard_strategies")).set_value(["buffer"]).run()
     at.button(key=widget_key("scorecard_run")).click().run()
     assert not at.exception and at.get("download_button")
-    assert at.session_state[KEY_PREFIX + "budget"].tokens_used > 100
+    budget = at.session_state[KEY_PREFIX + "budget"]
+    result = at.session_state["ml_scorecard_result"]["result"]
+    spent = sum(turn.total_tokens for run_ in result.runs for turn in run_.turns)
+    assert budget.tokens_used == spent > 0  # counted call by call by the gate, the same as the page shows
+    everything = available_strategies()
+    at.multiselect(key=widget_key("scorecard_strategies")).set_value(everything).run()
     at.button(key=widget_key("scorecard_run")).click().run()
-    assert any("limit is 100" in w.value for w in at.warning), [w.value for w in at.warning]
+    warnings = [w.value for w in at.warning]
+    assert any("are left of your workshop budget" in w for w in warnings), warnings
+    assert budget.tokens_used == spent  # sized before it started: refused with nothing spent
 
 
 def test_without_any_code_the_instructor_view_stays_shut(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -279,7 +279,7 @@ def _version_turns(
     capture = CallCapture(
         provider.tokenizer.encoding_name,
         secrets=provider.secret_values(),
-        generic_errors=provider.egress is not None,
+        generic_errors=provider.generic_errors,
     )
     model = build_chat_model(provider, callbacks=[capture], streaming=False)
     marking = TurnMarkingInputs(inputs, capture)

@@ -79,7 +79,10 @@ class ProviderConfig:
         """Text that must never be shown: the key, and a hosted provider's base URL (to scrub messages)."""
         values = [self.api_key.get_secret_value() if self.api_key is not None else ""]
         if self.hosted and self.base_url:
-            values += [self.base_url, self.base_url.rstrip("/")]
+            from urllib.parse import urlsplit
+
+            parts = urlsplit(self.base_url)
+            values += [self.base_url, self.base_url.rstrip("/"), parts.netloc, parts.hostname or ""]
         return tuple(sorted({value for value in values if value}, key=len, reverse=True))
 
     @property
@@ -135,12 +138,17 @@ class ProviderConfig:
     def describe(self, error: BaseException) -> str:
         """A one-line description of ``error`` without this provider's secrets.
 
-        For an attendee-typed address in a workshop it names only the kind of failure, never the remote
-        body nor whether the port answered (otherwise the server becomes a port scanner).
+        For an attendee-typed address in a workshop, and for the host's model, it names only the kind
+        of failure: never the remote body, nor whether the port answered (a port scanner otherwise).
         """
         from memory_demos.providers.errors import describe_error
 
-        return describe_error(error, *self.secret_values(), generic=self.egress is not None)
+        return describe_error(error, *self.secret_values(), generic=self.generic_errors)
+
+    @property
+    def generic_errors(self) -> bool:
+        """True where errors name only their kind: the host's model, an attendee-typed address."""
+        return self.egress is not None or self.hosted
 
 
 def _stream_finished(chunk: Any) -> bool:

@@ -54,10 +54,9 @@ def _mentions_context_overflow(error: BaseException) -> bool:
 
 
 def redact(text: str, *secrets: str | None) -> str:
-    """Remove anything key-shaped, and the given secrets, from ``text``."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "[redacted]")
+    """Remove anything key-shaped, and the given secrets (in any letter case), from ``text``."""
+    for secret in sorted((s for s in secrets if s), key=len, reverse=True):
+        text = re.sub(re.escape(secret), "[redacted]", text, flags=re.IGNORECASE)
     return _KEY_PATTERN.sub("[redacted]", text)
 
 

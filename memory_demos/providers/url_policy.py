@@ -156,3 +156,14 @@ class _AsyncGuardedTransport(httpx.AsyncHTTPTransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         self._policy.vet(request)  # getaddrinfo blocks briefly; the async path is rarely used here
         return await super().handle_async_request(request)
+
+
+def url_refusal(policy: EgressPolicy, url: str) -> str | None:
+    """Why ``policy`` refuses ``url`` (shape, allow-list, then what its name resolves to), or None."""
+    try:
+        policy.check_url(url)
+        parts = urlsplit(url.strip())
+        policy.pinned_address(parts.hostname or "", parts.port or _DEFAULT_PORTS[parts.scheme.lower()])
+    except UrlRefused as exc:
+        return str(exc)
+    return None

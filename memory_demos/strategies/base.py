@@ -210,7 +210,7 @@ class Strategy(ABC):
         self.capture = CallCapture(
             provider.tokenizer.encoding_name,
             secrets=provider.secret_values(),
-            generic_errors=provider.egress is not None,
+            generic_errors=provider.generic_errors,
         )
         self._model_counter: Any = None
         self._turn_lock = threading.Lock()
