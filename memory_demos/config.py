@@ -17,9 +17,15 @@ _CONVERSATION_ID = re.compile(r"^[0-9a-f]{32}$")
 
 
 def data_dir() -> Path:
-    """The folder that holds every SQLite file and the persistent chromadb; created on demand."""
-    folder = Path(os.environ.get(DATA_DIR_ENV) or DEFAULT_DATA_DIR).expanduser()
-    folder.mkdir(parents=True, exist_ok=True)
+    """The folder that holds every SQLite file and the persistent chromadb; created on demand (0700)."""
+    return private_folder(Path(os.environ.get(DATA_DIR_ENV) or DEFAULT_DATA_DIR).expanduser())
+
+
+def private_folder(folder: Path) -> Path:
+    """``folder``, made owner-only (0700) if missing; an existing one keeps its mode (it may be shared)."""
+    if not folder.is_dir():
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        folder.chmod(0o700)  # mkdir's mode is masked by the umask; this is exact
     return folder
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from memory_demos.config import is_conversation_id
+from memory_demos.config import is_conversation_id, private_folder
 from memory_demos.storage import StorageConfig, StorageError, connect, sqlite_file
 
 LINK_SECRET_ENV = "MEMORY_LAB_LINK_SECRET"
@@ -93,7 +93,7 @@ def link_secret(configured: str | None, folder: Path) -> bytes:
     """
     if configured:
         return configured.encode("utf-8")
-    folder.mkdir(parents=True, exist_ok=True)
+    private_folder(folder)
     path = folder / SECRET_FILE
     try:
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

@@ -331,6 +331,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "was opened.",
         "link.not_found": "No saved conversation belongs to this link: nothing was opened.",
         "link.storage_error": "The saved conversations cannot be reached right now:",
+        "link.storage_hidden": "The host can see the reason in the server log.",
         # -- instructor view --
         "instructor.title": "Instructor view",
         "instructor.intro": "Counts for the whole server. It never shows what anyone wrote.",
@@ -653,6 +654,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "link.forged": "此对话链接不是本服务器生成的，或已被修改：未打开任何内容。",
         "link.not_found": "没有属于此链接的已保存对话：未打开任何内容。",
         "link.storage_error": "暂时无法访问已保存的对话：",
+        "link.storage_hidden": "主持人可以在服务器日志中看到原因。",
         # -- instructor view --
         "instructor.title": "讲师视图",
         "instructor.intro": "整个服务器的统计数字。从不显示任何人写的内容。",

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
-from memory_demos.config import DATA_DIR_ENV, data_dir
+from memory_demos.config import DATA_DIR_ENV, data_dir, private_folder
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -32,10 +32,21 @@ class StorageError(RuntimeError):
 
 
 def sqlite_file(name: str, folder: Path | None = None) -> Path:
-    """Path of a named SQLite file inside the data folder."""
-    base = folder if folder is not None else data_dir()
-    base.mkdir(parents=True, exist_ok=True)
-    return base / name
+    """Path of a named SQLite file inside the data folder, created owner-only (0600): it holds messages.
+
+    SQLite gives its -wal and -shm files the database file's mode.
+    """
+    base = private_folder(folder) if folder is not None else data_dir()
+    path = base / name
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        for existing in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            if existing.exists() and existing.stat().st_mode & 0o077:
+                existing.chmod(0o600)  # made readable by others earlier: tighten it
+    except OSError as exc:
+        raise StorageError(f"The data folder cannot hold {name} ({type(exc).__name__}).") from None
+    return path
 
 
 def _reset_hint(path: Path) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from memory_demos.providers.context_window import ContextWindow, assumed_context
 from memory_demos.providers.tokenizer import TokenizerChoice, choose_encoding, get_encoding
 from memory_demos.providers.url_policy import EgressPolicy
 
+logger = logging.getLogger(__name__)
 ProviderKind = Literal["offline", "openai", "openai_compatible"]
 PROVIDER_KINDS: tuple[ProviderKind, ...] = ("offline", "openai", "openai_compatible")
 OFFLINE_MODEL_NAME = "offline-teaching-model"
@@ -141,8 +143,11 @@ class ProviderConfig:
         For an attendee-typed address in a workshop, and for the host's model, it names only the kind
         of failure: never the remote body, nor whether the port answered (a port scanner otherwise).
         """
-        from memory_demos.providers.errors import describe_error
+        from memory_demos.providers.errors import STORAGE_HIDDEN, describe_error, error_kind, redact
 
+        if self.gate is not None and error_kind(error) == "storage":  # a workshop attendee: no server paths
+            logger.warning("Storage error: %s", redact(str(error), *self.secret_values()))
+            return STORAGE_HIDDEN
         return describe_error(error, *self.secret_values(), generic=self.generic_errors)
 
     @property

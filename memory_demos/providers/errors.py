@@ -32,6 +32,12 @@ _MALFORMED = {"JSONDecodeError", "APIResponseValidationError"}
 _DROPPED = {"RemoteProtocolError", "ReadError", "IncompleteRead", "ConnectionResetError", "EndOfStream"}
 
 
+# What a workshop attendee sees for a storage fault: the full text (paths, settings) goes to the server log.
+STORAGE_HIDDEN = (
+    "The server's storage for this memory cannot be used right now; the host can see why in the log."
+)
+
+
 class InjectedFault(RuntimeError):
     """Raised by the offline teaching model when a fault was asked for (tests, failure demos)."""
 

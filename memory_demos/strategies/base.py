@@ -18,7 +18,13 @@ from typing import Any, ClassVar, Literal
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
-from memory_demos.config import DEFAULT_SYSTEM_PROMPT, data_dir, max_message_chars, new_conversation_id
+from memory_demos.config import (
+    DEFAULT_SYSTEM_PROMPT,
+    data_dir,
+    max_message_chars,
+    new_conversation_id,
+    private_folder,
+)
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
 from memory_demos.providers.errors import error_kind
 from memory_demos.storage import StorageConfig
@@ -145,8 +151,7 @@ class StrategyContext:
         """The data folder (created on demand)."""
         if self.data_dir is None:
             return data_dir()
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        return self.data_dir
+        return private_folder(self.data_dir)
 
     def get_embeddings(self) -> Embeddings:
         """The embedding model: the one given, the provider's when configured, else the offline MiniLM."""

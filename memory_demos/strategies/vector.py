@@ -33,7 +33,14 @@ INFO = StrategyInfo(
     ),
     summary="Stores every exchange as an embedding and sends the k most similar ones: recall by meaning.",
     params=(
-        ParamSpec("k", 2, "Past exchanges retrieved by similarity and sent with each message.", minimum=1),
+        # Chroma converts k to a C integer: without a bound, a huge k ends in an OverflowError text.
+        ParamSpec(
+            "k",
+            2,
+            "Past exchanges retrieved by similarity and sent with each message.",
+            minimum=1,
+            maximum=1000,
+        ),
     ),
 )
 

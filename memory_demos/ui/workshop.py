@@ -256,6 +256,15 @@ def usage_recorder(session: LabSession) -> Callable[[list[Turn]], None]:
 
 
 # -- conversation links ---------------------------------------------------------------------------
+def show_storage_detail(error: Exception, config: WorkshopConfig) -> None:
+    """The storage error text for a local user; in a workshop only the server log gets it (paths)."""
+    if config.enabled:
+        logger.warning("Storage error: %s", error)
+        st.caption(t("link.storage_hidden"))
+    else:
+        st.text(str(error))
+
+
 def _link_parts(config: WorkshopConfig) -> tuple[bytes, Any]:
     from memory_demos.config import data_dir
     from memory_demos.conversation_link import ManifestStore, link_secret
@@ -292,11 +301,13 @@ def open_resume_link(session: LabSession, config: WorkshopConfig, token: str) ->
         return False
     except StorageError as exc:
         st.error(t("link.storage_error"), icon=":material/error:")
-        st.text(str(exc))
+        show_storage_detail(exc, config)
         return False
     session.restore(claim.owner_id, claim.conversation_id, manifest)
     st.session_state[SAVED_MANIFEST_KEY] = manifest.to_json()
-    session.flash("success", t("link.opened", persisted=manifest.persisted_count, total=len(manifest.panes)))
+    # Count the panes whose persisted memory really came back, not the ones the manifest promised.
+    back = sum(1 for pane in session.panes if pane.persisted and pane.strategy is not None)
+    session.flash("success", t("link.opened", persisted=back, total=len(manifest.panes)))
     return True
 
 
@@ -318,7 +329,7 @@ def render_conversation_link(session: LabSession, config: WorkshopConfig) -> Non
                 st.session_state[SAVED_MANIFEST_KEY] = saved
         except StorageError as exc:
             st.warning(t("link.storage_error"), icon=":material/warning:")
-            st.text(str(exc))
+            show_storage_detail(exc, config)
             return
         token = make_token(session.conversation_id, session.user_id, secret)
         base = (st.context.url or "").split("?", 1)[0]
