@@ -10,8 +10,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from memory_demos.i18n import CATALOGUE
-from memory_demos.strategies.registry import available_ids
 from memory_demos.session import KEY_PREFIX, widget_key
+from memory_demos.strategies.registry import available_ids
 from memory_demos.ui.workshop import session_registry
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -262,3 +262,44 @@ def test_without_any_code_the_instructor_view_stays_shut(monkeypatch: pytest.Mon
     run(at)
     assert not at.metric and not at.dataframe
     assert any(EN["instructor.no_code"] in w.value for w in at.warning)
+
+
+def test_run_both_and_the_failure_lab_spend_the_attendee_budget_and_show_to_the_instructor(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("MEMORY_LAB_WORKSHOP", "1")
+    at = run(new_app())
+    at.switch_page("pages/migration.py")
+    run(at)
+    budget = at.session_state[KEY_PREFIX + "budget"]
+    key = at.session_state[KEY_PREFIX + "registry_key"]
+    rows_before = {row["tokens"] for row in session_registry().session_rows()}
+    at.button(key=widget_key("migration_run", "buffer")).click().run()
+    guide = at.session_state["ml_migration_run_buffer"]
+    assert guide.turns and budget.model_calls >= 2 * len(guide.turns)  # both versions, every turn
+    assert budget.tokens_used >= sum(t.classic.prompt_tokens + t.modern.prompt_tokens for t in guide.turns)
+    assert (
+        key in session_registry()
+        and budget.tokens_used in {row["tokens"] for row in session_registry().session_rows()} - rows_before
+    )  # the instructor's per-session row counts them
+    calls = budget.model_calls
+    at.switch_page("pages/failure_lab.py")
+    run(at)
+    at.button(key=widget_key("failure", "summary_drift")).click().run()
+    assert not at.exception and budget.model_calls > calls
+
+
+def test_clearing_streamlit_caches_leaves_the_room() -> None:
+    from streamlit.runtime import caching
+
+    at = run(new_app())
+    at.switch_page("pages/compare.py")
+    run(at)
+    send(at, "Hello.")
+    key = at.session_state[KEY_PREFIX + "registry_key"]
+    registry = session_registry()
+    calls = registry.stats().model_calls_last_hour
+    caching.cache_data.clear()
+    caching.cache_resource.clear()  # what a client's clear_cache message does
+    assert session_registry() is registry and key in registry
+    assert registry.stats().model_calls_last_hour == calls
