@@ -426,3 +426,25 @@ def test_markdown_reports_keep_uploaded_names_inert() -> None:
     )
     assert "<img" not in report and "<b>" not in report and "![" not in report
     assert "&lt;img" in report and "\\!\\[x\\]" in report
+
+
+def test_attendees_see_no_server_path_in_a_storage_fault_and_failed_turns_are_logged_by_kind(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from memory_demos.providers.errors import STORAGE_HIDDEN
+    from memory_demos.session import LabSession
+    from memory_demos.storage import StorageError
+    from memory_demos.turn import Turn
+    from memory_demos.ui.workshop import usage_recorder
+
+    fault = StorageError(
+        "/srv/lab/.memory_lab/histories.sqlite is damaged; point MEMORY_LAB_DATA_DIR elsewhere"
+    )
+    attendee = gated(SessionBudget(WorkshopLimits()))
+    assert attendee.describe(fault) == STORAGE_HIDDEN
+    assert "/srv/lab" in ProviderConfig().describe(fault)  # local use: the path helps
+    session = LabSession({})
+    failed = Turn("my secret message", "", 0.1, None, error="failed", error_kind="timeout")
+    with caplog.at_level("WARNING"):
+        usage_recorder(session)([failed])
+    assert "A turn failed: timeout" in caplog.text and "secret message" not in caplog.text

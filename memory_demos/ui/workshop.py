@@ -204,6 +204,8 @@ def remember_attendee(config: WorkshopConfig) -> None:
         return
     token = attendee_token(recognise_attendee(config), _attendee_signing_key(config))
     cookie = f"{ATTENDEE_COOKIE}={token}; path=/; max-age={COOKIE_MAX_AGE_S}; SameSite=Strict"
+    if (st.context.url or "").startswith("https://"):
+        cookie += "; Secure"
     st.html(f"<script>document.cookie = {cookie!r};</script>", unsafe_allow_javascript=True, width=1)
     state[COOKIE_SET_KEY] = True
 
