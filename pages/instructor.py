@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import fields
+from typing import Any
 
 import streamlit as st
 
@@ -11,6 +12,27 @@ from memory_demos.session import get_session
 from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.notices import show_flashes
 from memory_demos.ui.workshop import ROOM, instructor_unlocked, render_host_gate, workshop_config
+
+SESSION_COLUMNS = {
+    "session": "instructor.col_session",
+    "idle_seconds": "instructor.col_idle",
+    "model_calls": "instructor.col_calls",
+    "tokens": "instructor.col_tokens",
+    "errors": "instructor.col_errors",
+}
+ATTENDEE_COLUMNS = {
+    "attendee": "instructor.col_attendee",
+    "tokens": "instructor.col_tokens",
+    "tokens_left": "instructor.col_left",
+    "model_calls": "instructor.col_calls",
+    "refused_calls": "instructor.col_refused",
+    "running": "instructor.col_running",
+}
+
+
+def _table(rows: list[dict[str, Any]], columns: dict[str, str]) -> None:
+    """Numbered rows of counts, with translated column names."""
+    st.dataframe([{t(columns[k]): v for k, v in row.items()} for row in rows], hide_index=True)
 
 
 def render() -> None:
@@ -55,29 +77,9 @@ def render() -> None:
         st.caption(t("instructor.no_errors"))
 
     st.subheader(t("instructor.per_session"), anchor=False)
-    columns = {
-        "session": t("instructor.col_session"),
-        "idle_seconds": t("instructor.col_idle"),
-        "model_calls": t("instructor.col_calls"),
-        "tokens": t("instructor.col_tokens"),
-        "errors": t("instructor.col_errors"),
-    }
-    st.dataframe(
-        [{columns[k]: v for k, v in row.items()} for row in registry.session_rows()], hide_index=True
-    )
-
+    _table(registry.session_rows(), SESSION_COLUMNS)
     st.subheader(t("instructor.per_attendee"), anchor=False)
-    attendee_columns = {
-        "attendee": t("instructor.col_attendee"),
-        "tokens": t("instructor.col_tokens"),
-        "tokens_left": t("instructor.col_left"),
-        "model_calls": t("instructor.col_calls"),
-        "refused_calls": t("instructor.col_refused"),
-        "running": t("instructor.col_running"),
-    }
-    st.dataframe(
-        [{attendee_columns[k]: v for k, v in row.items()} for row in ROOM.attendee_rows()], hide_index=True
-    )
+    _table(ROOM.attendee_rows(), ATTENDEE_COLUMNS)
 
     st.subheader(t("instructor.codes"), anchor=False)
     guard = ROOM.guard.stats()
