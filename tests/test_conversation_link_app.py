@@ -104,3 +104,20 @@ def test_a_guessed_malformed_or_unknown_link_is_refused(private_data_dir: Path) 
     at = opened_with(make_token(new_conversation_id(), new_owner_id(), secret))
     assert any(EN["link.not_found"] in w.value for w in at.warning)
     assert not at.exception
+
+
+def test_the_notice_counts_the_panes_that_really_came_back(owner_session: AppTest) -> None:
+    from memory_demos.config import data_dir
+    from memory_demos.strategies.history import HISTORY_FILE
+
+    token = link_token(owner_session)
+    for pane in panes(owner_session):
+        pane.release()
+    damaged = data_dir() / HISTORY_FILE  # the persisted pane's file is damaged while nobody uses it
+    for extra in ("-wal", "-shm"):
+        damaged.with_name(damaged.name + extra).unlink(missing_ok=True)
+    damaged.write_bytes(b"not a database " * 200)
+
+    at = opened_with(token)
+    assert any("0 of 5 panes" in s.value for s in at.success), [s.value for s in at.success]
+    assert panes(at)[-1].persisted and panes(at)[-1].build_error  # promised by the link, not back
