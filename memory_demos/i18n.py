@@ -286,7 +286,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "workshop.limit.tokens": "This session has used {current} tokens; the workshop limit is {limit}. "
         "Nothing was sent: ask your host if you need more.",
         "workshop.usage": "Workshop limits: {turns} of {max_turns} messages in this conversation · "
-        "{tokens} of {max_tokens} tokens used · up to {concurrent} panes answer at once.",
+        "{tokens} of {max_tokens} tokens used · up to {concurrent} model calls at once.",
         "gate.title": "Memory Lab workshop",
         "gate.intro": "Enter the access code your host gave you. You are asked once per browser session.",
         "gate.code": "Access code",
@@ -617,7 +617,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "workshop.limit.tokens": "此会话已使用 {current} 个 token；工作坊上限为 {limit}。未发送任何内容：如"
         "需更多，请联系主持人。",
         "workshop.usage": "工作坊限制：此对话 {turns} / {max_turns} 条消息 · 已用 {tokens} / {max_tokens} 个"
-        " token · 最多 {concurrent} 个窗格同时回答。",
+        " token · 最多同时进行 {concurrent} 个模型调用。",
         "gate.title": "记忆实验室工作坊",
         "gate.intro": "请输入主持人提供的访问码。每个浏览器会话只需输入一次。",
         "gate.code": "访问码",

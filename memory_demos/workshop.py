@@ -78,7 +78,7 @@ class WorkshopLimits:
     max_concurrent_calls_per_session: int = field(
         default=4,
         metadata=_describe(
-            "Panes of one session answering at the same time; the others wait for a free slot.",
+            "Model calls one attendee runs at the same time (all tabs and pages); the others wait.",
             "MEMORY_LAB_MAX_CONCURRENT_CALLS",
         ),
     )

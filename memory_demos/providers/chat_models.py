@@ -382,7 +382,7 @@ def build_chat_model(
         tags=tags,
         http_client=watch.http_client(timeout),
         stream_watch=watch,
-        deadline_seconds=config.deadline_seconds,
+        deadline_seconds=min(config.deadline_seconds, timeout),
         context_window_tokens=None if window.assumed else window.tokens,
         legacy_max_tokens=config.kind == "openai_compatible",
     )

@@ -146,7 +146,7 @@ def test_an_attendee_typed_address_never_reaches_the_hosts_network(
         page.get_by_text("This model address cannot be used here").first.wait_for(timeout=30_000)
         assert page.get_by_text("Offline teaching model").first.is_visible()  # the model did not change
     page.screenshot(path=str(artifacts / "e2e_workshop_url_refused.png"))
-    timeout = page.get_by_role("spinbutton", name="Timeout (seconds)")
+    timeout = page.get_by_role("spinbutton", name="Timeout and reply deadline (seconds)")
     assert timeout.get_attribute("max") == "60"  # the server waits at most a minute for an attendee
     open_compare(page, room)
     box = page.get_by_test_id(CHAT_BOX)
