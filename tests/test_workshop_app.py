@@ -303,3 +303,24 @@ def test_clearing_streamlit_caches_leaves_the_room() -> None:
     caching.cache_resource.clear()  # what a client's clear_cache message does
     assert session_registry() is registry and key in registry
     assert registry.stats().model_calls_last_hour == calls
+
+
+def test_a_scorecard_run_that_costs_more_than_its_estimate_stops_at_the_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Entity memory's hidden calls are not in the estimate: the run starts, and the gate holds the line."""
+    monkeypatch.setenv("MEMORY_LAB_WORKSHOP", "1")
+    monkeypatch.setenv("MEMORY_LAB_MAX_TOKENS_PER_SESSION", "5000")
+    at = run(new_app())
+    at.switch_page("pages/scorecard.py")
+    run(at)
+    at.selectbox(key=widget_key("scorecard_bundled")).set_value("fact_change").run()
+    at.multiselect(key=widget_key("scorecard_strategies")).set_value(["entity"]).run()
+    at.button(key=widget_key("scorecard_run")).click().run()
+    assert not at.exception
+    budget = at.session_state[KEY_PREFIX + "budget"]
+    result = at.session_state["ml_scorecard_result"]["result"]
+    turns = result.runs[0].turns
+    assert budget.refused_calls > 0  # the gate refused the calls that no longer fit, memory calls too
+    assert 0 < budget.tokens_used <= 5000
+    assert budget.tokens_used == sum(turn.total_tokens for turn in turns)
