@@ -10,15 +10,22 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from memory_demos.i18n import CATALOGUE
+from memory_demos.room import CodeGuard
 from memory_demos.session import KEY_PREFIX, widget_key
 from memory_demos.strategies.registry import available_ids
-from memory_demos.ui.workshop import session_registry
+from memory_demos.ui.workshop import ROOM, session_registry
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 TIMEOUT = 30
 EN = CATALOGUE["en"]
 HOST_KEY = "sk-workshop-HOSTKEY-7f3a9c2e5b"
 HOST_MODEL = "llama3.1:8b-workshop"
+
+
+@pytest.fixture(autouse=True)
+def fresh_code_guard(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every AppTest client is "loopback" to the guard: wrong codes of one test must not lock out the next."""
+    monkeypatch.setattr(ROOM, "guard", CodeGuard())
 
 
 def available_strategies() -> list[str]:
