@@ -23,6 +23,13 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import LLMResult
 
+# Purpose names and tags live on the ground floor: the offline model uses them without importing this.
+from memory_demos.prompt_markers import EXTRACT_ENTITIES as EXTRACT_ENTITIES
+from memory_demos.prompt_markers import PURPOSE_TAG_PREFIX as PURPOSE_TAG_PREFIX
+from memory_demos.prompt_markers import REPLY as REPLY
+from memory_demos.prompt_markers import SUMMARIZE as SUMMARIZE
+from memory_demos.prompt_markers import SUMMARIZE_ENTITY as SUMMARIZE_ENTITY
+from memory_demos.prompt_markers import purpose_from_tags, purpose_tag
 from memory_demos.providers.errors import describe_error
 from memory_demos.providers.tokenizer import (
     count_message_tokens,
@@ -32,11 +39,6 @@ from memory_demos.providers.tokenizer import (
 )
 from memory_demos.turn import ModelCall, PromptMessage
 
-PURPOSE_TAG_PREFIX = "purpose:"
-REPLY = "reply"
-SUMMARIZE = "summarize"
-EXTRACT_ENTITIES = "extract entities"
-SUMMARIZE_ENTITY = "summarize entity"
 # Why a reply stopped early although the call succeeded (``ModelCall.cut_by``).
 CUT_BY_MAX_TOKENS = "max_tokens"
 CUT_BY_DEADLINE = "deadline"
@@ -46,20 +48,6 @@ _CUT_REASONS = {"length": CUT_BY_MAX_TOKENS, "max_tokens": CUT_BY_MAX_TOKENS}
 _CUT_REASONS[DEADLINE_FINISH_REASON] = CUT_BY_DEADLINE
 REPORTED_SOURCE = "reported by the provider"
 NOT_BILLED_SOURCE = "failed call: the provider reported no usage (nothing billed)"
-
-
-def purpose_tag(purpose: str) -> str:
-    """The tag that marks a model (or a call) with the purpose the capture reports."""
-    return f"{PURPOSE_TAG_PREFIX}{purpose}"
-
-
-def purpose_from_tags(tags: list[str] | None) -> str:
-    """The purpose a call was made for, from its run tags; untagged calls are replies.
-
-    The model's own tags come after inherited ones, so the last purpose tag is the caller's.
-    """
-    purposes = [tag[len(PURPOSE_TAG_PREFIX) :] for tag in tags or [] if tag.startswith(PURPOSE_TAG_PREFIX)]
-    return purposes[-1] if purposes else REPLY
 
 
 def classify_call(messages: list[BaseMessage], tags: list[str] | None) -> str:

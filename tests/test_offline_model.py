@@ -563,7 +563,7 @@ def test_model_copy_keeps_settings_and_shares_the_counter() -> None:
 
 def test_latency_is_applied(monkeypatch: pytest.MonkeyPatch) -> None:
     slept: list[float] = []
-    monkeypatch.setattr("memory_demos.providers.offline_model.time.sleep", slept.append)
+    monkeypatch.setattr("memory_demos.providers.offline_model.model.time.sleep", slept.append)
     OfflineTeachingModel(latency_ms=200).invoke("hi")
     assert slept == [0.2]
     slept.clear()

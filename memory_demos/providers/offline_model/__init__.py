@@ -1,0 +1,70 @@
+"""The offline teaching model: a deterministic, rule-based chat model that knows only its prompt.
+
+It is not an LLM. It reads facts from the text it receives — who they are about, what changed and
+in which order — and answers questions from them, so a fact a memory strategy dropped is visibly
+forgotten. It also answers LangChain's own memory prompts (summary, entity extraction, entity
+summary, the agent summarization middleware) and Memory Lab's fact-extraction prompt, and calls
+bound tools. One concern per module:
+
+- ``model``: the LangChain chat model class and its shared call counter;
+- ``lexicon``: English and Chinese word lists and key tables;
+- ``text``: language, keys, value cleaning, roles and clauses;
+- ``facts``: reading facts from text; ``questions``: what a message asks;
+- ``answers``: saying facts back, refusals, small talk;
+- ``memory_prompts``: replies to summary, entity and fact-extraction prompts;
+- ``tools``: tool calls and answers from tool results; ``reply``: the whole reply.
+"""
+
+from memory_demos.providers.offline_model.answers import (
+    Reply,
+    answer_recall,
+    dont_know,
+    fact_clause,
+    fact_clause_zh,
+    small_talk,
+    topic_of,
+)
+from memory_demos.providers.offline_model.facts import Fact, extract_facts, facts_in_messages, merge_facts
+from memory_demos.providers.offline_model.lexicon import (
+    DONT_KNOW_EN,
+    DONT_KNOW_ZH,
+    DRIFT_DETAILS,
+    MAX_SUMMARY_FACTS,
+)
+from memory_demos.providers.offline_model.memory_prompts import (
+    extract_entities,
+    progressive_summary,
+    summarize_entity,
+)
+from memory_demos.providers.offline_model.model import CallCounter, OfflineTeachingModel
+from memory_demos.providers.offline_model.questions import detect_recall_question
+from memory_demos.providers.offline_model.reply import compose_reply, latest_user_text
+from memory_demos.providers.offline_model.text import is_chinese, normalize_key
+
+__all__ = [
+    "DONT_KNOW_EN",
+    "DONT_KNOW_ZH",
+    "DRIFT_DETAILS",
+    "MAX_SUMMARY_FACTS",
+    "CallCounter",
+    "Fact",
+    "OfflineTeachingModel",
+    "Reply",
+    "answer_recall",
+    "compose_reply",
+    "detect_recall_question",
+    "dont_know",
+    "extract_entities",
+    "extract_facts",
+    "fact_clause",
+    "fact_clause_zh",
+    "facts_in_messages",
+    "is_chinese",
+    "latest_user_text",
+    "merge_facts",
+    "normalize_key",
+    "progressive_summary",
+    "small_talk",
+    "summarize_entity",
+    "topic_of",
+]

@@ -1,0 +1,210 @@
+"""Word lists and key tables of the offline teaching model, English and Chinese."""
+
+from __future__ import annotations
+
+import re
+
+ENCODING_NAME = "o200k_base"
+DEFAULT_MODEL_NAME = "offline-teaching-model"
+MAX_SUMMARY_FACTS = 12
+MAX_SUMMARY_TOPICS = 4
+MAX_TOPIC_CHARS = 40
+MAX_LIST_VALUES = 6
+MAX_ENTITY_SENTENCES = 8
+
+DONT_KNOW_EN = "I don't know {topic} — it isn't in what I was given."
+DONT_KNOW_ZH = "我不知道{topic}——我收到的内容里没有。"
+ALL_FACTS = "*"
+
+# Keys whose facts accumulate instead of replacing each other.
+LIST_KEYS = frozenset({"likes", "dislikes"})
+OPPOSITE_KEYS = {"likes": "dislikes", "dislikes": "likes"}
+
+# Invented details for drift mode: (sentence, the fact key it would claim, if any).
+DRIFT_DETAILS: tuple[tuple[str, str | None], ...] = (
+    ("The human travelled to Paris for a week.", None),
+    ("The human's favourite colour is green.", "favourite_colour"),
+    ("The human is learning Portuguese.", None),
+    ("The human's cat's name is Whiskers.", "cat_name"),
+    ("The human has two older brothers.", None),
+    ("The human works as a nurse.", "job"),
+    ("The human is planning a trip to Japan next spring.", None),
+    ("The human is allergic to peanuts.", None),
+    ("The human used to play the violin.", None),
+    ("The human's birthday is in March.", "birthday"),
+)
+
+
+def _word_list(words: str) -> list[str]:
+    return words.split()
+
+
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff"
+_CJK_RE = re.compile(f"[{_CJK}]")
+_WORD = r"[^\W\d_][\w'’-]*"
+_ZH_VALUE = r"[^\s，。！？,!?；;、]{1,40}"
+_ZH_STOP_CHARS = "，。！？,!?；;、 \n"
+
+_AI_ROLES = frozenset({"ai", "assistant", "output", "response", "answer", "you"})
+
+_KV_EXCLUDED_KEYS = frozenset(
+    {
+        "summary",
+        "output",
+        "note",
+        "context",
+        "example",
+        "http",
+        "https",
+        "message",
+        "messages",
+        "entity",
+    }
+)
+
+_NAME_STOP = frozenset(
+    _word_list("""a an the fine good ok okay sorry tired hungry here back ready happy sad busy not just so
+    very from in at looking going trying glad sure new great well also still really
+    interested curious thinking working learning doing feeling afraid alright allowed able
+    about actually already always bored excited fed done home late later lost married single
+    sick sleepy thirsty sure today tomorrow tonight unsure confused calling writing asking
+    wondering planning moving living staying leaving coming i me you he she it we they my
+    your his her their our what who where when why how and but or please maybe anytime
+    whenever if yes no hi hello hey thanks thank""")
+)
+_PLACE_STOP = frozenset(
+    _word_list("""a an the my our this that here there it same small big house flat apartment city town
+    village country home area place part suburb centre center middle north south east west""")
+)
+_PLACE_JOINERS = frozenset({"de", "da", "do", "del", "of", "upon", "on", "am", "la", "le"})
+_VALUE_STOP = frozenset(
+    _word_list("""not going so very too really kind pretty fine good great ok okay bad busy over gone what
+    where who how unknown secret broken""")
+)
+_THING_STOP = frozenset(
+    _word_list("""day week life question problem point head mind guess bad pleasure turn fault bad english
+    internet computer phone bad pleasure opinion answer plan idea mistake""")
+)
+_PRONOUNS = frozenset({"it", "that", "this", "them", "you", "him", "her", "those", "these", "everything"})
+_ZH_QUESTION = re.compile("什么|多少|哪|谁|啥|几|吗|呢|怎么")
+_ZH_PRONOUNS = frozenset({"你", "他", "她", "它", "你们", "他们", "这个", "那个"})
+
+_ZH_THINGS = {
+    "名字": "name",
+    "订单号": "order_number",
+    "订单编号": "order_number",
+    "订单号码": "order_number",
+    "生日": "birthday",
+    "邮箱": "email",
+    "电子邮箱": "email",
+    "电子邮件": "email",
+    "电话": "phone_number",
+    "电话号码": "phone_number",
+    "手机号": "phone_number",
+    "手机号码": "phone_number",
+    "工作": "job",
+    "职业": "job",
+    "年龄": "age",
+    "狗的名字": "dog_name",
+    "狗狗的名字": "dog_name",
+    "猫的名字": "cat_name",
+    "猫咪的名字": "cat_name",
+    "城市": "city",
+}
+_ZH_FAVOURITE_THINGS = {
+    "食物": "food",
+    "菜": "food",
+    "颜色": "colour",
+    "运动": "sport",
+    "电影": "movie",
+    "书": "book",
+    "音乐": "music",
+    "歌": "song",
+    "城市": "city",
+    "水果": "fruit",
+    "饮料": "drink",
+    "动物": "animal",
+}
+_ZH_ANIMALS = {"狗": "dog", "狗狗": "dog", "猫": "cat", "猫咪": "cat"}
+_ZH_DISPLAY = {
+    "name": "名字",
+    "order_number": "订单号",
+    "birthday": "生日",
+    "email": "邮箱",
+    "phone_number": "电话号码",
+    "job": "工作",
+    "age": "年龄",
+    "dog_name": "狗的名字",
+    "cat_name": "猫的名字",
+    "city": "城市",
+    "hometown": "家乡",
+    **{value: key for key, value in _ZH_FAVOURITE_THINGS.items() if key not in {"菜", "城市"}},
+    "colour": "颜色",
+}
+_KEY_ALIASES = {
+    "order_id": "order_number",
+    "order_no": "order_number",
+    "order_num": "order_number",
+    "order_nr": "order_number",
+    "email_address": "email",
+    "e_mail": "email",
+    "phone": "phone_number",
+    "mobile_number": "phone_number",
+    "phone_no": "phone_number",
+    "birth_date": "birthday",
+    "date_of_birth": "birthday",
+    "home_town": "hometown",
+    "home_city": "city",
+    "first_name": "name",
+    "full_name": "name",
+    "dogs_name": "dog_name",
+    "cats_name": "cat_name",
+    "occupation": "job",
+    "profession": "job",
+    "location": "city",
+    "lives_in": "city",
+    "from": "hometown",
+    "favourite_color": "favourite_colour",
+}
+
+
+_STOPWORDS = frozenset(
+    _word_list("""a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for
+    from further had has have having he her here hers herself him himself his how i if in
+    into is it its itself just let like me more most my myself no nor not now of off on once
+    only or other our ours out over own same she should so some such than that the their
+    theirs them then there these they this those through to too under until up very was we
+    were what when where which while who whom why will with would you your yours today
+    tomorrow really think know tell want need get got go going make much many thing things
+    something anything yeah yes okay ok well also lot maybe please thanks thank hi hello hey
+    actually kind sort bit pretty quite always never ever every still even way said say says
+    told talk talked talking did does sure right good great nice cool fine bad better best
+    lets let's i'm it's that's what's don't can't i've i'd i'll you're went yesterday last
+    next week year been saw made came took gave feel feeling felt love hate thought""")
+)
+
+
+_ENTITY_EDGE_WORDS = frozenset(
+    _word_list("""Hi Hello Hey Yes No Thanks Thank My The Please Dear Oh Well So And But What Where Who
+    When Why How Do Does Is Are Can Could Would Will Should Today Tomorrow Yesterday Sure
+    Okay Ok OK Also Now Then I I'm I've I'd I'll Im It It's This That There Here We You Your
+    He She They Our Let Just Actually Maybe Good Great Nice""")
+)
+
+
+# Words that follow "weather in/for" without naming a place ("weather in general").
+_NOT_PLACES = frozenset(
+    {
+        "general",
+        "spring",
+        "summer",
+        "autumn",
+        "fall",
+        "winter",
+        "the",
+        "a",
+        "my",
+        "your",
+    }
+)

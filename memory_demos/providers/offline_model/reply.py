@@ -1,0 +1,138 @@
+"""The whole reply: which kind of prompt this is, and what the model says to it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.messages import BaseMessage, ToolMessage
+
+from memory_demos.prompt_markers import (
+    ENTITY_EXTRACTION_MARKER,
+    ENTITY_SUMMARY_MARKER,
+    FACT_EXTRACTION_MARKER,
+    MIDDLEWARE_SUMMARY_MARKER,
+    PROMPT_MARKERS,
+    REPLY,
+    SUMMARY_MARKER,
+    purpose_from_tags,
+)
+from memory_demos.providers.offline_model.answers import (
+    Reply,
+    _acknowledge,
+    answer_recall,
+    small_talk,
+)
+from memory_demos.providers.offline_model.facts import (
+    extract_facts,
+    facts_in_messages,
+    merge_facts,
+)
+from memory_demos.providers.offline_model.lexicon import _CJK
+from memory_demos.providers.offline_model.memory_prompts import (
+    _entity_extraction_reply,
+    _entity_summary_reply,
+    _fact_extraction_reply,
+    _middleware_summary_reply,
+    _summary_prompt_reply,
+)
+from memory_demos.providers.offline_model.questions import detect_recall_question
+from memory_demos.providers.offline_model.text import (
+    _content_text,
+    _segments,
+    is_chinese,
+)
+from memory_demos.providers.offline_model.tools import (
+    _tool_names,
+    answer_from_tools,
+    plan_tool_call,
+)
+
+# --------------------------------------------------------------------------------------------
+# The whole reply
+
+
+def latest_user_text(messages: Sequence[BaseMessage]) -> str:
+    """The user's latest words, also when a classic template holds the whole conversation in one message."""
+    humans = [m for m in messages if m.type == "human"]
+    if not humans:
+        return ""
+    text = _content_text(humans[-1])
+    segments = _segments(text, "narrative")
+    human_segments = [s for s in segments if s.role == "human"]
+    if len(segments) > 1 and human_segments:
+        return human_segments[-1].text.strip()
+    return text.strip()
+
+
+def _prompt_kind(messages: Sequence[BaseMessage]) -> str | None:
+    candidates = [*messages[:2], *messages[-1:]]
+    heads = " ".join(_content_text(m)[:600] for m in candidates)
+    for marker in (
+        FACT_EXTRACTION_MARKER,
+        MIDDLEWARE_SUMMARY_MARKER,
+        ENTITY_EXTRACTION_MARKER,
+        ENTITY_SUMMARY_MARKER,
+        SUMMARY_MARKER,
+    ):
+        if marker in heads:
+            return marker
+    return None
+
+
+def call_purpose(messages: Sequence[BaseMessage], tags: list[str] | None) -> str:
+    """What a call is for (for ``fail_purposes``): the prompt's known marker first, then its purpose tag."""
+    first_text = " ".join(str(m.content)[:600] for m in messages[:2])
+    for marker, purpose in PROMPT_MARKERS:
+        if marker in first_text:
+            return purpose
+    return purpose_from_tags(tags) or REPLY
+
+
+def compose_reply(
+    messages: Sequence[BaseMessage],
+    *,
+    tools: Sequence[dict[str, Any]] = (),
+    drift: bool = False,
+    chatty_entities: bool = False,
+) -> Reply:
+    """Everything the model says, as a pure function of its prompt (and its switches)."""
+    kind = _prompt_kind(messages)
+    if kind is not None:
+        prompt = "\n".join(_content_text(m) for m in messages)
+        if kind == FACT_EXTRACTION_MARKER:
+            return Reply(_fact_extraction_reply(prompt, messages))
+        if kind == MIDDLEWARE_SUMMARY_MARKER:
+            return Reply(_middleware_summary_reply(prompt))
+        if kind == ENTITY_EXTRACTION_MARKER:
+            return Reply(_entity_extraction_reply(prompt, chatty=chatty_entities))
+        if kind == ENTITY_SUMMARY_MARKER:
+            return Reply(_entity_summary_reply(prompt))
+        return Reply(_summary_prompt_reply(prompt, drift=drift))
+
+    text = latest_user_text(messages)
+    chinese = is_chinese(text)
+    last_human = max((i for i, m in enumerate(messages) if m.type == "human"), default=-1)
+    after = messages[last_human + 1 :]
+    if any(isinstance(m, ToolMessage) for m in after) and isinstance(messages[-1], ToolMessage):
+        return Reply(answer_from_tools(after, chinese=chinese))
+    facts = facts_in_messages(messages)
+    if tools and not any(isinstance(m, ToolMessage) for m in after):
+        planned = plan_tool_call(text, _tool_names(tools), facts, chinese=chinese)
+        if planned is not None:
+            return planned
+    question = detect_recall_question(text)
+    if question is not None:
+        return Reply(answer_recall(question, facts, chinese=chinese))
+    stated = merge_facts(extract_facts(text))
+    if stated:
+        return Reply(_acknowledge(stated, chinese=chinese))
+    return Reply(small_talk(text, chinese=chinese))
+
+
+def _chunks(text: str) -> list[str]:
+    """Word-sized pieces (two ideographs at a time for Chinese) that join back to ``text`` exactly."""
+    cjk = f"[{_CJK}\u3000-\u303f\uff00-\uffef]"
+    pieces = re.findall(rf"\s*(?:{cjk}{{1,2}}|[^\s{_CJK}\u3000-\u303f\uff00-\uffef]+)|\s+$", text)
+    return pieces if "".join(pieces) == text else [text]

@@ -1,0 +1,321 @@
+"""Text helpers of the offline teaching model: language, keys, value cleaning, roles and clauses."""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from langchain_core.messages import BaseMessage
+
+from memory_demos.providers.offline_model.lexicon import (
+    _AI_ROLES,
+    _CJK_RE,
+    _KEY_ALIASES,
+    _NAME_STOP,
+    _PLACE_JOINERS,
+    _PLACE_STOP,
+    _PRONOUNS,
+    _VALUE_STOP,
+    _WORD,
+    _ZH_DISPLAY,
+    _ZH_PRONOUNS,
+    _ZH_QUESTION,
+    _ZH_STOP_CHARS,
+    _ZH_THINGS,
+)
+
+_ROLE_LINE = re.compile(
+    r"^\s*(?P<role>human|user|person\s*#?\s*\d*|input|question|ai|assistant|output|response|answer|you|system)"
+    r"\s*:\s?(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+
+_KV_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?P<k>[a-z][a-z0-9_]{0,30})\s*[:：]\s*(?P<v>\S.*?)\s*$")
+
+
+@dataclass(frozen=True)
+class _Segment:
+    role: str  # "human", "ai" or "narrative"
+    text: str
+
+
+# --------------------------------------------------------------------------------------------
+# Small text helpers
+
+
+def is_chinese(text: str) -> bool:
+    """True when ``text`` contains CJK ideographs."""
+    return bool(_CJK_RE.search(text))
+
+
+def _stable_hash(text: str) -> int:
+    return int(hashlib.sha1(text.encode("utf-8")).hexdigest()[:8], 16)
+
+
+def _snake(thing: str) -> str:
+    thing = thing.strip().lower().replace("’", "'")
+    thing = re.sub(r"'s\b", "", thing)
+    thing = re.sub(r"[^\w]+", "_", thing).strip("_")
+    return thing
+
+
+def normalize_key(key: str) -> str:
+    """A canonical fact key: snake_case, British spelling of favourite, common aliases folded."""
+    if is_chinese(key):
+        return _ZH_THINGS.get(key, key)
+    key = _snake(key).replace("favorite", "favourite")
+    if key.startswith("favourite_"):
+        noun = key[len("favourite_") :]
+        if len(noun) > 3 and noun.endswith("s") and not noun.endswith(("ss", "us", "is")):
+            noun = noun[:-1]
+        key = f"favourite_{noun}"
+    return _KEY_ALIASES.get(key, key)
+
+
+def _display_key_en(key: str) -> str:
+    if key.endswith("_name") and key != "name":
+        return f"{key[: -len('_name')].replace('_', ' ')}'s name"
+    return key.replace("_", " ")
+
+
+def _display_key_zh(key: str) -> str:
+    if key in _ZH_DISPLAY:
+        return _ZH_DISPLAY[key]
+    if key.startswith("favourite_"):
+        return _ZH_DISPLAY.get(key[len("favourite_") :], key[len("favourite_") :].replace("_", " "))
+    return key if is_chinese(key) else key.replace("_", " ")
+
+
+def _join_en(values: Sequence[str]) -> str:
+    if len(values) <= 1:
+        return "".join(values)
+    return f"{', '.join(values[:-1])} and {values[-1]}"
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def _capitalize(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _normalize_quotes(text: str) -> str:
+    return text.replace("’", "'").replace("‘", "'")
+
+
+# --------------------------------------------------------------------------------------------
+# Value cleaning
+
+
+_VALUE_CUT = re.compile(
+    r"\s+(?:and|but|because|so|which|now|though|although|since|while|then)\s+|[,;!?—–]|\s-\s|\.(?:\s|$)|。|，|！|？"
+)
+
+
+def _clean_value(raw: str) -> str | None:
+    value = _VALUE_CUT.split(raw, maxsplit=1)[0].strip().strip("\"'`“”*")
+    value = value.rstrip(".:")
+    if not value or len(value) > 60:
+        return None
+    first = value.split()[0].lower()
+    if first in _VALUE_STOP or first in _PRONOUNS:
+        return None
+    if is_chinese(value) and _ZH_QUESTION.search(value):
+        return None
+    return value
+
+
+def _clean_name(raw: str, *, require_capital: bool) -> str | None:
+    raw = raw.strip()
+    if is_chinese(raw[:1]):
+        return _clean_zh_name(raw)
+    words: list[str] = []
+    for word in raw.split()[:3]:
+        word = word.strip(".,!?;:\"'")
+        if not word or word == "I" or word.lower() in _NAME_STOP or not re.fullmatch(_WORD, word):
+            break
+        if require_capital and not word[0].isupper():
+            break
+        words.append(word if word[0].isupper() else word.capitalize())
+        if len(words) == 2:
+            break
+    if not words:
+        return None
+    return " ".join(words)
+
+
+def _clean_zh_name(raw: str) -> str | None:
+    value = re.split(f"[{_ZH_STOP_CHARS}]|住在|住|来自|喜欢|今年|我|在|是|的", raw, maxsplit=1)[0]
+    if not value or _ZH_QUESTION.search(value) or value in _ZH_PRONOUNS:
+        return None
+    if is_chinese(value) and len(value) > 4:
+        return None
+    return value
+
+
+def _clean_place(raw: str) -> str | None:
+    raw = raw.strip()
+    if not raw:
+        return None
+    if is_chinese(raw[:1]):
+        value = re.split(f"[{_ZH_STOP_CHARS}]|我|喜欢|工作|的时候|了|啦|呢", raw, maxsplit=1)[0]
+        if not value or _ZH_QUESTION.search(value) or len(value) > 8:
+            return None
+        return value
+    words = re.findall(r"[^\W\d_][\w'-]*|\S", raw)
+    if not words or not re.fullmatch(_WORD, words[0]):
+        return None
+    if not words[0][0].isupper():
+        if words[0].lower() in _PLACE_STOP or words[0].lower() in _NAME_STOP:
+            return None
+        return words[0].capitalize()
+    taken = [words[0]]
+    for index, word in enumerate(words[1:4], start=1):
+        joins_capitals = (
+            word in _PLACE_JOINERS
+            and index + 1 < len(words)
+            and re.fullmatch(_WORD, words[index + 1]) is not None
+            and words[index + 1][0].isupper()
+        )
+        if (re.fullmatch(_WORD, word) and word[0].isupper()) or joins_capitals:
+            taken.append(word)
+        else:
+            break
+    if taken[-1] in _PLACE_JOINERS:
+        taken.pop()
+    return " ".join(taken)
+
+
+def _clean_list(raw: str, *, chinese: bool = False) -> list[str]:
+    if chinese:
+        head = re.split(f"[{_ZH_STOP_CHARS.replace('、', '')}]", raw, maxsplit=1)[0]
+        items = re.split("、|和|以及|还有|跟", head)
+    else:
+        head = re.split(
+            r"[;!?—–]|\.(?:\s|$)|\s+(?:but|because|so|though|since|when|if)\s+",
+            raw,
+            maxsplit=1,
+        )[0]
+        head = re.split(r",?\s+and\s+I\b|,\s*I\b", head, maxsplit=1)[0]
+        items = re.split(r",\s*(?:and\s+)?|\s+and\s+|\s+or\s+", head)
+    values: list[str] = []
+    for item in items:
+        item = re.sub(
+            r"\s+(?:too|a lot|very much|so much|as well|now|anymore|these days|any more)$",
+            "",
+            item.strip().strip("\"'“”."),
+        )
+        if not item or len(item) > 40:
+            continue
+        first = item.split()[0].lower() if not chinese else item
+        if first in _PRONOUNS or item in _ZH_PRONOUNS or (chinese and _ZH_QUESTION.search(item)):
+            continue
+        values.append(item)
+    return values
+
+
+# --------------------------------------------------------------------------------------------
+# Splitting text into roles, sentences and clauses
+
+
+def _segments(text: str, default_role: str) -> list[_Segment]:
+    """Split a text on role-prefixed lines ("Human: ...", "AI: ...") and XML messages."""
+    if "<message type=" in text:
+        text = _xml_messages_to_lines(text)
+    segments: list[_Segment] = []
+    role = default_role
+    lines: list[str] = []
+    for line in text.splitlines():
+        match = _ROLE_LINE.match(line)
+        if match:
+            if lines:
+                segments.append(_Segment(role, "\n".join(lines)))
+            prefix = match.group("role").lower()
+            role = "ai" if prefix in _AI_ROLES else "narrative" if prefix == "system" else "human"
+            lines = [match.group("rest")]
+        else:
+            lines.append(line)
+    if lines:
+        segments.append(_Segment(role, "\n".join(lines)))
+    return segments
+
+
+def _xml_messages_to_lines(text: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        role = {
+            "human": "Human",
+            "ai": "AI",
+            "system": "System",
+            "tool": "Tool result",
+        }.get(match.group("type"), match.group("type"))
+        body = re.sub(
+            r"\s*<tool_call[^>]*>.*?</tool_call>\s*",
+            " ",
+            match.group("body"),
+            flags=re.DOTALL,
+        )
+        body = html.unescape(body).strip()
+        return "\n".join(
+            f"{role}: {line}" if index == 0 else line for index, line in enumerate(body.splitlines())
+        )
+
+    return re.sub(
+        r'<message type="(?P<type>\w+)"[^>]*>(?P<body>.*?)</message>',
+        replace,
+        text,
+        flags=re.DOTALL,
+    )
+
+
+_QUESTION_START = re.compile(
+    r"^\s*(?:and\s+|but\s+|so\s+)?(?:what|what's|where|who|whom|whose|when|why|how|which|do|does|did|is|are|am|"
+    r"was|were|can|could|would|will|should|shall|have|has|tell\s+me)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_SPLIT = re.compile(
+    r"[,;，；]\s*(?=(?:and\s+|but\s+|so\s+|now\s+|then\s+)?(?:I\b|I'm|I’m|i\b|my\b|My\b|now\b|Now\b|what|What|where|"
+    r"Where|who|Who|how|How|do\b|Do\b|can|Can|我|现在|但|不过|可是|你))"
+)
+
+
+def _clauses(text: str) -> Iterator[tuple[str, bool]]:
+    """Yield (clause, is_question) pairs; a question clause states no fact."""
+    for sentence in re.split(r"(?<=[.!?])\s+|(?<=[。！？])|\n+", text):
+        sentence = sentence.strip()
+        if not sentence:
+            continue
+        asks = sentence.endswith(("?", "？"))
+        parts = _CLAUSE_SPLIT.split(sentence)
+        for index, part in enumerate(parts):
+            zh_question = is_chinese(part) and bool(re.search("什么|多少|哪|谁|啥|吗|几岁", part))
+            question = zh_question or (
+                asks and (index == len(parts) - 1 or bool(_QUESTION_START.match(part)))
+            )
+            yield part, question
+
+
+def _content_text(message: BaseMessage) -> str:
+    content = message.content
+    if isinstance(content, str):
+        return content
+    return "".join(
+        block if isinstance(block, str) else str(block.get("text", "")) for block in content if block
+    )
+
+
+def _section(text: str, start: str, end: str | None) -> str:
+    begin = text.rfind(start)
+    if begin < 0:
+        return ""
+    begin += len(start)
+    stop = text.find(end, begin) if end else -1
+    return text[begin : stop if stop >= 0 else len(text)].strip()
+
+
+def _after_last(text: str, marker: str) -> str:
+    index = text.rfind(marker)
+    return text[index:] if index >= 0 else text
