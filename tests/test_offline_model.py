@@ -126,7 +126,13 @@ def test_reads_third_person_summaries_key_value_lines_and_transcripts() -> None:
         "city": ("Lisbon",),
     }
     assert facts_of("name: Mara\nfavourite_food: sushi")["favourite_food"] == ("sushi",)
-    assert facts_of("Mara: Mara lives in Lisbon.")["city"] == ("Lisbon",)
+    # An entity note speaks of its name; it is the user's only once the prompt says that name is theirs.
+    assert merge_facts(extract_facts("Mara: Mara lives in Lisbon.", role="narrative"), "Mara")["city"] == (
+        "Lisbon",
+    )
+    assert "city" not in facts_of("Mara: Mara lives in Lisbon.")
+    note = "Mara: Mara is the human's name. Mara lives in Lisbon."
+    assert merge_facts(extract_facts(note, role="narrative"))["city"] == ("Lisbon",)
     assert facts_of("Human: my name is Mara\nAI: Nice to meet you, Mara!")["name"] == ("Mara",)
     # An AI's first person is about the AI, not the user.
     assert extract_facts("I'm Claude and I live in a data centre.", role="ai") == []
@@ -173,12 +179,12 @@ def test_recalls_a_fact_that_is_in_the_prompt(statement: str, question: str, ans
 @pytest.mark.parametrize(
     ("question", "answer"),
     [
-        ("What's my name?", "I don't know your name — it isn't in what I was given."),
-        ("Where do I live?", "I don't know where you live — it isn't in what I was given."),
-        ("What's my order number?", "I don't know your order number — it isn't in what I was given."),
-        ("我叫什么名字？", "我不知道你的名字——我收到的内容里没有。"),
-        ("我住在哪里？", "我不知道你住在哪里——我收到的内容里没有。"),
-        ("我的订单号是什么？", "我不知道你的订单号——我收到的内容里没有。"),
+        ("What's my name?", "I can't answer that from what I was given."),
+        ("Where do I live?", "I can't answer that from what I was given."),
+        ("What's my order number?", "I can't answer that from what I was given."),
+        ("我叫什么名字？", "这个我回答不了：我收到的内容里没有。"),
+        ("我住在哪里？", "这个我回答不了：我收到的内容里没有。"),
+        ("我的订单号是什么？", "这个我回答不了：我收到的内容里没有。"),
     ],
 )
 def test_says_it_does_not_know_a_fact_missing_from_the_prompt(question: str, answer: str) -> None:
@@ -229,7 +235,7 @@ def test_reads_facts_from_every_kind_of_injected_memory(context: SystemMessage) 
 def test_forgetting_is_visible_when_the_fact_left_the_window() -> None:
     full = [HumanMessage("I'm Mara"), AIMessage("Nice to meet you, Mara!"), HumanMessage("I like tea")]
     assert reply(*full, HumanMessage("what's my name?")) == "Your name is Mara."
-    assert reply(*full[2:], HumanMessage("what's my name?")).startswith("I don't know your name")
+    assert reply(*full[2:], HumanMessage("what's my name?")) == dont_know()
 
 
 def test_answers_in_chinese_when_the_latest_message_is_chinese() -> None:
@@ -264,7 +270,7 @@ def test_classic_conversation_templates_sent_as_one_message() -> None:
     assert (
         reply(HumanMessage(PROMPT.format(history=history, input="what's my name?"))) == "Your name is Mara."
     )
-    assert reply(HumanMessage(PROMPT.format(history="", input="what's my name?"))).startswith("I don't know")
+    assert reply(HumanMessage(PROMPT.format(history="", input="what's my name?"))) == dont_know()
     entities = {"Mara": "Mara is the human's name. Mara lives in Lisbon."}
     prompt = ENTITY_MEMORY_CONVERSATION_TEMPLATE.format(
         entities=entities, history="", input="where do I live?"
@@ -578,7 +584,7 @@ def test_works_in_a_prompt_template_chain() -> None:
     chain = prompt | OfflineTeachingModel()
     history = [HumanMessage("I'm Mara"), AIMessage("Nice to meet you, Mara!")]
     assert chain.invoke({"history": history, "input": "what's my name?"}).content == "Your name is Mara."
-    assert chain.invoke({"history": [], "input": "what's my name?"}).content.startswith("I don't know")
+    assert chain.invoke({"history": [], "input": "what's my name?"}).content == dont_know()
 
 
 def test_conversation_summary_memory_end_to_end() -> None:

@@ -9,8 +9,10 @@ bound tools. One concern per module:
 - ``model``: the LangChain chat model class and its shared call counter;
 - ``lexicon``: English and Chinese word lists and key tables;
 - ``text``: language, keys, value cleaning, roles and clauses;
-- ``facts``: reading facts from text; ``questions``: what a message asks;
-- ``answers``: saying facts back, refusals, small talk;
+- ``statements``: who says what about whom, and what changed; ``rules``: the fact each clause states;
+- ``facts``: facts read from text; ``knowledge``: what is true now, per person, conflicts kept;
+- ``questions``: every question in a message; ``answers``: saying facts back, refusals;
+- ``small_talk``: replies that state no fact;
 - ``memory_prompts``: replies to summary, entity and fact-extraction prompts;
 - ``tools``: tool calls and answers from tool results; ``reply``: the whole reply.
 """
@@ -21,10 +23,9 @@ from memory_demos.providers.offline_model.answers import (
     dont_know,
     fact_clause,
     fact_clause_zh,
-    small_talk,
-    topic_of,
 )
-from memory_demos.providers.offline_model.facts import Fact, extract_facts, facts_in_messages, merge_facts
+from memory_demos.providers.offline_model.facts import Fact, extract_facts, merge_facts
+from memory_demos.providers.offline_model.knowledge import Knowledge, facts_in_messages, knowledge_of
 from memory_demos.providers.offline_model.lexicon import (
     DONT_KNOW_EN,
     DONT_KNOW_ZH,
@@ -37,8 +38,10 @@ from memory_demos.providers.offline_model.memory_prompts import (
     summarize_entity,
 )
 from memory_demos.providers.offline_model.model import CallCounter, OfflineTeachingModel
-from memory_demos.providers.offline_model.questions import detect_recall_question
+from memory_demos.providers.offline_model.questions import Question, detect_recall_question, find_questions
 from memory_demos.providers.offline_model.reply import compose_reply, latest_user_text
+from memory_demos.providers.offline_model.small_talk import small_talk, topic_of
+from memory_demos.providers.offline_model.statements import USER
 from memory_demos.providers.offline_model.text import is_chinese, normalize_key
 
 __all__ = [
@@ -46,7 +49,12 @@ __all__ = [
     "DONT_KNOW_ZH",
     "DRIFT_DETAILS",
     "MAX_SUMMARY_FACTS",
+    "USER",
     "CallCounter",
+    "Knowledge",
+    "Question",
+    "find_questions",
+    "knowledge_of",
     "Fact",
     "OfflineTeachingModel",
     "Reply",

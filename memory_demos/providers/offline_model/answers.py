@@ -1,31 +1,43 @@
-"""Saying facts back: clauses in English and Chinese, refusals, acknowledgements, small talk."""
+"""Saying facts back: clauses about anyone in English and Chinese, answers, refusals, acknowledgements."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memory_demos.providers.offline_model.facts import Fact
+from memory_demos.providers.offline_model.knowledge import Belief, Knowledge
 from memory_demos.providers.offline_model.lexicon import (
-    _STOPWORDS,
+    _ZH_ANIMALS,
     ALL_FACTS,
+    CONFLICT_EN,
+    CONFLICT_ZH,
+    DONT_KNOW_ALL_EN,
+    DONT_KNOW_ALL_ZH,
     DONT_KNOW_EN,
+    DONT_KNOW_NTH_EN,
+    DONT_KNOW_NTH_ZH,
     DONT_KNOW_ZH,
+    HABIT_VERBS,
+    ORDINALS_EN,
+    ORDINALS_ZH,
+    ZH_HABIT_VERBS,
+    ZH_RELATION_NAMES,
 )
+from memory_demos.providers.offline_model.questions import Question
+from memory_demos.providers.offline_model.statements import USER
 from memory_demos.providers.offline_model.text import (
     _article,
     _capitalize,
     _display_key_en,
     _display_key_zh,
     _join_en,
-    _normalize_quotes,
-    _stable_hash,
-    is_chinese,
 )
 
-# --------------------------------------------------------------------------------------------
-# Rendering facts
+_HABIT_BASE = {key: verb for verb, key in HABIT_VERBS.items()}
+_ZH_HABIT = {key: verb for verb, key in ZH_HABIT_VERBS.items()}
+_ZH_NAMED = {**{v: k for k, v in _ZH_ANIMALS.items() if len(k) == 1}, **ZH_RELATION_NAMES}
 
 
 @dataclass(frozen=True)
@@ -36,201 +48,192 @@ class Reply:
     tool_calls: tuple[dict[str, Any], ...] = ()
 
 
-def fact_clause(key: str, values: Sequence[str], subject: str = "you") -> str:
-    """An English clause stating one fact; ``subject`` is "you", "the human" or an entity's name."""
+def fact_clause(key: str, values: Sequence[str], subject: str = "you", *, former: bool = False) -> str:
+    """An English clause stating one fact; ``subject`` is "you", "the human", a name or "your brother".
+
+    ``former``: the fact was taken back ("you no longer live in Lisbon").
+    """
     second = subject == "you"
     possessive = "your" if second else f"{subject}'s"
     verb_s = "" if second else "s"
-    value = _join_en(values)
+    be = "you're" if second else f"{subject} is"
+    no = "no longer " if former else ""
+    value = " or ".join(values) if former else _join_en(values)
     if key == "name":
-        if second:
-            return f"your name is {value}"
-        if subject == "the human":
-            return f"the human's name is {value}"
+        if second or subject == "the human":
+            return f"{possessive} name is {no}{value}"
         return f"{subject} is the human's name"
     if key == "city":
-        return f"{subject} live{verb_s} in {value}"
+        return f"{subject} {no}live{verb_s} in {value}"
     if key == "hometown":
-        return "you're from " + value if second else f"{subject} is from {value}"
-    if key == "likes":
-        return f"{subject} like{verb_s} {value}"
-    if key == "dislikes":
-        return f"you don't like {value}" if second else f"{subject} dislikes {value}"
+        return f"{be} {'not ' if former else ''}from {value}"
+    if key in {"likes", "dislikes"}:
+        verb = "like" if key == "likes" else "dislike"
+        if key == "dislikes" and not former:
+            return f"you don't like {value}" if second else f"{subject} dislikes {value}"
+        return f"{subject} {no}{verb}{verb_s} {value}"
+    if key in _HABIT_BASE:
+        verb = _HABIT_BASE[key]
+        return f"{subject} {no}{verb if second else key} {value}"
     if key == "job":
-        return f"{subject} work{verb_s} as {_article(value)} {value}"
+        return f"{subject} {no}work{verb_s} as {_article(value)} {value}"
     if key == "age":
-        return f"you're {value} years old" if second else f"{subject} is {value} years old"
-    return f"{possessive} {_display_key_en(key)} is {value}"
+        return f"{be} {no}{value} years old"
+    if key == "nationality":
+        return f"{be} {no}{value}"
+    return f"{possessive} {_display_key_en(key)} is {no}{value}"
 
 
-def fact_clause_zh(key: str, values: Sequence[str]) -> str:
-    """A Chinese second-person clause stating one fact."""
+def fact_clause_zh(key: str, values: Sequence[str], subject: str = "你", *, former: bool = False) -> str:
+    """A Chinese clause stating one fact about ``subject`` ("你", a name, "你哥哥")."""
     value = "、".join(values)
+    no = "不再" if former else ""
     if key == "name":
-        return f"你叫{value}"
+        return f"{subject}{no}叫{value}"
     if key == "city":
-        return f"你住在{value}"
+        return f"{subject}{'已经不' if former else ''}住在{value}"
     if key == "hometown":
-        return f"你来自{value}"
+        return f"{subject}{'不是' if former else ''}来自{value}"
     if key == "likes":
-        return f"你喜欢{value}"
+        return f"{subject}{no}喜欢{value}"
     if key == "dislikes":
-        return f"你不喜欢{value}"
+        return f"{subject}{'不再讨厌' if former else '不喜欢'}{value}"
+    if key in _ZH_HABIT:
+        return f"{subject}{'不再' if former else ''}{_ZH_HABIT[key]}{value}"
     if key == "age":
-        return f"你{value}岁"
+        return f"{subject}{'不再是' if former else ''}{value}岁"
+    if key.endswith("_name") and key[: -len("_name")] in _ZH_NAMED:
+        return f"{subject}的{_ZH_NAMED[key[: -len('_name')]]}{no}叫{value}"
     if key.startswith("favourite_"):
-        return f"你最喜欢的{_display_key_zh(key)}是{value}"
-    return f"你的{_display_key_zh(key)}是{value}"
+        return f"{subject}最喜欢的{_display_key_zh(key)}{'不再' if former else ''}是{value}"
+    return f"{subject}的{_display_key_zh(key)}{'不再' if former else ''}是{value}"
 
 
-def _unknown_topic_en(key: str) -> str:
-    topics = {
-        "name": "your name",
-        "city": "where you live",
-        "hometown": "where you're from",
-        "likes": "what you like",
-        "dislikes": "what you dislike",
-        "job": "what you do for work",
-        "age": "how old you are",
-        ALL_FACTS: "anything about you",
-    }
-    return topics.get(key, f"your {_display_key_en(key)}")
+def dont_know(key: str = ALL_FACTS, *, chinese: bool = False, questions: int = 1) -> str:
+    """The reply when the prompt holds no such fact. It names no topic, so it repeats no question words."""
+    if questions > 1:
+        return DONT_KNOW_ALL_ZH if chinese else DONT_KNOW_ALL_EN
+    return DONT_KNOW_ZH if chinese else DONT_KNOW_EN
 
 
-def _unknown_topic_zh(key: str) -> str:
-    topics = {
-        "name": "你的名字",
-        "city": "你住在哪里",
-        "hometown": "你来自哪里",
-        "likes": "你喜欢什么",
-        "dislikes": "你不喜欢什么",
-        "age": "你多大",
-        ALL_FACTS: "关于你的任何信息",
-    }
-    if key in topics:
-        return topics[key]
-    if key.startswith("favourite_"):
-        return f"你最喜欢的{_display_key_zh(key)}是什么"
-    return f"你的{_display_key_zh(key)}"
-
-
-def dont_know(key: str, *, chinese: bool = False) -> str:
-    """The reply when the prompt holds no such fact: forgetting made visible."""
-    if chinese:
-        return DONT_KNOW_ZH.format(topic=_unknown_topic_zh(key))
-    return DONT_KNOW_EN.format(topic=_unknown_topic_en(key))
-
-
-def _acknowledge(facts: dict[str, tuple[str, ...]], *, chinese: bool) -> str:
-    if chinese:
-        return "记住了，" + "，".join(fact_clause_zh(k, v) for k, v in facts.items()) + "。"
-    parts: list[str] = []
-    if "name" in facts:
-        parts.append(f"Nice to meet you, {facts['name'][0]}!")
-    others = [fact_clause(k, v) for k, v in facts.items() if k != "name"]
-    if others:
-        parts.append("Got it: " + "; ".join(others) + ".")
-    return " ".join(parts)
-
-
-def answer_recall(key: str, facts: dict[str, tuple[str, ...]], *, chinese: bool) -> str:
-    """Answer a recall question from the facts found in the prompt, or say it is not there."""
-    if key == ALL_FACTS:
-        if not facts:
-            return dont_know(ALL_FACTS, chinese=chinese)
+def _display(question_subject: str, knowledge: Knowledge, *, chinese: bool) -> str:
+    if question_subject == USER:
+        return "你" if chinese else "you"
+    resolved = knowledge.resolve(question_subject)
+    if question_subject.startswith("rel:"):
+        relation = question_subject[4:]
         if chinese:
-            return (
-                "我收到的内容里关于你的信息："
-                + "；".join(fact_clause_zh(k, v) for k, v in facts.items())
-                + "。"
-            )
-        return (
-            "Here is what I was given about you: "
-            + "; ".join(fact_clause(k, v) for k, v in facts.items())
-            + "."
-        )
-    found_key = _find_key(key, facts)
-    if found_key is None:
-        return dont_know(key, chinese=chinese)
-    values = facts[found_key]
-    clause = fact_clause_zh(found_key, values) if chinese else fact_clause(found_key, values)
-    return _capitalize(clause) + ("。" if chinese else ".")
+            return f"你{ZH_RELATION_NAMES.get(relation, relation)}{'' if resolved == question_subject else resolved}"
+        name = "" if resolved == question_subject else f" {resolved}"
+        return f"your {relation}{name}"
+    return question_subject
 
 
-def _find_key(key: str, facts: dict[str, tuple[str, ...]]) -> str | None:
-    if key in facts:
-        return key
+def _clause(key: str, values: Sequence[str], subject: str, *, chinese: bool, former: bool = False) -> str:
+    if chinese:
+        return fact_clause_zh(key, values, subject, former=former)
+    return fact_clause(key, values, subject, former=former)
+
+
+def _find_belief(knowledge: Knowledge, subject: str, key: str) -> tuple[str, Belief] | None:
+    per_subject = knowledge.beliefs.get(knowledge.resolve(subject), {})
+    if key in per_subject and (
+        per_subject[key].values or per_subject[key].conflict or per_subject[key].former
+    ):
+        return key, per_subject[key]
     fallbacks = {"city": "hometown", "hometown": "city"}
-    if key in fallbacks and fallbacks[key] in facts:
-        return fallbacks[key]
+    if key in fallbacks and per_subject.get(fallbacks[key]) and per_subject[fallbacks[key]].values:
+        return fallbacks[key], per_subject[fallbacks[key]]
     if len(key) >= 3:
-        candidates = [k for k in facts if k.startswith(f"{key}_") or k.endswith(f"_{key}")]
+        candidates = [
+            k
+            for k, b in per_subject.items()
+            if b.values and (k.startswith(f"{key}_") or k.endswith(f"_{key}"))
+        ]
         if len(candidates) == 1:
-            return candidates[0]
+            return candidates[0], per_subject[candidates[0]]
     return None
 
 
-def topic_of(text: str) -> str:
-    """A short, deterministic topic phrase taken from the text itself ("" when there is none)."""
-    text = _normalize_quotes(text).strip()
-    if is_chinese(text):
-        cleaned = re.sub(r"[，。！？,.!?；;、：:\s]+", "", text)
-        cleaned = re.sub(r"^(?:我觉得|我想|我们|请问|你觉得|今天|最近)+", "", cleaned)
-        cleaned = re.sub(r"(?:吗|呢|吧|啊|呀|了)+$", "", cleaned)
-        return cleaned[:10]
-    about = re.search(r"\babout\s+(?P<t>[\w' -]{2,40}?)\s*(?:[?.!,;]|$)", text, re.IGNORECASE)
-    if about:
-        words = [w for w in about.group("t").split() if w.lower() not in {"the", "a", "an", "my", "your"}]
-        if words:
-            return " ".join(words[:4])
-    tokens = re.findall(r"[A-Za-z][A-Za-z'-]+", text)
-    if tokens:
-        tokens[0] = tokens[0].lower()
-    # No part-of-speech tagger here: dropping stop words and "-ed" verbs leaves mostly nouns.
-    words = [w for w in tokens if w.lower() not in _STOPWORDS and len(w) > 2 and not w.lower().endswith("ed")]
-    unique = list(dict.fromkeys(words))
-    return _join_en(unique[:2])
-
-
-def small_talk(text: str, *, chinese: bool) -> str:
-    """A short, deterministic reply about the message's own topic; it never invents a fact."""
-    plain = _normalize_quotes(text).strip().lower()
-    variant = _stable_hash(plain)
+def answer_question(question: Question, knowledge: Knowledge, *, chinese: bool) -> str | None:
+    """The answer to one recall question, from the prompt's knowledge; None when the prompt has none."""
+    if question.key is None:
+        return None
+    subject = _display(question.subject, knowledge, chinese=chinese)
+    end = "。" if chinese else "."
+    if question.key == ALL_FACTS:
+        facts = knowledge.current(question.subject)
+        if not facts:
+            return None
+        clauses = [_clause(k, v, subject, chinese=chinese) for k, v in facts.items()]
+        if chinese:
+            return f"我收到的内容里关于{subject}的信息：" + "；".join(clauses) + end
+        about = "you" if subject == "you" else subject
+        return f"Here is what I was given about {about}: " + "; ".join(clauses) + end
+    found = _find_belief(knowledge, question.subject, question.key)
+    if found is None:
+        return None
+    key, belief = found
+    if belief.values:
+        return _capitalize(_clause(key, belief.values, subject, chinese=chinese)) + end
+    if belief.conflict:
+        options = ("还是" if chinese else " or ").join(f"“{v}”" for v in belief.conflict)
+        return (CONFLICT_ZH if chinese else CONFLICT_EN).format(options=options)
+    clause = _capitalize(_clause(key, belief.former, subject, chinese=chinese, former=True))
     if chinese:
-        if re.match(r"^(?:你好|您好|嗨|哈喽|早上好|晚上好)", plain):
-            return "你好！想聊点什么？"
-        if re.search("谢谢|多谢", plain):
-            return "不客气！"
-        if re.search("再见|拜拜", plain):
-            return "再见！"
-        topic = topic_of(text)
-        if not topic:
-            return "嗯，我在听。"
-        if plain.endswith(("?", "？", "吗", "呢")):
-            return f"我只能根据收到的内容回答，里面没有关于“{topic}”的信息。"
-        return (
-            "有意思——关于“{t}”，能再多说一点吗？",
-            "明白了，“{t}”。还有什么想聊的？",
-        )[variant % 2].format(t=topic)
-    if (
-        re.match(r"^(?:hi|hello|hey|good (?:morning|afternoon|evening)|greetings)\b", plain)
-        and len(plain) < 30
-    ):
-        return "Hello! What would you like to talk about?"
-    if re.match(r"^how\s+are\s+you\b", plain):
-        return "I'm a rule-based offline model, so I'm always the same. What would you like to talk about?"
-    if re.search(r"\b(?:thanks|thank you)\b", plain):
-        return "You're welcome!"
-    if re.match(r"^(?:bye|goodbye|see you)\b", plain):
-        return "Goodbye!"
-    topic = topic_of(text)
-    if not topic:
-        return "I see. Tell me more."
-    if plain.endswith("?"):
-        return f"I can only answer from what is in my prompt, and it says nothing about {topic}."
-    templates = (
-        "Interesting — tell me more about {t}.",
-        "I see. What else would you like to say about {t}?",
-        "Thanks for sharing that about {t}.",
-    )
-    return templates[variant % len(templates)].format(t=topic)
+        return f"据我收到的内容，{clause}，但没有提到现在的情况。"
+    return f"{clause}, and nothing I was given says what replaced it."
+
+
+def answer_questions(questions: Sequence[Question], knowledge: Knowledge, *, chinese: bool) -> str:
+    """Answers to every question, in order; an unanswerable one gets a refusal naming only its position."""
+    answers = [answer_question(q, knowledge, chinese=chinese) for q in questions]
+    if len(answers) == 1:
+        return answers[0] or dont_know(chinese=chinese)
+    parts: list[str] = []
+    for index, answer in enumerate(answers):
+        if answer is not None:
+            parts.append(answer)
+        elif chinese:
+            parts.append(DONT_KNOW_NTH_ZH.format(nth=ORDINALS_ZH[min(index, len(ORDINALS_ZH) - 1)]))
+        else:
+            parts.append(DONT_KNOW_NTH_EN.format(nth=ORDINALS_EN[min(index, len(ORDINALS_EN) - 1)]))
+    return ("" if chinese else " ").join(parts)
+
+
+def answer_recall(key: str, facts: dict[str, tuple[str, ...]], *, chinese: bool) -> str:
+    """Answer one recall question about the user from a key -> values mapping."""
+    knowledge = Knowledge()
+    knowledge.add_ordered([Fact(k, v, "") for k, values in facts.items() for v in values])
+    return answers_or_refusal(Question(USER, key, ""), knowledge, chinese=chinese)
+
+
+def answers_or_refusal(question: Question, knowledge: Knowledge, *, chinese: bool) -> str:
+    """One question's answer, or the refusal."""
+    return answer_question(question, knowledge, chinese=chinese) or dont_know(chinese=chinese)
+
+
+def acknowledge(facts: Sequence[Fact], *, chinese: bool) -> str:
+    """Confirm what the user just said, about whomever it was said, changes included."""
+    knowledge = Knowledge()
+    knowledge.add_ordered(list(facts))
+    clauses: list[str] = []
+    greeting = ""
+    for subject in knowledge.subjects():
+        display = (
+            ("你" if chinese else "you") if subject == USER else _display(subject, knowledge, chinese=chinese)
+        )
+        for key, belief in knowledge.beliefs[subject].items():
+            if subject == USER and key == "name" and belief.values and not chinese:
+                greeting = f"Nice to meet you, {belief.values[-1]}!"
+                continue
+            if belief.values:
+                clauses.append(_clause(key, belief.values, display, chinese=chinese))
+            elif belief.former:
+                clauses.append(_clause(key, belief.former, display, chinese=chinese, former=True))
+    if chinese:
+        return "记住了，" + "，".join(clauses) + "。" if clauses else "记住了。"
+    parts = [greeting] if greeting else []
+    if clauses:
+        parts.append("Got it: " + "; ".join(clauses) + ".")
+    return " ".join(parts)

@@ -12,12 +12,143 @@ MAX_TOPIC_CHARS = 40
 MAX_LIST_VALUES = 6
 MAX_ENTITY_SENTENCES = 8
 
-DONT_KNOW_EN = "I don't know {topic} — it isn't in what I was given."
-DONT_KNOW_ZH = "我不知道{topic}——我收到的内容里没有。"
+# Refusals name no topic, so they never repeat a question's words (nor pass a recall check by accident).
+DONT_KNOW_EN = "I can't answer that from what I was given."
+DONT_KNOW_ZH = "这个我回答不了：我收到的内容里没有。"
+DONT_KNOW_ALL_EN = "I can't answer those questions from what I was given."
+DONT_KNOW_ALL_ZH = "这些问题我回答不了：我收到的内容里没有。"
+DONT_KNOW_NTH_EN = "I can't answer your {nth} question from what I was given."
+DONT_KNOW_NTH_ZH = "你的第{nth}个问题我回答不了：我收到的内容里没有。"
+ORDINALS_EN = ("first", "second", "third", "fourth", "fifth", "sixth")
+ORDINALS_ZH = ("一", "二", "三", "四", "五", "六")
+CONFLICT_EN = "What I was given disagrees, and nothing says which is newer: {options}."
+CONFLICT_ZH = "我收到的内容互相矛盾，也看不出哪个更新：{options}。"
 ALL_FACTS = "*"
 
+
+def _word_list(words: str) -> list[str]:
+    return words.split()
+
+
+# Habits read from "I drink/eat/play ... X": the verb and the fact key it gives.
+HABIT_VERBS = {
+    "drink": "drinks",
+    "eat": "eats",
+    "play": "plays",
+    "speak": "speaks",
+    "study": "studies",
+    "drive": "drives",
+    "read": "reads",
+    "watch": "watches",
+    "cook": "cooks",
+    "teach": "teaches",
+    "own": "owns",
+    "collect": "collects",
+    "wear": "wears",
+}
+HABIT_FORMS = {
+    **{verb: verb for verb in HABIT_VERBS},
+    "drinks": "drink",
+    "eats": "eat",
+    "plays": "play",
+    "speaks": "speak",
+    "studies": "study",
+    "drives": "drive",
+    "reads": "read",
+    "watches": "watch",
+    "cooks": "cook",
+    "teaches": "teach",
+    "owns": "own",
+    "collects": "collect",
+    "wears": "wear",
+    "drinking": "drink",
+    "eating": "eat",
+    "playing": "play",
+    "speaking": "speak",
+    "studying": "study",
+    "driving": "drive",
+    "reading": "read",
+    "watching": "watch",
+    "cooking": "cook",
+    "teaching": "teach",
+    "collecting": "collect",
+    "wearing": "wear",
+}
+ZH_HABIT_VERBS = {
+    "喝": "drinks",
+    "吃": "eats",
+    "玩": "plays",
+    "说": "speaks",
+    "开": "drives",
+    "看": "watches",
+}
+
+# Family, friends and colleagues: "my brother Kofi", "我哥哥小王".
+RELATIONS_EN = frozenset(
+    _word_list("""brother sister mother mom mum father dad friend colleague coworker boss wife husband
+    partner son daughter cousin neighbour neighbor uncle aunt grandmother grandfather grandma grandpa
+    roommate flatmate teacher girlfriend boyfriend fiance fiancee niece nephew manager""")
+)
+RELATIONS_ZH = {
+    "哥哥": "brother",
+    "弟弟": "brother",
+    "姐姐": "sister",
+    "妹妹": "sister",
+    "妈妈": "mother",
+    "母亲": "mother",
+    "爸爸": "father",
+    "父亲": "father",
+    "朋友": "friend",
+    "好朋友": "friend",
+    "同事": "colleague",
+    "老板": "boss",
+    "妻子": "wife",
+    "老婆": "wife",
+    "丈夫": "husband",
+    "老公": "husband",
+    "儿子": "son",
+    "女儿": "daughter",
+    "邻居": "neighbour",
+    "室友": "roommate",
+    "老师": "teacher",
+    "表哥": "cousin",
+    "表姐": "cousin",
+    "男朋友": "boyfriend",
+    "女朋友": "girlfriend",
+}
+ZH_RELATION_NAMES = {
+    "brother": "哥哥",
+    "sister": "姐姐",
+    "mother": "妈妈",
+    "father": "爸爸",
+    "friend": "朋友",
+    "colleague": "同事",
+    "boss": "老板",
+    "wife": "妻子",
+    "husband": "丈夫",
+    "son": "儿子",
+    "daughter": "女儿",
+    "neighbour": "邻居",
+    "roommate": "室友",
+    "teacher": "老师",
+    "cousin": "表哥",
+    "boyfriend": "男朋友",
+    "girlfriend": "女朋友",
+}
+
+# "I'm Brazilian" states a nationality, never a name.
+NATIONALITIES = frozenset(
+    _word_list("""American Argentinian Australian Austrian Belgian Brazilian British Canadian Chilean
+    Chinese Colombian Croatian Cuban Czech Danish Dutch Egyptian English Estonian Ethiopian Filipino
+    Finnish French German Ghanaian Greek Hungarian Icelandic Indian Indonesian Iranian Irish Israeli
+    Italian Jamaican Japanese Kenyan Korean Latvian Lebanese Lithuanian Malaysian Mexican Moroccan
+    Nigerian Norwegian Pakistani Peruvian Polish Portuguese Romanian Russian Scottish Serbian
+    Singaporean Slovak Spanish Swedish Swiss Taiwanese Thai Turkish Ukrainian Venezuelan Vietnamese
+    Welsh""")
+)
+
 # Keys whose facts accumulate instead of replacing each other.
-LIST_KEYS = frozenset({"likes", "dislikes"})
+LIST_KEYS = frozenset({"likes", "dislikes", "nationality", *HABIT_VERBS.values()})
 OPPOSITE_KEYS = {"likes": "dislikes", "dislikes": "likes"}
 
 # Invented details for drift mode: (sentence, the fact key it would claim, if any).
@@ -33,10 +164,6 @@ DRIFT_DETAILS: tuple[tuple[str, str | None], ...] = (
     ("The human used to play the violin.", None),
     ("The human's birthday is in March.", "birthday"),
 )
-
-
-def _word_list(words: str) -> list[str]:
-    return words.split()
 
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff"

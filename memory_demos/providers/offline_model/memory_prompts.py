@@ -14,27 +14,24 @@ from memory_demos.prompt_markers import (
     MIDDLEWARE_SUMMARY_MARKER,
     SUMMARY_MARKER,
 )
-from memory_demos.providers.offline_model.answers import fact_clause, topic_of
-from memory_demos.providers.offline_model.facts import (
-    Fact,
-    _extract,
-    extract_facts,
-    merge_facts,
-)
+from memory_demos.providers.offline_model.answers import fact_clause
+from memory_demos.providers.offline_model.facts import extract_facts
+from memory_demos.providers.offline_model.knowledge import Knowledge
 from memory_demos.providers.offline_model.lexicon import (
     _ENTITY_EDGE_WORDS,
     DRIFT_DETAILS,
-    LIST_KEYS,
     MAX_ENTITY_SENTENCES,
     MAX_SUMMARY_FACTS,
     MAX_SUMMARY_TOPICS,
     MAX_TOPIC_CHARS,
+    RELATIONS_EN,
 )
 from memory_demos.providers.offline_model.questions import detect_recall_question
+from memory_demos.providers.offline_model.small_talk import topic_of
+from memory_demos.providers.offline_model.statements import USER, split_sentences
 from memory_demos.providers.offline_model.text import (
     _after_last,
     _capitalize,
-    _clauses,
     _content_text,
     _join_en,
     _normalize_quotes,
@@ -48,14 +45,28 @@ from memory_demos.providers.offline_model.text import (
 # LangChain's own memory prompts
 
 
-def render_summary(
-    facts: dict[str, tuple[str, ...]],
-    extra_sentences: Sequence[str],
-    topics: Sequence[str],
-) -> str:
+def _summary_subject(subject: str) -> str:
+    if subject == USER:
+        return "the human"
+    return f"the human's {subject[4:]}" if subject.startswith("rel:") else subject
+
+
+def fact_sentences(knowledge: Knowledge, *, user_as: str = "the human") -> list[str]:
+    """One third-person sentence per fact the knowledge holds, oldest update first; taken-back facts too."""
+    sentences: list[str] = []
+    for subject in knowledge.subjects():
+        display = user_as if subject == USER else _summary_subject(subject)
+        for key, belief in knowledge.beliefs[subject].items():
+            if belief.values:
+                sentences.append(_capitalize(fact_clause(key, belief.values, display)) + ".")
+            elif belief.former:
+                sentences.append(_capitalize(fact_clause(key, belief.former, display, former=True)) + ".")
+    return sentences
+
+
+def render_summary(knowledge: Knowledge, extra_sentences: Sequence[str], topics: Sequence[str]) -> str:
     """A bounded third-person summary: the newest fact sentences, invented details, a topic tail."""
-    items = list(facts.items())[-MAX_SUMMARY_FACTS:]
-    sentences = [_capitalize(fact_clause(key, values, "the human")) + "." for key, values in items]
+    sentences = fact_sentences(knowledge)[-MAX_SUMMARY_FACTS:]
     sentences += [s for s in extra_sentences if s not in sentences]
     if topics:
         sentences.append(f"They also talked about {_join_en(list(topics))}.")
@@ -81,7 +92,9 @@ def _summary_topics(previous: str, new_lines: str) -> list[str]:
 
 def progressive_summary(summary: str, new_lines: str, *, drift: bool = False) -> str:
     """Answer SUMMARY_PROMPT: the existing summary's facts merged with the new lines' (newest wins)."""
-    facts = merge_facts(extract_facts(f"{summary}\n{new_lines}", role="narrative"))
+    knowledge = Knowledge()
+    knowledge.add_ordered(extract_facts(f"{summary}\n{new_lines}", role="narrative"))
+    facts = knowledge.current(USER)
     drifted = [sentence for sentence, _ in DRIFT_DETAILS if sentence in summary]
     if drift:
         for sentence, key in DRIFT_DETAILS:
@@ -90,7 +103,7 @@ def progressive_summary(summary: str, new_lines: str, *, drift: bool = False) ->
                 break
     # Fact-shaped invented details are facts now; render them once, as facts.
     extra = [s for s, key in DRIFT_DETAILS if s in drifted and (key is None or key not in facts)]
-    return render_summary(facts, extra, _summary_topics(summary, new_lines))
+    return render_summary(knowledge, extra, _summary_topics(summary, new_lines))
 
 
 def _summary_prompt_reply(prompt: str, *, drift: bool) -> str:
@@ -161,45 +174,41 @@ def _entity_extraction_reply(prompt: str, *, chatty: bool) -> str:
 
 
 def summarize_entity(entity: str, existing: str, last_line: str) -> str:
-    """Answer ENTITY_SUMMARIZATION_PROMPT: the existing summary plus what the last line says about it."""
+    """Answer ENTITY_SUMMARIZATION_PROMPT: what the existing summary and the last line say about ``entity``."""
     existing = existing.strip()
-    last_facts = merge_facts(extract_facts(last_line))
-    is_user = last_facts.get("name", ("",))[0] == entity or f"{entity} is the human's name" in existing
+    knowledge = Knowledge()
+    knowledge.add_ordered(extract_facts(existing, role="narrative") + extract_facts(last_line))
+    knowledge.merged()
     sentences = [s.strip() for s in re.split(r"(?<=[.!?。])\s+", existing) if s.strip()]
-    if is_user:
-        old = merge_facts(extract_facts(existing, role="narrative"))
-        merged = merge_facts(
-            Fact(key, value, "")
-            for source in (old, last_facts)
-            for key, values in source.items()
-            for value in values
+    kept = [s for s in sentences if not extract_facts(s, role="narrative")]
+    subject = knowledge.resolve(entity)
+    if subject == USER:
+        about = Knowledge()
+        about.beliefs = {USER: knowledge.beliefs.get(USER, {})}
+        new = [f"{entity} is the human's name.", *[s for s in fact_sentences(about, user_as=entity)]]
+        new = list(
+            dict.fromkeys(s for s in new if not s.startswith(f"{entity} is the human's name") or s == new[0])
         )
-        fact_sentences = [
-            _capitalize(fact_clause(key, values, entity)) + "." for key, values in merged.items()
+    elif subject in knowledge.beliefs:
+        about = Knowledge()
+        about.beliefs = {subject: knowledge.beliefs[subject]}
+        relations = [
+            f"{entity} is the human's {key[: -len('_name')]}."
+            for key, belief in knowledge.beliefs.get(USER, {}).items()
+            if key.endswith("_name") and entity in belief.values and key[: -len("_name")] in RELATIONS_EN
         ]
-        keep = [s for s in sentences if not _extract(s, "narrative", [entity]) and s not in fact_sentences]
-        new = fact_sentences + keep
+        new = relations + fact_sentences(about)
     else:
-        new = list(sentences)
-        about = [
-            (k, v) for k, values in last_facts.items() for v in values if entity.casefold() in v.casefold()
+        new = [
+            sentence
+            for sentence in fact_sentences(knowledge)
+            if entity.casefold() in sentence.casefold() and not sentence.startswith(f"{entity} ")
         ]
-        for key, value in about:
-            sentence = _capitalize(fact_clause(key, [value], "the human")) + "."
-            for index, old_sentence in enumerate(new):
-                old_facts = extract_facts(old_sentence, role="narrative")
-                if old_facts and old_facts[0].key == key and key not in LIST_KEYS:
-                    new[index] = sentence
-                    break
-            else:
-                if sentence not in new:
-                    new.append(sentence)
-        if not about and entity in last_line:
-            clause = next((c for c, _ in _clauses(last_line) if entity in c), "").strip().rstrip(".!?")
-            sentence = f"The human mentioned {entity}: “{clause[:80]}”."
-            if clause and not sentences:
-                new.append(sentence)
-    return " ".join(new[-MAX_ENTITY_SENTENCES:])
+        if not new and not kept and entity in last_line:
+            clause = next((c for c in split_sentences(last_line) if entity in c), "").strip().rstrip(".!?")
+            if clause:
+                new.append(f"The human mentioned {entity}: “{clause[:80]}”.")
+    return " ".join([*new, *[s for s in kept if s not in new]][-MAX_ENTITY_SENTENCES:])
 
 
 def _entity_summary_reply(prompt: str) -> str:
@@ -221,8 +230,9 @@ def _middleware_summary_reply(prompt: str) -> str:
     if closing >= 0:
         messages = messages[:closing]
     transcript = _xml_messages_to_lines(messages) if "<message type=" in messages else messages
-    facts = merge_facts(extract_facts(transcript, role="narrative"))
-    summary = render_summary(facts, (), _summary_topics("", transcript)) or "None"
+    knowledge = Knowledge()
+    knowledge.add_ordered(extract_facts(transcript, role="narrative"))
+    summary = render_summary(knowledge, (), _summary_topics("", transcript)) or "None"
     return (
         f"## SESSION INTENT\nChat with the assistant.\n\n## SUMMARY\n{summary}\n\n"
         "## ARTIFACTS\nNone\n\n## NEXT STEPS\nNone"
@@ -235,7 +245,13 @@ def _fact_extraction_reply(prompt: str, messages: Sequence[BaseMessage]) -> str:
     if not message:
         humans = [m for m in messages if m.type == "human"]
         message = _content_text(humans[-1]) if humans else ""
-    facts = merge_facts(extract_facts(message))
-    if not facts:
-        return "NONE"
-    return "\n".join(f"{key}: {', '.join(values)}" for key, values in facts.items())
+    knowledge = Knowledge()
+    knowledge.add_ordered([f for f in extract_facts(message) if f.subject == USER])
+    lines = [
+        f"{key}: {', '.join(belief.values)}"
+        if belief.values
+        else f"{key}: no longer {', '.join(belief.former)}"
+        for key, belief in knowledge.beliefs.get(USER, {}).items()
+        if belief.values or belief.former
+    ]
+    return "\n".join(lines) if lines else "NONE"

@@ -1,114 +1,281 @@
-"""Finding the questions in a message and what each one asks for."""
+"""Finding every question in a message, whom each one is about and which fact it asks for."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from memory_demos.providers.offline_model.lexicon import (
     _CJK,
     _THING_STOP,
+    _ZH_ANIMALS,
     _ZH_FAVOURITE_THINGS,
     _ZH_THINGS,
     ALL_FACTS,
+    HABIT_VERBS,
+    RELATIONS_EN,
+    RELATIONS_ZH,
+    ZH_HABIT_VERBS,
 )
+from memory_demos.providers.offline_model.statements import USER
 from memory_demos.providers.offline_model.text import _normalize_quotes, normalize_key
 
-# --------------------------------------------------------------------------------------------
-# Recall questions
+
+@dataclass(frozen=True)
+class Question:
+    """One question: about ``subject`` (as in ``Fact``), asking for ``key`` (None: not a recall question)."""
+
+    subject: str
+    key: str | None
+    text: str
 
 
-_RECALL_EN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), key)
-    for pattern, key in (
-        (
-            r"\bwhat(?:'s|\s+is|\s+was)\s+my\s+name\b|\bwho\s+am\s+i\b|\b(?:know|remember)\s+my\s+name\b|"
-            r"\bwhat\s+(?:am|was)\s+i\s+called\b|\bwhat\s+did\s+i\s+say\s+my\s+name\s+(?:is|was)\b|"
-            r"\bwhat\s+should\s+you\s+call\s+me\b",
-            "name",
-        ),
-        (
-            r"\bwhere\s+(?:do|did)\s+i\s+live\b|\bwhere\s+i\s+live\b|\b(?:which|what)\s+city\s+(?:do|did)\s+i\s+live|"
-            r"\bwhere\s+am\s+i\s+(?:living|based)\b|\bwhere(?:'s|\s+is)\s+my\s+home\b|\bwhere\s+did\s+i\s+move\b",
-            "city",
-        ),
-        (
-            r"\bwhere\s+(?:am|was)\s+i\s+from\b|\bwhere\s+do\s+i\s+come\s+from\b|\bwhere\s+i(?:'m|\s+am)\s+from",
-            "hometown",
-        ),
-        (
-            r"\bwhat\s+(?:do|did)\s+i\s+(?:like|love|enjoy)\b|\bwhat\s+i\s+like\b",
-            "likes",
-        ),
-        (
-            r"\bwhat\s+(?:do|did)\s+i\s+(?:hate|dislike|not\s+like)\b|\bwhat\s+don't\s+i\s+like\b",
-            "dislikes",
-        ),
-        (r"\bhow\s+old\s+am\s+i\b", "age"),
-        (
-            r"\bwhat(?:'s|\s+is)\s+my\s+(?:job|occupation)\b|\bwhat\s+do\s+i\s+do\s+for\s+(?:a\s+living|work)\b",
-            "job",
-        ),
-        (
-            r"\bwhat\s+do\s+you\s+(?:know|remember)\s+about\s+me\b|\bwhat\s+have\s+i\s+told\s+you\b",
-            ALL_FACTS,
-        ),
+_REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
+_REL_ZH = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
+_HABITS = "|".join(HABIT_VERBS)
+_NOT_NAMES = frozenset(
+    [
+        "What",
+        "Where",
+        "Who",
+        "Whom",
+        "Whose",
+        "When",
+        "Why",
+        "How",
+        "Which",
+        "Do",
+        "Does",
+        "Did",
+        "Is",
+        "Are",
+        "Am",
+        "Was",
+        "Were",
+        "Can",
+        "Could",
+        "Would",
+        "Will",
+        "Should",
+        "Tell",
+        "And",
+        "But",
+        "So",
+        "Also",
+        "Remind",
+        "I",
+        "The",
+        "My",
+        "Your",
+        "You",
+        "Please",
+        "Hi",
+        "Hello",
+        "Hey",
+        "Thanks",
+        "Ok",
+        "Okay",
+    ]
+)
+_ASKS_EN = (
+    r"(?:what|what's|where|who|whom|whose|when|why|how|which|do|does|did|is|are|am|can|could|tell|remind)"
+)
+_SPLIT_EN = re.compile(
+    r"(?<=[?])\s+|\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+also\s+)(?=" + _ASKS_EN + r"\b)", re.I
+)
+
+_KEYS_EN: tuple[tuple[str, str], ...] = (
+    (
+        r"\bwho\s+(?:am|is|are)\s+S\s*(?:\?|$)|\bwhat\s+do\s+you\s+(?:know|remember)\s+about\s+S\b|"
+        r"\btell\s+me\s+(?:everything\s+|what\s+you\s+know\s+)?about\s+S\b|\bwhat\s+have\s+S\s+told\s+you\b",
+        ALL_FACTS,
+    ),
+    (r"\bS's\s+(?:first\s+|full\s+)?name\b|\bwhat\s+(?:am|is|are|was)\s+S\s+called\b|\bcall\s+S\b", "name"),
+    (
+        r"\bwhere\s+(?:do|does|did)\s+S\s+(?:live|stay)|\bwhere\s+(?:am|is|are)\s+S\s+(?:living|based|staying)|"
+        r"\b(?:which|what)\s+(?:city|town|country)\s+(?:do|does|did)\s+S\s+live|\bwhere\s+(?:did|has|have)\s+S\s+move|"
+        r"\bwhere\s+S\s+live|\bS's\s+(?:home|city)\b",
+        "city",
+    ),
+    (
+        r"\bwhere\s+(?:am|is|are|was|were)\s+S\s+(?:originally\s+)?from|\bwhere\s+(?:do|does)\s+S\s+come\s+from|"
+        r"\bwhere\s+(?:was|were)\s+S\s+born|\bS's\s+hometown",
+        "hometown",
+    ),
+    (r"\bhow\s+old\s+(?:am|is|are)\s+S\b|\bS's\s+age\b", "age"),
+    (
+        r"\bwhat\s+(?:do|does)\s+S\s+do(?:\s+for\s+(?:a\s+living|work))?\s*(?:\?|$|,|\band\b)|"
+        r"\bS's\s+(?:job|occupation|profession|work)\b|\bwhat\s+(?:do|does)\s+S\s+work\s+as",
+        "job",
+    ),
+    (r"\bwhat\s+nationality\s+(?:am|is|are)\s+S|\bS's\s+nationality", "nationality"),
+    (r"\bwhat\s+(?:do|does)\s+S\s+(?:like|love|enjoy)\b", "likes"),
+    (
+        r"\bwhat\s+(?:do|does)\s+S\s+(?:hate|dislike|not\s+like)\b|\bwhat\s+(?:don't|doesn't)\s+S\s+like\b",
+        "dislikes",
+    ),
+)
+_HABIT_Q = re.compile(r"\bwhat\s+(?:\w+\s+){0,2}(?:do|does|did)\s+S\s+(?P<verb>" + _HABITS + r")\b", re.I)
+_FAVOURITE_Q = re.compile(r"\bS's\s+favou?rite\s+(?P<k>[a-z]\w*)", re.I)
+_CALLED_Q = re.compile(r"\bwhat(?:'s|\s+is)\s+S's\s+(?P<k>[a-z]\w*)\s+(?:called|named)\b", re.I)
+_GENERIC_Q = re.compile(
+    r"\b(?:what(?:'s|\s+is|\s+are|\s+was|\s+were)|tell\s+me|remind\s+me\s+of|know|remember)\b.*?\bS's\s+"
+    r"(?P<k>[a-z][\w' -]{0,30}?)\s*(?:\?|$|\bagain\b|\.|,|\band\b)",
+    re.I,
+)
+
+_KEYS_ZH: tuple[tuple[str, str], ...] = (
+    (r"(?:知道|记得)(?:关于)?S的?(?:什么|哪些)|关于S你(?:知道|记得)什么|^S是谁", ALL_FACTS),
+    (r"S(?:叫|的名字(?:是|叫)?)(?:什么|啥)", "name"),
+    (r"S(?:住在|住|在)(?:哪|什么地方|啥地方|什么城市)|S住的(?:城市|地方)|S搬(?:到|去)了?哪", "city"),
+    (r"S(?:来自|是从)哪|S是哪(?:里|儿)?人|S的?(?:老家|家乡)(?:在)?哪", "hometown"),
+    (r"S(?:今年|现在)?(?:多大|几岁)|S的年龄", "age"),
+    (r"S(?:是)?(?:做什么|干什么)(?:工作|的)?|S的(?:工作|职业)是(?:什么|啥)", "job"),
+    (r"S(?:都)?(?:不喜欢|讨厌)(?:什么|啥)", "dislikes"),
+    (r"S(?:都)?喜欢(?:什么|啥)", "likes"),
+)
+_ZH_HABIT_Q = re.compile(r"S(?:现在|平时|每天|都)?(?P<verb>[喝吃玩说开看])(?:什么|啥)")
+_ZH_FAVOURITE_Q = re.compile(r"S最(?:喜欢|爱)的(?P<k>[" + _CJK + r"]{1,6}?)是(?:什么|啥|哪)")
+_ZH_NAMED_Q = re.compile(r"S的?(?P<k>[" + _CJK + r"]{1,4}?)(?:叫|的名字(?:是|叫)?)(?:什么|啥)")
+_ZH_GENERIC_Q = re.compile(r"S的(?P<k>[" + _CJK + r"A-Za-z]{1,8}?)(?:是|叫)?(?:什么|多少|啥|几号|哪)")
+
+
+def _subject_en(text: str) -> tuple[str, str] | None:
+    """(subject, the question with ``S`` in its place)."""
+    rules = (
+        (r"\b(?i:my)\s+(?P<rel>" + _REL_EN + r")(?='s\s+name\b)", "myrelname"),
+        (r"\b(?i:my)\s+(?P<rel>" + _REL_EN + r")\b", "rel"),
+        (r"\b(?i:my)\b", "my"),
+        (r"\b(?:I|me)\b", "I"),
+        (r"\b(?i:the\s+(?:human|user))(?P<s>'s)?", "human"),
+        (r"\b(?P<n>[A-Z][a-z][\w-]*)(?P<s>'s)?\b", "name"),
     )
-)
-_RECALL_FAVOURITE = re.compile(
-    r"\bwhat(?:'s|\s+is|\s+are|\s+was|\s+were)\s+my\s+favou?rite\s+(?P<k>[a-z]\w*)",
-    re.IGNORECASE,
-)
-_RECALL_CALLED = re.compile(r"\bwhat(?:'s|\s+is)\s+my\s+(?P<k>[a-z]\w*)\s+(?:called|named)\b", re.IGNORECASE)
-_RECALL_GENERIC = re.compile(
-    r"\b(?:what(?:'s|\s+is|\s+are|\s+was|\s+were)|(?:do\s+you\s+)?(?:know|remember)|tell\s+me)\s+my\s+"
-    r"(?P<k>[a-z][\w'’ -]{0,30}?)\s*(?:\?|$|\bagain\b|\.)",
-    re.IGNORECASE,
-)
-_RECALL_ZH: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern), key)
-    for pattern, key in (
-        (
-            r"我叫(?:什么|啥)|我的名字(?:是|叫)?(?:什么|啥)|我是谁|(?:记得|知道)我的名字|我叫什么名字",
-            "name",
-        ),
-        (r"我住(?:在)?(?:哪|什么地方|啥地方)|我住的(?:城市|地方)是", "city"),
-        (r"我(?:来自|是)(?:哪|什么地方)|我是从哪", "hometown"),
-        (r"我(?:都)?喜欢(?:什么|啥|吃什么)", "likes"),
-        (r"我(?:不喜欢|讨厌)(?:什么|啥)", "dislikes"),
-        (r"我(?:多大|几岁|今年多大|今年几岁)", "age"),
-        (
-            r"(?:你(?:都)?(?:知道|记得)(?:关于)?我(?:的)?(?:什么|哪些))|关于我你(?:知道|记得)什么",
-            ALL_FACTS,
-        ),
+    for pattern, kind in rules:
+        for match in re.finditer(pattern, text):
+            head, tail = text[: match.start()], text[match.end() :]
+            if kind == "myrelname":
+                return USER, f"{head}S's {match.group('rel').lower()}{tail}"
+            if kind == "rel":
+                return f"rel:{match.group('rel').lower()}", f"{head}S{tail}"
+            if kind == "my":
+                return USER, f"{head}S's{tail}"
+            if kind == "I":
+                return USER, f"{head}S{tail}"
+            if kind == "human":
+                return USER, f"{head}S{match.group('s') or ''}{tail}"
+            if match.group("n") not in _NOT_NAMES:
+                return match.group("n"), f"{head}S{match.group('s') or ''}{tail}"
+    return None
+
+
+def _subject_zh(text: str) -> tuple[str, str] | None:
+    body = re.sub(r"^(?:请问|那么|那|还有|和|你(?:还)?(?:知道|记得)(?=.+[吗呢]))+", "", text)
+    match = re.search(r"我的?(?P<rel>" + _REL_ZH + ")", body)
+    if match:
+        rest = body[match.end() :]
+        if re.match("(?:的名字)?(?:叫|是)(?:什么|啥)|的名字", rest):
+            return USER, f"{body[: match.start()]}S的{match.group('rel')}{rest}"
+        return f"rel:{RELATIONS_ZH[match.group('rel')]}", f"{body[: match.start()]}S{rest}"
+    if "我" in body:
+        return USER, body.replace("我", "S", 1)
+    named = re.match(
+        r"(?P<n>["
+        + _CJK
+        + r"]{2,3}|[A-Z][a-z]+)(?=住|是|多大|几岁|做|干|喜欢|不喜欢|的|叫|来自|今年|最|在|搬|喝|吃)",
+        body,
     )
-)
-_RECALL_ZH_FAVOURITE = re.compile(r"我最(?:喜欢|爱)的(?P<k>[" + _CJK + r"]{1,6}?)是(?:什么|啥|哪)")
-_RECALL_ZH_GENERIC = re.compile(r"我的(?P<k>[" + _CJK + r"A-Za-z]{1,8}?)(?:是|叫)?(?:什么|多少|啥|几号|哪)")
+    if named and not re.match("什么|哪里|现在|今天", named.group("n")):
+        return named.group("n"), "S" + body[named.end() :]
+    return None
 
 
-def detect_recall_question(text: str) -> str | None:
-    """The fact key a question asks for ("name", "city", "order_number", "*" for everything), or None."""
-    text = _normalize_quotes(text)
-    for pattern, key in _RECALL_EN + _RECALL_ZH:
-        if pattern.search(text):
+def _key_en(text: str) -> str | None:
+    for pattern, key in _KEYS_EN:
+        if re.search(pattern, text, re.IGNORECASE):
             return key
-    match = _RECALL_FAVOURITE.search(text)
-    if match:
-        return normalize_key(f"favourite_{match.group('k')}")
-    match = _RECALL_CALLED.search(text)
-    if match:
-        return normalize_key(f"{match.group('k')}_name")
-    match = _RECALL_ZH_FAVOURITE.search(text)
-    if match:
-        thing = match.group("k")
-        return f"favourite_{_ZH_FAVOURITE_THINGS.get(thing, thing)}"
-    match = _RECALL_ZH_GENERIC.search(text)
-    if match:
-        return _ZH_THINGS.get(match.group("k"), match.group("k"))
-    match = _RECALL_GENERIC.search(text)
-    asks = "?" in text or re.match(r"\s*(?:what|tell|do\s+you|remind)", text, re.IGNORECASE)
-    if match and asks:
+    for regex, make in (
+        (_HABIT_Q, lambda m: HABIT_VERBS[m.group("verb").lower()]),
+        (_FAVOURITE_Q, lambda m: normalize_key(f"favourite_{m.group('k')}")),
+        (_CALLED_Q, lambda m: normalize_key(f"{m.group('k')}_name")),
+    ):
+        match = regex.search(text)
+        if match:
+            return make(match)
+    match = _GENERIC_Q.search(text)
+    if (match and "?" in text) or (match and re.match(r"\s*(?:what|tell|do\s+you|remind)", text, re.I)):
         thing = match.group("k").strip()
         if thing.lower() not in _THING_STOP and len(thing.split()) <= 3:
             return normalize_key(thing)
     return None
+
+
+def _key_zh(text: str) -> str | None:
+    for pattern, key in _KEYS_ZH:
+        if re.search(pattern, text):
+            return key
+    match = _ZH_HABIT_Q.search(text)
+    if match:
+        return ZH_HABIT_VERBS[match.group("verb")]
+    match = _ZH_FAVOURITE_Q.search(text)
+    if match:
+        return f"favourite_{_ZH_FAVOURITE_THINGS.get(match.group('k'), match.group('k'))}"
+    match = _ZH_NAMED_Q.search(text)
+    if match:
+        thing = match.group("k")
+        if thing in RELATIONS_ZH:
+            return f"{RELATIONS_ZH[thing]}_name"
+        if thing in _ZH_ANIMALS:
+            return f"{_ZH_ANIMALS[thing]}_name"
+    match = _ZH_GENERIC_Q.search(text)
+    if match:
+        thing = match.group("k")
+        if thing in RELATIONS_ZH:
+            return f"{RELATIONS_ZH[thing]}_name"
+        return _ZH_THINGS.get(thing, thing)
+    return None
+
+
+def _parts(text: str) -> list[str]:
+    if re.search(f"[{_CJK}]", text):
+        pieces = re.split(r"[？?！!。；;]|[，,、](?=.{0,12}(?:什么|哪|多少|几|谁|啥))|还有|另外", text)
+        return [p.strip(" ，,") for p in pieces if p and p.strip(" ，,")]
+    pieces: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+", text.strip()):
+        pieces += [p.strip() for p in _SPLIT_EN.split(sentence) if p and p.strip()]
+    return pieces
+
+
+def _is_question(part: str, full: str) -> bool:
+    if re.search(f"[{_CJK}]", part):
+        return bool(re.search("什么|多少|哪|谁|啥|几|吗|呢", part)) or full.rstrip().endswith(("?", "？"))
+    return part.endswith("?") or (
+        bool(re.match(_ASKS_EN + r"\b", part, re.I)) and full.rstrip().endswith("?")
+    )
+
+
+def find_questions(text: str) -> list[Question]:
+    """Every question in ``text``, in order; a part with no subject of its own asks about the previous one's."""
+    text = _normalize_quotes(text).strip()
+    chinese = bool(re.search(f"[{_CJK}]", text))
+    questions: list[Question] = []
+    for part in _parts(text):
+        if not _is_question(part, text):
+            continue
+        found = (_subject_zh if chinese else _subject_en)(part)
+        if found is None and questions:
+            previous = questions[-1].subject
+            found = (previous, "S" + part) if chinese else (previous, part.replace(" I ", " S ", 1))
+        if found is None:
+            questions.append(Question(USER, None, part))
+            continue
+        subject, canonical = found
+        key = (_key_zh if chinese else _key_en)(canonical)
+        if key == ALL_FACTS and subject == USER and re.search(r"\bwho\s+(?:am|is)\s+S\b", canonical, re.I):
+            key = "name"
+        questions.append(Question(subject, key, part))
+    return questions
+
+
+def detect_recall_question(text: str) -> str | None:
+    """The fact key the message's first recall question asks for ("name", "city", "*"...), or None."""
+    return next((q.key for q in find_questions(text) if q.key is not None), None)

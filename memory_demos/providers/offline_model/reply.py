@@ -20,15 +20,12 @@ from memory_demos.prompt_markers import (
 )
 from memory_demos.providers.offline_model.answers import (
     Reply,
-    _acknowledge,
-    answer_recall,
-    small_talk,
+    acknowledge,
+    dont_know,
+    answer_questions,
 )
-from memory_demos.providers.offline_model.facts import (
-    extract_facts,
-    facts_in_messages,
-    merge_facts,
-)
+from memory_demos.providers.offline_model.facts import extract_facts
+from memory_demos.providers.offline_model.knowledge import knowledge_of
 from memory_demos.providers.offline_model.lexicon import _CJK
 from memory_demos.providers.offline_model.memory_prompts import (
     _entity_extraction_reply,
@@ -37,7 +34,9 @@ from memory_demos.providers.offline_model.memory_prompts import (
     _middleware_summary_reply,
     _summary_prompt_reply,
 )
-from memory_demos.providers.offline_model.questions import detect_recall_question
+from memory_demos.providers.offline_model.questions import find_questions
+from memory_demos.providers.offline_model.small_talk import small_talk
+from memory_demos.providers.offline_model.statements import USER
 from memory_demos.providers.offline_model.text import (
     _content_text,
     _segments,
@@ -117,18 +116,21 @@ def compose_reply(
     after = messages[last_human + 1 :]
     if any(isinstance(m, ToolMessage) for m in after) and isinstance(messages[-1], ToolMessage):
         return Reply(answer_from_tools(after, chinese=chinese))
-    facts = facts_in_messages(messages)
+    knowledge = knowledge_of(messages)
+    facts = knowledge.current(USER)
     if tools and not any(isinstance(m, ToolMessage) for m in after):
         planned = plan_tool_call(text, _tool_names(tools), facts, chinese=chinese)
         if planned is not None:
             return planned
-    question = detect_recall_question(text)
-    if question is not None:
-        return Reply(answer_recall(question, facts, chinese=chinese))
-    stated = merge_facts(extract_facts(text))
-    if stated:
-        return Reply(_acknowledge(stated, chinese=chinese))
-    return Reply(small_talk(text, chinese=chinese))
+    questions = find_questions(text)
+    if any(question.key is not None for question in questions):
+        return Reply(answer_questions(questions, knowledge, chinese=chinese))
+    stated = acknowledge(extract_facts(text), chinese=chinese)
+    if stated and questions:
+        return Reply(
+            f"{stated}{'' if chinese else ' '}{dont_know(chinese=chinese, questions=len(questions))}"
+        )
+    return Reply(stated or small_talk(text, chinese=chinese))
 
 
 def _chunks(text: str) -> list[str]:

@@ -51,6 +51,11 @@ def is_chinese(text: str) -> bool:
     return bool(_CJK_RE.search(text))
 
 
+def mostly_chinese(text: str) -> bool:
+    """True when ideographs outnumber Latin letters: the clause is read with the Chinese rules."""
+    return len(_CJK_RE.findall(text)) >= max(1, len(re.findall(r"[A-Za-z]", text)))
+
+
 def _stable_hash(text: str) -> int:
     return int(hashlib.sha1(text.encode("utf-8")).hexdigest()[:8], 16)
 

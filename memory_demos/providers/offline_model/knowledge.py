@@ -1,0 +1,193 @@
+"""What the prompt says is true now, per person: facts folded in order, changes applied, conflicts kept.
+
+Messages are in order, so a later fact replaces an earlier one. Lines retrieved by similarity are
+not: between them only a fact said as a change ("now", "moved to", "no longer") is newer, and two
+different values with nothing to order them are a conflict, reported as such.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from langchain_core.messages import BaseMessage
+
+from memory_demos.providers.offline_model.facts import ANY_KEY, Fact, extract_facts
+from memory_demos.providers.offline_model.lexicon import LIST_KEYS, MAX_LIST_VALUES, OPPOSITE_KEYS
+from memory_demos.providers.offline_model.rules import BIRTHDAY
+from memory_demos.providers.offline_model.statements import USER
+from memory_demos.providers.offline_model.text import _content_text
+from memory_demos.providers.tokenizer import message_text
+
+# A system-text header after which lines come in similarity order, not time order.
+_UNORDERED_HEADER = re.compile(r"retriev|similar|relevant|检索|相关", re.IGNORECASE)
+
+
+@dataclass
+class Belief:
+    """One key of one person: the values true now, values taken back, and values in conflict."""
+
+    values: list[str] = field(default_factory=list)
+    former: list[str] = field(default_factory=list)
+    conflict: list[str] = field(default_factory=list)
+    settled_by_change: bool = False
+
+
+def _same(a: str, b: str) -> bool:
+    return a.casefold() == b.casefold()
+
+
+class Knowledge:
+    """Beliefs per subject and key, built from facts in the order the prompt gives them."""
+
+    def __init__(self) -> None:
+        self.beliefs: dict[str, dict[str, Belief]] = {}
+
+    # -- building -----------------------------------------------------------------------------
+
+    def _belief(self, subject: str, key: str) -> Belief:
+        per_subject = self.beliefs.setdefault(subject, {})
+        belief = per_subject.pop(key, None) or Belief()
+        per_subject[key] = belief  # re-inserted: dict order is the order of last update
+        return belief
+
+    def _apply(self, fact: Fact, *, ordered: bool) -> None:
+        fact = replace(fact, subject=self.resolve(fact.subject))
+        if fact.key == ANY_KEY:
+            for belief in self.beliefs.get(fact.subject, {}).values():
+                if any(_same(v, fact.value) for v in belief.values):
+                    belief.values = [v for v in belief.values if not _same(v, fact.value)]
+                    belief.former.append(fact.value)
+            return
+        belief = self._belief(fact.subject, fact.key)
+        if fact.negated:
+            belief.values = [v for v in belief.values if not _same(v, fact.value)]
+            belief.conflict = [v for v in belief.conflict if not _same(v, fact.value)]
+            if len(belief.conflict) == 1:
+                belief.values, belief.conflict = belief.conflict, []
+            if not any(_same(v, fact.value) for v in belief.former):
+                belief.former.append(fact.value)
+            return
+        belief.former = [v for v in belief.former if not _same(v, fact.value)]
+        value = fact.value
+        if fact.key == "age" and value == BIRTHDAY:
+            if belief.values and belief.values[-1].isdigit():
+                belief.values = [str(int(belief.values[-1]) + 1)]
+            return
+        if fact.key in LIST_KEYS:
+            kept = [] if fact.exclusive else [v for v in belief.values if not _same(v, value)]
+            belief.values = [*kept, value][-MAX_LIST_VALUES:]
+            opposite = OPPOSITE_KEYS.get(fact.key)
+            if opposite and opposite in self.beliefs.get(fact.subject, {}):
+                other = self.beliefs[fact.subject][opposite]
+                other.values = [v for v in other.values if not _same(v, value)]
+            return
+        unordered_disagreement = (
+            not ordered
+            and belief.values
+            and not _same(belief.values[-1], value)
+            and not belief.settled_by_change
+        )
+        if unordered_disagreement and not fact.change:
+            belief.conflict = list(dict.fromkeys([*belief.conflict, *belief.values, value]))
+            belief.values = []
+            return
+        if not ordered and belief.settled_by_change and not fact.change:
+            return
+        belief.values, belief.conflict = [value], []
+        belief.settled_by_change = fact.change and not ordered
+
+    def add_ordered(self, facts: Sequence[Fact]) -> None:
+        """Facts in the order they were said: each one is newer than the ones before."""
+        for fact in facts:
+            self._apply(fact, ordered=True)
+
+    def add_unordered(self, facts: Sequence[Fact]) -> None:
+        """Facts with no order among them (or with what came before): only changes are newer."""
+        for fact in sorted(facts, key=lambda f: (f.change, f.negated)):
+            self._apply(fact, ordered=False)
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def resolve(self, subject: str) -> str:
+        """The subject a name or relation stands for: the user's own name is the user."""
+        user = self.beliefs.get(USER, {})
+        name = user.get("name")
+        if name and any(_same(subject, v) for v in name.values):
+            return USER
+        if subject.startswith("rel:"):
+            named = user.get(f"{subject[4:]}_name")
+            if named and named.values:
+                return named.values[-1]
+        return subject
+
+    def merged(self) -> None:
+        """Fold facts said about aliases (the user's name, a named relation) into one subject each."""
+        for subject in list(self.beliefs):
+            target = self.resolve(subject)
+            if target == subject:
+                continue
+            for key, belief in self.beliefs.pop(subject).items():
+                into = self._belief(target, key)
+                for value in belief.values:
+                    if key in LIST_KEYS:
+                        into.values = [*[v for v in into.values if not _same(v, value)], value]
+                    else:
+                        into.values = [value]
+                into.former += [v for v in belief.former if v not in into.former]
+
+    def belief(self, subject: str, key: str) -> Belief | None:
+        """The belief about one key of one subject, if the prompt said anything about it."""
+        return self.beliefs.get(self.resolve(subject), {}).get(key)
+
+    def current(self, subject: str = USER) -> dict[str, tuple[str, ...]]:
+        """Key -> values true now (conflicts and retracted keys left out), in order of last update."""
+        return {
+            key: tuple(b.values) for key, b in self.beliefs.get(self.resolve(subject), {}).items() if b.values
+        }
+
+    def subjects(self) -> list[str]:
+        """Everyone the prompt holds a fact about, the user first."""
+        return sorted(self.beliefs, key=lambda s: s != USER)
+
+
+def _tagged_text(message: BaseMessage) -> str:
+    """A message's text with a role prefix, so ``extract_facts`` knows who is speaking."""
+    text = message_text(message) if message.type != "ai" else _content_text(message)
+    prefix = {"human": "Human", "ai": "AI", "tool": "System"}.get(message.type, "System")
+    return f"{prefix}: {text}"
+
+
+def _system_blocks(text: str) -> list[tuple[str, bool]]:
+    """A system text cut at its headers: (block, lines in time order?)."""
+    blocks: list[tuple[str, bool]] = []
+    ordered, lines = True, []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.endswith((":", "：")) and len(stripped) < 120 and not re.match(r"^\w+:\s*$", stripped):
+            blocks.append(("\n".join(lines), ordered))
+            ordered, lines = not _UNORDERED_HEADER.search(stripped), []
+            continue
+        lines.append(line)
+    blocks.append(("\n".join(lines), ordered))
+    return [(block, in_order) for block, in_order in blocks if block.strip()]
+
+
+def knowledge_of(messages: Sequence[BaseMessage]) -> Knowledge:
+    """Everything the prompt says about anyone, in the order a reader can tell."""
+    knowledge = Knowledge()
+    for message in messages:
+        if message.type in {"system", "tool"}:
+            for block, in_order in _system_blocks(_content_text(message)):
+                facts = extract_facts(block, role="narrative")
+                (knowledge.add_ordered if in_order else knowledge.add_unordered)(facts)
+        else:
+            knowledge.add_ordered(extract_facts(_tagged_text(message), role="narrative"))
+    knowledge.merged()
+    return knowledge
+
+
+def facts_in_messages(messages: Sequence[BaseMessage]) -> dict[str, tuple[str, ...]]:
+    """Everything the prompt says is true of the user now."""
+    return knowledge_of(messages).current(USER)

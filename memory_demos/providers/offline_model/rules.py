@@ -1,0 +1,250 @@
+"""Fact rules: what a statement says, read from its canonical form ("S live in Lisbon", "S住在北京").
+
+Each rule maps a pattern to a handler that returns ``(key, value)`` pairs. The subject was already
+replaced by ``S`` (see ``statements``), so one rule covers "I", "you", "Kofi" and "the human".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from memory_demos.providers.offline_model.lexicon import (
+    _CJK,
+    _THING_STOP,
+    _ZH_ANIMALS,
+    _ZH_FAVOURITE_THINGS,
+    _ZH_QUESTION,
+    _ZH_THINGS,
+    _ZH_VALUE,
+    HABIT_FORMS,
+    HABIT_VERBS,
+    NATIONALITIES,
+    RELATIONS_EN,
+    RELATIONS_ZH,
+    ZH_HABIT_VERBS,
+)
+from memory_demos.providers.offline_model.text import (
+    _clean_list,
+    _clean_name,
+    _clean_place,
+    _clean_value,
+    _clean_zh_name,
+    is_chinese,
+    mostly_chinese,
+    normalize_key,
+)
+
+Pairs = list[tuple[str, str]]
+Handler = Callable[[re.Match[str]], Pairs]
+BIRTHDAY = "+1"  # an age value meaning "one year older than before"
+
+_JOB_SUFFIX = re.compile(r"(?:er|or|ist|ian|ant|ent|eer|ect|ist|nurse|chef|cook|pilot|student|dentist)$")
+_NOT_JOBS = frozenset({"fan", "member", "user", "owner", "beginner", "number", "other", "lover", "person"})
+
+
+def _single(key: str, cleaner: Callable[[str], str | None]) -> Handler:
+    def handle(match: re.Match[str]) -> Pairs:
+        value = cleaner(match.group("v"))
+        return [(key, value)] if value else []
+
+    return handle
+
+
+def _listed(key: str, *, chinese: bool = False) -> Handler:
+    def handle(match: re.Match[str]) -> Pairs:
+        return [(key, value) for value in _clean_list(match.group("v"), chinese=chinese)]
+
+    return handle
+
+
+def _name(match: re.Match[str]) -> Pairs:
+    name = _clean_name(match.group("v"), require_capital=False)
+    return [("name", name)] if name else []
+
+
+def _self_name(match: re.Match[str]) -> Pairs:
+    raw = match.group("v").strip()
+    word = re.split(r"[\s,.!?]", raw, maxsplit=1)[0]
+    if word in NATIONALITIES:
+        return [("nationality", word)]
+    name = _clean_name(raw, require_capital=True)
+    origin = re.search(r"\bfrom\s+(?P<v>.+)", raw)
+    place = _clean_place(origin.group("v")) if origin else None
+    return [("name", name)] + ([("hometown", place)] if place else []) if name else []
+
+
+def _job(match: re.Match[str]) -> Pairs:
+    value = _clean_value(match.group("v"))
+    if not value or len(value.split()) > 3:
+        return []
+    last = value.split()[-1].lower()
+    return [("job", value)] if _JOB_SUFFIX.search(last) and last not in _NOT_JOBS else []
+
+
+def _habit(match: re.Match[str]) -> Pairs:
+    key = HABIT_VERBS[HABIT_FORMS[match.group("verb").lower()]]
+    return [(key, value) for value in _clean_list(match.group("v"))]
+
+
+def _generic(match: re.Match[str]) -> Pairs:
+    thing = match.group("k").strip()
+    raw = match.group("v").strip()
+    if thing.lower() in _THING_STOP or len(thing.split()) > 3 or not thing:
+        return []
+    called = re.match(r"(?:called|named)\s+(.+)", raw, re.IGNORECASE)
+    if called or thing.split()[-1].lower() == "name" or thing.lower() in RELATIONS_EN:
+        name = _clean_name(called.group(1) if called else raw, require_capital=False)
+        if not name:
+            return []
+        if thing.lower() in {"name", "first name", "full name"}:
+            return [("name", name)]
+        return [(normalize_key(thing if thing.endswith("name") else f"{thing}_name"), name)]
+    value = _clean_value(raw)
+    key = normalize_key(thing)
+    return [(key, value)] if value and key else []
+
+
+def _favourite(match: re.Match[str]) -> Pairs:
+    value = _clean_value(match.group("v"))
+    return [(normalize_key(f"favourite_{match.group('k')}"), value)] if value else []
+
+
+_EN_RULES: tuple[tuple[str, Handler], ...] = (
+    (
+        r"^S's\s+birthday\s*$|^S's\s+birthday\s+(?:is|was)\s+(?:today|yesterday)|^S\s+had\s+(?:a|S's)\s+birthday",
+        lambda m: [("age", BIRTHDAY)],
+    ),
+    (r"^S\s+is\s+(?:called|named)\s+(?P<v>.+)", _name),
+    (r"^S\s+turned\s+(?P<v>\d{1,3})\b", _single("age", _clean_value)),
+    (r"^S\s+is\s+(?P<v>\d{1,3})(?:\s+years?\s+old)?(?:\s|$|[.,!])", _single("age", _clean_value)),
+    (
+        r"^S\s+(?:is\s+)?(?:live[sd]?|living|reside[sd]?|residing|based|staying|stays)\s+in\s+(?P<v>.+)",
+        _single("city", _clean_place),
+    ),
+    (
+        r"^S\s+(?:has\s+|have\s+)?(?:moved|relocated|move[sd]?)\s+to\s+(?P<v>.+)",
+        _single("city", _clean_place),
+    ),
+    (r"^S's\s+(?:home|house|flat|apartment)\s+is\s+in\s+(?P<v>.+)", _single("city", _clean_place)),
+    (r"^S\s+(?:is|was)\s+(?:from|born\s+in)\s+(?P<v>.+)", _single("hometown", _clean_place)),
+    (r"^S\s+comes?\s+from\s+(?P<v>.+)", _single("hometown", _clean_place)),
+    (r"^S\s+works?\s+as\s+(?:an?\s+)?(?P<v>.+)", _single("job", _clean_value)),
+    (r"^S\s+is\s+an?\s+(?P<v>[a-z][\w -]{1,30})", _job),
+    (
+        r"^S\s+is\s+(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s*$",
+        lambda m: [("nationality", m.group("v"))] if m.group("v") in NATIONALITIES else [],
+    ),
+    (r"^S\s+(?:do\s+)?(?:love|like|enjoy|adore)[sd]?\s+(?!to\b)(?P<v>.+)", _listed("likes")),
+    (r"^S\s+is\s+into\s+(?P<v>.+)", _listed("likes")),
+    (
+        r"^S\s+(?:hate[sd]?|dislike[sd]?|detests?|can't\s+stand|cannot\s+stand|(?:don't|doesn't|do\s+not|does\s+not)\s+like)\s+(?P<v>.+)",
+        _listed("dislikes"),
+    ),
+    (r"^S\s+(?P<verb>" + "|".join(sorted(HABIT_FORMS, key=len, reverse=True)) + r")\s+(?P<v>.+)", _habit),
+    (r"^S's\s+favou?rite\s+(?P<k>[a-z][\w ]{0,20}?)\s+(?:is|are)\s+(?P<v>.+)", _favourite),
+    (r"(?P<v>\b[\w'-]+(?:\s+[\w'-]+)?)\s+(?:is|are)\s+S's\s+favou?rite\s+(?P<k>[a-z]\w{0,20})", _favourite),
+    (r"^S\s+(?:has|have)\s+an?\s+(?P<k>[a-z]+)\s+(?P<v>(?:called|named)\s+.+)", _generic),
+    (r"^S's\s+(?P<k>[a-z][\w' -]{0,30}?)\s+(?:is|are|was)\s+(?P<v>.+)", _generic),
+)
+# Only about oneself: "I'm Mara" names me; "Kofi is Mara" names nobody.
+_EN_SELF_RULES: tuple[tuple[str, Handler], ...] = ((r"^S\s+is\s+(?P<v>[A-Z][^\W\d_][\w'-]*.*)", _self_name),)
+
+
+def _zh_generic(match: re.Match[str]) -> Pairs:
+    thing, value = match.group("k"), match.group("v").rstrip(".")
+    if not value or _ZH_QUESTION.search(value) or thing.startswith("最"):
+        return []
+    if thing in RELATIONS_ZH:
+        name = _clean_zh_name(value) if is_chinese(value[:1]) else _clean_name(value, require_capital=False)
+        return [(f"{RELATIONS_ZH[thing]}_name", name)] if name else []
+    if thing in _ZH_ANIMALS and match.group("verb") == "叫":
+        return [(f"{_ZH_ANIMALS[thing]}_name", value)]
+    key = _ZH_THINGS.get(thing, thing)
+    if key == "name" or match.group("verb") == "叫":
+        name = _clean_zh_name(value) if is_chinese(value[:1]) else _clean_name(value, require_capital=False)
+        if not name:
+            return []
+        return (
+            [("name", name)]
+            if key == "name"
+            else [(f"{key}_name" if not is_chinese(key) else f"{key}的名字", name)]
+        )
+    return [(key, value)]
+
+
+def _zh_favourite(match: re.Match[str]) -> Pairs:
+    value = match.group("v").rstrip(".")
+    if _ZH_QUESTION.search(value):
+        return []
+    thing = match.group("k")
+    return [(f"favourite_{_ZH_FAVOURITE_THINGS.get(thing, thing)}", value)]
+
+
+def _zh_is(match: re.Match[str]) -> Pairs:
+    value = match.group("v")
+    if re.match("(?:一名|一位|一个|个|名)", value):
+        job = re.sub("^(?:一名|一位|一个|个|名)", "", value)
+        return [("job", job)] if job and not _ZH_QUESTION.search(job) else []
+    if value.endswith("人") and 2 <= len(value) <= 5:
+        return [("hometown", value[:-1])]
+    if value.endswith(("师", "员", "生", "家", "者", "手", "士", "工", "官")) and len(value) <= 5:
+        return [("job", value)]
+    return []
+
+
+def _zh_self_name(match: re.Match[str]) -> Pairs:
+    value = match.group("v")
+    if value.startswith(("一", "个", "从", "在", "不", "很", "真", "挺", "太", "要", "想", "说", "名", "位")):
+        return []
+    if value.endswith(("人", "的", "生", "师", "员", "家", "者", "手", "士", "工")):
+        return []
+    name = _clean_zh_name(value) if is_chinese(value[:1]) else _clean_name(value, require_capital=True)
+    return [("name", name)] if name else []
+
+
+def _zh_habit(match: re.Match[str]) -> Pairs:
+    return [(ZH_HABIT_VERBS[match.group("verb")], v) for v in _clean_list(match.group("v"), chinese=True)]
+
+
+_ZH_RULES: tuple[tuple[str, Handler], ...] = (
+    (r"^S(?:今天|昨天)?过了?生日|^S的生日$|^S的生日是(?:今天|昨天)", lambda m: [("age", BIRTHDAY)]),
+    (r"^S的名字(?:是|叫)(?P<v>.+)", _name),
+    (r"^(?:S叫|叫S)(?P<v>.+)", _name),
+    (r"^S(?:今年)?满?(?P<v>\d{1,3})(?:周)?岁", _single("age", _clean_value)),
+    (r"^S(?:住在|居住在|生活在|住)(?P<v>.+)", _single("city", _clean_place)),
+    (r"^S搬(?:到|去)了?(?P<v>.+)", _single("city", _clean_place)),
+    (r"^S(?:来自|是从)(?P<v>.+?)(?:来的|$)", _single("hometown", _clean_place)),
+    (r"^S是(?P<v>[^\s，。！？,!?；;、]{1,8})", _zh_is),
+    (r"^S(?:在\S{1,8})?(?:当|做)(?P<v>[" + _CJK + r"]{1,6})$", _single("job", _clean_place)),
+    (r"^S(?:很|非常|特别|真的|超)?(?:不喜欢|讨厌|不爱|受不了)(?P<v>.+)", _listed("dislikes", chinese=True)),
+    (r"^S(?:很|非常|特别|真的|超)?(?:喜欢|爱|热爱)(?P<v>.+)", _listed("likes", chinese=True)),
+    (r"^S(?:每天|经常|平时)?(?P<verb>[喝吃玩说开看])(?P<v>[^\s，。！？,!?；;、]{1,12})", _zh_habit),
+    (r"^S最(?:喜欢|爱)的(?P<k>[" + _CJK + r"]{1,6}?)是(?P<v>" + _ZH_VALUE + ")", _zh_favourite),
+    (r"^S的(?P<k>[" + _CJK + r"A-Za-z]{1,8}?)(?P<verb>是|为|叫)\s*(?P<v>" + _ZH_VALUE + ")", _zh_generic),
+)
+_ZH_SELF_RULES: tuple[tuple[str, Handler], ...] = (
+    (r"^S是(?P<v>[^\s，。！？,!?；;、]{1,6})$", _zh_self_name),
+)
+
+_COMPILED = {
+    (False, False): tuple((re.compile(p, re.IGNORECASE), h) for p, h in _EN_RULES),
+    (False, True): tuple((re.compile(p), h) for p, h in _EN_SELF_RULES),
+    (True, False): tuple((re.compile(p), h) for p, h in _ZH_RULES),
+    (True, True): tuple((re.compile(p), h) for p, h in _ZH_SELF_RULES),
+}
+
+
+def read_pairs(text: str, *, self_subject: bool) -> Pairs:
+    """The (key, value) pairs one canonical statement states; the first rule that yields wins."""
+    chinese = mostly_chinese(text)
+    rules = _COMPILED[(chinese, False)]
+    if self_subject:
+        rules = rules + _COMPILED[(chinese, True)]
+    for pattern, handler in rules:
+        match = pattern.search(text)
+        if match:
+            pairs = handler(match)
+            if pairs:
+                return [(k, v.rstrip(".。") if not v.endswith("..") else v) for k, v in pairs if v]
+    return []

@@ -1,0 +1,74 @@
+"""Small talk: a short reply about the message's own topic that never invents a fact or answers a question."""
+
+from __future__ import annotations
+
+import re
+
+from memory_demos.providers.offline_model.lexicon import _STOPWORDS, DONT_KNOW_EN, DONT_KNOW_ZH
+from memory_demos.providers.offline_model.text import _join_en, _normalize_quotes, _stable_hash, is_chinese
+
+
+def topic_of(text: str) -> str:
+    """A short, deterministic topic phrase taken from the text itself ("" when there is none)."""
+    text = _normalize_quotes(text).strip()
+    if is_chinese(text):
+        cleaned = re.sub(r"[，。！？,.!?；;、：:\s]+", "", text)
+        cleaned = re.sub(r"^(?:我觉得|我想|我们|请问|你觉得|今天|最近)+", "", cleaned)
+        cleaned = re.sub(r"(?:吗|呢|吧|啊|呀|了)+$", "", cleaned)
+        return cleaned[:10]
+    about = re.search(r"\babout\s+(?P<t>[\w' -]{2,40}?)\s*(?:[?.!,;]|$)", text, re.IGNORECASE)
+    if about:
+        words = [w for w in about.group("t").split() if w.lower() not in {"the", "a", "an", "my", "your"}]
+        if words:
+            return " ".join(words[:4])
+    tokens = re.findall(r"[A-Za-z][A-Za-z'-]+", text)
+    if tokens:
+        tokens[0] = tokens[0].lower()
+    # No part-of-speech tagger here: dropping stop words and "-ed" verbs leaves mostly nouns.
+    words = [w for w in tokens if w.lower() not in _STOPWORDS and len(w) > 2 and not w.lower().endswith("ed")]
+    unique = list(dict.fromkeys(words))
+    return _join_en(unique[:2])
+
+
+def small_talk(text: str, *, chinese: bool) -> str:
+    """A short, deterministic reply about the message's own topic; it never invents a fact."""
+    plain = _normalize_quotes(text).strip().lower()
+    variant = _stable_hash(plain)
+    if chinese:
+        if re.match(r"^(?:你好|您好|嗨|哈喽|早上好|晚上好)", plain):
+            return "你好！想聊点什么？"
+        if re.search("谢谢|多谢", plain):
+            return "不客气！"
+        if re.search("再见|拜拜", plain):
+            return "再见！"
+        topic = topic_of(text)
+        if not topic:
+            return "嗯，我在听。"
+        if plain.endswith(("?", "？", "吗", "呢")):
+            return DONT_KNOW_ZH
+        return (
+            "有意思——关于“{t}”，能再多说一点吗？",
+            "明白了，“{t}”。还有什么想聊的？",
+        )[variant % 2].format(t=topic)
+    if (
+        re.match(r"^(?:hi|hello|hey|good (?:morning|afternoon|evening)|greetings)\b", plain)
+        and len(plain) < 30
+    ):
+        return "Hello! What would you like to talk about?"
+    if re.match(r"^how\s+are\s+you\b", plain):
+        return "I'm a rule-based offline model, so I'm always the same. What would you like to talk about?"
+    if re.search(r"\b(?:thanks|thank you)\b", plain):
+        return "You're welcome!"
+    if re.match(r"^(?:bye|goodbye|see you)\b", plain):
+        return "Goodbye!"
+    topic = topic_of(text)
+    if not topic:
+        return "I see. Tell me more."
+    if plain.endswith("?"):
+        return DONT_KNOW_EN
+    templates = (
+        "Interesting — tell me more about {t}.",
+        "I see. What else would you like to say about {t}?",
+        "Thanks for sharing that about {t}.",
+    )
+    return templates[variant % len(templates)].format(t=topic)

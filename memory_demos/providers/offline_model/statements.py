@@ -1,0 +1,366 @@
+"""Who says what about whom: text cut into clauses, each about one subject, with what changed.
+
+A clause's subject phrase is replaced by ``S`` ("I live in Lisbon" -> "S live in Lisbon", "Kofi's job
+is nurse" -> "S's job is nurse", "我住在北京" -> "S住在北京") and its change words are taken out
+and recorded (negated, changed, exclusive), so the fact rules are written once for every subject.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from memory_demos.providers.offline_model.lexicon import _CJK, RELATIONS_EN, RELATIONS_ZH
+from memory_demos.providers.offline_model.text import _normalize_quotes, _segments, mostly_chinese
+
+USER = "user"
+ASSISTANT = "assistant"
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One clause about one subject: ``USER``, a person's name, or ``rel:brother`` (a relation, unnamed)."""
+
+    subject: str
+    text: str
+    source: str
+    negated: bool = False
+    change: bool = False
+    exclusive: bool = False
+    self_subject: bool = False  # the speaker talks about themselves ("I ...")
+
+
+@dataclass
+class _Context:
+    """What a reader keeps in mind while reading one message."""
+
+    role: str
+    speaker: str
+    last_person: str | None = None
+    relations: list[tuple[str, str]] = field(default_factory=list)
+
+
+_REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
+_REL_ZH = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
+_NAME_EN = r"[A-Z][a-z][\w'-]*"
+_ZH_NAME = r"(?:[" + _CJK + r"]{2,3}|[A-Z][a-z]+)"
+_ZH_VERBS = (
+    r"住|搬|来自|是|今年|喜欢|不|讨厌|做|当|在|的|叫|刚|已经|现在|也|还|最|说|只|喝|吃|满|过|以前|原来"
+)
+_EN_LEAD = re.compile(
+    r"^(?:(?:and|but|so|then|well|oh|also|now|these days|nowadays|today|by the way|in fact|actually|"
+    r"anyway|currently|big news|update|ok|okay|yes|no|hi|hello|hey)\b[\s,:!-]*)+",
+    re.IGNORECASE,
+)
+_ZH_LEAD = re.compile(
+    r"^(?:但是|不过|可是|而且|另外|对了|其实|所以|然后|还有|后来|最近|嗯|哦|好的|你好|嗨|现在|目前|如今|以前|原来|"
+    r"曾经|过去|之前)+[，,]?"
+)
+_CONTINUES = re.compile(
+    r"^(?:live[sd]?|living|work(?:s|ed)?|moved?|moves|is|am|was|has|have|had|like[sd]?|love[sd]?|"
+    r"hate[sd]?|enjoys?|drinks?|eats?|plays?|speaks?|studies|study|comes?|turned|just|no\s+longer|"
+    r"used\s+to|don't|doesn't|never|now|only|still|also)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_BREAK = re.compile(
+    r"\s*(?:[,;:—–]\s*(?:and\s+|but\s+|so\s+|then\s+)?|\s+(?:and|&|but|so|whereas|while)\s+)"
+    r"(?=(?:now|these days|nowadays|then|also|still|currently)?\s*(?:I\b|I'm|my\b|My\b|you\b|your\b|[A-Z][a-z]+\b|"
+    r"he\b|she\b|He\b|She\b|his\b|her\b|live[sd]?\b|works?\b|moved\b|is\b|likes?\b|loves?\b|drinks?\b|"
+    r"eats?\b|plays?\b|speaks?\b|turned\b|just\b|no\s+longer\b|used\s+to\b|don't\b|doesn't\b|only\b|"
+    r"comes?\b|has\b))"
+)
+_PREDICATE = (
+    r"(?:is|was|has|had|lives|lived|moved|works|worked|likes|loves|hates|enjoys|drinks|eats|plays|speaks|"
+    r"studies|comes|turned|just|no\s+longer|used\s+to|doesn't|does|never|now|only|still|also|recently)\b"
+)
+_QUOTE_EN = re.compile(
+    r"^(?P<who>.{0,40}?\b" + _NAME_EN + r")\s+(?:said|says|told\s+me|tells\s+me|wrote|writes)"
+    r"(?:\s+that)?\s*[:,]?\s*[\"“]?(?P<q>[^\"”]+)[\"”]?\s*$"
+)
+_QUOTE_ZH = re.compile(r"^(?P<who>.{0,12}?)(?:说|告诉我)[：:，,]?\s*[“\"「]?(?P<q>[^”\"」]+)[”\"」]?$")
+_ENTITY_NOTE = re.compile(
+    r"^\s*(?P<n>" + _NAME_EN + r"(?:\s+" + _NAME_EN + r")?|[" + _CJK + r"]{2,4})[:：]\s*(?P<t>\S.*)$"
+)
+
+
+def _is_question(clause: str) -> bool:
+    if mostly_chinese(clause):
+        return bool(re.search("什么|多少|哪|谁|啥|吗[？?]?$|几岁|几号|[？?]$", clause))
+    return clause.rstrip().endswith("?")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences, split after . ! ? 。！？ and at line breaks."""
+    parts = re.split(r"(?<=[.!?])\s+|(?<=[。！？])|\n+", text)
+    return [part.strip() for part in parts if part and part.strip()]
+
+
+def _english_clauses(sentence: str) -> list[str]:
+    return [part.strip() for part in _CLAUSE_BREAK.split(sentence) if part and part.strip()]
+
+
+def _chinese_clauses(sentence: str) -> list[str]:
+    parts = re.split(r"[，,；;。！!？?]|(?:但是|不过|可是)", sentence)
+    return [part.strip() for part in parts if part and part.strip()]
+
+
+# --------------------------------------------------------------------------------------------
+# Change words
+
+
+_EN_CHANGE = re.compile(
+    r"\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|at\s+present|any\s?more|instead)\b",
+    re.IGNORECASE,
+)
+_EN_STRIP = re.compile(
+    r"\b(?:just|recently|actually|also|really|still|originally|absolutely|totally|mostly|usually|"
+    r"finally|officially|again)\s+",
+    re.IGNORECASE,
+)
+
+
+def _normalize_en(text: str) -> tuple[str, bool, bool, bool]:
+    """The clause without its change words, and (negated, change, exclusive)."""
+    negated = change = exclusive = False
+    lowered = text.lower()
+    if re.search(r"\bno\s+longer\b|\bnot\b.*\bany\s?more\b|n't\b.*\bany\s?more\b|\bstopped\b", lowered):
+        negated = change = True
+        text = re.sub(r"\bno\s+longer\s+|\bstopped\s+", "", text, flags=re.IGNORECASE)
+        text = re.sub(r"\s*\bany\s?more\b", "", text, flags=re.IGNORECASE)
+        text = re.sub(
+            r"\b(?:do|does|did)\s+not\s+|\b(?:don't|doesn't|didn't)\s+", "", text, flags=re.IGNORECASE
+        )
+        text = re.sub(r"\b(?:am|is|are)\s+not\s+|(?<=S)'m\s+not\s+|\b(?:isn't|aren't)\s+", "is ", text)
+    elif re.search(r"\bused\s+to\b", lowered):
+        negated = True
+        text = re.sub(r"\bused\s+to\s+", "", text, flags=re.IGNORECASE)
+    elif not re.search(r"\b(?:don't|doesn't|do\s+not|does\s+not)\s+like\b", lowered):
+        if re.search(r"\b(?:don't|doesn't|didn't|do\s+not|does\s+not|never)\s+", lowered):
+            negated = True
+            text = re.sub(
+                r"\b(?:do|does|did)\s+not\s+|\b(?:don't|doesn't|didn't|never)\s+", "", text, flags=re.I
+            )
+        elif re.search(r"\bnot\b|\bisn't\b|\baren't\b", lowered):
+            negated = True
+            text = re.sub(r"\s+not\b|\s*n't\b", "", text, flags=re.IGNORECASE)
+    if _EN_CHANGE.search(text) or re.search(r"\b(?:moved|relocated|turned|changed)\b", text, re.I):
+        change = True
+        text = _EN_CHANGE.sub("", text)
+    if re.search(r"\bonly\b", text, re.IGNORECASE):
+        exclusive = True
+        text = re.sub(r"\bonly\s+", "", text, flags=re.IGNORECASE)
+    text = _EN_STRIP.sub("", text)
+    text = re.sub(r"\s{2,}", " ", text).strip(" ,")
+    return text, negated, change, exclusive
+
+
+def _normalize_zh(text: str) -> tuple[str, bool, bool, bool]:
+    negated = change = exclusive = False
+    if re.search("不再|已经不|没有再|不.+了$|不.+啦$", text):
+        negated = change = True
+        text = re.sub("不再|已经不|没有再", "", text)
+        text = re.sub("^(S.*?)不(?!喜欢.*[^了啦]$)", r"\1", text)
+    elif re.search("以前|原来|曾经|过去|之前", text):
+        negated = True
+    if re.search("现在|目前|如今|改成|改为|换成|搬到|搬去|刚|满", text):
+        change = True
+    if "只" in text:
+        exclusive = True
+    text = re.sub("以前|原来|曾经|过去|之前|现在|目前|如今|已经|刚刚|刚|也|还|都|一直|只|了$|啦$", "", text)
+    text = text.replace("改成", "是").replace("改为", "是").replace("换成", "是")
+    return text.strip(), negated, change, exclusive
+
+
+# --------------------------------------------------------------------------------------------
+# Subjects
+
+
+def _subject_en(clause: str, context: _Context, inherited: str | None) -> tuple[str, str, bool] | None:
+    """(subject, the clause with ``S`` in its place, whether the speaker speaks of themselves)."""
+    clause = _normalize_quotes(clause)
+    lead = _EN_LEAD.match(clause)
+    body = clause[lead.end() :] if lead else clause
+    lead_text = clause[: lead.end()] if lead else ""
+    first_person = context.speaker if context.role != "ai" else ASSISTANT
+    second_person = USER if context.role == "ai" else ASSISTANT
+    intro = re.match(r"(?i:my)\s+(?P<rel>" + _REL_EN + r")(?:,)?\s+(?P<n>" + _NAME_EN + r")\b,?\s*", body)
+    if intro and intro.group("n") not in {"I"}:
+        context.relations.append((intro.group("rel").lower(), intro.group("n")))
+        context.last_person = intro.group("n")
+        return intro.group("n"), lead_text + "S " + body[intro.end() :], False
+    rules: tuple[tuple[str, str | None, str], ...] = (
+        (r"(?i:(?:you\s+can\s+)?call\s+me)\b", first_person, "S is called"),
+        (r"(?i:the\s+(?:human|user))(?:'s)", USER, "S's"),
+        (r"(?i:the\s+(?:human|user))\b", USER, "S"),
+        (r"(?i:my)\s+(?P<rel>" + _REL_EN + r")(?='s)", None, "rel"),
+        (r"(?i:my)\s+(?P<rel>" + _REL_EN + r")\b(?!'s)(?!\s+(?:is\s+)?(?:called|named))", None, "relnom"),
+        (r"(?i:my)\b", first_person, "S's"),
+        (r"I'm\b|I\s+am\b", first_person, "S is"),
+        (r"I\b", first_person, "S"),
+        (r"(?i:your)\b", second_person, "S's"),
+        (r"(?i:you're|you\s+are)\b", second_person, "S is"),
+        (r"(?i:you)\b", second_person, "S"),
+        (r"(?i:his|her)\b", context.last_person or "", "S's"),
+        (r"(?i:he|she)\b", context.last_person or "", "S"),
+        (r"(?P<n>" + _NAME_EN + r")'s(?=\s+[\w ]{1,30}?\s+(?:is|are|was)\b)", None, "name's"),
+        (r"(?P<n>" + _NAME_EN + r")(?:'s)", None, "name is"),
+        (r"(?P<n>" + _NAME_EN + r")\b(?=\s+" + _PREDICATE + ")", None, "name"),
+    )
+    for pattern, subject, replacement in rules:
+        match = re.match(pattern, body)
+        if not match:
+            continue
+        rest = body[match.end() :]
+        if replacement in {"rel", "relnom"}:
+            relation = match.group("rel").lower()
+            named = next((n for r, n in reversed(context.relations) if r == relation), None)
+            subject_id = named or f"rel:{relation}"
+            if replacement == "rel":
+                # "my brother's name is Kofi" is a fact about me; "my brother's job" about him.
+                if re.match(r"'s\s+name\b", rest):
+                    return first_person, lead_text + f"S's {relation} name" + rest[len("'s name") :], True
+                return subject_id, lead_text + "S" + rest, False
+            return subject_id, lead_text + "S" + rest, False
+        if replacement.startswith("name"):
+            name = match.group("n")
+            if name in {"I", "The", "My", "What", "Where", "Who", "How", "Hi", "Hello", "Yes", "No"}:
+                return None
+            subject = name
+            context.last_person = subject
+            text = {"name's": "S's", "name is": "S is", "name": "S"}[replacement]
+            return subject, lead_text + text + rest, False
+        if not subject:
+            return None
+        return subject, lead_text + replacement + rest, subject == first_person and first_person != ASSISTANT
+    if inherited and _CONTINUES.match(body):
+        return inherited, lead_text + "S " + body, inherited == context.speaker
+    inside = re.search(r"\b(?:(?P<my>my)|(?P<i>I))\b", body, re.IGNORECASE if context.role != "ai" else 0)
+    if inside and first_person != ASSISTANT:
+        placeholder = "S's" if inside.group("my") else "S"
+        return first_person, body[: inside.start()] + placeholder + body[inside.end() :], True
+    return None
+
+
+def _subject_zh(clause: str, context: _Context, inherited: str | None) -> tuple[str, str, bool] | None:
+    lead = _ZH_LEAD.match(clause)
+    body = clause[lead.end() :] if lead else clause
+    lead_text = clause[: lead.end()] if lead else ""
+    first_person = context.speaker if context.role != "ai" else ASSISTANT
+    second_person = USER if context.role == "ai" else ASSISTANT
+    intro = re.match(r"我的?(?P<rel>" + _REL_ZH + r")(?P<n>" + _ZH_NAME + r"?)(?=" + _ZH_VERBS + ")", body)
+    if intro and intro.group("n") and not intro.group("n").startswith(("叫", "的", "是", "住")):
+        relation = RELATIONS_ZH[intro.group("rel")]
+        context.relations.append((relation, intro.group("n")))
+        context.last_person = intro.group("n")
+        return intro.group("n"), lead_text + "S" + body[intro.end() :], False
+    rel = re.match(r"我的?(?P<rel>" + _REL_ZH + ")", body)
+    if rel:
+        relation = RELATIONS_ZH[rel.group("rel")]
+        rest = body[rel.end() :]
+        if re.match("(?:的名字)?叫|的名字是", rest):
+            value = re.sub("^(?:的名字)?(?:叫|是)", "", rest)
+            return first_person, f"S's {relation} name is {value}", True
+        named = next((n for r, n in reversed(context.relations) if r == relation), None)
+        return named or f"rel:{relation}", lead_text + "S" + rest, False
+    for prefix, subject in (
+        ("叫我", first_person),
+        ("我", first_person),
+        ("你", second_person),
+        ("他", context.last_person),
+        ("她", context.last_person),
+    ):
+        if body.startswith(prefix):
+            if not subject:
+                return None
+            text = "叫S" if prefix == "叫我" else "S"
+            return subject, lead_text + text + body[len(prefix) :], subject == first_person
+    named = re.match(r"(?P<n>" + _ZH_NAME + r")(?=" + _ZH_VERBS + ")", body)
+    if named and not re.match("现在|目前|今天|以前|原来|已经|最近|这里|那里|北京|上海", named.group("n")):
+        context.last_person = named.group("n")
+        return named.group("n"), lead_text + "S" + body[named.end() :], False
+    if inherited and re.match(_ZH_VERBS, body):
+        return inherited, lead_text + "S" + body, inherited == context.speaker
+    inside = body.find("我")
+    if inside >= 0 and first_person != ASSISTANT:
+        return first_person, body[:inside] + "S" + body[inside + 1 :], True
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Reading a text
+
+
+def _clause_statements(clause: str, context: _Context, inherited: str | None) -> Iterator[Statement]:
+    chinese = mostly_chinese(clause)
+    known_relations = len(context.relations)
+    found = (_subject_zh if chinese else _subject_en)(clause, context, inherited)
+    if found is None:
+        return
+    for relation, name in context.relations[known_relations:]:
+        yield Statement(context.speaker, f"S's {relation} name is {name}", clause, self_subject=True)
+    subject, text, self_subject = found
+    if subject == ASSISTANT:
+        return
+    text, negated, change, exclusive = (_normalize_zh if chinese else _normalize_en)(text)
+    start = re.search(r"(?<![A-Za-z0-9_'])(?:叫)?S(?![A-Za-z0-9_])", text)
+    if start is None:
+        return
+    yield Statement(subject, text[start.start() :], clause, negated, change, exclusive, self_subject)
+
+
+def _noted(subject: str, clause: str) -> Iterator[Statement]:
+    """A note's clause with no subject of its own ("Kofi: lives in Accra") speaks of the note's name."""
+    chinese = mostly_chinese(clause)
+    text, negated, change, exclusive = (_normalize_zh if chinese else _normalize_en)("S " + clause)
+    yield Statement(subject, text, clause, negated, change, exclusive)
+
+
+def _sentence_statements(sentence: str, context: _Context) -> Iterator[Statement]:
+    sentence = _normalize_quotes(sentence)
+    quote = (_QUOTE_ZH if mostly_chinese(sentence) else _QUOTE_EN).match(sentence)
+    if quote:
+        speaker = list(read_statements(quote.group("who"), role=context.role, speaker=context.speaker))
+        who = context.last_person
+        named = re.search(r"(" + _NAME_EN + r"|[" + _CJK + r"]{2,3})\W*$", quote.group("who"))
+        if named and who is None:
+            who = named.group(1)
+        yield from speaker
+        if who:
+            inner = _Context(role="human", speaker=who, last_person=None, relations=context.relations)
+            for part in (_chinese_clauses if mostly_chinese(sentence) else _english_clauses)(
+                quote.group("q")
+            ):
+                yield from _clause_statements(part, inner, who)
+        return
+    inherited: str | None = None
+    clauses = (_chinese_clauses if mostly_chinese(sentence) else _english_clauses)(sentence)
+    changed_mind = bool(re.search(r"changed\s+my\s+mind|改主意|说错了|更正", sentence, re.IGNORECASE))
+    for clause in clauses:
+        if _is_question(clause) or (sentence.endswith(("?", "？")) and clause is clauses[-1]):
+            inherited = None
+            continue
+        for statement in _clause_statements(clause, context, inherited):
+            inherited = statement.subject
+            if changed_mind and not statement.change:
+                statement = Statement(**{**statement.__dict__, "change": True})
+            yield statement
+
+
+def read_statements(text: str, *, role: str = "human", speaker: str = USER) -> Iterator[Statement]:
+    """Every statement in ``text``; lines prefixed "Human:"/"AI:" switch role; "Kofi: ..." notes speak of Kofi."""
+    context = _Context(role=role, speaker=speaker)
+    for segment in _segments(text, role):
+        context.role = segment.role
+        for line in segment.text.splitlines():
+            note = _ENTITY_NOTE.match(line) if segment.role == "narrative" else None
+            if note and not re.match(r"(?i)(?:summary|note|context|notes|key|value)$", note.group("n")):
+                context.last_person = note.group("n")
+                for sentence in split_sentences(note.group("t")):
+                    found = list(_sentence_statements(sentence, context))
+                    yield from found
+                    if not found:
+                        yield from _noted(note.group("n"), sentence)
+                continue
+            for sentence in split_sentences(line):
+                yield from _sentence_statements(sentence, context)
