@@ -111,7 +111,7 @@ def replay_strategy(
                 raise ReplayCancelled(f"Cancelled at turn {index} of {len(scenario.turns)}")
             turn = strategy.send(scripted.user)
             turns.append(turn)
-            flags.append(scripted.passed(turn.reply) if scripted.expect else None)
+            flags.append(scripted.passed(turn.reply) if scripted.is_probe else None)
             if on_progress is not None:
                 on_progress(strategy_id, index, len(scenario.turns))
         fork = None

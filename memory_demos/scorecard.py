@@ -166,22 +166,21 @@ def token_series(result: ReplayResult) -> list[dict[str, Any]]:
 
 
 def recall_timeline(result: ReplayResult, scenario: Scenario) -> list[dict[str, Any]]:
-    """At every probe turn, which expected facts each strategy's reply contained."""
+    """At every probe turn, which expected (and rejected) strings each strategy's reply stated."""
     timeline = []
     for run in result.runs:
         for index, (scripted, turn) in enumerate(zip(scenario.turns, run.turns, strict=False), start=1):
-            if not scripted.expect:
+            if not scripted.is_probe:
                 continue
-            reply = turn.reply.lower()
-            recalled = [fact for fact in scripted.expect if fact.lower() in reply]
             timeline.append(
                 {
                     "strategy": run.strategy_id,
                     "turn": index,
                     "question": scripted.user,
                     "expected": list(scripted.expect),
-                    "recalled": recalled,
-                    "passed": bool(recalled),
+                    "recalled": scripted.recalled(turn.reply),
+                    "rejected": scripted.rejected(turn.reply),
+                    "passed": scripted.passed(turn.reply),
                     "error": turn.error,
                 }
             )

@@ -8,6 +8,7 @@ from memory_demos.scenarios import (
     MAX_SCENARIO_BYTES,
     ScenarioError,
     bundled_names,
+    is_refusal,
     load_scenario,
     parse_scenario,
 )
@@ -35,6 +36,41 @@ def test_expect_matches_case_insensitively_any_string() -> None:
     assert not turn.passed("I don't know")
 
 
+def test_a_refusal_never_counts_as_recall_even_when_it_names_the_fact() -> None:
+    turn = parse_scenario("name: t\nturns:\n  - user: q\n    expect: [Lisbon]\n").turns[0]
+    assert not turn.passed("I can only answer from what is in my prompt, and it says nothing about weather and Lisbon.")
+    assert not turn.passed("I don't know where you live in Lisbon.")
+    assert not turn.passed("我不知道Lisbon的天气。")
+    assert turn.passed("I can't answer your first question from what I was given. You live in Lisbon.")
+
+
+def test_every_offline_refusal_is_recognised_as_one() -> None:
+    from memory_demos.providers.offline_model import lexicon
+
+    refusals = [
+        lexicon.DONT_KNOW_EN,
+        lexicon.DONT_KNOW_ZH,
+        lexicon.DONT_KNOW_ALL_EN,
+        lexicon.DONT_KNOW_ALL_ZH,
+        *(lexicon.DONT_KNOW_NTH_EN.format(nth=n) for n in lexicon.ORDINALS_EN),
+        *(lexicon.DONT_KNOW_NTH_ZH.format(nth=n) for n in lexicon.ORDINALS_ZH),
+    ]
+    for refusal in refusals:
+        assert is_refusal(refusal), refusal
+
+
+def test_reject_fails_a_reply_that_states_a_taken_back_fact() -> None:
+    text = "name: t\nturns:\n  - user: q\n    expect: [Porto]\n    reject: [live in Lisbon]\n  - user: r\n    reject: Lisbon\n"
+    scenario = parse_scenario(text)
+    both, only_reject = scenario.turns
+    assert scenario.probes == 2
+    assert both.passed("You live in Porto.")
+    assert not both.passed("You live in Lisbon and in Porto.")
+    assert both.rejected("You live in Lisbon.") == ["live in Lisbon"]
+    assert only_reject.passed("I can't answer that from what I was given.")
+    assert not only_reject.passed("You live in Lisbon.")
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -43,6 +79,7 @@ def test_expect_matches_case_insensitively_any_string() -> None:
         ("name: x\nturns:\n  - user: ''\n", "non-empty string"),
         ("name: x\nturns:\n  - user: 5\n", "non-empty string"),
         ("name: x\nturns:\n  - user: hi\n    expect: {a: 1}\n", "list of strings"),
+        ("name: x\nturns:\n  - user: hi\n    reject: [[a]]\n", "'reject' must be a list of strings"),
         ("name: x\nlanguage: fr\nturns:\n  - user: hi\n", "language"),
         ("name: x\nturns:\n  - user: hi\n    bogus: 1\n", "unknown fields"),
         ("name: x\nextra: 1\nturns:\n  - user: hi\n", "Unknown scenario fields"),

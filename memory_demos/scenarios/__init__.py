@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -19,16 +20,67 @@ class ScenarioError(ValueError):
     """A scenario file that cannot be used; the message names the problem."""
 
 
+# Sentences that say the model cannot answer. Their words never count as recall: "I don't know
+# where you live in Lisbon" must not pass a probe expecting "Lisbon".
+REFUSAL_MARKERS = (
+    "i can't answer",
+    "i cannot answer",
+    "can't answer your",
+    "i don't know",
+    "i do not know",
+    "i'm not sure",
+    "isn't in what i was given",
+    "says nothing about",
+    "i don't have",
+    "i do not have",
+    "no information",
+    "回答不了",
+    "无法回答",
+    "不知道",
+    "没有关于",
+    "收到的内容里没有",
+)
+
+
+def is_refusal(sentence: str) -> bool:
+    """True when a sentence says the model cannot answer."""
+    lowered = sentence.lower().replace("’", "'")
+    return any(marker in lowered for marker in REFUSAL_MARKERS)
+
+
+def answering_text(reply: str) -> str:
+    """The reply without its refusal sentences: what it actually claims."""
+    sentences = re.split(r"(?<=[.!?。！？])\s*", reply)
+    return " ".join(sentence for sentence in sentences if sentence and not is_refusal(sentence))
+
+
 @dataclass(frozen=True)
 class ScenarioTurn:
-    """One scripted user message and, optionally, strings one of which the reply must contain."""
+    """One scripted user message, strings one of which the reply must contain, and strings it must not."""
 
     user: str
     expect: tuple[str, ...] = ()
+    reject: tuple[str, ...] = ()
+
+    @property
+    def is_probe(self) -> bool:
+        return bool(self.expect or self.reject)
+
+    def recalled(self, reply: str) -> list[str]:
+        """The expected strings the reply states (never counting a refusal's words)."""
+        claimed = answering_text(reply).lower()
+        return [expected for expected in self.expect if expected.lower() in claimed]
+
+    def rejected(self, reply: str) -> list[str]:
+        """The strings the reply contains although it must not."""
+        lowered = reply.lower()
+        return [wrong for wrong in self.reject if wrong.lower() in lowered]
 
     def passed(self, reply: str) -> bool:
-        lowered = reply.lower()
-        return any(expected.lower() in lowered for expected in self.expect)
+        """Passes when it states an expected string (if any are given) and no rejected one."""
+        if self.rejected(reply):
+            return False
+        return not self.expect or bool(self.recalled(reply))
 
 
 @dataclass(frozen=True)
@@ -42,7 +94,7 @@ class Scenario:
 
     @property
     def probes(self) -> int:
-        return sum(1 for turn in self.turns if turn.expect)
+        return sum(1 for turn in self.turns if turn.is_probe)
 
 
 def _check_events(text: str) -> None:
@@ -65,6 +117,15 @@ def _check_events(text: str) -> None:
                 depth -= 1
     except yaml.YAMLError as exc:
         raise ScenarioError(f"Not valid YAML: {exc}") from None
+
+
+def _strings(raw: dict[str, Any], field_name: str, index: int) -> tuple[str, ...]:
+    values = raw.get(field_name, [])
+    if isinstance(values, str | int):
+        values = [values]
+    if not isinstance(values, list) or not all(isinstance(v, str | int) for v in values):
+        raise ScenarioError(f"Turn {index}: '{field_name}' must be a list of strings.")
+    return tuple(str(v) for v in values if str(v).strip())
 
 
 def parse_scenario(text: str | bytes, source: str = "<text>") -> Scenario:
@@ -108,8 +169,8 @@ def parse_scenario(text: str | bytes, source: str = "<text>") -> Scenario:
     turns = []
     for index, raw in enumerate(raw_turns, start=1):
         if not isinstance(raw, dict):
-            raise ScenarioError(f"Turn {index} must be a mapping with 'user' (and optional 'expect').")
-        extra = set(raw) - {"user", "expect"}
+            raise ScenarioError(f"Turn {index} must be a mapping with 'user' (optional 'expect', 'reject').")
+        extra = set(raw) - {"user", "expect", "reject"}
         if extra:
             raise ScenarioError(f"Turn {index} has unknown fields: {', '.join(sorted(map(str, extra)))}")
         user = raw.get("user")
@@ -117,12 +178,8 @@ def parse_scenario(text: str | bytes, source: str = "<text>") -> Scenario:
             raise ScenarioError(f"Turn {index}: 'user' must be a non-empty string.")
         if len(user) > MAX_USER_CHARS:
             raise ScenarioError(f"Turn {index}: 'user' is longer than {MAX_USER_CHARS} characters.")
-        expect = raw.get("expect", [])
-        if isinstance(expect, str):
-            expect = [expect]
-        if not isinstance(expect, list) or not all(isinstance(e, str | int) for e in expect):
-            raise ScenarioError(f"Turn {index}: 'expect' must be a list of strings.")
-        turns.append(ScenarioTurn(user=user, expect=tuple(str(e) for e in expect if str(e).strip())))
+        checks = {field_name: _strings(raw, field_name, index) for field_name in ("expect", "reject")}
+        turns.append(ScenarioTurn(user=user, **checks))
     return Scenario(name.strip(), language, tuple(turns), system, description, source)
 
 

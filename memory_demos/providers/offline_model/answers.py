@@ -232,7 +232,7 @@ def acknowledge(facts: Sequence[Fact], *, chinese: bool) -> str:
             elif belief.former:
                 clauses.append(_clause(key, belief.former, display, chinese=chinese, former=True))
     if chinese:
-        return "记住了，" + "，".join(clauses) + "。" if clauses else "记住了。"
+        return "记住了，" + "，".join(clauses) + "。" if clauses else ""
     parts = [greeting] if greeting else []
     if clauses:
         parts.append("Got it: " + "; ".join(clauses) + ".")

@@ -181,7 +181,7 @@ def _subject_zh(text: str) -> tuple[str, str] | None:
     named = re.match(
         r"(?P<n>["
         + _CJK
-        + r"]{2,3}|[A-Z][a-z]+)(?=住|是|多大|几岁|做|干|喜欢|不喜欢|的|叫|来自|今年|最|在|搬|喝|吃)",
+        + r"]{2,3}?|[A-Z][a-z]+)(?=住|是|多大|几岁|做|干|喜欢|不喜欢|的|叫|来自|今年|最|在|搬|喝|吃)",
         body,
     )
     if named and not re.match("什么|哪里|现在|今天", named.group("n")):

@@ -57,6 +57,8 @@ def small_talk(text: str, *, chinese: bool) -> str:
         return "Hello! What would you like to talk about?"
     if re.match(r"^how\s+are\s+you\b", plain):
         return "I'm a rule-based offline model, so I'm always the same. What would you like to talk about?"
+    if plain.endswith("?"):
+        return DONT_KNOW_EN
     if re.search(r"\b(?:thanks|thank you)\b", plain):
         return "You're welcome!"
     if re.match(r"^(?:bye|goodbye|see you)\b", plain):
@@ -64,8 +66,6 @@ def small_talk(text: str, *, chinese: bool) -> str:
     topic = topic_of(text)
     if not topic:
         return "I see. Tell me more."
-    if plain.endswith("?"):
-        return DONT_KNOW_EN
     templates = (
         "Interesting — tell me more about {t}.",
         "I see. What else would you like to say about {t}?",

@@ -44,7 +44,7 @@ class _Context:
 _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
 _REL_ZH = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
 _NAME_EN = r"[A-Z][a-z][\w'-]*"
-_ZH_NAME = r"(?:[" + _CJK + r"]{2,3}|[A-Z][a-z]+)"
+_ZH_NAME = r"(?:[" + _CJK + r"]{2,3}?|[A-Z][a-z]+)"
 _ZH_VERBS = (
     r"住|搬|来自|是|今年|喜欢|不|讨厌|做|当|在|的|叫|刚|已经|现在|也|还|最|说|只|喝|吃|满|过|以前|原来"
 )
