@@ -148,7 +148,7 @@ def _find_belief(knowledge: Knowledge, subject: str, key: str) -> tuple[str, Bel
         candidates = [
             k
             for k, b in per_subject.items()
-            if b.values and (k.startswith(f"{key}_") or k.endswith(f"_{key}"))
+            if b.values and k.startswith(f"{key}_")
         ]
         if len(candidates) == 1:
             return candidates[0], per_subject[candidates[0]]

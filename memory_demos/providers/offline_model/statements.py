@@ -151,7 +151,7 @@ def _normalize_en(text: str) -> tuple[str, bool, bool, bool]:
         exclusive = True
         text = re.sub(r"\bonly\s+", "", text, flags=re.IGNORECASE)
     text = _EN_STRIP.sub("", text)
-    text = re.sub(r"\s{2,}", " ", text).strip(" ,")
+    text = re.sub(r"\s{2,}", " ", text).strip(" ,.!?")
     return text, negated, change, exclusive
 
 
@@ -167,9 +167,11 @@ def _normalize_zh(text: str) -> tuple[str, bool, bool, bool]:
         change = True
     if "只" in text:
         exclusive = True
-    text = re.sub("以前|原来|曾经|过去|之前|现在|目前|如今|已经|刚刚|刚|也|还|都|一直|只|了$|啦$", "", text)
+    text = re.sub("以前|原来|曾经|过去|之前|现在|目前|如今|已经", "", text)
+    text = re.sub("(?<=S)(?:刚刚|刚|也|还|都|一直|只|才)+", "", text)
+    text = re.sub("[了啦]$", "", text)
     text = text.replace("改成", "是").replace("改为", "是").replace("换成", "是")
-    return text.strip(), negated, change, exclusive
+    return text.strip(" 。！？!?"), negated, change, exclusive
 
 
 # --------------------------------------------------------------------------------------------
@@ -320,14 +322,13 @@ def _sentence_statements(sentence: str, context: _Context) -> Iterator[Statement
     sentence = _normalize_quotes(sentence)
     quote = (_QUOTE_ZH if mostly_chinese(sentence) else _QUOTE_EN).match(sentence)
     if quote:
-        speaker = list(read_statements(quote.group("who"), role=context.role, speaker=context.speaker))
-        who = context.last_person
-        named = re.search(r"(" + _NAME_EN + r"|[" + _CJK + r"]{2,3})\W*$", quote.group("who"))
-        if named and who is None:
-            who = named.group(1)
-        yield from speaker
+        said = "说" if mostly_chinese(sentence) else " said"
+        yield from _clause_statements(quote.group("who") + said, context, None)
+        who_text = re.sub(r"^(?:我的?(?:" + _REL_ZH + r")|(?i:my)\s+(?:" + _REL_EN + r"))\s*", "", quote.group("who"))
+        named = re.search(r"(" + _NAME_EN + r"|[" + _CJK + r"]{2,4})\W*$", who_text)
+        who = named.group(1) if named else context.last_person
         if who:
-            inner = _Context(role="human", speaker=who, last_person=None, relations=context.relations)
+            inner = _Context(role="human", speaker=who, last_person=who, relations=context.relations)
             for part in (_chinese_clauses if mostly_chinese(sentence) else _english_clauses)(
                 quote.group("q")
             ):
