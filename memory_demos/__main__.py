@@ -111,6 +111,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return bench.overhead(turns=args.turns, strategy_ids=args.strategies)
     if args.what == "panes":
         return bench.panes(panes=args.panes, latency_ms=args.latency_ms, turns=args.turns)
+    if args.what == "model":
+        return bench.model_speed(repeats=args.turns)
     if args.what == "workshop":
         return bench.workshop(sessions=args.sessions, panes=args.panes, turns=args.turns, url=args.url)
     raise InputError(f"Unknown benchmark {args.what!r}")
@@ -134,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(func=cmd_replay)
 
     bench = sub.add_parser("bench", help="print performance figures")
-    bench.add_argument("what", choices=["overhead", "panes", "workshop"])
+    bench.add_argument("what", choices=["overhead", "panes", "workshop", "model"])
     bench.add_argument("--turns", type=int, default=None)
     bench.add_argument("--panes", type=int, default=6)
     bench.add_argument("--latency-ms", type=int, default=300)

@@ -99,3 +99,50 @@ def workshop(sessions: int = 40, panes: int = 4, turns: int | None = None, url: 
     from memory_demos.workshop_load import run_load
 
     return run_load(sessions=sessions, panes=panes, turns=turns or 5, url=url)
+
+
+def _conversation_of(tokens: int) -> list[Any]:
+    """A ``buffer``-style prompt of about ``tokens`` tokens: the bundled scenarios' turns, replied to by the model."""
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from memory_demos.providers.offline_model import OfflineTeachingModel
+    from memory_demos.providers.tokenizer import count_messages_tokens
+    from memory_demos.scenarios import bundled_names, load_scenario
+
+    model = OfflineTeachingModel()
+    turns = [turn.user for name in bundled_names() for turn in load_scenario(name).turns]
+    messages: list[Any] = []
+    index = 0
+    while count_messages_tokens(messages, "o200k_base") < tokens - 30:
+        messages.append(HumanMessage(turns[index % len(turns)]))
+        messages.append(AIMessage(str(model.invoke(messages).content)))
+        index += 1
+    messages.append(HumanMessage("What's my name, and where do I live?"))
+    return messages
+
+
+def model_speed(repeats: int | None = None) -> int:
+    """Time per reply of the offline teaching model (rules only, and the whole LangChain call)."""
+    from memory_demos.providers.offline_model import OfflineTeachingModel, compose_reply
+    from memory_demos.providers.tokenizer import count_messages_tokens
+
+    repeats = repeats or 50
+    model = OfflineTeachingModel()
+    print(f"Offline teaching model, time per reply (median of {repeats}; prompt: bundled scenario turns)")
+    print(f"{'prompt tokens':>13} {'messages':>9} {'rules (ms)':>11} {'invoke (ms)':>12}")
+    for target in (200, 2000):
+        messages = _conversation_of(target)
+        rules, calls = [], []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            compose_reply(messages)
+            rules.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            model.invoke(messages)
+            calls.append(time.perf_counter() - started)
+        tokens = count_messages_tokens(messages, "o200k_base")
+        print(
+            f"{tokens:>13} {len(messages):>9} {statistics.median(rules) * 1000:>11.2f} "
+            f"{statistics.median(calls) * 1000:>12.2f}"
+        )
+    return 0

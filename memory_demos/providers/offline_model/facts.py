@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from memory_demos.providers.offline_model.lexicon import _KV_EXCLUDED_KEYS, LIST_KEYS, RELATIONS_EN
 from memory_demos.providers.offline_model.rules import read_pairs
-from memory_demos.providers.offline_model.statements import USER, read_statements
+from memory_demos.providers.offline_model.statements import USER, may_state_facts, read_statements
 from memory_demos.providers.offline_model.text import (
     _KV_LINE,
     _clean_list,
@@ -44,6 +44,7 @@ _HUMANS_RELATION = re.compile(
     r"(?P<v>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?|[\u3400-\u9fff]{1,4})\s+is\s+the\s+(?:human|user)(?:'s|’s)\s+"
     r"(?P<rel>" + "|".join(sorted(RELATIONS_EN, key=len, reverse=True)) + r")\b"
 )
+_MAY_FORGET = re.compile(r"forget|ignore|scratch", re.IGNORECASE)
 _FORGET = re.compile(
     r"\b(?:forget|ignore|scratch)\s+(?:what\s+I\s+said\s+about|that\s+bit\s+about)\s+(?P<v>[\w' -]+)", re.I
 )
@@ -73,19 +74,24 @@ def extract_facts(text: str, *, role: str = "human") -> list[Fact]:
     is the user) or "narrative" (third person, entity notes and ``key: value`` lines). Lines prefixed
     with "Human:"/"AI:" switch role, so transcripts and retrieved snippets parse correctly.
     """
+    if ":" not in text and "：" not in text and not may_state_facts(text):
+        return []
     facts: list[Fact] = []
     for line in text.splitlines():
-        facts.extend(_kv_facts(line))
-        named = _HUMANS_NAME.search(line)
-        if named:
-            facts.append(Fact("name", named.group("v"), line))
-        related = _HUMANS_RELATION.search(line)
-        if related:
-            facts.append(Fact(f"{related.group('rel').lower()}_name", related.group("v"), line))
-    for forget in _FORGET.finditer(text):
+        if ":" in line or "：" in line:
+            facts.extend(_kv_facts(line))
+        if "the human" in line or "the user" in line:
+            named = _HUMANS_NAME.search(line)
+            if named:
+                facts.append(Fact("name", named.group("v"), line))
+            related = _HUMANS_RELATION.search(line)
+            if related:
+                facts.append(Fact(f"{related.group('rel').lower()}_name", related.group("v"), line))
+    forgets = list(_FORGET.finditer(text)) if _MAY_FORGET.search(text) else []
+    for forget in forgets:
         facts.append(Fact(ANY_KEY, forget.group("v").strip(), forget.group(0), negated=True, change=True))
     for statement in read_statements(text, role=role):
-        if _FORGET.search(statement.source):
+        if forgets and _FORGET.search(statement.source):
             continue
         for key, value in read_pairs(statement.text, self_subject=statement.self_subject):
             facts.append(

@@ -53,7 +53,9 @@ class Knowledge:
         return belief
 
     def _apply(self, fact: Fact, *, ordered: bool) -> None:
-        fact = replace(fact, subject=self.resolve(fact.subject))
+        subject = self.resolve(fact.subject)
+        if subject != fact.subject:
+            fact = replace(fact, subject=subject)
         if fact.key == ANY_KEY:
             for belief in self.beliefs.get(fact.subject, {}).values():
                 if any(_same(v, fact.value) for v in belief.values):
@@ -152,13 +154,6 @@ class Knowledge:
         return sorted(self.beliefs, key=lambda s: s != USER)
 
 
-def _tagged_text(message: BaseMessage) -> str:
-    """A message's text with a role prefix, so ``extract_facts`` knows who is speaking."""
-    text = message_text(message) if message.type != "ai" else _content_text(message)
-    prefix = {"human": "Human", "ai": "AI", "tool": "System"}.get(message.type, "System")
-    return f"{prefix}: {text}"
-
-
 def _system_blocks(text: str) -> list[tuple[str, bool]]:
     """A system text cut at its headers: (block, lines in time order?)."""
     blocks: list[tuple[str, bool]] = []
@@ -183,7 +178,8 @@ def knowledge_of(messages: Sequence[BaseMessage]) -> Knowledge:
                 facts = extract_facts(block, role="narrative")
                 (knowledge.add_ordered if in_order else knowledge.add_unordered)(facts)
         else:
-            knowledge.add_ordered(extract_facts(_tagged_text(message), role="narrative"))
+            text = _content_text(message) if message.type == "ai" else message_text(message)
+            knowledge.add_ordered(extract_facts(text, role="ai" if message.type == "ai" else "human"))
     knowledge.merged()
     return knowledge
 

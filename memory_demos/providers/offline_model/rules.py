@@ -227,11 +227,23 @@ _ZH_SELF_RULES: tuple[tuple[str, Handler], ...] = (
     (r"^S是(?P<v>[^\s，。！？,!?；;、]{1,6})$", _zh_self_name),
 )
 
+def _compile(rules: tuple[tuple[str, Handler], ...], flags: int) -> tuple[tuple[Callable, Handler], ...]:
+    """Anchored rules ("^S ...") compile to ``match``, which tries only the start; the others to ``search``."""
+    compiled = []
+    for pattern, handler in rules:
+        if pattern.startswith("^"):
+            regex = re.compile(pattern[1:].replace("|^", "|"), flags)
+            compiled.append((regex.match, handler))
+        else:
+            compiled.append((re.compile(pattern, flags).search, handler))
+    return tuple(compiled)
+
+
 _COMPILED = {
-    (False, False): tuple((re.compile(p, re.IGNORECASE), h) for p, h in _EN_RULES),
-    (False, True): tuple((re.compile(p), h) for p, h in _EN_SELF_RULES),
-    (True, False): tuple((re.compile(p), h) for p, h in _ZH_RULES),
-    (True, True): tuple((re.compile(p), h) for p, h in _ZH_SELF_RULES),
+    (False, False): _compile(_EN_RULES, re.IGNORECASE),
+    (False, True): _compile(_EN_SELF_RULES, 0),
+    (True, False): _compile(_ZH_RULES, 0),
+    (True, True): _compile(_ZH_SELF_RULES, 0),
 }
 
 
@@ -241,8 +253,8 @@ def read_pairs(text: str, *, self_subject: bool) -> Pairs:
     rules = _COMPILED[(chinese, False)]
     if self_subject:
         rules = rules + _COMPILED[(chinese, True)]
-    for pattern, handler in rules:
-        match = pattern.search(text)
+    for find, handler in rules:
+        match = find(text)
         if match:
             pairs = handler(match)
             if pairs:

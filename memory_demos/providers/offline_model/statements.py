@@ -84,9 +84,12 @@ _ENTITY_NOTE = re.compile(
 )
 
 
-def _is_question(clause: str) -> bool:
-    if mostly_chinese(clause):
-        return bool(re.search("什么|多少|哪|谁|啥|吗[？?]?$|几岁|几号|[？?]$", clause))
+_ZH_ASKS = re.compile("什么|多少|哪|谁|啥|吗[？?]?$|几岁|几号|[？?]$")
+
+
+def _is_question(clause: str, chinese: bool) -> bool:
+    if chinese:
+        return bool(_ZH_ASKS.search(clause))
     return clause.rstrip().endswith("?")
 
 
@@ -120,38 +123,42 @@ _EN_STRIP = re.compile(
 )
 
 
+_NO_LONGER = re.compile(r"\bno\s+longer\b|\bnot\b.*\bany\s?more\b|n't\b.*\bany\s?more\b|\bstopped\b", re.I)
+_NO_LONGER_WORDS = re.compile(r"\bno\s+longer\s+|\bstopped\s+|\s*\bany\s?more\b", re.I)
+_DO_NOT = re.compile(r"\b(?:do|does|did)\s+not\s+|\b(?:don't|doesn't|didn't)\s+", re.I)
+_BE_NOT = re.compile(r"\b(?:am|is|are)\s+not\s+|(?<=S)'m\s+not\s+|\b(?:isn't|aren't)\s+")
+_USED_TO = re.compile(r"\bused\s+to\s+", re.I)
+_DONT_LIKE = re.compile(r"\b(?:don't|doesn't|do\s+not|does\s+not)\s+like\b", re.I)
+_NEVER = re.compile(r"\b(?:do|does|did)\s+not\s+|\b(?:don't|doesn't|didn't|never)\s+", re.I)
+_NOT = re.compile(r"\s+not\b|\s*n't\b", re.I)
+_CHANGED = re.compile(r"\b(?:moved|relocated|turned|changed)\b", re.I)
+_ONLY = re.compile(r"\bonly\s+", re.I)
+_SPACES = re.compile(r"\s{2,}")
+
+
 def _normalize_en(text: str) -> tuple[str, bool, bool, bool]:
     """The clause without its change words, and (negated, change, exclusive)."""
     negated = change = exclusive = False
-    lowered = text.lower()
-    if re.search(r"\bno\s+longer\b|\bnot\b.*\bany\s?more\b|n't\b.*\bany\s?more\b|\bstopped\b", lowered):
+    if _NO_LONGER.search(text):
         negated = change = True
-        text = re.sub(r"\bno\s+longer\s+|\bstopped\s+", "", text, flags=re.IGNORECASE)
-        text = re.sub(r"\s*\bany\s?more\b", "", text, flags=re.IGNORECASE)
-        text = re.sub(
-            r"\b(?:do|does|did)\s+not\s+|\b(?:don't|doesn't|didn't)\s+", "", text, flags=re.IGNORECASE
-        )
-        text = re.sub(r"\b(?:am|is|are)\s+not\s+|(?<=S)'m\s+not\s+|\b(?:isn't|aren't)\s+", "is ", text)
-    elif re.search(r"\bused\s+to\b", lowered):
+        text = _BE_NOT.sub("is ", _DO_NOT.sub("", _NO_LONGER_WORDS.sub("", text)))
+    elif _USED_TO.search(text):
         negated = True
-        text = re.sub(r"\bused\s+to\s+", "", text, flags=re.IGNORECASE)
-    elif not re.search(r"\b(?:don't|doesn't|do\s+not|does\s+not)\s+like\b", lowered):
-        if re.search(r"\b(?:don't|doesn't|didn't|do\s+not|does\s+not|never)\s+", lowered):
+        text = _USED_TO.sub("", text)
+    elif not _DONT_LIKE.search(text):
+        if _NEVER.search(text):
             negated = True
-            text = re.sub(
-                r"\b(?:do|does|did)\s+not\s+|\b(?:don't|doesn't|didn't|never)\s+", "", text, flags=re.I
-            )
-        elif re.search(r"\bnot\b|\bisn't\b|\baren't\b", lowered):
+            text = _NEVER.sub("", text)
+        elif _NOT.search(text):
             negated = True
-            text = re.sub(r"\s+not\b|\s*n't\b", "", text, flags=re.IGNORECASE)
-    if _EN_CHANGE.search(text) or re.search(r"\b(?:moved|relocated|turned|changed)\b", text, re.I):
+            text = _NOT.sub("", text)
+    if _EN_CHANGE.search(text) or _CHANGED.search(text):
         change = True
         text = _EN_CHANGE.sub("", text)
-    if re.search(r"\bonly\b", text, re.IGNORECASE):
+    if _ONLY.search(text):
         exclusive = True
-        text = re.sub(r"\bonly\s+", "", text, flags=re.IGNORECASE)
-    text = _EN_STRIP.sub("", text)
-    text = re.sub(r"\s{2,}", " ", text).strip(" ,.!?")
+        text = _ONLY.sub("", text)
+    text = _SPACES.sub(" ", _EN_STRIP.sub("", text)).strip(" ,.!?")
     return text, negated, change, exclusive
 
 
@@ -177,6 +184,48 @@ def _normalize_zh(text: str) -> tuple[str, bool, bool, bool]:
 # --------------------------------------------------------------------------------------------
 # Subjects
 
+_EN_INTRO = re.compile(r"(?i:my)\s+(?P<rel>" + _REL_EN + r")(?:,)?\s+(?P<n>" + _NAME_EN + r")\b,?\s*")
+_EN_INSIDE = re.compile(r"\b(?:(?P<my>[Mm]y)|(?P<i>I))\b")
+# (pattern at the clause's start, who it names, what replaces it); "first" is the speaker.
+_EN_SUBJECTS: tuple[tuple[re.Pattern[str], str | None, str], ...] = tuple(
+    (re.compile(pattern), who, replacement)
+    for pattern, who, replacement in (
+        (r"(?i:(?:you\s+can\s+)?call\s+me)\b", "first", "S is called"),
+        (r"(?i:the\s+(?:human|user))(?:'s)", "user", "S's"),
+        (r"(?i:the\s+(?:human|user))\b", "user", "S"),
+        (r"(?i:my)\s+(?P<rel>" + _REL_EN + r")(?='s)", None, "rel"),
+        (r"(?i:my)\s+(?P<rel>" + _REL_EN + r")\b(?!'s)(?!\s+(?:is\s+)?(?:called|named))", None, "relnom"),
+        (r"(?i:my)\b", "first", "S's"),
+        (r"I'm\b|I\s+am\b", "first", "S is"),
+        (r"I\b", "first", "S"),
+        (r"(?i:your)\b", "second", "S's"),
+        (r"(?i:you're|you\s+are)\b", "second", "S is"),
+        (r"(?i:you)\b", "second", "S"),
+        (r"(?i:his|her)\b", "last", "S's"),
+        (r"(?i:he|she)\b", "last", "S"),
+        (r"(?P<n>" + _NAME_EN + r")'s(?=\s+[\w ]{1,30}?\s+(?:is|are|was)\b)", None, "name's"),
+        (r"(?P<n>" + _NAME_EN + r")(?:'s)", None, "name is"),
+        (r"(?P<n>" + _NAME_EN + r")\b(?=\s+" + _PREDICATE + ")", None, "name"),
+    )
+)
+# A sentence with none of these states no fact: skipped before any clause work.
+_EN_MAY_STATE = re.compile(
+    r"\b(?:I|[Mm]y|[Yy]ou|[Yy]our|[Hh]e|[Ss]he|[Hh]is|[Hh]er|human|user|[Cc]all\s+me)\b|[A-Z][a-z][\w'-]*(?:'s)?\s+" + _PREDICATE
+)
+# The assistant's own "I" is about the assistant: its lines state facts only in the second or third person.
+_EN_MAY_STATE_AI = re.compile(
+    r"\b(?:[Yy]ou|[Yy]our|[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b|[A-Z][a-z][\w'-]*(?:'s)?\s+" + _PREDICATE
+)
+_ZH_MAY_STATE = re.compile(_ZH_VERBS + "|生日")
+
+
+def may_state_facts(text: str) -> bool:
+    """False when no sentence of ``text`` can state a fact: such text is skipped before any clause work."""
+    return bool(_ZH_MAY_STATE.search(text) or _EN_MAY_STATE.search(text))
+_PLACEHOLDER = re.compile(r"(?<![A-Za-z0-9_'])(?:叫)?S(?![A-Za-z0-9_])")
+_RELATION_PREFIX = re.compile(r"^(?:我的?(?:" + _REL_ZH + r")|(?i:my)\s+(?:" + _REL_EN + r"))\s*")
+_SPEAKER = re.compile(r"(" + _NAME_EN + r"|[" + _CJK + r"]{2,4})\W*$")
+
 
 def _subject_en(clause: str, context: _Context, inherited: str | None) -> tuple[str, str, bool] | None:
     """(subject, the clause with ``S`` in its place, whether the speaker speaks of themselves)."""
@@ -186,33 +235,17 @@ def _subject_en(clause: str, context: _Context, inherited: str | None) -> tuple[
     lead_text = clause[: lead.end()] if lead else ""
     first_person = context.speaker if context.role != "ai" else ASSISTANT
     second_person = USER if context.role == "ai" else ASSISTANT
-    intro = re.match(r"(?i:my)\s+(?P<rel>" + _REL_EN + r")(?:,)?\s+(?P<n>" + _NAME_EN + r")\b,?\s*", body)
+    intro = _EN_INTRO.match(body)
     if intro and intro.group("n") not in {"I"}:
         context.relations.append((intro.group("rel").lower(), intro.group("n")))
         context.last_person = intro.group("n")
         return intro.group("n"), lead_text + "S " + body[intro.end() :], False
-    rules: tuple[tuple[str, str | None, str], ...] = (
-        (r"(?i:(?:you\s+can\s+)?call\s+me)\b", first_person, "S is called"),
-        (r"(?i:the\s+(?:human|user))(?:'s)", USER, "S's"),
-        (r"(?i:the\s+(?:human|user))\b", USER, "S"),
-        (r"(?i:my)\s+(?P<rel>" + _REL_EN + r")(?='s)", None, "rel"),
-        (r"(?i:my)\s+(?P<rel>" + _REL_EN + r")\b(?!'s)(?!\s+(?:is\s+)?(?:called|named))", None, "relnom"),
-        (r"(?i:my)\b", first_person, "S's"),
-        (r"I'm\b|I\s+am\b", first_person, "S is"),
-        (r"I\b", first_person, "S"),
-        (r"(?i:your)\b", second_person, "S's"),
-        (r"(?i:you're|you\s+are)\b", second_person, "S is"),
-        (r"(?i:you)\b", second_person, "S"),
-        (r"(?i:his|her)\b", context.last_person or "", "S's"),
-        (r"(?i:he|she)\b", context.last_person or "", "S"),
-        (r"(?P<n>" + _NAME_EN + r")'s(?=\s+[\w ]{1,30}?\s+(?:is|are|was)\b)", None, "name's"),
-        (r"(?P<n>" + _NAME_EN + r")(?:'s)", None, "name is"),
-        (r"(?P<n>" + _NAME_EN + r")\b(?=\s+" + _PREDICATE + ")", None, "name"),
-    )
-    for pattern, subject, replacement in rules:
-        match = re.match(pattern, body)
+    people = {"first": first_person, "second": second_person, "user": USER, "last": context.last_person or ""}
+    for pattern, who, replacement in _EN_SUBJECTS:
+        match = pattern.match(body)
         if not match:
             continue
+        subject = people.get(who or "")
         rest = body[match.end() :]
         if replacement in {"rel", "relnom"}:
             relation = match.group("rel").lower()
@@ -237,7 +270,7 @@ def _subject_en(clause: str, context: _Context, inherited: str | None) -> tuple[
         return subject, lead_text + replacement + rest, subject == first_person and first_person != ASSISTANT
     if inherited and _CONTINUES.match(body):
         return inherited, lead_text + "S " + body, inherited == context.speaker
-    inside = re.search(r"\b(?:(?P<my>my)|(?P<i>I))\b", body, re.IGNORECASE if context.role != "ai" else 0)
+    inside = _EN_INSIDE.search(body)
     if inside and first_person != ASSISTANT:
         placeholder = "S's" if inside.group("my") else "S"
         return first_person, body[: inside.start()] + placeholder + body[inside.end() :], True
@@ -293,8 +326,9 @@ def _subject_zh(clause: str, context: _Context, inherited: str | None) -> tuple[
 # Reading a text
 
 
-def _clause_statements(clause: str, context: _Context, inherited: str | None) -> Iterator[Statement]:
-    chinese = mostly_chinese(clause)
+def _clause_statements(
+    clause: str, context: _Context, inherited: str | None, chinese: bool
+) -> Iterator[Statement]:
     known_relations = len(context.relations)
     found = (_subject_zh if chinese else _subject_en)(clause, context, inherited)
     if found is None:
@@ -305,7 +339,7 @@ def _clause_statements(clause: str, context: _Context, inherited: str | None) ->
     if subject == ASSISTANT:
         return
     text, negated, change, exclusive = (_normalize_zh if chinese else _normalize_en)(text)
-    start = re.search(r"(?<![A-Za-z0-9_'])(?:叫)?S(?![A-Za-z0-9_])", text)
+    start = _PLACEHOLDER.search(text)
     if start is None:
         return
     yield Statement(subject, text[start.start() :], clause, negated, change, exclusive, self_subject)
@@ -320,28 +354,30 @@ def _noted(subject: str, clause: str) -> Iterator[Statement]:
 
 def _sentence_statements(sentence: str, context: _Context) -> Iterator[Statement]:
     sentence = _normalize_quotes(sentence)
-    quote = (_QUOTE_ZH if mostly_chinese(sentence) else _QUOTE_EN).match(sentence)
+    chinese = mostly_chinese(sentence)
+    english_check = _EN_MAY_STATE_AI if context.role == "ai" else _EN_MAY_STATE
+    if not (_ZH_MAY_STATE if chinese else english_check).search(sentence):
+        return
+    split = _chinese_clauses if chinese else _english_clauses
+    quote = (_QUOTE_ZH if chinese else _QUOTE_EN).match(sentence)
     if quote:
-        said = "说" if mostly_chinese(sentence) else " said"
-        yield from _clause_statements(quote.group("who") + said, context, None)
-        who_text = re.sub(r"^(?:我的?(?:" + _REL_ZH + r")|(?i:my)\s+(?:" + _REL_EN + r"))\s*", "", quote.group("who"))
-        named = re.search(r"(" + _NAME_EN + r"|[" + _CJK + r"]{2,4})\W*$", who_text)
+        said = "说" if chinese else " said"
+        yield from _clause_statements(quote.group("who") + said, context, None, chinese)
+        named = _SPEAKER.search(_RELATION_PREFIX.sub("", quote.group("who")))
         who = named.group(1) if named else context.last_person
         if who:
             inner = _Context(role="human", speaker=who, last_person=who, relations=context.relations)
-            for part in (_chinese_clauses if mostly_chinese(sentence) else _english_clauses)(
-                quote.group("q")
-            ):
-                yield from _clause_statements(part, inner, who)
+            for part in split(quote.group("q")):
+                yield from _clause_statements(part, inner, who, chinese)
         return
     inherited: str | None = None
-    clauses = (_chinese_clauses if mostly_chinese(sentence) else _english_clauses)(sentence)
+    clauses = split(sentence)
     changed_mind = bool(re.search(r"changed\s+my\s+mind|改主意|说错了|更正", sentence, re.IGNORECASE))
     for clause in clauses:
-        if _is_question(clause) or (sentence.endswith(("?", "？")) and clause is clauses[-1]):
+        if _is_question(clause, chinese) or (sentence.endswith(("?", "？")) and clause is clauses[-1]):
             inherited = None
             continue
-        for statement in _clause_statements(clause, context, inherited):
+        for statement in _clause_statements(clause, context, inherited, chinese):
             inherited = statement.subject
             if changed_mind and not statement.change:
                 statement = Statement(**{**statement.__dict__, "change": True})

@@ -51,9 +51,14 @@ def is_chinese(text: str) -> bool:
     return bool(_CJK_RE.search(text))
 
 
+_LATIN_RE = re.compile("[A-Za-z]")
+
+
 def mostly_chinese(text: str) -> bool:
     """True when ideographs outnumber Latin letters: the clause is read with the Chinese rules."""
-    return len(_CJK_RE.findall(text)) >= max(1, len(re.findall(r"[A-Za-z]", text)))
+    if not _CJK_RE.search(text):
+        return False
+    return len(_CJK_RE.findall(text)) >= len(_LATIN_RE.findall(text))
 
 
 def _stable_hash(text: str) -> int:
