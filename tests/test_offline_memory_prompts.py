@@ -1,0 +1,33 @@
+"""offline_model.memory_prompts: summaries and entity notes keep other people and taken-back facts."""
+
+from __future__ import annotations
+
+from memory_demos.providers.offline_model.memory_prompts import progressive_summary, summarize_entity
+from memory_demos.providers.offline_model.reply import compose_reply
+from memory_demos.prompts import FACT_EXTRACTION_PROMPT
+from langchain_core.messages import HumanMessage
+
+
+def test_a_summary_keeps_other_people_and_what_was_taken_back() -> None:
+    summary = progressive_summary(
+        "", "Human: My brother Kofi lives in Accra.\nAI: ok\nHuman: I no longer live in Lisbon.\nAI: ok"
+    )
+    assert "Kofi lives in Accra." in summary
+    assert "The human's brother's name is Kofi." in summary
+    assert "The human no longer lives in Lisbon." in summary
+    # ... and reads its own summary back the same way.
+    again = progressive_summary(summary, "Human: I'm 40.\nAI: ok")
+    assert "Kofi lives in Accra." in again and "The human no longer lives in Lisbon." in again
+
+
+def test_an_entity_note_about_another_person() -> None:
+    note = summarize_entity("Kofi", "", "My brother Kofi lives in Accra and works as a nurse.")
+    assert note == "Kofi is the human's brother. Kofi lives in Accra. Kofi works as a nurse."
+    assert summarize_entity("Kofi", note, "Kofi moved to Kumasi.").count("Kumasi") == 1
+    assert "Accra" not in summarize_entity("Kofi", note, "Kofi moved to Kumasi.")
+
+
+def test_fact_extraction_writes_a_retraction_the_store_can_read_back() -> None:
+    prompt = FACT_EXTRACTION_PROMPT.format(message="I no longer live in Lisbon. My order number is B-2.")
+    reply = compose_reply([HumanMessage(prompt)]).text
+    assert reply.splitlines() == ["city: no longer Lisbon", "order_number: B-2"]
