@@ -102,7 +102,7 @@ def workshop(sessions: int = 40, panes: int = 4, turns: int | None = None, url: 
 
 
 def _conversation_of(tokens: int) -> list[Any]:
-    """A ``buffer``-style prompt of about ``tokens`` tokens: the bundled scenarios' turns, replied to by the model."""
+    """A ``buffer``-style prompt of about ``tokens`` tokens: scenario turns and the model's replies."""
     from langchain_core.messages import AIMessage, HumanMessage
 
     from memory_demos.providers.offline_model import OfflineTeachingModel

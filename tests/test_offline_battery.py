@@ -32,7 +32,9 @@ def test_the_battery_is_big_enough_and_bilingual() -> None:
     assert sum(case.refuse for case in CASES) >= 20
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda case: f"{case.turns[-1] if case.turns else 'system'} | {case.question}")
+@pytest.mark.parametrize(
+    "case", CASES, ids=lambda case: f"{case.turns[-1] if case.turns else 'system'} | {case.question}"
+)
 def test_battery(case: Case) -> None:
     answer = converse(case.turns, case.question, case.system)
     if case.refuse:
@@ -70,7 +72,11 @@ FILLER_ZH = ["怎样泡一杯好茶？", "坐火车旅行很舒服。", "下雨�
 
 def _content_words(text: str) -> set[str]:
     if re.search("[\u4e00-\u9fff]", text):
-        return {text[i : i + 2] for i in range(len(text) - 1) if re.fullmatch("[\u4e00-\u9fff]{2}", text[i : i + 2])}
+        return {
+            text[i : i + 2]
+            for i in range(len(text) - 1)
+            if re.fullmatch("[\u4e00-\u9fff]{2}", text[i : i + 2])
+        }
     stop = {"what", "what's", "where", "do", "i", "my", "is", "the", "a", "me"}
     return {w for w in re.findall(r"[a-z']+", text.lower()) if w not in stop and len(w) > 2}
 
@@ -90,7 +96,11 @@ def test_every_stated_fact_is_recalled_and_no_absent_fact_is_stated(
     chinese: bool, name: str, city: str, zh_name: str, zh_city: str, order: str, stated: set[str], filler: int
 ) -> None:
     facts, fillers = (FACTS_ZH, FILLER_ZH) if chinese else (FACTS_EN, FILLER_EN)
-    values = {"name": zh_name if chinese else name, "city": zh_city if chinese else city, "order_number": order}
+    values = {
+        "name": zh_name if chinese else name,
+        "city": zh_city if chinese else city,
+        "order_number": order,
+    }
     turns = [facts[key][0].format(values[key]) for key in sorted(stated)] + fillers[:filler]
     for key, (_, question) in facts.items():
         answer = converse(tuple(turns), question)

@@ -45,7 +45,11 @@ def test_a_birthday_adds_a_year_and_only_to_a_known_age() -> None:
 def test_only_replaces_a_list_and_a_like_removes_a_dislike() -> None:
     knowledge = Knowledge()
     knowledge.add_ordered(
-        [Fact("drinks", "coffee", ""), Fact("drinks", "tea", "", exclusive=True), Fact("dislikes", "jazz", "")]
+        [
+            Fact("drinks", "coffee", ""),
+            Fact("drinks", "tea", "", exclusive=True),
+            Fact("dislikes", "jazz", ""),
+        ]
     )
     knowledge.add_ordered([Fact("likes", "jazz", "")])
     assert knowledge.current() == {"drinks": ("tea",), "likes": ("jazz",)}
@@ -54,7 +58,11 @@ def test_only_replaces_a_list_and_a_like_removes_a_dislike() -> None:
 def test_the_users_name_and_a_named_relation_are_aliases() -> None:
     knowledge = Knowledge()
     knowledge.add_ordered(
-        [Fact("name", "Priya", ""), Fact("city", "Toronto", "", subject="Priya"), Fact("brother_name", "Kofi", "")]
+        [
+            Fact("name", "Priya", ""),
+            Fact("city", "Toronto", "", subject="Priya"),
+            Fact("brother_name", "Kofi", ""),
+        ]
     )
     knowledge.add_ordered([Fact("city", "Accra", "", subject="rel:brother")])
     knowledge.merged()
@@ -67,6 +75,8 @@ def test_retrieved_lines_have_no_order_but_notes_and_messages_do() -> None:
         "Possibly relevant earlier lines (retrieved by similarity):\nHuman: I live in Lisbon.\nHuman: I live in Porto."
     )
     assert knowledge_of([retrieved]).current() == {}
-    noted = SystemMessage("Summary of the earlier conversation:\nThe human lives in Lisbon. The human lives in Porto.")
+    noted = SystemMessage(
+        "Summary of the earlier conversation:\nThe human lives in Lisbon. The human lives in Porto."
+    )
     assert knowledge_of([noted]).current() == {"city": ("Porto",)}
     assert knowledge_of([retrieved, HumanMessage("I live in Oslo.")]).current() == {"city": ("Oslo",)}

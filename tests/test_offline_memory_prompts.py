@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from langchain_core.messages import HumanMessage
+
+from memory_demos.prompts import FACT_EXTRACTION_PROMPT
 from memory_demos.providers.offline_model.memory_prompts import progressive_summary, summarize_entity
 from memory_demos.providers.offline_model.reply import compose_reply
-from memory_demos.prompts import FACT_EXTRACTION_PROMPT
-from langchain_core.messages import HumanMessage
 
 
 def test_a_summary_keeps_other_people_and_what_was_taken_back() -> None:

@@ -47,7 +47,9 @@ def test_quoted_speech_belongs_to_its_speaker() -> None:
 
 
 def test_pronouns_refer_to_the_last_person_named() -> None:
-    assert ("Yuki", "S lives in Kyoto", False, False) in statements("My sister Yuki is 34. She lives in Kyoto.")
+    assert ("Yuki", "S lives in Kyoto", False, False) in statements(
+        "My sister Yuki is 34. She lives in Kyoto."
+    )
 
 
 def test_entity_notes_speak_of_their_name() -> None:

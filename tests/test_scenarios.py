@@ -38,7 +38,9 @@ def test_expect_matches_case_insensitively_any_string() -> None:
 
 def test_a_refusal_never_counts_as_recall_even_when_it_names_the_fact() -> None:
     turn = parse_scenario("name: t\nturns:\n  - user: q\n    expect: [Lisbon]\n").turns[0]
-    assert not turn.passed("I can only answer from what is in my prompt, and it says nothing about weather and Lisbon.")
+    assert not turn.passed(
+        "I can only answer from what is in my prompt, and it says nothing about weather and Lisbon."
+    )
     assert not turn.passed("I don't know where you live in Lisbon.")
     assert not turn.passed("我不知道Lisbon的天气。")
     assert turn.passed("I can't answer your first question from what I was given. You live in Lisbon.")

@@ -123,7 +123,8 @@ def _display(question_subject: str, knowledge: Knowledge, *, chinese: bool) -> s
     if question_subject.startswith("rel:"):
         relation = question_subject[4:]
         if chinese:
-            return f"你{ZH_RELATION_NAMES.get(relation, relation)}{'' if resolved == question_subject else resolved}"
+            named = "" if resolved == question_subject else resolved
+            return f"你{ZH_RELATION_NAMES.get(relation, relation)}{named}"
         name = "" if resolved == question_subject else f" {resolved}"
         return f"your {relation}{name}"
     return question_subject
@@ -145,11 +146,7 @@ def _find_belief(knowledge: Knowledge, subject: str, key: str) -> tuple[str, Bel
     if key in fallbacks and per_subject.get(fallbacks[key]) and per_subject[fallbacks[key]].values:
         return fallbacks[key], per_subject[fallbacks[key]]
     if len(key) >= 3:
-        candidates = [
-            k
-            for k, b in per_subject.items()
-            if b.values and k.startswith(f"{key}_")
-        ]
+        candidates = [k for k, b in per_subject.items() if b.values and k.startswith(f"{key}_")]
         if len(candidates) == 1:
             return candidates[0], per_subject[candidates[0]]
     return None

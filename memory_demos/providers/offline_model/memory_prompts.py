@@ -174,7 +174,7 @@ def _entity_extraction_reply(prompt: str, *, chatty: bool) -> str:
 
 
 def summarize_entity(entity: str, existing: str, last_line: str) -> str:
-    """Answer ENTITY_SUMMARIZATION_PROMPT: what the existing summary and the last line say about ``entity``."""
+    """Answer ENTITY_SUMMARIZATION_PROMPT: what the existing note and the last line say about ``entity``."""
     existing = existing.strip()
     knowledge = Knowledge()
     knowledge.add_ordered(extract_facts(existing, role="narrative") + extract_facts(last_line))

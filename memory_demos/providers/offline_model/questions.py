@@ -254,7 +254,7 @@ def _is_question(part: str, full: str) -> bool:
 
 
 def find_questions(text: str) -> list[Question]:
-    """Every question in ``text``, in order; a part with no subject of its own asks about the previous one's."""
+    """Every question in ``text``, in order; a part with no subject asks about the previous one's."""
     text = _normalize_quotes(text).strip()
     chinese = bool(re.search(f"[{_CJK}]", text))
     questions: list[Question] = []

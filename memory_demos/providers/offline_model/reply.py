@@ -21,8 +21,8 @@ from memory_demos.prompt_markers import (
 from memory_demos.providers.offline_model.answers import (
     Reply,
     acknowledge,
-    dont_know,
     answer_questions,
+    dont_know,
 )
 from memory_demos.providers.offline_model.facts import extract_facts
 from memory_demos.providers.offline_model.knowledge import knowledge_of

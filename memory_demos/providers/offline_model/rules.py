@@ -219,7 +219,10 @@ _ZH_RULES: tuple[tuple[str, Handler], ...] = (
     (r"^S(?:在\S{1,8})?(?:当|做)(?P<v>[" + _CJK + r"]{1,6})$", _single("job", _clean_place)),
     (r"^S(?:很|非常|特别|真的|超)?(?:不喜欢|讨厌|不爱|受不了)(?P<v>.+)", _listed("dislikes", chinese=True)),
     (r"^S(?:很|非常|特别|真的|超)?(?:喜欢|爱|热爱)(?P<v>.+)", _listed("likes", chinese=True)),
-    (r"^S(?:每天|经常|平时)?(?P<verb>[喝吃玩说开看])(?![了过着])(?P<v>(?!一)[^\s，。！？,!?；;、]{1,12})", _zh_habit),
+    (
+        r"^S(?:每天|经常|平时)?(?P<verb>[喝吃玩说开看])(?![了过着])(?P<v>(?!一)[^\s，。！？,!?；;、]{1,12})",
+        _zh_habit,
+    ),
     (r"^S最(?:喜欢|爱)的(?P<k>[" + _CJK + r"]{1,6}?)是(?P<v>" + _ZH_VALUE + ")", _zh_favourite),
     (r"^S的(?P<k>[" + _CJK + r"A-Za-z]{1,8}?)(?P<verb>是|为|叫)\s*(?P<v>" + _ZH_VALUE + ")", _zh_generic),
 )
@@ -227,8 +230,9 @@ _ZH_SELF_RULES: tuple[tuple[str, Handler], ...] = (
     (r"^S是(?P<v>[^\s，。！？,!?；;、]{1,6})$", _zh_self_name),
 )
 
+
 def _compile(rules: tuple[tuple[str, Handler], ...], flags: int) -> tuple[tuple[Callable, Handler], ...]:
-    """Anchored rules ("^S ...") compile to ``match``, which tries only the start; the others to ``search``."""
+    """Anchored rules ("^S ...") compile to ``match``, which tries only the start; others to ``search``."""
     compiled = []
     for pattern, handler in rules:
         if pattern.startswith("^"):

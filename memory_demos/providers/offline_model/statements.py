@@ -65,7 +65,8 @@ _CONTINUES = re.compile(
 )
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:[,;:—–]\s*(?:and\s+|but\s+|so\s+|then\s+)?|\s+(?:and|&|but|so|whereas|while)\s+)"
-    r"(?=(?:now|these days|nowadays|then|also|still|currently)?\s*(?:I\b|I'm|my\b|My\b|you\b|your\b|[A-Z][a-z]+\b|"
+    r"(?=(?:now|these days|nowadays|then|also|still|currently)?\s*"
+    r"(?:I\b|I'm|my\b|My\b|you\b|your\b|[A-Z][a-z]+\b|"
     r"he\b|she\b|He\b|She\b|his\b|her\b|live[sd]?\b|works?\b|moved\b|is\b|likes?\b|loves?\b|drinks?\b|"
     r"eats?\b|plays?\b|speaks?\b|turned\b|just\b|no\s+longer\b|used\s+to\b|don't\b|doesn't\b|only\b|"
     r"comes?\b|has\b))"
@@ -210,7 +211,8 @@ _EN_SUBJECTS: tuple[tuple[re.Pattern[str], str | None, str], ...] = tuple(
 )
 # A sentence with none of these states no fact: skipped before any clause work.
 _EN_MAY_STATE = re.compile(
-    r"\b(?:I|[Mm]y|[Yy]ou|[Yy]our|[Hh]e|[Ss]he|[Hh]is|[Hh]er|human|user|[Cc]all\s+me)\b|[A-Z][a-z][\w'-]*(?:'s)?\s+" + _PREDICATE
+    r"\b(?:I|[Mm]y|[Yy]ou|[Yy]our|[Hh]e|[Ss]he|[Hh]is|[Hh]er|human|user|[Cc]all\s+me)\b|[A-Z][a-z][\w'-]*(?:'s)?\s+"
+    + _PREDICATE
 )
 # The assistant's own "I" is about the assistant: its lines state facts only in the second or third person.
 _EN_MAY_STATE_AI = re.compile(
@@ -222,6 +224,8 @@ _ZH_MAY_STATE = re.compile(_ZH_VERBS + "|生日")
 def may_state_facts(text: str) -> bool:
     """False when no sentence of ``text`` can state a fact: such text is skipped before any clause work."""
     return bool(_ZH_MAY_STATE.search(text) or _EN_MAY_STATE.search(text))
+
+
 _PLACEHOLDER = re.compile(r"(?<![A-Za-z0-9_'])(?:叫)?S(?![A-Za-z0-9_])")
 _RELATION_PREFIX = re.compile(r"^(?:我的?(?:" + _REL_ZH + r")|(?i:my)\s+(?:" + _REL_EN + r"))\s*")
 _SPEAKER = re.compile(r"(" + _NAME_EN + r"|[" + _CJK + r"]{2,4})\W*$")
@@ -385,7 +389,7 @@ def _sentence_statements(sentence: str, context: _Context) -> Iterator[Statement
 
 
 def read_statements(text: str, *, role: str = "human", speaker: str = USER) -> Iterator[Statement]:
-    """Every statement in ``text``; lines prefixed "Human:"/"AI:" switch role; "Kofi: ..." notes speak of Kofi."""
+    """Every statement in ``text``. "Human:"/"AI:" lines switch role; a "Kofi: ..." note speaks of Kofi."""
     context = _Context(role=role, speaker=speaker)
     for segment in _segments(text, role):
         context.role = segment.role
