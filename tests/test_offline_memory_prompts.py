@@ -32,3 +32,9 @@ def test_fact_extraction_writes_a_retraction_the_store_can_read_back() -> None:
     prompt = FACT_EXTRACTION_PROMPT.format(message="I no longer live in Lisbon. My order number is B-2.")
     reply = compose_reply([HumanMessage(prompt)]).text
     assert reply.splitlines() == ["city: no longer Lisbon", "order_number: B-2"]
+
+
+def test_a_summary_reads_back_chinese_names_of_other_people() -> None:
+    summary = progressive_summary("", "Human: 我哥哥小王住在广州，是一名医生。\nAI: 记住了")
+    again = progressive_summary(summary, "Human: 周末去哪里玩比较好？\nAI: 这个我回答不了")
+    assert "小王 lives in 广州." in again and "小王 works as a 医生." in again

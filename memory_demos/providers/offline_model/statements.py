@@ -44,6 +44,7 @@ class _Context:
 _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
 _REL_ZH = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
 _NAME_EN = r"[A-Z][a-z][\w'-]*"
+_PERSON_EN = r"(?:" + _NAME_EN + r"\b|[" + _CJK + r"]{2,4})"  # a name in English text, maybe Chinese
 _ZH_NAME = r"(?:[" + _CJK + r"]{2,3}?|[A-Z][a-z]+)"
 _ZH_VERBS = (
     r"住|搬|来自|是|今年|喜欢|不|讨厌|做|当|在|的|叫|刚|已经|现在|也|还|最|说|只|喝|吃|满|过|以前|原来"
@@ -204,20 +205,18 @@ _EN_SUBJECTS: tuple[tuple[re.Pattern[str], str | None, str], ...] = tuple(
         (r"(?i:you)\b", "second", "S"),
         (r"(?i:his|her)\b", "last", "S's"),
         (r"(?i:he|she)\b", "last", "S"),
-        (r"(?P<n>" + _NAME_EN + r")'s(?=\s+[\w ]{1,30}?\s+(?:is|are|was)\b)", None, "name's"),
-        (r"(?P<n>" + _NAME_EN + r")(?:'s)", None, "name is"),
-        (r"(?P<n>" + _NAME_EN + r")\b(?=\s+" + _PREDICATE + ")", None, "name"),
+        (r"(?P<n>" + _PERSON_EN + r")'s(?=\s+[\w ]{1,30}?\s+(?:is|are|was)\b)", None, "name's"),
+        (r"(?P<n>" + _PERSON_EN + r")(?:'s)", None, "name is"),
+        (r"(?P<n>" + _PERSON_EN + r")(?=\s+" + _PREDICATE + ")", None, "name"),
     )
 )
 # A sentence with none of these states no fact: skipped before any clause work.
+_THIRD_PERSON = r"(?:[A-Z][a-z][\w'-]*|[" + _CJK + r"]{2,4})(?:'s)?\s+" + _PREDICATE
 _EN_MAY_STATE = re.compile(
-    r"\b(?:I|[Mm]y|[Yy]ou|[Yy]our|[Hh]e|[Ss]he|[Hh]is|[Hh]er|human|user|[Cc]all\s+me)\b|[A-Z][a-z][\w'-]*(?:'s)?\s+"
-    + _PREDICATE
+    r"\b(?:I|[Mm]y|[Yy]ou|[Yy]our|[Hh]e|[Ss]he|[Hh]is|[Hh]er|human|user|[Cc]all\s+me)\b|" + _THIRD_PERSON
 )
 # The assistant's own "I" is about the assistant: its lines state facts only in the second or third person.
-_EN_MAY_STATE_AI = re.compile(
-    r"\b(?:[Yy]ou|[Yy]our|[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b|[A-Z][a-z][\w'-]*(?:'s)?\s+" + _PREDICATE
-)
+_EN_MAY_STATE_AI = re.compile(r"\b(?:[Yy]ou|[Yy]our|[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b|" + _THIRD_PERSON)
 _ZH_MAY_STATE = re.compile(_ZH_VERBS + "|生日")
 
 
