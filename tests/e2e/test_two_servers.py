@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from memory_demos.providers.offline_model import dont_know
 from memory_demos.workshop_load import lab_server
 from tests.e2e.conftest import LabServer
 from tests.e2e.test_browser import CHAT_BOX, PANE_BOXES, REPLIES_DONE, REPLY_TIMEOUT_MS, send
@@ -80,6 +81,6 @@ def test_a_conversation_continues_on_another_app_process(
         history_pane.get_by_text("Your name is Mara").first.wait_for(timeout=REPLY_TIMEOUT_MS)
         # The in-memory panes of the new session started empty on this process: they cannot know.
         buffer_pane = page_b.locator(PANE_BOXES).filter(has_text="Buffer (everything)")
-        buffer_pane.get_by_text("I don't know your name").first.wait_for(timeout=REPLY_TIMEOUT_MS)
+        buffer_pane.get_by_text(dont_know()).first.wait_for(timeout=REPLY_TIMEOUT_MS)
         page_b.screenshot(path=str(artifacts / "e2e_two_servers_second.png"))
         context_b.close()
