@@ -9,7 +9,8 @@ bound tools. One concern per module:
 - ``model``: the LangChain chat model class and its shared call counter;
 - ``lexicon``: English and Chinese word lists and key tables;
 - ``text``: language, keys, value cleaning, roles and clauses;
-- ``statements``: who says what about whom, and what changed; ``rules``: the fact each clause states;
+- ``statements``: who says what about whom; ``changes``: negation and change words;
+- ``rules``: the fact each clause states;
 - ``facts``: facts read from text; ``knowledge``: what is true now, per person, conflicts kept;
 - ``questions``: every question in a message; ``answers``: saying facts back, refusals;
 - ``small_talk``: replies that state no fact;

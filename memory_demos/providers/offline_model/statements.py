@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from memory_demos.providers.offline_model.changes import normalize_en, normalize_zh
 from memory_demos.providers.offline_model.lexicon import _CJK, RELATIONS_EN, RELATIONS_ZH
 from memory_demos.providers.offline_model.text import _normalize_quotes, _segments, mostly_chinese
 
@@ -108,79 +109,6 @@ def _english_clauses(sentence: str) -> list[str]:
 def _chinese_clauses(sentence: str) -> list[str]:
     parts = re.split(r"[，,；;。！!？?]|(?:但是|不过|可是)", sentence)
     return [part.strip() for part in parts if part and part.strip()]
-
-
-# --------------------------------------------------------------------------------------------
-# Change words
-
-
-_EN_CHANGE = re.compile(
-    r"\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|at\s+present|any\s?more|instead)\b",
-    re.IGNORECASE,
-)
-_EN_STRIP = re.compile(
-    r"\b(?:just|recently|actually|also|really|still|originally|absolutely|totally|mostly|usually|"
-    r"finally|officially|again)\s+",
-    re.IGNORECASE,
-)
-
-
-_NO_LONGER = re.compile(r"\bno\s+longer\b|\bnot\b.*\bany\s?more\b|n't\b.*\bany\s?more\b|\bstopped\b", re.I)
-_NO_LONGER_WORDS = re.compile(r"\bno\s+longer\s+|\bstopped\s+|\s*\bany\s?more\b", re.I)
-_DO_NOT = re.compile(r"\b(?:do|does|did)\s+not\s+|\b(?:don't|doesn't|didn't)\s+", re.I)
-_BE_NOT = re.compile(r"\b(?:am|is|are)\s+not\s+|(?<=S)'m\s+not\s+|\b(?:isn't|aren't)\s+")
-_USED_TO = re.compile(r"\bused\s+to\s+", re.I)
-_DONT_LIKE = re.compile(r"\b(?:don't|doesn't|do\s+not|does\s+not)\s+like\b", re.I)
-_NEVER = re.compile(r"\b(?:do|does|did)\s+not\s+|\b(?:don't|doesn't|didn't|never)\s+", re.I)
-_NOT = re.compile(r"\s+not\b|\s*n't\b", re.I)
-_CHANGED = re.compile(r"\b(?:moved|relocated|turned|changed)\b", re.I)
-_ONLY = re.compile(r"\bonly\s+", re.I)
-_SPACES = re.compile(r"\s{2,}")
-
-
-def _normalize_en(text: str) -> tuple[str, bool, bool, bool]:
-    """The clause without its change words, and (negated, change, exclusive)."""
-    negated = change = exclusive = False
-    if _NO_LONGER.search(text):
-        negated = change = True
-        text = _BE_NOT.sub("is ", _DO_NOT.sub("", _NO_LONGER_WORDS.sub("", text)))
-    elif _USED_TO.search(text):
-        negated = True
-        text = _USED_TO.sub("", text)
-    elif not _DONT_LIKE.search(text):
-        if _NEVER.search(text):
-            negated = True
-            text = _NEVER.sub("", text)
-        elif _NOT.search(text):
-            negated = True
-            text = _NOT.sub("", text)
-    if _EN_CHANGE.search(text) or _CHANGED.search(text):
-        change = True
-        text = _EN_CHANGE.sub("", text)
-    if _ONLY.search(text):
-        exclusive = True
-        text = _ONLY.sub("", text)
-    text = _SPACES.sub(" ", _EN_STRIP.sub("", text)).strip(" ,.!?")
-    return text, negated, change, exclusive
-
-
-def _normalize_zh(text: str) -> tuple[str, bool, bool, bool]:
-    negated = change = exclusive = False
-    if re.search("不再|已经不|没有再|不.+了$|不.+啦$", text):
-        negated = change = True
-        text = re.sub("不再|已经不|没有再", "", text)
-        text = re.sub("^(S.*?)不(?!喜欢.*[^了啦]$)", r"\1", text)
-    elif re.search("以前|原来|曾经|过去|之前", text):
-        negated = True
-    if re.search("现在|目前|如今|改成|改为|换成|搬到|搬去|刚|满", text):
-        change = True
-    if "只" in text:
-        exclusive = True
-    text = re.sub("以前|原来|曾经|过去|之前|现在|目前|如今|已经", "", text)
-    text = re.sub("(?<=S)(?:刚刚|刚|也|还|都|一直|只|才)+", "", text)
-    text = re.sub("[了啦]$", "", text)
-    text = text.replace("改成", "是").replace("改为", "是").replace("换成", "是")
-    return text.strip(" 。！？!?"), negated, change, exclusive
 
 
 # --------------------------------------------------------------------------------------------
@@ -341,7 +269,7 @@ def _clause_statements(
     subject, text, self_subject = found
     if subject == ASSISTANT:
         return
-    text, negated, change, exclusive = (_normalize_zh if chinese else _normalize_en)(text)
+    text, negated, change, exclusive = (normalize_zh if chinese else normalize_en)(text)
     start = _PLACEHOLDER.search(text)
     if start is None:
         return
@@ -351,7 +279,7 @@ def _clause_statements(
 def _noted(subject: str, clause: str) -> Iterator[Statement]:
     """A note's clause with no subject of its own ("Kofi: lives in Accra") speaks of the note's name."""
     chinese = mostly_chinese(clause)
-    text, negated, change, exclusive = (_normalize_zh if chinese else _normalize_en)("S " + clause)
+    text, negated, change, exclusive = (normalize_zh if chinese else normalize_en)("S " + clause)
     yield Statement(subject, text, clause, negated, change, exclusive)
 
 

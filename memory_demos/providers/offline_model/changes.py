@@ -1,0 +1,78 @@
+"""What changed: negation, retraction and change words taken out of a clause and recorded as flags.
+
+"I no longer live in Lisbon" becomes "S live in Lisbon", negated and changed; "These days I only
+drink tea" becomes "S drink tea", changed and exclusive; "我已经不住北京了" becomes "S住北京", negated.
+"""
+
+from __future__ import annotations
+
+import re
+
+_EN_CHANGE = re.compile(
+    r"\b(?:now|these\s+days|nowadays|currently|at\s+the\s+moment|at\s+present|any\s?more|instead)\b",
+    re.IGNORECASE,
+)
+_EN_STRIP = re.compile(
+    r"\b(?:just|recently|actually|also|really|still|originally|absolutely|totally|mostly|usually|"
+    r"finally|officially|again)\s+",
+    re.IGNORECASE,
+)
+
+
+_NO_LONGER = re.compile(r"\bno\s+longer\b|\bnot\b.*\bany\s?more\b|n't\b.*\bany\s?more\b|\bstopped\b", re.I)
+_NO_LONGER_WORDS = re.compile(r"\bno\s+longer\s+|\bstopped\s+|\s*\bany\s?more\b", re.I)
+_DO_NOT = re.compile(r"\b(?:do|does|did)\s+not\s+|\b(?:don't|doesn't|didn't)\s+", re.I)
+_BE_NOT = re.compile(r"\b(?:am|is|are)\s+not\s+|(?<=S)'m\s+not\s+|\b(?:isn't|aren't)\s+")
+_USED_TO = re.compile(r"\bused\s+to\s+", re.I)
+_DONT_LIKE = re.compile(r"\b(?:don't|doesn't|do\s+not|does\s+not)\s+like\b", re.I)
+_NEVER = re.compile(r"\b(?:do|does|did)\s+not\s+|\b(?:don't|doesn't|didn't|never)\s+", re.I)
+_NOT = re.compile(r"\s+not\b|\s*n't\b", re.I)
+_CHANGED = re.compile(r"\b(?:moved|relocated|turned|changed)\b", re.I)
+_ONLY = re.compile(r"\bonly\s+", re.I)
+_SPACES = re.compile(r"\s{2,}")
+
+
+def normalize_en(text: str) -> tuple[str, bool, bool, bool]:
+    """An English clause without its change words, and (negated, change, exclusive)."""
+    negated = change = exclusive = False
+    if _NO_LONGER.search(text):
+        negated = change = True
+        text = _BE_NOT.sub("is ", _DO_NOT.sub("", _NO_LONGER_WORDS.sub("", text)))
+    elif _USED_TO.search(text):
+        negated = True
+        text = _USED_TO.sub("", text)
+    elif not _DONT_LIKE.search(text):
+        if _NEVER.search(text):
+            negated = True
+            text = _NEVER.sub("", text)
+        elif _NOT.search(text):
+            negated = True
+            text = _NOT.sub("", text)
+    if _EN_CHANGE.search(text) or _CHANGED.search(text):
+        change = True
+        text = _EN_CHANGE.sub("", text)
+    if _ONLY.search(text):
+        exclusive = True
+        text = _ONLY.sub("", text)
+    text = _SPACES.sub(" ", _EN_STRIP.sub("", text)).strip(" ,.!?")
+    return text, negated, change, exclusive
+
+
+def normalize_zh(text: str) -> tuple[str, bool, bool, bool]:
+    """A Chinese clause without its change words (不再, 已经不, 以前, 现在, 搬到, 改成...), and the flags."""
+    negated = change = exclusive = False
+    if re.search("不再|已经不|没有再|不.+了$|不.+啦$", text):
+        negated = change = True
+        text = re.sub("不再|已经不|没有再", "", text)
+        text = re.sub("^(S.*?)不(?!喜欢.*[^了啦]$)", r"\1", text)
+    elif re.search("以前|原来|曾经|过去|之前", text):
+        negated = True
+    if re.search("现在|目前|如今|改成|改为|换成|搬到|搬去|刚|满", text):
+        change = True
+    if "只" in text:
+        exclusive = True
+    text = re.sub("以前|原来|曾经|过去|之前|现在|目前|如今|已经", "", text)
+    text = re.sub("(?<=S)(?:刚刚|刚|也|还|都|一直|只|才)+", "", text)
+    text = re.sub("[了啦]$", "", text)
+    text = re.sub("(?:改成|改为|换成)了?", "是", text)
+    return text.strip(" 。！？!?"), negated, change, exclusive
