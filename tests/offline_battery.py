@@ -172,6 +172,33 @@ def english_cases() -> list[Case]:
             _c([f"My sister {person} is {age}. She lives in {city}."], f"Where does {person} live?", [city]),
             _c([f"{person} told me she lives in {city2}."], f"Where does {person} live?", [city2]),
             _c([f"I'm {name} and I work as an architect."], "What do I do for work?", ["architect"]),
+            # A summary written by an LLM (SummarizationMiddleware puts it in a human message).
+            _c(
+                [
+                    f"Here is a summary of the conversation to date:\n\n## SUMMARY\nThe user's name is {name}. "
+                    f"The user no longer lives in {city}. Her {rel} {person} lives in {city2} and works as a nurse.",
+                    "Thanks.",
+                ],
+                f"What's my {rel}'s name, and where does {person} live?",
+                [person, city2],
+            ),
+            _c(
+                [
+                    f"Here is a summary of the conversation to date:\n\n## SUMMARY\nThe user's name is {name}. "
+                    f"The user no longer lives in {city}.",
+                ],
+                "Where do I live?",
+                ["no longer"],
+                [f"You live in {city}"],
+            ),
+            # Notes from a store searched by similarity: no order between them, but a move is a change.
+            _c(
+                [],
+                "Where do I live?",
+                [city2],
+                [city],
+                system=f"Memories (by similarity):\n- The user lives in {city}.\n- The user moved to {city2}.",
+            ),
         ]
     return cases
 
@@ -219,6 +246,8 @@ def chinese_cases() -> list[Case]:
                 system=f"{SUMMARY}\nThe human's name is {name}. The human lives in {city}.",
             ),
             _c([], "我叫什么名字？", [name], system=f"{STORED}\n- name: {name}\n- city: {city}"),
+            _c([], "我住在哪里？", [city], system=f"对话摘要：\n用户叫{name}。用户住在{city}。"),
+            _c([], "我叫什么名字？", [name], system=f"对话摘要：\n用户叫{name}。用户住在{city}。"),
             _c(
                 [],
                 "我住在哪里？",

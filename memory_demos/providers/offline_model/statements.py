@@ -39,7 +39,7 @@ class _Context:
     role: str
     speaker: str
     last_person: str | None = None
-    relations: list[tuple[str, str]] = field(default_factory=list)
+    relations: list[tuple[str, str, str]] = field(default_factory=list)  # (whose, relation, name)
 
 
 _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
@@ -82,6 +82,7 @@ _QUOTE_EN = re.compile(
     r"(?:\s+that)?\s*[:,]?\s*[\"“]?(?P<q>[^\"”]+)[\"”]?\s*$"
 )
 _QUOTE_ZH = re.compile(r"^(?P<who>.{0,12}?)(?:说|告诉我)[：:，,]?\s*[“\"「]?(?P<q>[^”\"」]+)[”\"」]?$")
+_BULLET = re.compile(r"^(?:[-*•·]|\d+[.)])\s+")
 _ENTITY_NOTE = re.compile(
     r"^\s*(?P<n>" + _NAME_EN + r"(?:\s+" + _NAME_EN + r")?|[" + _CJK + r"]{2,4})[:：]\s*(?P<t>\S.*)$"
 )
@@ -99,7 +100,7 @@ def _is_question(clause: str, chinese: bool) -> bool:
 def split_sentences(text: str) -> list[str]:
     """Sentences, split after . ! ? 。！？ and at line breaks."""
     parts = re.split(r"(?<=[.!?])\s+|(?<=[。！？])|\n+", text)
-    return [part.strip() for part in parts if part and part.strip()]
+    return [_BULLET.sub("", part.strip()) for part in parts if part and part.strip()]
 
 
 def _english_clauses(sentence: str) -> list[str]:
@@ -114,7 +115,12 @@ def _chinese_clauses(sentence: str) -> list[str]:
 # --------------------------------------------------------------------------------------------
 # Subjects
 
-_EN_INTRO = re.compile(r"(?i:my)\s+(?P<rel>" + _REL_EN + r")(?:,)?\s+(?P<n>" + _NAME_EN + r")\b,?\s*")
+_EN_INTRO = re.compile(
+    r"(?P<poss>(?i:my)|[Hh]is|[Hh]er|[Tt]heir|(?i:the\s+(?:user|human))'s)\s+(?P<rel>"
+    + _REL_EN
+    + r")(?:,)?\s+"
+    r"(?P<n>" + _NAME_EN + r")\b,?\s*"
+)
 _EN_INSIDE = re.compile(r"\b(?:(?P<my>[Mm]y)|(?P<i>I))\b")
 # (pattern at the clause's start, who it names, what replaces it); "first" is the speaker.
 _EN_SUBJECTS: tuple[tuple[re.Pattern[str], str | None, str], ...] = tuple(
@@ -158,6 +164,11 @@ _RELATION_PREFIX = re.compile(r"^(?:我的?(?:" + _REL_ZH + r")|(?i:my)\s+(?:" +
 _SPEAKER = re.compile(r"(" + _NAME_EN + r"|[" + _CJK + r"]{2,4})\W*$")
 
 
+def _named_relation(context: _Context, whose: str, relation: str) -> str | None:
+    """The name given earlier in this text to ``whose`` relation ("my brother Kofi"), if any."""
+    return next((n for o, r, n in reversed(context.relations) if (o, r) == (whose, relation)), None)
+
+
 def _subject_en(clause: str, context: _Context, inherited: str | None) -> tuple[str, str, bool] | None:
     """(subject, the clause with ``S`` in its place, whether the speaker speaks of themselves)."""
     clause = _normalize_quotes(clause)
@@ -168,7 +179,16 @@ def _subject_en(clause: str, context: _Context, inherited: str | None) -> tuple[
     second_person = USER if context.role == "ai" else ASSISTANT
     intro = _EN_INTRO.match(body)
     if intro and intro.group("n") not in {"I"}:
-        context.relations.append((intro.group("rel").lower(), intro.group("n")))
+        possessor = intro.group("poss").lower()
+        whose = (
+            first_person
+            if possessor == "my"
+            else USER
+            if possessor.startswith("the")
+            else context.last_person
+        )
+        if whose and whose != ASSISTANT:
+            context.relations.append((whose, intro.group("rel").lower(), intro.group("n")))
         context.last_person = intro.group("n")
         return intro.group("n"), lead_text + "S " + body[intro.end() :], False
     people = {"first": first_person, "second": second_person, "user": USER, "last": context.last_person or ""}
@@ -180,7 +200,9 @@ def _subject_en(clause: str, context: _Context, inherited: str | None) -> tuple[
         rest = body[match.end() :]
         if replacement in {"rel", "relnom"}:
             relation = match.group("rel").lower()
-            named = next((n for r, n in reversed(context.relations) if r == relation), None)
+            named = next(
+                (n for o, r, n in reversed(context.relations) if (o, r) == (first_person, relation)), None
+            )
             subject_id = named or f"rel:{relation}"
             if replacement == "rel":
                 # "my brother's name is Kofi" is a fact about me; "my brother's job" about him.
@@ -198,6 +220,8 @@ def _subject_en(clause: str, context: _Context, inherited: str | None) -> tuple[
             return subject, lead_text + text + rest, False
         if not subject:
             return None
+        if who == "user":
+            context.last_person = USER  # "The user is 30. She lives in Lisbon."
         return subject, lead_text + replacement + rest, subject == first_person and first_person != ASSISTANT
     if inherited and _CONTINUES.match(body):
         return inherited, lead_text + "S " + body, inherited == context.speaker
@@ -217,7 +241,7 @@ def _subject_zh(clause: str, context: _Context, inherited: str | None) -> tuple[
     intro = re.match(r"我的?(?P<rel>" + _REL_ZH + r")(?P<n>" + _ZH_NAME + r"?)(?=" + _ZH_VERBS + ")", body)
     if intro and intro.group("n") and not intro.group("n").startswith(("叫", "的", "是", "住")):
         relation = RELATIONS_ZH[intro.group("rel")]
-        context.relations.append((relation, intro.group("n")))
+        context.relations.append((first_person, relation, intro.group("n")))
         context.last_person = intro.group("n")
         return intro.group("n"), lead_text + "S" + body[intro.end() :], False
     rel = re.match(r"我的?(?P<rel>" + _REL_ZH + ")", body)
@@ -227,10 +251,13 @@ def _subject_zh(clause: str, context: _Context, inherited: str | None) -> tuple[
         if re.match("(?:的名字)?叫|的名字是", rest):
             value = re.sub("^(?:的名字)?(?:叫|是)", "", rest)
             return first_person, f"S's {relation} name is {value}", True
-        named = next((n for r, n in reversed(context.relations) if r == relation), None)
+        named = next(
+            (n for o, r, n in reversed(context.relations) if (o, r) == (first_person, relation)), None
+        )
         return named or f"rel:{relation}", lead_text + "S" + rest, False
     for prefix, subject in (
         ("叫我", first_person),
+        ("用户", USER),
         ("我", first_person),
         ("你", second_person),
         ("他", context.last_person),
@@ -264,8 +291,8 @@ def _clause_statements(
     found = (_subject_zh if chinese else _subject_en)(clause, context, inherited)
     if found is None:
         return
-    for relation, name in context.relations[known_relations:]:
-        yield Statement(context.speaker, f"S's {relation} name is {name}", clause, self_subject=True)
+    for whose, relation, name in context.relations[known_relations:]:
+        yield Statement(whose, f"S's {relation} name is {name}", clause, self_subject=True)
     subject, text, self_subject = found
     if subject == ASSISTANT:
         return
