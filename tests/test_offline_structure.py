@@ -43,11 +43,10 @@ def test_loading_the_model_does_not_load_tracing() -> None:
     assert result.stdout.strip() == "False"
 
 
-def test_tracing_and_the_model_share_one_definition_of_the_markers() -> None:
-    from memory_demos import prompt_markers, tracing
+def test_the_markers_are_written_once() -> None:
+    from memory_demos import prompt_markers
     from memory_demos.providers.offline_model import reply
 
-    assert tracing.PROMPT_MARKERS is prompt_markers.PROMPT_MARKERS
     assert reply.PROMPT_MARKERS is prompt_markers.PROMPT_MARKERS
     for path in [*PACKAGE.glob("*.py"), ROOT / "memory_demos" / "tracing.py"]:
         assert "Progressively summarize" not in path.read_text(encoding="utf-8"), path.name
