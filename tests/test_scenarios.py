@@ -7,6 +7,7 @@ import pytest
 from memory_demos.scenarios import (
     MAX_SCENARIO_BYTES,
     ScenarioError,
+    ScenarioTurn,
     bundled_names,
     is_refusal,
     load_scenario,
@@ -111,3 +112,32 @@ def test_huge_file_is_refused() -> None:
 def test_unknown_scenario_name_lists_the_bundled_ones() -> None:
     with pytest.raises(ScenarioError, match="name_recall"):
         load_scenario("no_such_scenario")
+
+
+def _needs_a_tool(scripted: ScenarioTurn) -> bool:
+    return any(word in scripted.user.lower() for word in ("weather", "status of order"))
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_buffer_passes_every_probe_whose_answer_is_in_its_prompt(name: str) -> None:
+    from memory_demos.providers.chat_models import ProviderConfig
+    from memory_demos.replay import replay_strategy
+
+    scenario = load_scenario(name)
+    run = replay_strategy(scenario, "buffer", ProviderConfig())
+    for scripted, turn, passed in zip(scenario.turns, run.turns, run.passed_flags, strict=True):
+        if scripted.is_probe and not _needs_a_tool(scripted):  # buffer binds no tools
+            assert passed, (scripted.user, turn.reply)
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_a_one_exchange_window_refuses_what_left_it_instead_of_guessing(name: str) -> None:
+    from memory_demos.providers.chat_models import ProviderConfig
+    from memory_demos.replay import replay_strategy
+    from memory_demos.scenarios import answering_text
+
+    scenario = load_scenario(name)
+    run = replay_strategy(scenario, "window", ProviderConfig(), {"k": 1})
+    for scripted, turn in zip(scenario.turns, run.turns, strict=True):
+        if scripted.is_probe:
+            assert answering_text(turn.reply) == "", (scripted.user, turn.reply)
