@@ -362,7 +362,11 @@ def test_entity_summarization_prompt_updates_the_entity() -> None:
 
     first = summarize("Mara", "", "Hi, I'm Mara and I live in Lisbon.")
     assert first == "Mara is the human's name. Mara lives in Lisbon."
-    assert summarize("Mara", first, "I moved to Porto.") == "Mara is the human's name. Mara lives in Porto."
+    moved = summarize("Mara", first, "I moved to Porto.")
+    assert (
+        moved == "Mara is the human's name. Mara now lives in Porto."
+    )  # "now": newer than any copy of Lisbon
+    assert summarize("Mara", moved, "The weather is nice.") == moved
     assert summarize("Mara", first, "The weather is nice.") == first
     assert summarize("Lisbon", "", "Hi, I'm Mara and I live in Lisbon.") == "The human lives in Lisbon."
 

@@ -29,12 +29,21 @@ _NEVER = re.compile(r"\b(?:do|does|did)\s+not\s+|\b(?:don't|doesn't|didn't|never
 _NOT = re.compile(r"\s+not\b|\s*n't\b", re.I)
 _CHANGED = re.compile(r"\b(?:moved|relocated|turned|changed)\b", re.I)
 _ONLY = re.compile(r"\bonly\s+", re.I)
+# Every word any rule below looks for: most clauses have none and skip them all.
+_ANY_CHANGE_WORD = re.compile(
+    r"\b(?:no|not|never|any\s?more|stopped|used|now|these|nowadays|currently|at|instead|moved|relocated|"
+    r"turned|changed|only|just|recently|actually|also|really|still|originally|absolutely|totally|mostly|"
+    r"usually|finally|officially|again)\b|n't\b",
+    re.IGNORECASE,
+)
 _SPACES = re.compile(r"\s{2,}")
 
 
 def normalize_en(text: str) -> tuple[str, bool, bool, bool]:
     """An English clause without its change words, and (negated, change, exclusive)."""
     negated = change = exclusive = False
+    if not _ANY_CHANGE_WORD.search(text):
+        return _SPACES.sub(" ", text).strip(" ,.!?"), negated, change, exclusive
     if _NO_LONGER.search(text):
         negated = change = True
         text = _BE_NOT.sub("is ", _DO_NOT.sub("", _NO_LONGER_WORDS.sub("", text)))

@@ -31,7 +31,8 @@ class Belief:
     values: list[str] = field(default_factory=list)
     former: list[str] = field(default_factory=list)
     conflict: list[str] = field(default_factory=list)
-    settled_by_change: bool = False
+    settled_by_change: bool = False  # set by a fact said as a change: unordered facts cannot undo it
+    replaced: bool = False  # the value replaced a different one: a summary says "now"
 
 
 def _same(a: str, b: str) -> bool:
@@ -91,14 +92,16 @@ class Knowledge:
             and not _same(belief.values[-1], value)
             and not belief.settled_by_change
         )
-        if unordered_disagreement and not fact.change:
+        if (unordered_disagreement or (not ordered and belief.conflict)) and not fact.change:
             belief.conflict = list(dict.fromkeys([*belief.conflict, *belief.values, value]))
             belief.values = []
             return
         if not ordered and belief.settled_by_change and not fact.change:
             return
+        if belief.values and not _same(belief.values[-1], value):
+            belief.replaced = True
         belief.values, belief.conflict = [value], []
-        belief.settled_by_change = fact.change and not ordered
+        belief.settled_by_change = fact.change
 
     def add_ordered(self, facts: Sequence[Fact]) -> None:
         """Facts in the order they were said: each one is newer than the ones before."""

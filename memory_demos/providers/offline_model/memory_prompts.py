@@ -20,6 +20,7 @@ from memory_demos.providers.offline_model.knowledge import Knowledge
 from memory_demos.providers.offline_model.lexicon import (
     _ENTITY_EDGE_WORDS,
     DRIFT_DETAILS,
+    LIST_KEYS,
     MAX_ENTITY_SENTENCES,
     MAX_SUMMARY_FACTS,
     MAX_SUMMARY_TOPICS,
@@ -51,6 +52,13 @@ def _summary_subject(subject: str) -> str:
     return f"the human's {subject[4:]}" if subject.startswith("rel:") else subject
 
 
+def _now(clause: str, subject: str) -> str:
+    """Mark a changed fact as the newer one ("the human now lives in Porto"), so readers need no order."""
+    if clause.startswith(f"{subject}'s ") or clause.startswith(f"{subject} is "):
+        return clause.replace(" is ", " is now ", 1)
+    return clause.replace(f"{subject} ", f"{subject} now ", 1)
+
+
 def fact_sentences(knowledge: Knowledge, *, user_as: str = "the human") -> list[str]:
     """One third-person sentence per fact the knowledge holds, oldest update first; taken-back facts too."""
     sentences: list[str] = []
@@ -58,7 +66,10 @@ def fact_sentences(knowledge: Knowledge, *, user_as: str = "the human") -> list[
         display = user_as if subject == USER else _summary_subject(subject)
         for key, belief in knowledge.beliefs[subject].items():
             if belief.values:
-                sentences.append(_capitalize(fact_clause(key, belief.values, display)) + ".")
+                clause = fact_clause(key, belief.values, display)
+                if (belief.replaced or belief.former or belief.settled_by_change) and key not in LIST_KEYS:
+                    clause = _now(clause, display)
+                sentences.append(_capitalize(clause) + ".")
             elif belief.former:
                 sentences.append(_capitalize(fact_clause(key, belief.former, display, former=True)) + ".")
     return sentences
