@@ -191,6 +191,14 @@ def english_cases() -> list[Case]:
                 ["no longer"],
                 [f"You live in {city}"],
             ),
+            # A summary that says "now" is newer than a retrieved old line.
+            _c(
+                [],
+                "Where do I live?",
+                [city2],
+                [city],
+                system=f"{SUMMARY}\nThe human now lives in {city2}.\n\n{RETRIEVED}\nHuman: I live in {city}.",
+            ),
             # Notes from a store searched by similarity: no order between them, but a move is a change.
             _c(
                 [],

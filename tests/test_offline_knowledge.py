@@ -26,6 +26,18 @@ def test_unordered_facts_that_disagree_are_a_conflict_unless_one_is_a_change() -
     assert changed.current() == {"city": ("Porto",)}
 
 
+def test_a_conflict_stays_a_conflict_when_an_old_value_is_repeated() -> None:
+    knowledge = Knowledge()
+    knowledge.add_ordered([Fact("city", "Shanghai", "")])
+    knowledge.add_unordered([Fact("city", "Beijing", ""), Fact("city", "Beijing", "")])
+    belief = knowledge.belief(USER, "city")
+    assert belief is not None and belief.values == [] and set(belief.conflict) == {"Shanghai", "Beijing"}
+    settled = Knowledge()
+    settled.add_ordered([Fact("city", "Shanghai", "", change=True)])
+    settled.add_unordered([Fact("city", "Beijing", ""), Fact("city", "Beijing", "")])
+    assert settled.current() == {"city": ("Shanghai",)}
+
+
 def test_a_negated_fact_is_taken_back_and_remembered_as_former() -> None:
     knowledge = Knowledge()
     knowledge.add_ordered([Fact("city", "Lisbon", ""), Fact("city", "Lisbon", "", negated=True)])
