@@ -219,20 +219,20 @@ def _key_zh(text: str) -> str | None:
     match = _ZH_FAVOURITE_Q.search(text)
     if match:
         return f"favourite_{_ZH_FAVOURITE_THINGS.get(match.group('k'), match.group('k'))}"
-    match = _ZH_NAMED_Q.search(text)
-    if match:
-        thing = match.group("k")
-        if thing in RELATIONS_ZH:
-            return f"{RELATIONS_ZH[thing]}_name"
-        if thing in _ZH_ANIMALS:
-            return f"{_ZH_ANIMALS[thing]}_name"
+    named = _ZH_NAMED_Q.search(text)
+    if named and (named.group("k") in RELATIONS_ZH or named.group("k") in _ZH_ANIMALS):
+        return _zh_key(named.group("k"))
     match = _ZH_GENERIC_Q.search(text)
-    if match:
-        thing = match.group("k")
-        if thing in RELATIONS_ZH:
-            return f"{RELATIONS_ZH[thing]}_name"
-        return _ZH_THINGS.get(thing, thing)
-    return None
+    return _zh_key(match.group("k")) if match else None
+
+
+def _zh_key(thing: str) -> str:
+    """The fact key of a Chinese noun: 哥哥 -> brother_name (asked "叫什么"), 狗 -> dog_name, 订单号 -> ..."""
+    if thing in RELATIONS_ZH:
+        return f"{RELATIONS_ZH[thing]}_name"
+    if thing in _ZH_ANIMALS:
+        return f"{_ZH_ANIMALS[thing]}_name"
+    return _ZH_THINGS.get(thing, thing)
 
 
 def _parts(text: str) -> list[str]:
