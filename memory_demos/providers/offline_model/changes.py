@@ -43,7 +43,7 @@ def normalize_en(text: str) -> tuple[str, bool, bool, bool]:
     """An English clause without its change words, and (negated, change, exclusive)."""
     negated = change = exclusive = False
     if not _ANY_CHANGE_WORD.search(text):
-        return _SPACES.sub(" ", text).strip(" ,.!?"), negated, change, exclusive
+        return (_SPACES.sub(" ", text) if "  " in text else text).strip(" ,.!?"), negated, change, exclusive
     if _NO_LONGER.search(text):
         negated = change = True
         text = _BE_NOT.sub("is ", _DO_NOT.sub("", _NO_LONGER_WORDS.sub("", text)))
@@ -67,21 +67,37 @@ def normalize_en(text: str) -> tuple[str, bool, bool, bool]:
     return text, negated, change, exclusive
 
 
+_ZH_ANY_CHANGE_WORD = re.compile(
+    "不|以前|原来|曾经|过去|之前|现在|目前|如今|改|换成|搬|刚|满|已经|只|也|还|都|一直|才|了|啦"
+)
+_ZH_NO_LONGER = re.compile("不再|已经不|没有再|不.+了$|不.+啦$")
+_ZH_NO_LONGER_WORDS = re.compile("不再|已经不|没有再")
+_ZH_NOT = re.compile("^(S.*?)不(?!喜欢.*[^了啦]$)")
+_ZH_PAST = re.compile("以前|原来|曾经|过去|之前")
+_ZH_CHANGE = re.compile("现在|目前|如今|改成|改为|换成|搬到|搬去|刚|满")
+_ZH_TIME_WORDS = re.compile("以前|原来|曾经|过去|之前|现在|目前|如今|已经")
+_ZH_ADVERBS = re.compile("(?<=S)(?:刚刚|刚|也|还|都|一直|只|才)+")
+_ZH_PARTICLE = re.compile("[了啦]$")
+_ZH_CHANGED_TO = re.compile("(?:改成|改为|换成)了?")
+
+
 def normalize_zh(text: str) -> tuple[str, bool, bool, bool]:
     """A Chinese clause without its change words (不再, 已经不, 以前, 现在, 搬到, 改成...), and the flags."""
+    if not _ZH_ANY_CHANGE_WORD.search(text):
+        return text.strip(" 。！？!?"), False, False, False
     negated = change = exclusive = False
-    if re.search("不再|已经不|没有再|不.+了$|不.+啦$", text):
+    if _ZH_NO_LONGER.search(text):
         negated = change = True
-        text = re.sub("不再|已经不|没有再", "", text)
-        text = re.sub("^(S.*?)不(?!喜欢.*[^了啦]$)", r"\1", text)
-    elif re.search("以前|原来|曾经|过去|之前", text):
+        text = _ZH_NO_LONGER_WORDS.sub("", text)
+        text = _ZH_NOT.sub(r"\1", text)
+    elif _ZH_PAST.search(text):
         negated = True
-    if re.search("现在|目前|如今|改成|改为|换成|搬到|搬去|刚|满", text):
+    if _ZH_CHANGE.search(text):
         change = True
     if "只" in text:
         exclusive = True
-    text = re.sub("以前|原来|曾经|过去|之前|现在|目前|如今|已经", "", text)
-    text = re.sub("(?<=S)(?:刚刚|刚|也|还|都|一直|只|才)+", "", text)
-    text = re.sub("[了啦]$", "", text)
-    text = re.sub("(?:改成|改为|换成)了?", "是", text)
+    text = _ZH_TIME_WORDS.sub("", text)
+    text = _ZH_ADVERBS.sub("", text)
+    text = _ZH_PARTICLE.sub("", text)
+    text = _ZH_CHANGED_TO.sub("是", text)
     return text.strip(" 。！？!?"), negated, change, exclusive

@@ -82,6 +82,15 @@ _QUOTE_EN = re.compile(
     r"(?:\s+that)?\s*[:,]?\s*[\"“]?(?P<q>[^\"”]+)[\"”]?\s*$"
 )
 _QUOTE_ZH = re.compile(r"^(?P<who>.{0,12}?)(?:说|告诉我)[：:，,]?\s*[“\"「]?(?P<q>[^”\"」]+)[”\"」]?$")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
+_ZH_CLAUSE_END = re.compile(r"[，,；;。！!？?]|(?:但是|不过|可是)")
+_ZH_INTRO = re.compile(r"我的?(?P<rel>" + _REL_ZH + r")(?P<n>" + _ZH_NAME + r"?)(?=" + _ZH_VERBS + ")")
+_ZH_MY_RELATION = re.compile(r"我的?(?P<rel>" + _REL_ZH + ")")
+_ZH_NAMED = re.compile(r"(?P<n>" + _ZH_NAME + r")(?=" + _ZH_VERBS + ")")
+_ZH_NOT_NAMES = re.compile("现在|目前|今天|以前|原来|已经|最近|这里|那里|北京|上海")
+_ZH_VERB_START = re.compile(_ZH_VERBS)
+_CHANGED_MIND = re.compile(r"changed\s+my\s+mind|改主意|说错了|更正", re.IGNORECASE)
+_NOT_NOTE_NAMES = re.compile(r"(?i)(?:summary|note|context|notes|key|value)$")
 _BULLET = re.compile(r"^(?:[-*•·]|\d+[.)])\s+")
 _ENTITY_NOTE = re.compile(
     r"^\s*(?P<n>" + _NAME_EN + r"(?:\s+" + _NAME_EN + r")?|[" + _CJK + r"]{2,4})[:：]\s*(?P<t>\S.*)$"
@@ -99,7 +108,7 @@ def _is_question(clause: str, chinese: bool) -> bool:
 
 def split_sentences(text: str) -> list[str]:
     """Sentences, split after . ! ? 。！？ and at line breaks."""
-    parts = re.split(r"(?<=[.!?])\s+|(?<=[。！？])|\n+", text)
+    parts = _SENTENCE_END.split(text)
     return [_BULLET.sub("", part.strip()) for part in parts if part and part.strip()]
 
 
@@ -108,7 +117,7 @@ def _english_clauses(sentence: str) -> list[str]:
 
 
 def _chinese_clauses(sentence: str) -> list[str]:
-    parts = re.split(r"[，,；;。！!？?]|(?:但是|不过|可是)", sentence)
+    parts = _ZH_CLAUSE_END.split(sentence)
     return [part.strip() for part in parts if part and part.strip()]
 
 
@@ -238,13 +247,13 @@ def _subject_zh(clause: str, context: _Context, inherited: str | None) -> tuple[
     lead_text = clause[: lead.end()] if lead else ""
     first_person = context.speaker if context.role != "ai" else ASSISTANT
     second_person = USER if context.role == "ai" else ASSISTANT
-    intro = re.match(r"我的?(?P<rel>" + _REL_ZH + r")(?P<n>" + _ZH_NAME + r"?)(?=" + _ZH_VERBS + ")", body)
+    intro = _ZH_INTRO.match(body)
     if intro and intro.group("n") and not intro.group("n").startswith(("叫", "的", "是", "住")):
         relation = RELATIONS_ZH[intro.group("rel")]
         context.relations.append((first_person, relation, intro.group("n")))
         context.last_person = intro.group("n")
         return intro.group("n"), lead_text + "S" + body[intro.end() :], False
-    rel = re.match(r"我的?(?P<rel>" + _REL_ZH + ")", body)
+    rel = _ZH_MY_RELATION.match(body)
     if rel:
         relation = RELATIONS_ZH[rel.group("rel")]
         rest = body[rel.end() :]
@@ -268,11 +277,11 @@ def _subject_zh(clause: str, context: _Context, inherited: str | None) -> tuple[
                 return None
             text = "叫S" if prefix == "叫我" else "S"
             return subject, lead_text + text + body[len(prefix) :], subject == first_person
-    named = re.match(r"(?P<n>" + _ZH_NAME + r")(?=" + _ZH_VERBS + ")", body)
-    if named and not re.match("现在|目前|今天|以前|原来|已经|最近|这里|那里|北京|上海", named.group("n")):
+    named = _ZH_NAMED.match(body)
+    if named and not _ZH_NOT_NAMES.match(named.group("n")):
         context.last_person = named.group("n")
         return named.group("n"), lead_text + "S" + body[named.end() :], False
-    if inherited and re.match(_ZH_VERBS, body):
+    if inherited and _ZH_VERB_START.match(body):
         return inherited, lead_text + "S" + body, inherited == context.speaker
     inside = body.find("我")
     if inside >= 0 and first_person != ASSISTANT:
@@ -330,7 +339,7 @@ def _sentence_statements(sentence: str, context: _Context) -> Iterator[Statement
         return
     inherited: str | None = None
     clauses = split(sentence)
-    changed_mind = bool(re.search(r"changed\s+my\s+mind|改主意|说错了|更正", sentence, re.IGNORECASE))
+    changed_mind = bool(_CHANGED_MIND.search(sentence))
     for clause in clauses:
         if _is_question(clause, chinese) or (sentence.endswith(("?", "？")) and clause is clauses[-1]):
             inherited = None
@@ -349,7 +358,7 @@ def read_statements(text: str, *, role: str = "human", speaker: str = USER) -> I
         context.role = segment.role
         for line in segment.text.splitlines():
             note = _ENTITY_NOTE.match(line) if segment.role == "narrative" else None
-            if note and not re.match(r"(?i)(?:summary|note|context|notes|key|value)$", note.group("n")):
+            if note and not _NOT_NOTE_NAMES.match(note.group("n")):
                 context.last_person = note.group("n")
                 for sentence in split_sentences(note.group("t")):
                     found = list(_sentence_statements(sentence, context))

@@ -236,6 +236,8 @@ def _segments(text: str, default_role: str) -> list[_Segment]:
     """Split a text on role-prefixed lines ("Human: ...", "AI: ...") and XML messages."""
     if "<message type=" in text:
         text = _xml_messages_to_lines(text)
+    elif ":" not in text:
+        return [_Segment(default_role, text)]
     segments: list[_Segment] = []
     role = default_role
     lines: list[str] = []
