@@ -112,7 +112,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "panes":
         return bench.panes(panes=args.panes, latency_ms=args.latency_ms, turns=args.turns)
     if args.what == "model":
-        return bench.model_speed(repeats=args.turns)
+        return bench.model_speed(repeats=args.repeats)
     if args.what == "workshop":
         return bench.workshop(sessions=args.sessions, panes=args.panes, turns=args.turns, url=args.url)
     raise InputError(f"Unknown benchmark {args.what!r}")
@@ -142,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--latency-ms", type=int, default=300)
     bench.add_argument("--sessions", type=int, default=40)
     bench.add_argument("--strategies", default="all")
+    bench.add_argument("--repeats", type=int, default=None, help="model: timed replies per prompt")
     bench.add_argument("--url", default=None, help="workshop: a running server (default: start one)")
     bench.set_defaults(func=cmd_bench)
 
