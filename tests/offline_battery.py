@@ -172,6 +172,18 @@ def english_cases() -> list[Case]:
             _c([f"My sister {person} is {age}. She lives in {city}."], f"Where does {person} live?", [city]),
             _c([f"{person} told me she lives in {city2}."], f"Where does {person} live?", [city2]),
             _c([f"I'm {name} and I work as an architect."], "What do I do for work?", ["architect"]),
+            _c(
+                [f"I don't live in {city}."],
+                "Where do I live?",
+                [f"not {city}"],
+                ["no longer", f"You live in {city}"],
+            ),
+            _c(
+                [f"My brother {person} lives in {city}.", f"He moved to {city2}."],
+                f"Where does {person} live?",
+                [city2],
+                [city],
+            ),
             # A summary written by an LLM (SummarizationMiddleware puts it in a human message).
             _c(
                 [
@@ -227,6 +239,7 @@ def chinese_cases() -> list[Case]:
         drink = DRINKS_ZH[index]
         cases += [
             _c([f"我叫{name}。"], "我叫什么名字？", [name]),
+            _c([f"我叫{name}。"], "你好，我是谁？", [name], ["回答不了"]),
             _c([f"我住在{city}。"], "我住在哪里？", [city]),
             _c([f"我住在{city}。", f"我搬到{city2}了。"], "我住在哪里？", [city2], [city]),
             _c([f"我住在{city}。", f"我现在不住在{city}了。"], "我住在哪里？", ["已经不"], [f"你住在{city}"]),

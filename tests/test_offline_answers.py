@@ -53,7 +53,10 @@ def test_a_conflict_is_reported_and_a_retraction_is_not_restated_as_true() -> No
 
 def test_acknowledgements_cover_other_people_and_changes() -> None:
     said = acknowledge(
-        [Fact("city", "Lisbon", "", negated=True), Fact("city", "Accra", "", subject="Kofi")], chinese=False
+        [Fact("city", "Lisbon", "", negated=True, change=True), Fact("city", "Accra", "", subject="Kofi")],
+        chinese=False,
     )
     assert said == "Got it: you no longer live in Lisbon; Kofi lives in Accra."
+    # "I don't live in Berlin" never said I did: not "no longer".
+    assert acknowledge([Fact("city", "Berlin", "", negated=True)], chinese=False) == "Got it: not Berlin."
     assert acknowledge([], chinese=True) == ""

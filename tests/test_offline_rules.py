@@ -47,3 +47,10 @@ def test_only_the_speaker_names_themselves_with_i_am() -> None:
 def test_nonsense_states_nothing() -> None:
     assert read_pairs("S is tired", self_subject=True) == []
     assert read_pairs("S看了一部电影", self_subject=True) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "age"), [("S今年二十岁", "20"), ("S二十五岁", "25"), ("S十八岁", "18"), ("S三岁", "3")]
+)
+def test_chinese_numeral_ages(text: str, age: str) -> None:
+    assert read_pairs(text, self_subject=True) == [("age", age)]

@@ -61,12 +61,12 @@ def test_entity_notes_speak_of_their_name() -> None:
     [
         ("I no longer live in Lisbon.", True, True),
         ("I don't live in Lisbon anymore.", True, True),
-        ("I used to live in Lisbon.", True, False),
+        ("I used to live in Lisbon.", True, True),
         ("Now I live in Porto.", False, True),
         ("I moved to Porto.", False, True),
         ("我现在不住在北京了。", True, True),
         ("我不再住在北京。", True, True),
-        ("我以前住在北京。", True, False),
+        ("我以前住在北京。", True, True),
         ("我搬到上海了。", False, True),
     ],
 )

@@ -138,10 +138,9 @@ def _clause(key: str, values: Sequence[str], subject: str, *, chinese: bool, for
 
 def _find_belief(knowledge: Knowledge, subject: str, key: str) -> tuple[str, Belief] | None:
     per_subject = knowledge.beliefs.get(knowledge.resolve(subject), {})
-    if key in per_subject and (
-        per_subject[key].values or per_subject[key].conflict or per_subject[key].former
-    ):
-        return key, per_subject[key]
+    belief = per_subject.get(key)
+    if belief and (belief.values or belief.conflict or belief.former):
+        return key, belief
     fallbacks = {"city": "hometown", "hometown": "city"}
     if key in fallbacks and per_subject.get(fallbacks[key]) and per_subject[fallbacks[key]].values:
         return fallbacks[key], per_subject[fallbacks[key]]
@@ -149,7 +148,7 @@ def _find_belief(knowledge: Knowledge, subject: str, key: str) -> tuple[str, Bel
         candidates = [k for k, b in per_subject.items() if b.values and k.startswith(f"{key}_")]
         if len(candidates) == 1:
             return candidates[0], per_subject[candidates[0]]
-    return None
+    return (key, belief) if belief and belief.denied else None
 
 
 def answer_question(question: Question, knowledge: Knowledge, *, chinese: bool) -> str | None:
@@ -176,6 +175,10 @@ def answer_question(question: Question, knowledge: Knowledge, *, chinese: bool) 
     if belief.conflict:
         options = ("还是" if chinese else " or ").join(f"“{v}”" for v in belief.conflict)
         return (CONFLICT_ZH if chinese else CONFLICT_EN).format(options=options)
+    if not belief.former:
+        if chinese:
+            return f"据我收到的内容，不是{'、'.join(belief.denied)}，但没有提到是什么。"
+        return f"What I was given says not {' or '.join(belief.denied)}, and nothing says what instead."
     clause = _capitalize(_clause(key, belief.former, subject, chinese=chinese, former=True))
     if chinese:
         return f"据我收到的内容，{clause}，但没有提到现在的情况。"
@@ -228,6 +231,10 @@ def acknowledge(facts: Sequence[Fact], *, chinese: bool) -> str:
                 clauses.append(_clause(key, belief.values, display, chinese=chinese))
             elif belief.former:
                 clauses.append(_clause(key, belief.former, display, chinese=chinese, former=True))
+            elif belief.denied:
+                clauses.append(
+                    f"不是{'、'.join(belief.denied)}" if chinese else f"not {' or '.join(belief.denied)}"
+                )
     if chinese:
         return "记住了，" + "，".join(clauses) + "。" if clauses else ""
     parts = [greeting] if greeting else []

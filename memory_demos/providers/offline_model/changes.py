@@ -48,7 +48,7 @@ def normalize_en(text: str) -> tuple[str, bool, bool, bool]:
         negated = change = True
         text = _BE_NOT.sub("is ", _DO_NOT.sub("", _NO_LONGER_WORDS.sub("", text)))
     elif _USED_TO.search(text):
-        negated = True
+        negated = change = True  # "used to": true once, not now
         text = _USED_TO.sub("", text)
     elif not _DONT_LIKE.search(text):
         if _NEVER.search(text):
@@ -91,7 +91,7 @@ def normalize_zh(text: str) -> tuple[str, bool, bool, bool]:
         text = _ZH_NO_LONGER_WORDS.sub("", text)
         text = _ZH_NOT.sub(r"\1", text)
     elif _ZH_PAST.search(text):
-        negated = True
+        negated = change = True
     if _ZH_CHANGE.search(text):
         change = True
     if "只" in text:

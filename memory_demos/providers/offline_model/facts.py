@@ -67,7 +67,7 @@ def _kv_facts(line: str) -> list[Fact]:
     return [Fact(key, raw, line)] if raw else []
 
 
-def extract_facts(text: str, *, role: str = "human") -> list[Fact]:
+def extract_facts(text: str, *, role: str = "human", last_person: str | None = None) -> list[Fact]:
     """Facts stated in ``text``, oldest first.
 
     ``role`` is who wrote unprefixed lines: "human" (first person is the user), "ai" (second person
@@ -90,7 +90,7 @@ def extract_facts(text: str, *, role: str = "human") -> list[Fact]:
     forgets = list(_FORGET.finditer(text)) if _MAY_FORGET.search(text) else []
     for forget in forgets:
         facts.append(Fact(ANY_KEY, forget.group("v").strip(), forget.group(0), negated=True, change=True))
-    for statement in read_statements(text, role=role):
+    for statement in read_statements(text, role=role, last_person=last_person):
         if forgets and _FORGET.search(statement.source):
             continue
         for key, value in read_pairs(statement.text, self_subject=statement.self_subject):

@@ -29,7 +29,8 @@ class Belief:
     """One key of one person: the values true now, values taken back, and values in conflict."""
 
     values: list[str] = field(default_factory=list)
-    former: list[str] = field(default_factory=list)
+    former: list[str] = field(default_factory=list)  # true once, no longer
+    denied: list[str] = field(default_factory=list)  # said not to be so ("I don't live in Berlin")
     conflict: list[str] = field(default_factory=list)
     settled_by_change: bool = False  # set by a fact said as a change: unordered facts cannot undo it
     replaced: bool = False  # the value replaced a different one: a summary says "now"
@@ -65,14 +66,18 @@ class Knowledge:
             return
         belief = self._belief(fact.subject, fact.key)
         if fact.negated:
+            held = any(_same(v, fact.value) for v in [*belief.values, *belief.conflict, *belief.former])
             belief.values = [v for v in belief.values if not _same(v, fact.value)]
             belief.conflict = [v for v in belief.conflict if not _same(v, fact.value)]
             if len(belief.conflict) == 1:
                 belief.values, belief.conflict = belief.conflict, []
-            if not any(_same(v, fact.value) for v in belief.former):
+            if not (held or fact.change):
+                belief.denied = [*[v for v in belief.denied if not _same(v, fact.value)], fact.value]
+            elif not any(_same(v, fact.value) for v in belief.former):
                 belief.former.append(fact.value)
             return
         belief.former = [v for v in belief.former if not _same(v, fact.value)]
+        belief.denied = [v for v in belief.denied if not _same(v, fact.value)]
         value = fact.value
         if fact.key == "age" and value == BIRTHDAY:
             if belief.values and belief.values[-1].isdigit():
@@ -175,6 +180,7 @@ def _system_blocks(text: str) -> list[tuple[str, bool]]:
 def knowledge_of(messages: Sequence[BaseMessage]) -> Knowledge:
     """Everything the prompt says about anyone, in the order a reader can tell."""
     knowledge = Knowledge()
+    last_person: str | None = None  # "He moved to Kumasi" speaks of the person the last message named
     for message in messages:
         if message.type in {"system", "tool"}:
             for block, in_order in _system_blocks(_content_text(message)):
@@ -182,7 +188,10 @@ def knowledge_of(messages: Sequence[BaseMessage]) -> Knowledge:
                 (knowledge.add_ordered if in_order else knowledge.add_unordered)(facts)
         else:
             text = _content_text(message) if message.type == "ai" else message_text(message)
-            knowledge.add_ordered(extract_facts(text, role="ai" if message.type == "ai" else "human"))
+            role = "ai" if message.type == "ai" else "human"
+            facts = extract_facts(text, role=role, last_person=last_person)
+            knowledge.add_ordered(facts)
+            last_person = next((f.subject for f in reversed(facts) if f.subject != USER), last_person)
     knowledge.merged()
     return knowledge
 

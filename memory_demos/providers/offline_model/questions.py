@@ -245,9 +245,13 @@ def _parts(text: str) -> list[str]:
     return pieces
 
 
-def _is_question(part: str, full: str) -> bool:
+_ZH_GREETING = re.compile("你好|您好|嗨|哈喽|早上好|晚上好|请问")
+
+
+def _is_question(part: str, full: str, last: bool) -> bool:
     if re.search(f"[{_CJK}]", part):
-        return bool(re.search("什么|多少|哪|谁|啥|几|吗|呢", part)) or full.rstrip().endswith(("?", "？"))
+        asks = bool(re.search("什么|多少|哪|谁|啥|几|吗|呢", part))
+        return asks or (last and full.rstrip().endswith(("?", "？")) and not _ZH_GREETING.fullmatch(part))
     return part.endswith("?") or (
         bool(re.match(_ASKS_EN + r"\b", part, re.I)) and full.rstrip().endswith("?")
     )
@@ -258,8 +262,9 @@ def find_questions(text: str) -> list[Question]:
     text = _normalize_quotes(text).strip()
     chinese = bool(re.search(f"[{_CJK}]", text))
     questions: list[Question] = []
-    for part in _parts(text):
-        if not _is_question(part, text):
+    parts = _parts(text)
+    for index, part in enumerate(parts):
+        if not _is_question(part, text, index == len(parts) - 1):
             continue
         found = (_subject_zh if chinese else _subject_en)(part)
         if found is None and questions:
@@ -270,7 +275,11 @@ def find_questions(text: str) -> list[Question]:
             continue
         subject, canonical = found
         key = (_key_zh if chinese else _key_en)(canonical)
-        if key == ALL_FACTS and subject == USER and re.search(r"\bwho\s+(?:am|is)\s+S\b", canonical, re.I):
+        if (
+            key == ALL_FACTS
+            and subject == USER
+            and re.search(r"\bwho\s+(?:am|is)\s+S\b|^S是谁", canonical, re.I)
+        ):
             key = "name"
         questions.append(Question(subject, key, part))
     return questions

@@ -181,6 +181,21 @@ def _zh_favourite(match: re.Match[str]) -> Pairs:
     return [(f"favourite_{_ZH_FAVOURITE_THINGS.get(thing, thing)}", value)]
 
 
+_ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def _zh_age(raw: str) -> str | None:
+    """An age in digits, also when written in Chinese numerals (二十五 -> 25)."""
+    if raw.isdigit():
+        return raw
+    tens, _, ones = raw.partition("十")
+    if not _:
+        return str(_ZH_DIGITS[raw]) if raw in _ZH_DIGITS else None
+    if (tens and tens not in _ZH_DIGITS) or (ones and ones not in _ZH_DIGITS):
+        return None
+    return str(_ZH_DIGITS.get(tens, 1) * 10 + _ZH_DIGITS.get(ones, 0))
+
+
 def _zh_is(match: re.Match[str]) -> Pairs:
     value = match.group("v")
     if re.match("(?:一名|一位|一个|个|名)", value):
@@ -211,7 +226,7 @@ _ZH_RULES: tuple[tuple[str, Handler], ...] = (
     (r"^S(?:今天|昨天)?过了?生日|^S的生日$|^S的生日是(?:今天|昨天)", lambda m: [("age", BIRTHDAY)]),
     (r"^S的名字(?:是|叫)(?P<v>.+)", _name),
     (r"^(?:S叫|叫S)(?P<v>.+)", _name),
-    (r"^S(?:今年)?满?(?P<v>\d{1,3})(?:周)?岁", _single("age", _clean_value)),
+    (r"^S(?:今年)?满?(?P<v>\d{1,3}|[一二两三四五六七八九十]{1,4})(?:周)?岁", _single("age", _zh_age)),
     (r"^S(?:住在|居住在|生活在|住)(?P<v>.+)", _single("city", _clean_place)),
     (r"^S搬(?:到|去)了?(?P<v>.+)", _single("city", _clean_place)),
     (r"^S(?:来自|是从)(?P<v>.+?)(?:来的|$)", _single("hometown", _clean_place)),

@@ -351,9 +351,14 @@ def _sentence_statements(sentence: str, context: _Context) -> Iterator[Statement
             yield statement
 
 
-def read_statements(text: str, *, role: str = "human", speaker: str = USER) -> Iterator[Statement]:
-    """Every statement in ``text``. "Human:"/"AI:" lines switch role; a "Kofi: ..." note speaks of Kofi."""
-    context = _Context(role=role, speaker=speaker)
+def read_statements(
+    text: str, *, role: str = "human", speaker: str = USER, last_person: str | None = None
+) -> Iterator[Statement]:
+    """Every statement in ``text``. "Human:"/"AI:" lines switch role; a "Kofi: ..." note speaks of Kofi.
+
+    ``last_person``: whom "he"/"she" means at the start (the person an earlier message spoke of).
+    """
+    context = _Context(role=role, speaker=speaker, last_person=last_person)
     for segment in _segments(text, role):
         context.role = segment.role
         for line in segment.text.splitlines():
