@@ -173,6 +173,15 @@ _RELATION_PREFIX = re.compile(r"^(?:我的?(?:" + _REL_ZH + r")|(?i:my)\s+(?:" +
 _SPEAKER = re.compile(r"(" + _NAME_EN + r"|[" + _CJK + r"]{2,4})\W*$")
 
 
+def _start(clause: str, lead_words: re.Pattern[str], context: _Context) -> tuple[str, str, str, str]:
+    """(lead words, the rest, who "I" is, who "you" is): the assistant's "I" and the user's "you"."""
+    lead = lead_words.match(clause)
+    split = lead.end() if lead else 0
+    first_person = context.speaker if context.role != "ai" else ASSISTANT
+    second_person = USER if context.role == "ai" else ASSISTANT
+    return clause[:split], clause[split:], first_person, second_person
+
+
 def _named_relation(context: _Context, whose: str, relation: str) -> str | None:
     """The name given earlier in this text to ``whose`` relation ("my brother Kofi"), if any."""
     return next((n for o, r, n in reversed(context.relations) if (o, r) == (whose, relation)), None)
@@ -180,12 +189,7 @@ def _named_relation(context: _Context, whose: str, relation: str) -> str | None:
 
 def _subject_en(clause: str, context: _Context, inherited: str | None) -> tuple[str, str, bool] | None:
     """(subject, the clause with ``S`` in its place, whether the speaker speaks of themselves)."""
-    clause = _normalize_quotes(clause)
-    lead = _EN_LEAD.match(clause)
-    body = clause[lead.end() :] if lead else clause
-    lead_text = clause[: lead.end()] if lead else ""
-    first_person = context.speaker if context.role != "ai" else ASSISTANT
-    second_person = USER if context.role == "ai" else ASSISTANT
+    lead_text, body, first_person, second_person = _start(_normalize_quotes(clause), _EN_LEAD, context)
     intro = _EN_INTRO.match(body)
     if intro and intro.group("n") not in {"I"}:
         possessor = intro.group("poss").lower()
@@ -242,11 +246,7 @@ def _subject_en(clause: str, context: _Context, inherited: str | None) -> tuple[
 
 
 def _subject_zh(clause: str, context: _Context, inherited: str | None) -> tuple[str, str, bool] | None:
-    lead = _ZH_LEAD.match(clause)
-    body = clause[lead.end() :] if lead else clause
-    lead_text = clause[: lead.end()] if lead else ""
-    first_person = context.speaker if context.role != "ai" else ASSISTANT
-    second_person = USER if context.role == "ai" else ASSISTANT
+    lead_text, body, first_person, second_person = _start(clause, _ZH_LEAD, context)
     intro = _ZH_INTRO.match(body)
     if intro and intro.group("n") and not intro.group("n").startswith(("叫", "的", "是", "住")):
         relation = RELATIONS_ZH[intro.group("rel")]
