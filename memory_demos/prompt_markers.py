@@ -22,14 +22,6 @@ MIDDLEWARE_SUMMARY_MARKER = "Context Extraction Assistant"
 # Memory Lab's own fact-extraction prompt (memory_demos.prompts.FACT_EXTRACTION_PROMPT).
 FACT_EXTRACTION_MARKER = "Extract the stable facts the user states about themselves"
 
-# Each marker with the purpose of a call whose prompt carries it.
-PROMPT_MARKERS: tuple[tuple[str, str], ...] = (
-    (SUMMARY_MARKER, SUMMARIZE),
-    (ENTITY_EXTRACTION_MARKER, EXTRACT_ENTITIES),
-    (ENTITY_SUMMARY_MARKER, SUMMARIZE_ENTITY),
-    (MIDDLEWARE_SUMMARY_MARKER, SUMMARIZE),
-)
-
 
 def purpose_tag(purpose: str) -> str:
     """The tag that marks a model (or a call) with the purpose the capture reports."""

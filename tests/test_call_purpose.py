@@ -126,11 +126,6 @@ def test_memory_prompt_phrases_as_user_text_and_model_output_through_chat_openai
         assert all([call.purpose for call in turn.memory_calls] == [SUMMARIZE] for turn, _ in played)
 
 
-@pytest.mark.xfail(
-    reason="the offline teaching model answers any prompt holding a memory phrase as that memory prompt "
-    "(an empty or 'NONE' reply); its rework (issue #9) reads only the template's own shape",
-    strict=False,
-)
 def test_the_offline_model_answers_a_user_who_quotes_a_memory_prompt() -> None:
     strategy = build_strategy("buffer", StrategyContext())
     try:

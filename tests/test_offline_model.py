@@ -643,3 +643,16 @@ def test_summary_round_trip_keeps_chinese_values_clean() -> None:
         summary = str(model.invoke(SUMMARY_PROMPT.format(summary=summary, new_lines=line)).content)
     assert "小明." in summary and "小明.." not in summary
     assert "B-5678" in summary
+
+
+def test_a_memory_prompt_is_recognised_by_its_whole_shape_not_by_a_quoted_phrase() -> None:
+    from langchain_classic.memory.prompt import SUMMARY_PROMPT
+
+    from memory_demos.prompt_markers import SUMMARY_MARKER
+
+    quoted = reply(HumanMessage(f"Please keep this: {SUMMARY_MARKER}. My name is Mara."))
+    assert quoted == "Nice to meet you, Mara!"
+    template = SUMMARY_PROMPT.format(summary="", new_lines="Human: My name is Mara.\nAI: Hi")
+    assert reply(HumanMessage(template)) == "The human's name is Mara."
+    # The template's opening alone, without its sections, is a chat message too.
+    assert "NONE" not in reply(HumanMessage(SUMMARY_MARKER + ".\nCurrent summary: none"))

@@ -47,6 +47,6 @@ def test_the_markers_are_written_once() -> None:
     from memory_demos import prompt_markers
     from memory_demos.providers.offline_model import reply
 
-    assert reply.PROMPT_MARKERS is prompt_markers.PROMPT_MARKERS
+    assert reply.SUMMARY_MARKER is prompt_markers.SUMMARY_MARKER
     for path in [*PACKAGE.glob("*.py"), ROOT / "memory_demos" / "tracing.py"]:
         assert "Progressively summarize" not in path.read_text(encoding="utf-8"), path.name

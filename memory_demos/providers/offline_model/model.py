@@ -131,7 +131,7 @@ class OfflineTeachingModel(BaseChatModel):
         number = self.call_counter.next()
         if number in self.fail_on_calls:
             raise InjectedFault(f"call #{number} fails on purpose (fail_on_calls)")
-        purpose = call_purpose(messages, run_manager.tags if run_manager else None)
+        purpose = call_purpose(run_manager.tags if run_manager else None)
         if purpose in self.fail_purposes:
             raise InjectedFault(f"the {purpose!r} call #{number} fails on purpose (fail_purposes)")
 

@@ -13,8 +13,6 @@ from memory_demos.prompt_markers import (
     ENTITY_SUMMARY_MARKER,
     FACT_EXTRACTION_MARKER,
     MIDDLEWARE_SUMMARY_MARKER,
-    PROMPT_MARKERS,
-    REPLY,
     SUMMARY_MARKER,
     purpose_from_tags,
 )
@@ -65,28 +63,31 @@ def latest_user_text(messages: Sequence[BaseMessage]) -> str:
     return text.strip()
 
 
-def _prompt_kind(messages: Sequence[BaseMessage]) -> str | None:
-    candidates = [*messages[:2], *messages[-1:]]
-    heads = " ".join(_content_text(m)[:600] for m in candidates)
-    for marker in (
-        FACT_EXTRACTION_MARKER,
-        MIDDLEWARE_SUMMARY_MARKER,
-        ENTITY_EXTRACTION_MARKER,
-        ENTITY_SUMMARY_MARKER,
-        SUMMARY_MARKER,
-    ):
-        if marker in heads:
-            return marker
+# Each memory prompt by its template's own shape: (marker, where the marker must be, labels it holds,
+# how it ends). A user who only quotes a marker in a chat message is not sending that prompt.
+_TEMPLATE_SHAPES: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
+    (FACT_EXTRACTION_MARKER, 0, ("\nMessage:\n",), ""),
+    (MIDDLEWARE_SUMMARY_MARKER, 40, ("Messages to summarize:",), "</messages>"),
+    (ENTITY_EXTRACTION_MARKER, 300, ("Last line of conversation (for extraction):",), "Output:"),
+    (ENTITY_SUMMARY_MARKER, 300, ("\nEntity to summarize:",), "Updated summary:"),
+    (SUMMARY_MARKER, 0, ("\nCurrent summary:", "\nNew lines of conversation:"), "New summary:"),
+)
+
+
+def _prompt_kind(messages: Sequence[BaseMessage]) -> tuple[str, str] | None:
+    """(marker, the template's text) when a message is one of the memory prompts, by its whole shape."""
+    for message in {id(m): m for m in (*messages[:1], *messages[-1:])}.values():
+        text = _content_text(message).strip()
+        for marker, within, labels, ending in _TEMPLATE_SHAPES:
+            at = text.find(marker, 0, within + len(marker))
+            if at >= 0 and all(label in text for label in labels) and text.endswith(ending):
+                return marker, text
     return None
 
 
-def call_purpose(messages: Sequence[BaseMessage], tags: list[str] | None) -> str:
-    """What a call is for (for ``fail_purposes``): the prompt's known marker first, then its purpose tag."""
-    first_text = " ".join(str(m.content)[:600] for m in messages[:2])
-    for marker, purpose in PROMPT_MARKERS:
-        if marker in first_text:
-            return purpose
-    return purpose_from_tags(tags) or REPLY
+def call_purpose(tags: list[str] | None) -> str:
+    """What a call is for (for ``fail_purposes``): its caller's purpose tag, never its text."""
+    return purpose_from_tags(tags)
 
 
 def compose_reply(
@@ -97,9 +98,9 @@ def compose_reply(
     chatty_entities: bool = False,
 ) -> Reply:
     """Everything the model says, as a pure function of its prompt (and its switches)."""
-    kind = _prompt_kind(messages)
-    if kind is not None:
-        prompt = "\n".join(_content_text(m) for m in messages)
+    found = _prompt_kind(messages)
+    if found is not None:
+        kind, prompt = found
         if kind == FACT_EXTRACTION_MARKER:
             return Reply(_fact_extraction_reply(prompt, messages))
         if kind == MIDDLEWARE_SUMMARY_MARKER:
