@@ -12,7 +12,7 @@ import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from memory_demos.storage import chroma_client
+from memory_demos.storage.chroma import chroma_client
 
 if TYPE_CHECKING:
     from langchain_chroma import Chroma

@@ -15,7 +15,8 @@ from typing import Any
 
 from pydantic import ConfigDict, PrivateAttr
 
-from memory_demos.storage import StorageError, sqlalchemy_setup_lock
+from memory_demos.storage.config import StorageError
+from memory_demos.storage.postgres import sqlalchemy_setup_lock
 from memory_demos.strategies.classic import import_classic_memory
 
 ENTITY_TABLE = "memory_lab_entities"
