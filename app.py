@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from memory_demos.budget import gate_scope
 from memory_demos.i18n import t
 from memory_demos.session import LANGUAGES, get_session, widget_key
 from memory_demos.ui.nav import favicon, visible_pages
@@ -20,6 +19,7 @@ from memory_demos.ui.workshop import (
     render_access_gate,
     track_session,
 )
+from memory_demos.workshop.budget import gate_scope
 
 # A drawn favicon: Material-icon favicons would be fetched from fonts.gstatic.com.
 st.set_page_config(page_title="Memory Lab", page_icon=favicon(), layout="wide")

@@ -62,8 +62,8 @@ class Demo:
 
 def _offline_model(capture: CallCapture, **switches: Any) -> Any:
     """The offline teaching model carrying ``capture``, with fault switches (drift, chatty_entities...)."""
-    from memory_demos.budget import current_gate
     from memory_demos.providers.offline_model import OfflineTeachingModel
+    from memory_demos.workshop.budget import current_gate
 
     gate = current_gate()  # a workshop attendee's budget gate, when a page runs the demo
     callbacks = [gate.handler(ENCODING), capture] if gate is not None else [capture]

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 if TYPE_CHECKING:
-    from memory_demos.budget import BudgetGate, SessionBudget
     from memory_demos.conversation_link import ConversationManifest
     from memory_demos.providers.chat_models import ProviderConfig
     from memory_demos.strategies.base import Strategy
     from memory_demos.turn import Turn
     from memory_demos.workshop import WorkshopConfig
+    from memory_demos.workshop.budget import BudgetGate, SessionBudget
 
 KEY_PREFIX = "ml_"
 Language = Literal["en", "zh"]
@@ -232,9 +232,9 @@ class LabSession:
         attendee's (the room keeps it across reloads and tabs); without one the session gets its own,
         replaced only when the limits changed (the tokens spent so far are carried over).
         """
-        from memory_demos.budget import BudgetGate, SessionBudget
         from memory_demos.config import max_message_chars
         from memory_demos.runner import MAX_PANES
+        from memory_demos.workshop.budget import BudgetGate, SessionBudget
 
         if workshop.host is not None and KEY_PREFIX + "provider" not in self._state:
             self._set("provider", workshop.host.provider_config())

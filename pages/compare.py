@@ -6,7 +6,6 @@ from typing import Any
 
 import streamlit as st
 
-from memory_demos.budget import estimate_next_turn_tokens
 from memory_demos.i18n import strategy_title, t
 from memory_demos.providers.tokenizer import count_text_tokens
 from memory_demos.session import BroadcastJob, LabSession, Pane, get_session, widget_key
@@ -19,6 +18,7 @@ from memory_demos.ui.notices import show_flashes
 from memory_demos.ui.pane import PaneActions, PaneView, parse_params, render_pane
 from memory_demos.ui.text import code_span, provider_label
 from memory_demos.ui.workshop import render_conversation_link, usage_recorder, workshop_config
+from memory_demos.workshop.budget import estimate_next_turn_tokens
 
 # A refused message goes back into the chat box on the next run (Streamlit empties it on submit).
 REFILL_KEY = "ml_compare_refill"

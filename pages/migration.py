@@ -6,7 +6,6 @@ import inspect
 
 import streamlit as st
 
-from memory_demos.budget import check_scripted_run
 from memory_demos.i18n import t
 from memory_demos.migration import (
     MAX_GUIDE_INPUTS,
@@ -23,6 +22,7 @@ from memory_demos.session import get_session, widget_key
 from memory_demos.teaching_text import tt
 from memory_demos.ui.frame import ensure_frame
 from memory_demos.ui.text import code_span
+from memory_demos.workshop.budget import check_scripted_run
 
 ensure_frame()
 

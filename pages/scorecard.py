@@ -8,7 +8,6 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from memory_demos.budget import check_scripted_run
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT
 from memory_demos.export import markdown_report, replay_script, result_json, scorecard_csv
 from memory_demos.i18n import strategy_title, t
@@ -40,6 +39,7 @@ from memory_demos.teaching_text import tt
 from memory_demos.ui.frame import ensure_frame
 from memory_demos.ui.text import code_span
 from memory_demos.ui.workshop import usage_recorder
+from memory_demos.workshop.budget import check_scripted_run
 
 ensure_frame()
 

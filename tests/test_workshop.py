@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from memory_demos.budget import REPLY_RESERVE_TOKENS, SessionBudget
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.providers.errors import describe_error
 from memory_demos.runner import broadcast
@@ -31,6 +30,7 @@ from memory_demos.workshop import (
     WorkshopLimits,
     codes_match,
 )
+from memory_demos.workshop.budget import REPLY_RESERVE_TOKENS, SessionBudget
 
 HOST_KEY = "sk-host-Zq9VbN3kLmT7wXy2"
 HOST_URL = "http://10.9.8.7:8000/v1"

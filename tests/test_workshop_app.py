@@ -10,10 +10,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from memory_demos.i18n import CATALOGUE
-from memory_demos.room import CodeGuard
 from memory_demos.session import KEY_PREFIX, widget_key
 from memory_demos.strategies.registry import available_ids
 from memory_demos.ui.workshop import ROOM, session_registry
+from memory_demos.workshop import CodeGuard
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 TIMEOUT = 30

@@ -14,14 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from memory_demos.budget import (
-    BudgetExceeded,
-    BudgetGate,
-    SessionBudget,
-    check_scripted_run,
-    estimate_run_tokens,
-    gate_scope,
-)
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
 from memory_demos.providers.errors import describe_error
 from memory_demos.providers.url_policy import (
@@ -32,11 +24,27 @@ from memory_demos.providers.url_policy import (
     origin_of,
     url_refusal,
 )
-from memory_demos.room import CodeGuard, RoomState, attendee_from_token, attendee_key, attendee_token
 from memory_demos.runner import broadcast
 from memory_demos.strategies.base import StrategyContext
 from memory_demos.strategies.registry import build_strategy
-from memory_demos.workshop import SessionRegistry, WorkshopConfig, WorkshopLimits
+from memory_demos.workshop import (
+    CodeGuard,
+    RoomState,
+    SessionRegistry,
+    WorkshopConfig,
+    WorkshopLimits,
+    attendee_from_token,
+    attendee_key,
+    attendee_token,
+)
+from memory_demos.workshop.budget import (
+    BudgetExceeded,
+    BudgetGate,
+    SessionBudget,
+    check_scripted_run,
+    estimate_run_tokens,
+    gate_scope,
+)
 from tests.fake_openai_server import FakeOpenAIServer, Fault
 
 

@@ -392,7 +392,7 @@ def _with_gate(
     config: ProviderConfig, callbacks: list[BaseCallbackHandler] | None
 ) -> list[BaseCallbackHandler]:
     """``callbacks`` with the attendee's budget gate first (so a refusal stops the call before it goes)."""
-    from memory_demos.budget import current_gate
+    from memory_demos.workshop.budget import current_gate
 
     gate = config.gate or current_gate()
     handlers = list(callbacks or [])

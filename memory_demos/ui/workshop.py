@@ -16,25 +16,23 @@ from typing import Any
 
 import streamlit as st
 
-from memory_demos.budget import BudgetGate, SessionBudget
 from memory_demos.i18n import t
-from memory_demos.room import (
-    ATTENDEE_COOKIE,
-    RoomState,
-    attendee_from_token,
-    attendee_key,
-    attendee_token,
-    new_attendee_id,
-)
 from memory_demos.session import KEY_PREFIX, LabSession, widget_key
 from memory_demos.turn import Turn
 from memory_demos.workshop import (
+    ATTENDEE_COOKIE,
+    RoomState,
     SessionRegistry,
     TurnUsage,
     WorkshopConfig,
     WorkshopConfigError,
+    attendee_from_token,
+    attendee_key,
+    attendee_token,
     codes_match,
+    new_attendee_id,
 )
+from memory_demos.workshop.budget import BudgetGate, SessionBudget
 
 logger = logging.getLogger(__name__)
 

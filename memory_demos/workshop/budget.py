@@ -24,7 +24,7 @@ from langchain_core.messages import BaseMessage
 from langchain_core.outputs import LLMResult
 
 if TYPE_CHECKING:
-    from memory_demos.workshop import WorkshopLimits
+    from memory_demos.workshop.config import WorkshopLimits
 
 LimitKind = Literal["message_chars", "turns", "tokens", "run_tokens", "concurrency"]
 # Tokens held back for a reply when a call is checked: the call is refused unless its prompt plus this
