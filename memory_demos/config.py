@@ -1,17 +1,25 @@
-"""Where Memory Lab keeps its files, and the limits it enforces; each falls back to an env var."""
+"""Where Memory Lab keeps its files, the default system prompt, and the defaults of its limits.
+
+Every limit is read in one place, ``WorkshopConfig.from_sources`` (``[workshop.limits]`` in secrets,
+else its ``MEMORY_LAB_*`` env var, else its default), in and outside workshop mode alike.
+"""
 
 from __future__ import annotations
 
 import os
 import re
 import uuid
+from collections.abc import Mapping
 from pathlib import Path
 
 DATA_DIR_ENV = "MEMORY_LAB_DATA_DIR"
 DEFAULT_DATA_DIR = ".memory_lab"
 DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant. Answer briefly."
 MAX_MESSAGE_CHARS_ENV = "MEMORY_LAB_MAX_MESSAGE_CHARS"
+# Outside workshop mode a message may be longer than in a workshop (``WorkshopLimits``: 2000).
 DEFAULT_MAX_MESSAGE_CHARS = 4000
+# Panes of the Compare page; also how many threads answer one message at once.
+MAX_PANES = 8
 
 _CONVERSATION_ID = re.compile(r"^[0-9a-f]{32}$")
 
@@ -29,10 +37,15 @@ def private_folder(folder: Path) -> Path:
     return folder
 
 
-def max_message_chars() -> int:
-    """Longest user message accepted, in characters."""
-    raw = os.environ.get(MAX_MESSAGE_CHARS_ENV, "")
-    return int(raw) if raw.isdigit() and int(raw) > 0 else DEFAULT_MAX_MESSAGE_CHARS
+def max_message_chars(environ: Mapping[str, str] | None = None) -> int:
+    """Longest user message accepted, in characters, as the environment sets it.
+
+    The app reads the limit with its secrets through ``WorkshopConfig``; this is the same reader
+    without secrets, for callers without Streamlit (``WorkshopConfigError`` for a bad value).
+    """
+    from memory_demos.workshop.config import WorkshopConfig
+
+    return WorkshopConfig.from_sources(None, os.environ if environ is None else environ).limits.max_message_chars
 
 
 def new_conversation_id() -> str:

@@ -30,7 +30,6 @@ from typing import Any, Literal
 from memory_demos.config import is_conversation_id, private_folder
 from memory_demos.storage import StorageConfig, StorageError, connect, sqlite_file
 
-LINK_SECRET_ENV = "MEMORY_LAB_LINK_SECRET"
 SECRET_FILE = "link_secret"
 MANIFEST_FILE = "conversations.sqlite"
 MANIFEST_TABLE = "memory_lab_conversation_manifests"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, TypedDict
 
+from memory_demos.config import DEFAULT_SYSTEM_PROMPT as SYSTEM_PROMPT
 from memory_demos.migration import Text
 from memory_demos.note_expiry import run_note_expiry
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
@@ -32,7 +33,6 @@ from memory_demos.tracing import (
 )
 from memory_demos.turn import ModelCall
 
-SYSTEM_PROMPT = "You are a helpful assistant. Answer briefly."
 ENCODING = "o200k_base"
 
 

@@ -7,10 +7,10 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
 
+from memory_demos.config import MAX_PANES
 from memory_demos.strategies.base import Strategy, TokenListener
 from memory_demos.turn import Turn
 
-MAX_PANES = 8
 SlotFactory = Callable[[], AbstractContextManager[object]]
 
 

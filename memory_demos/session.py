@@ -232,13 +232,12 @@ class LabSession:
         attendee's (the room keeps it across reloads and tabs); without one the session gets its own,
         replaced only when the limits changed (the tokens spent so far are carried over).
         """
-        from memory_demos.config import max_message_chars
-        from memory_demos.runner import MAX_PANES
+        from memory_demos.config import MAX_PANES
         from memory_demos.workshop.budget import BudgetGate, SessionBudget
 
         if workshop.host is not None and KEY_PREFIX + "provider" not in self._state:
             self._set("provider", workshop.host.provider_config())
-        chars = workshop.limits.max_message_chars if workshop.enabled else max_message_chars()
+        chars = workshop.limits.max_message_chars
         if self.limits.max_message_chars != chars:
             self._set("limits", Limits(max_message_chars=chars, max_panes=MAX_PANES))
         current = self.budget
@@ -273,8 +272,7 @@ class LabSession:
     @property
     def limits(self) -> Limits:
         def make() -> Limits:
-            from memory_demos.config import max_message_chars
-            from memory_demos.runner import MAX_PANES
+            from memory_demos.config import MAX_PANES, max_message_chars
 
             return Limits(max_message_chars=max_message_chars(), max_panes=MAX_PANES)
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
+from memory_demos.config import DEFAULT_MAX_MESSAGE_CHARS
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.providers.errors import describe_error
 from memory_demos.runner import broadcast
@@ -53,7 +54,8 @@ class FakeClock:
 def test_defaults_are_off_and_every_field_says_what_it_is() -> None:
     config = WorkshopConfig.from_sources({}, {})
     assert not config.enabled and config.access_code is None and config.host is None
-    assert config.limits == WorkshopLimits()
+    # Off, a message may be as long as outside a workshop; every other limit keeps its workshop default.
+    assert config.limits == WorkshopLimits(max_message_chars=DEFAULT_MAX_MESSAGE_CHARS)
     documented: set[str] = set()
     for cls in (WorkshopConfig, WorkshopLimits, HostProvider):
         for spec in fields(cls):

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from langchain_core.language_models import BaseChatModel
 
+from memory_demos.config import DEFAULT_SYSTEM_PROMPT as SYSTEM_PROMPT
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
 from memory_demos.tracing import REPLY, CallCapture
 from memory_demos.turn import ModelCall, PromptMessage
@@ -35,7 +36,6 @@ STEP_IDS: tuple[str, ...] = (
     "retired",
 )
 SAME_CONTEXT = "same context"
-SYSTEM_PROMPT = "You are a helpful assistant. Answer briefly."
 MAX_GUIDE_INPUTS = 12
 
 

@@ -14,12 +14,15 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import SecretStr
 
+from memory_demos.config import DEFAULT_MAX_MESSAGE_CHARS, MAX_MESSAGE_CHARS_ENV
+
 if TYPE_CHECKING:
     from memory_demos.providers.chat_models import ProviderConfig
     from memory_demos.providers.url_policy import EgressPolicy
 
 WORKSHOP_ENV = "MEMORY_LAB_WORKSHOP"
 SECRETS_TABLE = "workshop"
+LINK_SECRET_ENV = "MEMORY_LAB_LINK_SECRET"
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
@@ -28,13 +31,21 @@ class WorkshopConfigError(ValueError):
     """A workshop setting that cannot be used; the message names the setting, never a secret's value."""
 
 
-def _describe(text: str, env: str, *, secret: bool = False, sensitive: bool = False) -> dict[str, Any]:
+def _describe(
+    text: str, env: str, *, secret: bool = False, sensitive: bool = False, outside_workshop: Any = None
+) -> dict[str, Any]:
     """Field metadata: a description, the env var it falls back to, and how carefully to treat it.
 
     ``secret`` fields become ``SecretStr``; ``sensitive`` ones (a server address) stay text but no error
-    message ever quotes them.
+    message ever quotes them. ``outside_workshop`` is a limit's default when workshop mode is off.
     """
-    return {"description": text, "env": env, "secret": secret, "sensitive": sensitive or secret}
+    return {
+        "description": text,
+        "env": env,
+        "secret": secret,
+        "sensitive": sensitive or secret,
+        "outside_workshop": outside_workshop,
+    }
 
 
 @dataclass(frozen=True)
@@ -50,7 +61,11 @@ class WorkshopLimits:
     )
     max_message_chars: int = field(
         default=2000,
-        metadata=_describe("Longest message accepted, in characters.", "MEMORY_LAB_MAX_MESSAGE_CHARS"),
+        metadata=_describe(
+            "Longest message accepted, in characters (outside workshop mode: 4000 unless set).",
+            MAX_MESSAGE_CHARS_ENV,
+            outside_workshop=DEFAULT_MAX_MESSAGE_CHARS,
+        ),
     )
     max_tokens_per_session: int = field(
         default=150_000,
@@ -193,7 +208,7 @@ class WorkshopConfig:
         metadata=_describe(
             "Signs conversation links; set the same value on every process behind a load balancer. Unset: "
             "a random secret file in the data folder.",
-            "MEMORY_LAB_LINK_SECRET",
+            LINK_SECRET_ENV,
             secret=True,
         ),
     )
@@ -225,7 +240,10 @@ class WorkshopConfig:
         env = environ or {}
         values = _read(cls, table, env, skip={"limits", "host"})
         values["enabled"] = bool(values.get("enabled")) or _as_bool(env.get(WORKSHOP_ENV), WORKSHOP_ENV)
-        values["limits"] = WorkshopLimits(**_read(WorkshopLimits, _table(table, "limits"), env))
+        limits = _read(WorkshopLimits, _table(table, "limits"), env)
+        if not values["enabled"]:  # the defaults of an open app, where a limit has one
+            limits = {**_outside_workshop_defaults(), **limits}
+        values["limits"] = WorkshopLimits(**limits)
         if values.get("allowed_base_urls"):
             values["allowed_base_urls"] = _origins(values["allowed_base_urls"])
         host_values = _read(HostProvider, _table(table, "host"), env)
@@ -245,6 +263,14 @@ class WorkshopConfig:
     def instructor_code(self) -> SecretStr | None:
         """The code that opens the instructor view: the host code, else the access code."""
         return self.host_code or self.access_code
+
+
+def _outside_workshop_defaults() -> dict[str, Any]:
+    return {
+        spec.name: spec.metadata["outside_workshop"]
+        for spec in fields(WorkshopLimits)
+        if spec.metadata.get("outside_workshop") is not None
+    }
 
 
 def _table(mapping: Mapping[str, Any], name: str) -> Mapping[str, Any]:
