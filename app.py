@@ -6,6 +6,7 @@ import streamlit as st
 
 from memory_demos.i18n import t
 from memory_demos.session import LANGUAGES, get_session, widget_key
+from memory_demos.ui.frame import frame_scope
 from memory_demos.ui.nav import favicon, visible_pages
 from memory_demos.ui.text import provider_label
 from memory_demos.ui.workshop import (
@@ -46,7 +47,9 @@ if not admitted(workshop):
     render_access_gate(workshop)
     st.stop()
 
-navigation = st.navigation(pages)
+# Hidden: the sidebar draws its own links, so that ``client.showSidebarNavigation = false`` can hide
+# the automatic page list Streamlit shows for a ``pages/`` folder before this frame first runs.
+navigation = st.navigation(pages, position="hidden")
 if workshop.enabled:
     remember_attendee(workshop)
 track_session(session, workshop)
@@ -55,6 +58,9 @@ if resume_token is not None and open_resume_link(session, workshop, resume_token
     st.switch_page("pages/compare.py")
 
 with st.sidebar:
+    for page in pages:
+        st.page_link(page)
+    st.divider()
     st.markdown(f"**:material/psychology: {t('app.name')}**")
     st.caption(t("sidebar.provider"))
     st.text(provider_label(session.provider))
@@ -72,5 +78,6 @@ with st.sidebar:
         required=True,
     )
 
-with gate_scope(session.gate):  # models a page builds itself (the Failure lab) spend the same budget
+# gate_scope: models a page builds itself (the Failure lab) spend the same budget.
+with frame_scope(), gate_scope(session.gate):
     navigation.run()

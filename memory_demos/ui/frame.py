@@ -2,31 +2,44 @@
 
 Streamlit treats an app with a ``pages/`` folder as an old-style multipage app until its main script
 has called ``st.navigation`` once in the process (``AppTest`` resets that before every run). In that
-mode a deep link such as ``/compare`` runs ``pages/compare.py`` alone: no page config, no sidebar,
-and an auto-generated page list. A page that finds itself started that way runs the frame instead,
-which then runs the page through the real navigation, in the same script run (no rerun, so a
-submitted message or a click is not lost).
+mode a deep link such as ``/compare`` runs ``pages/compare.py`` alone: no page config, no sidebar.
+The frame marks the pages it runs (``frame_scope``); a page that finds no mark while ``app.py`` is the
+main script runs the frame instead, which then runs the page through the real navigation, in the same
+script run (no rerun, so a submitted message or a click is not lost). A page that is itself the main
+script (``AppTest.from_file("pages/x.py")``) runs alone, as it always did. The automatic page list of
+that mode is never shown: ``client.showSidebarNavigation = false`` in ``.streamlit/config.toml`` hides
+it, and the frame draws its own links to the pages it declares.
 """
 
 from __future__ import annotations
 
+import contextlib
 import runpy
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from pathlib import Path
 
 APP_PATH = Path(__file__).resolve().parents[2] / "app.py"
+_IN_FRAME: ContextVar[bool] = ContextVar("memory_lab_in_frame", default=False)
+
+
+@contextlib.contextmanager
+def frame_scope() -> Iterator[None]:
+    """Within the block, pages know the frame runs them (``app.py`` wraps ``navigation.run()`` in it)."""
+    token = _IN_FRAME.set(True)
+    try:
+        yield
+    finally:
+        _IN_FRAME.reset(token)
 
 
 def _started_without_frame() -> bool:
-    """True (once) if Streamlit ran this page in its pages-folder mode, which it then leaves."""
-    try:
-        from streamlit.runtime.pages_manager import PagesManager
-    except ImportError:  # pragma: no cover - a Streamlit without this internal: nothing to fix
+    """True when Streamlit ran this page on its own although ``app.py``, the frame, is the main script."""
+    if _IN_FRAME.get():
         return False
-    if getattr(PagesManager, "uses_pages_directory", False):
-        PagesManager.uses_pages_directory = False
-        return True
-    return False
+    main_script = getattr(sys.modules.get("__main__"), "__file__", None)
+    return main_script is not None and Path(main_script).resolve() == APP_PATH
 
 
 def run_in_frame(render: Callable[[], None]) -> None:

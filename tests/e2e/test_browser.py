@@ -135,7 +135,7 @@ def test_injected_html_and_markdown_stay_text(browser: Any, lab_server: LabServe
         )
         assert page.get_by_text(f"![x]({leak})", exact=False).count() >= panes
         # ... and the same text pasted on the Tokens page is shown token by token, still as text.
-        page.get_by_test_id("stSidebarNav").get_by_text("Tokens").click()
+        page.get_by_test_id("stSidebar").get_by_role("link", name="Tokens").click()
         area = page.get_by_test_id("stTextArea").locator("textarea")
         area.wait_for()
         area.fill(payload)
@@ -206,7 +206,7 @@ def test_an_unreachable_provider_fails_in_each_pane_with_a_retry(
             time.sleep(0.5)
         page.get_by_role("button", name="Apply").click()
         page.get_by_text("panes were rebuilt").wait_for()
-        page.get_by_test_id("stSidebarNav").get_by_role("link", name="Compare").click()
+        page.get_by_test_id("stSidebar").get_by_role("link", name="Compare").click()
         page.get_by_test_id(CHAT_BOX).wait_for()
         page.get_by_text("Cost across panes").wait_for(timeout=60_000)
         panes = pane_count(page)
