@@ -15,6 +15,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from memory_demos.config import MAX_PANES
+
 if TYPE_CHECKING:
     from memory_demos.conversation_link import ConversationManifest
     from memory_demos.providers.chat_models import ProviderConfig
@@ -46,7 +48,7 @@ class Limits:
 
     max_message_chars: int
     min_panes: int = MIN_PANES
-    max_panes: int = 8
+    max_panes: int = MAX_PANES
 
 
 @dataclass(frozen=True)
