@@ -45,7 +45,8 @@ def max_message_chars(environ: Mapping[str, str] | None = None) -> int:
     """
     from memory_demos.workshop.config import WorkshopConfig
 
-    return WorkshopConfig.from_sources(None, os.environ if environ is None else environ).limits.max_message_chars
+    config = WorkshopConfig.from_sources(None, os.environ if environ is None else environ)
+    return config.limits.max_message_chars
 
 
 def new_conversation_id() -> str:
