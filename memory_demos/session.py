@@ -453,6 +453,11 @@ class LabSession:
         """Queue a notice: ``message`` is interface text; ``detail`` (an error) is shown as plain text."""
         self._setdefault("flash", list).append(Notice(kind, message, detail))
 
+    @property
+    def has_flashes(self) -> bool:
+        """True if a notice waits to be shown."""
+        return bool(self._state.get(KEY_PREFIX + "flash"))
+
     def take_flashes(self) -> list[Notice]:
         notices = list(self._setdefault("flash", list))
         self._set("flash", [])

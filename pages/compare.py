@@ -15,7 +15,7 @@ from memory_demos.ui.charts import CostPoint, render_cost_charts
 from memory_demos.ui.conversation_export import render_conversation_export
 from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.notices import show_flashes
-from memory_demos.ui.pane import PaneActions, PaneView, parse_params, render_pane
+from memory_demos.ui.pane import PaneActions, PaneSlots, PaneView, finish_pane, parse_params, render_pane
 from memory_demos.ui.text import code_span, provider_label
 from memory_demos.ui.workshop import render_conversation_link, usage_recorder, workshop_config
 from memory_demos.workshop.budget import estimate_next_turn_tokens
@@ -158,12 +158,10 @@ def toolbar(session: LabSession) -> tuple[int, bool]:
             t("compare.add_pane"),
             icon=":material/add:",
             on_click=add_pane,
-            disabled=session.busy or len(session.panes) >= session.limits.max_panes,
+            disabled=len(session.panes) >= session.limits.max_panes,
             help=t("compare.add_pane_help", max=session.limits.max_panes),
         )
-        st.button(
-            t("compare.reset_all"), icon=":material/restart_alt:", on_click=reset_all, disabled=session.busy
-        )
+        st.button(t("compare.reset_all"), icon=":material/restart_alt:", on_click=reset_all)
         per_row = st.segmented_control(
             t("compare.per_row"), [2, 3, 4], default=4, key=widget_key("per_row"), required=True
         )
@@ -191,7 +189,6 @@ def pane_view(session: LabSession, pane: Pane, in_flight: BroadcastJob | None, z
         approximate=provider.tokenizer.approximate,
         count_tokens=lambda text: count_text_tokens(text, encoding),
         zoom=zoom,
-        busy=in_flight is not None,
         can_remove=len(session.panes) > session.limits.min_panes,
     )
 
@@ -210,7 +207,12 @@ def cost_points(session: LabSession) -> list[CostPoint]:
 
 
 def render() -> None:
-    """The page: toolbar, the panes side by side, the cost charts, then the streaming of a reply."""
+    """The page, in one script run per message: toolbar and panes, the streaming of the replies into
+    them, then what depends on the finished turns (inspectors, gauges, cost charts).
+
+    Buttons are drawn enabled even while replies stream (their callbacks refuse while busy): the run
+    that streams is the last run of the message, so whatever it draws is what stays on screen.
+    """
     session = get_session()
     refill = st.session_state.pop(REFILL_KEY, None)
     if refill:
@@ -242,15 +244,24 @@ def render() -> None:
 
     job = session.job
     in_flight = job if job is not None and not job.finished else None
-    placeholders: dict[str, Any] = {}
+    slots: dict[str, PaneSlots] = {}
     panes = session.panes
     for start in range(0, len(panes), per_row):
         row = panes[start : start + per_row]
         for column, pane in zip(st.columns(per_row, gap="small")[: len(row)], row, strict=True):
             with column:
-                placeholder = render_pane(pane_view(session, pane, in_flight, zoom), ACTIONS)
-            if placeholder is not None:
-                placeholders[pane.pane_id] = placeholder
+                pane_slots = render_pane(pane_view(session, pane, in_flight, zoom), ACTIONS)
+            if pane_slots is not None:
+                slots[pane.pane_id] = pane_slots
+
+    if in_flight is not None:
+        stream_into(in_flight, {pid: s.reply for pid, s in slots.items() if s.reply is not None})
+        finish_broadcast(session, in_flight)
+        if session.has_flashes:
+            st.rerun()  # the broadcast failed as a whole: show why, at the top of the page
+    for pane in panes:
+        if pane.pane_id in slots:
+            finish_pane(slots[pane.pane_id], pane_view(session, pane, None, zoom), ACTIONS)
 
     render_conversation_link(session, workshop_config())
     render_conversation_export(session.panes, session.provider)
@@ -258,11 +269,6 @@ def render() -> None:
     st.subheader(t("cost.title"), anchor=False)
     st.caption(t("cost.caption"))
     render_cost_charts(cost_points(session))
-
-    if in_flight is not None:
-        stream_into(in_flight, placeholders)
-        finish_broadcast(session, in_flight)
-        st.rerun()
 
 
 run_in_frame(render)

@@ -113,3 +113,17 @@ def send_ok(strategy: Strategy, text: str) -> Turn:
     turn = strategy.send(text)
     assert turn.error is None, turn.error
     return turn
+
+
+def open_inspector(at: Any, pane_index: int = 0, *sections: str) -> None:
+    """Open a Compare pane's inspector sections, as clicks on their expanders do, and rerun.
+
+    Sections (``prompt``, ``tokens``, ``state``, ``changes``; all by default) are built only while open.
+    """
+    from memory_demos.session import KEY_PREFIX, widget_key
+
+    pane_id = at.session_state[KEY_PREFIX + "panes"][pane_index].pane_id
+    for section in sections or ("prompt", "tokens", "state", "changes"):
+        at.session_state[widget_key("pane", pane_id, "section", section)] = True
+    at.run()
+    assert not at.exception, at.exception

@@ -12,6 +12,8 @@ from memory_demos.i18n import CATALOGUE
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.session import KEY_PREFIX, widget_key
 from memory_demos.ui.nav import PAGES
+from memory_demos.ui.pane import RECENT_TURNS
+from tests.helpers import open_inspector
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 TIMEOUT = 30
@@ -95,6 +97,8 @@ def test_buffer_prompt_sent_holds_the_earlier_turn_after_a_second_message() -> N
     at = open_app("pages/compare.py")
     assert panes(at)[0].strategy_id == "buffer"
     send(at, "My name is Ada.")
+    assert not expander(pane_column(at, 0), EN["pane.prompt_sent"]).code  # closed: not built
+    open_inspector(at, 0, "prompt")
     first = expander(pane_column(at, 0), EN["pane.prompt_sent"])
     assert [c.value for c in first.code].count("My name is Ada.") == 1  # only as the new message
     send(at, "What is my name?")
@@ -111,6 +115,7 @@ def test_buffer_prompt_sent_holds_the_earlier_turn_after_a_second_message() -> N
 def test_tokens_and_memory_state_are_rendered_for_a_turn() -> None:
     at = open_app("pages/compare.py")
     send(at, "I like green tea.")
+    open_inspector(at, 0, "tokens", "state")
     column = pane_column(at, 0)
     tokens = expander(column, EN["pane.tokens"])
     table = tokens.dataframe[0].value
@@ -200,6 +205,8 @@ def test_user_and_model_text_never_reaches_markdown() -> None:
     payload = "![x](http://127.0.0.1:9/leak.png) <img src=x onerror=alert(1)> <script>alert(2)</script>"
     send(at, payload)
     send(at, "and again " + payload)
+    for index in range(len(panes(at))):  # every inspector section drawn, so all of it is checked
+        open_inspector(at, index)
     assert any(payload in c.value for c in at.code)  # shown, as text
     for value in rendered_markdown(at):
         assert "leak.png" not in value and "<img" not in value and "<script" not in value, value
@@ -237,3 +244,27 @@ def test_settings_refuses_openai_without_a_key_and_keeps_a_key_secret() -> None:
     everything = rendered_markdown(at) + [t.value for t in at.text] + [c.value for c in at.code]
     assert not any(secret in value for value in everything)
     assert secret not in repr(provider)
+
+
+def test_turns_beyond_the_recent_ones_fold_away_and_come_back_when_opened() -> None:
+    at = open_app("pages/compare.py")
+    count = len(panes(at))
+    for number in range(1, RECENT_TURNS + 3):
+        send(at, f"Message number {number}.")
+    # The run that answers a message draws it below the recent turns it started with; the next run
+    # (any click) folds one more.
+    users = [m.text[0].value for m in at.chat_message if m.name == "user"]
+    assert len(users) == count * (RECENT_TURNS + 1)
+    at.run()
+    users = [m.text[0].value for m in at.chat_message if m.name == "user"]
+    assert len(users) == count * RECENT_TURNS  # the two oldest turns are folded, not drawn
+    assert "Message number 1." not in users and f"Message number {RECENT_TURNS + 2}." in users
+    folded = expander(pane_column(at, 0), EN["pane.earlier_turns"].format(n=2))
+    assert not folded.chat_message
+    at.session_state[widget_key("pane", panes(at)[0].pane_id, "earlier")] = True
+    at.run()
+    folded = expander(pane_column(at, 0), EN["pane.earlier_turns"].format(n=2))
+    assert [m.text[0].value for m in folded.chat_message if m.name == "user"] == [
+        "Message number 1.",
+        "Message number 2.",
+    ]

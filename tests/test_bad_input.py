@@ -11,6 +11,7 @@ from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.session import widget_key
 from memory_demos.strategies.base import InputError, StrategyContext, validate_user_text
 from memory_demos.strategies.registry import available_ids, build_strategy, check_params
+from tests.helpers import open_inspector
 from tests.test_workshop_app import click, new_app, panes, run, send
 
 # Emoji with a skin tone and a ZWJ family, Chinese, Arabic and Hebrew (right-to-left, with an RLM),
@@ -111,6 +112,7 @@ def test_unusual_text_reaches_every_pane_and_is_shown_exactly() -> None:
     assert all(pane.turns[0].ok and pane.turns[0].user_text == UNUSUAL for pane in panes(at))
     send(at, SECOND)
     assert all(len(pane.turns) == 2 and pane.turns[1].ok for pane in panes(at))
+    open_inspector(at, 0, "prompt")
     assert any(code.value == UNUSUAL for code in at.code)  # the prompt view shows it verbatim
 
 

@@ -14,6 +14,7 @@ from memory_demos.session import KEY_PREFIX, widget_key
 from memory_demos.strategies.registry import available_ids
 from memory_demos.ui.workshop import ROOM, session_registry
 from memory_demos.workshop import CodeGuard
+from tests.helpers import open_inspector
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 TIMEOUT = 30
@@ -221,6 +222,7 @@ def test_the_instructor_view_is_locked_counts_usage_and_never_shows_messages() -
     run(attendee)
     send(attendee, marker)
     send(attendee, "What is my secret phrase?")
+    open_inspector(attendee, 0, "prompt")
     assert any("Zebra-Marker-771" in c.value for c in attendee.code)
 
     host = run(new_app(secrets))

@@ -24,6 +24,8 @@ from memory_demos.ui.text import code_span
 from memory_demos.ui.token_view import render_turn_tokens
 
 CONVERSATION_HEIGHT = 340
+# Turns drawn on every run; earlier ones sit in a folded expander, drawn when it is opened.
+RECENT_TURNS = 6
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,6 @@ class PaneView:
     approximate: bool
     count_tokens: Callable[[str], int]
     zoom: bool
-    busy: bool
     can_remove: bool
     context_window_assumed: bool = False
 
@@ -84,7 +85,7 @@ def _param_widget(spec: ParamSpec, current: Any, key: str) -> Any:
 
 def _param_editor(view: PaneView, actions: PaneActions) -> None:
     with (
-        st.popover(":material/tune:", help=t("pane.params"), disabled=view.busy or not view.info.params),
+        st.popover(":material/tune:", help=t("pane.params"), disabled=not view.info.params),
         st.form(key=widget_key("pane", view.pane_id, "params_form"), border=False),
     ):
         values = {
@@ -114,7 +115,6 @@ def _header(view: PaneView, actions: PaneActions) -> None:
             key=widget_key("pane", view.pane_id, "reset"),
             on_click=actions.reset,
             args=(view.pane_id,),
-            disabled=view.busy,
             help=t("pane.reset_help"),
         )
         st.button(
@@ -122,39 +122,70 @@ def _header(view: PaneView, actions: PaneActions) -> None:
             key=widget_key("pane", view.pane_id, "remove"),
             on_click=actions.remove,
             args=(view.pane_id,),
-            disabled=view.busy or not view.can_remove,
+            disabled=not view.can_remove,
             help=t("pane.remove_help"),
         )
 
 
+def shown_turns(view: PaneView) -> list[Turn]:
+    """The turns the pane shows: a failed turn being retried is replaced by the pending retry."""
+    shown = list(view.turns)
+    if view.retrying and shown and shown[-1].error is not None:
+        shown = shown[:-1]
+    return shown
+
+
+def _assistant(view: PaneView, actions: PaneActions, turn: Turn, last: bool) -> None:
+    """A turn's reply (or its error, with a retry button on the last turn), then its notes."""
+    if turn.error is None:
+        st.text(turn.reply)
+    else:
+        st.error(t("pane.error"), icon=":material/error:")
+        st.text(turn.error)
+        if last and view.pending_text is None:
+            st.button(
+                t("pane.retry"),
+                icon=":material/replay:",
+                key=widget_key("pane", view.pane_id, "retry"),
+                on_click=actions.retry,
+                args=(view.pane_id,),
+            )
+    for note in turn.notes:
+        st.caption(":material/info: " + t("pane.note"))
+        st.text(note)
+
+
+def _turn_messages(view: PaneView, actions: PaneActions, turns: list[Turn], last_index: int) -> None:
+    for index, turn in enumerate(turns):
+        with st.chat_message("user"):
+            st.text(turn.user_text)
+        with st.chat_message("assistant"):
+            _assistant(view, actions, turn, last=index == last_index)
+
+
 def _conversation(view: PaneView, actions: PaneActions, shown: list[Turn]) -> Any:
-    """The chat; returns the placeholder a pending reply streams into (or None)."""
+    """The chat, older turns folded away; returns the placeholder a pending reply streams into (or None).
+
+    Only the last ``RECENT_TURNS`` turns are drawn on every run; the earlier ones are drawn when their
+    expander is open, so a long conversation does not make every message cost more to draw.
+    """
     placeholder = None
     height = CONVERSATION_HEIGHT if shown or view.pending_text is not None else "content"
     with st.container(height=height, border=False):
         if not shown and view.pending_text is None:
             st.caption(t("pane.empty"))
-        for index, turn in enumerate(shown):
-            with st.chat_message("user"):
-                st.text(turn.user_text)
-            with st.chat_message("assistant"):
-                if turn.error is None:
-                    st.text(turn.reply)
-                else:
-                    st.error(t("pane.error"), icon=":material/error:")
-                    st.text(turn.error)
-                    if index == len(shown) - 1 and view.pending_text is None:
-                        st.button(
-                            t("pane.retry"),
-                            icon=":material/replay:",
-                            key=widget_key("pane", view.pane_id, "retry"),
-                            on_click=actions.retry,
-                            args=(view.pane_id,),
-                            disabled=view.busy,
-                        )
-                for note in turn.notes:
-                    st.caption(":material/info: " + t("pane.note"))
-                    st.text(note)
+        split = max(len(shown) - RECENT_TURNS, 0)
+        if split:
+            earlier = st.expander(
+                t("pane.earlier_turns", n=split),
+                icon=":material/history:",
+                key=widget_key("pane", view.pane_id, "earlier"),
+                on_change="rerun",
+            )
+            if earlier.open:
+                with earlier:
+                    _turn_messages(view, actions, shown[:split], last_index=-1)
+        _turn_messages(view, actions, shown[split:], last_index=len(shown) - split - 1)
         if view.pending_text is not None:
             with st.chat_message("user"):
                 st.text(view.pending_text)
@@ -163,7 +194,18 @@ def _conversation(view: PaneView, actions: PaneActions, shown: list[Turn]) -> An
     return placeholder
 
 
+def _section(view: PaneView, name: str, label: str, icon: str) -> Any:
+    """A lazy inspector section: its content is built only while it is open (None when closed)."""
+    section = st.expander(
+        label, icon=icon, key=widget_key("pane", view.pane_id, "section", name), on_change="rerun"
+    )
+    return section if section.open else None
+
+
+@st.fragment
 def _inspector(view: PaneView, shown: list[Turn]) -> None:
+    """The selected turn's prompt, tokens, memory state and changes; a fragment, so opening a section
+    or picking another turn redraws this pane's inspector only."""
     if not shown:
         return
     index = len(shown) - 1
@@ -173,53 +215,85 @@ def _inspector(view: PaneView, shown: list[Turn]) -> None:
             t("pane.inspect_turn"),
             list(range(len(shown))),
             index=index,
-            format_func=[t("pane.turn_n", n=i + 1) for i in range(len(shown))].__getitem__,
+            format_func=lambda i: t("pane.turn_n", n=i + 1),
             key=widget_key("pane", view.pane_id, "inspect", str(len(shown))),
         )
     turn = shown[index]
     previous = shown[index - 1] if index > 0 else None
-    parts = classify_prompt(turn.injected_prompt, view.system_prompt, view.count_tokens)
-    with st.expander(t("pane.prompt_sent"), icon=":material/input:"):
-        tool_calls = {
-            i: [dict(call) for call in message.tool_calls]
-            for i, message in enumerate(turn.injected_prompt)
-            if message.tool_calls
-        }
-        render_prompt(parts, tool_calls)
-    with st.expander(t("pane.tokens"), icon=":material/toll:"):
-        render_turn_tokens(turn, view.approximate)
-    with st.expander(t("pane.memory_state"), icon=":material/memory:"):
-        render_state(turn.state)
-    with st.expander(t("pane.what_changed"), icon=":material/difference:"):
-        changes = diff_prompts(previous, turn, view.system_prompt, view.count_tokens)
-        render_changes(changes, first_turn=previous is None)
+    if (section := _section(view, "prompt", t("pane.prompt_sent"), ":material/input:")) is not None:
+        with section:
+            tool_calls = {
+                i: [dict(call) for call in message.tool_calls]
+                for i, message in enumerate(turn.injected_prompt)
+                if message.tool_calls
+            }
+            parts = classify_prompt(turn.injected_prompt, view.system_prompt, view.count_tokens)
+            render_prompt(parts, tool_calls)
+    if (section := _section(view, "tokens", t("pane.tokens"), ":material/toll:")) is not None:
+        with section:
+            render_turn_tokens(turn, view.approximate)
+    if (section := _section(view, "state", t("pane.memory_state"), ":material/memory:")) is not None:
+        with section:
+            render_state(turn.state)
+    if (section := _section(view, "changes", t("pane.what_changed"), ":material/difference:")) is not None:
+        with section:
+            changes = diff_prompts(previous, turn, view.system_prompt, view.count_tokens)
+            render_changes(changes, first_turn=previous is None)
 
 
-def render_pane(view: PaneView, actions: PaneActions) -> Any:
-    """Draw the pane; returns the ``st.empty()`` its pending reply streams into, if a message is in flight."""
-    with st.container(border=True, key=widget_key("pane", view.pane_id, "box")):
+def _gauge(view: PaneView, shown: list[Turn], key_suffix: str) -> None:
+    latest = next((turn for turn in reversed(shown) if turn.reply_call is not None), None)
+    parts = classify_prompt(latest.injected_prompt, view.system_prompt, view.count_tokens) if latest else []
+    render_context_gauge(
+        section_totals(parts),
+        view.context_window,
+        view.zoom,
+        key=widget_key("pane", view.pane_id, "gauge", key_suffix),
+        assumed=view.context_window_assumed,
+    )
+
+
+@dataclass
+class PaneSlots:
+    """Where a pane drawn before its reply is finished gets the rest: its box, gauge and reply slots."""
+
+    box: Any
+    gauge: Any
+    reply: Any | None
+
+
+def render_pane(view: PaneView, actions: PaneActions) -> PaneSlots | None:
+    """Draw the pane up to its conversation; ``finish_pane`` draws the rest once no reply is pending.
+
+    Returns the pane's slots (None for a pane whose strategy failed to build). ``slots.reply`` is the
+    ``st.empty()`` a pending reply streams into.
+    """
+    box = st.container(border=True, key=widget_key("pane", view.pane_id, "box"))
+    with box:
         _header(view, actions)
         if view.build_error is not None:
             st.error(t("pane.build_error"), icon=":material/error:")
             st.text(view.build_error)
             return None
-        shown = list(view.turns)
-        if view.retrying and shown and shown[-1].error is not None:
-            shown = shown[:-1]
-        latest = next((turn for turn in reversed(shown) if turn.reply_call is not None), None)
-        parts = (
-            classify_prompt(latest.injected_prompt, view.system_prompt, view.count_tokens) if latest else []
-        )
-        render_context_gauge(
-            section_totals(parts),
-            view.context_window,
-            view.zoom,
-            key=widget_key("pane", view.pane_id, "gauge"),
-            assumed=view.context_window_assumed,
-        )
-        placeholder = _conversation(view, actions, shown)
+        shown = shown_turns(view)
+        gauge = st.empty()
+        with gauge.container():
+            _gauge(view, shown, "pending" if view.pending_text is not None else "")
+        reply = _conversation(view, actions, shown)
+    return PaneSlots(box=box, gauge=gauge, reply=reply)
+
+
+def finish_pane(slots: PaneSlots, view: PaneView, actions: PaneActions) -> None:
+    """Draw what depends on the finished turn: the reply in its slot, the new gauge, the inspector."""
+    shown = shown_turns(view)
+    if slots.reply is not None:
+        with slots.gauge.container():
+            _gauge(view, shown, "")
+        with slots.reply.container():
+            if shown:
+                _assistant(view, actions, shown[-1], last=True)
+    with slots.box:
         _inspector(view, shown)
-        return placeholder
 
 
 def parse_params(info: StrategyInfo, values: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
