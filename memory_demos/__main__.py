@@ -114,7 +114,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "model":
         return bench.model_speed(repeats=args.repeats)
     if args.what == "workshop":
-        return bench.workshop(sessions=args.sessions, panes=args.panes, turns=args.turns, url=args.url)
+        return bench.workshop(
+            sessions=args.sessions,
+            panes=args.panes,
+            turns=args.turns,
+            url=args.url,
+            client=args.client,
+            think_seconds=args.think_seconds,
+        )
+    if args.what == "render":
+        return bench.render(panes=args.panes, turns=args.turns)
     raise InputError(f"Unknown benchmark {args.what!r}")
 
 
@@ -136,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(func=cmd_replay)
 
     bench = sub.add_parser("bench", help="print performance figures")
-    bench.add_argument("what", choices=["overhead", "panes", "workshop", "model"])
+    bench.add_argument("what", choices=["overhead", "panes", "workshop", "render", "model"])
     bench.add_argument("--turns", type=int, default=None)
     bench.add_argument("--panes", type=int, default=6)
     bench.add_argument("--latency-ms", type=int, default=300)
@@ -144,6 +153,18 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--strategies", default="all")
     bench.add_argument("--repeats", type=int, default=None, help="model: timed replies per prompt")
     bench.add_argument("--url", default=None, help="workshop: a running server (default: start one)")
+    bench.add_argument(
+        "--client",
+        default="browser",
+        choices=["browser", "ws"],
+        help="workshop: headless Chromium per attendee, or a websocket client speaking Streamlit's protocol",
+    )
+    bench.add_argument(
+        "--think-seconds",
+        type=float,
+        default=None,
+        help="workshop --client ws: mean pause between an attendee's messages (default 8)",
+    )
     bench.set_defaults(func=cmd_bench)
 
     chat_command.add_parser(sub)

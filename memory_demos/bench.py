@@ -94,11 +94,32 @@ def panes(panes: int = 6, latency_ms: int = 300, turns: int | None = None) -> in
     return 0
 
 
-def workshop(sessions: int = 40, panes: int = 4, turns: int | None = None, url: str | None = None) -> int:
-    """Drive concurrent app sessions against a running server (see ``bench/workshop_load.py``)."""
-    from memory_demos.workshop_load import run_load
+def workshop(
+    sessions: int = 40,
+    panes: int = 4,
+    turns: int | None = None,
+    url: str | None = None,
+    client: str = "browser",
+    think_seconds: float | None = None,
+) -> int:
+    """Drive concurrent app sessions against a server (see ``workshop_load.py``)."""
+    from memory_demos.workshop_load import DEFAULT_THINK_SECONDS, run_load
 
-    return run_load(sessions=sessions, panes=panes, turns=turns or 5, url=url)
+    return run_load(
+        sessions=sessions,
+        panes=panes,
+        turns=turns or 5,
+        url=url,
+        client=client,
+        think_seconds=DEFAULT_THINK_SECONDS if think_seconds is None else think_seconds,
+    )
+
+
+def render(panes: int = 4, turns: int | None = None) -> int:
+    """Server CPU per Compare message as the conversation grows (see ``bench_render.py``)."""
+    from memory_demos.bench_render import run_render
+
+    return run_render(panes=panes, turns=turns or 30)
 
 
 def _conversation_of(tokens: int) -> list[Any]:

@@ -1,14 +1,17 @@
-"""``python -m memory_demos bench workshop``: a room of real browser sessions against one server.
+"""``python -m memory_demos bench workshop``: a room of attendees against one server.
 
-Starts ``streamlit run app.py`` on a free loopback port (unless ``url`` names a running server), opens
-one headless Chromium with one browser context per attendee, and has every session set its pane count
-and send ``turns`` messages on the offline model, each carrying a marker unique to the session. It
-prints the turn latency (message sent → every pane's reply finished on screen: p50, p95, max), the
-errors, any cross-talk (a session seeing another's marker), and the server's resident memory
-(``VmRSS`` of ``/proc/<pid>/status``) before, at its peak during, and after the load.
+Starts ``streamlit run app.py`` on a free loopback port (unless ``url`` names a running server) and has
+every attendee set its pane count and send ``turns`` messages on the offline model, each carrying a
+marker unique to the session. Two kinds of attendee: ``ws`` speaks Streamlit's websocket protocol
+(``workshop_ws``; a hundred cost the load machine little, so the figures are the server's), and
+``browser`` is one headless Chromium context each (end-to-end fidelity, but 40 of them on two cores
+measure the browsers). It prints the turn latency (message sent → every pane's reply finished: p50,
+p95, max), the errors, any cross-talk (a session seeing another's marker), the server's CPU time per
+message and its resident memory (``VmRSS``) before, at its peak during, and after the load.
 
 A benchmark prints figures; it asserts nothing (its exit status is 1 if a session saw an error or
-another session's text). Needs the dev dependencies (``playwright``) and Debian's ``chromium``.
+another session's text). The server it started is stopped when it ends, fails or is interrupted
+(SIGINT or SIGTERM). Browser mode needs the dev dependencies (``playwright``) and Debian's ``chromium``.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_demos.strategies.base import InputError
+from memory_demos.ui.pane import RECENT_TURNS
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -52,6 +56,7 @@ SERVER_START_SECONDS = 90
 PAGE_LOAD_MS = 120_000
 REPLY_TIMEOUT_MS = 180_000
 DEFAULT_CONCURRENCY = 10
+DEFAULT_THINK_SECONDS = 8.0
 THINK_SECONDS = 0.5
 RSS_SAMPLE_SECONDS = 0.5
 # How often a page checks whether the replies are done: every animation frame (Playwright's default)
@@ -98,6 +103,8 @@ class LoadReport:
     wall_seconds: float
     rss_kib: dict[str, int | None]
     server_cpu_seconds: float | None = None
+    client: str = "browser"
+    think_seconds: float | None = None
 
     @property
     def latencies(self) -> list[float]:
@@ -127,9 +134,19 @@ class LoadReport:
             return f"{kib / 1024:.0f} MiB" if kib is not None else "n/a"
 
         errors = self.errors
+        pacing = (
+            f"think time {self.think_seconds:g} s (±50%) between messages"
+            if self.think_seconds is not None
+            else f"up to {self.concurrency} sessions sending at once"
+        )
+        cpu_per_message = (
+            f" · {self.server_cpu_seconds / done:.3f} s per message"
+            if self.server_cpu_seconds is not None and done
+            else ""
+        )
         return [
-            f"Workshop load: {self.sessions} sessions x {self.panes} panes x {self.turns} turns, "
-            f"offline model, up to {self.concurrency} sessions sending at once, {os.cpu_count()} CPUs",
+            f"Workshop load ({self.client} clients): {self.sessions} sessions x {self.panes} panes x "
+            f"{self.turns} turns, offline model, {pacing}, {os.cpu_count()} CPUs",
             f"turns completed:  {done} of {self.sessions * self.turns} "
             f"({done * self.panes} pane replies) in {self.wall_seconds:.1f} s",
             f"turn latency:     p50 {pct(0.5)} · p95 {pct(0.95)} · max {pct(1.0)}"
@@ -142,7 +159,7 @@ class LoadReport:
             "server CPU:       "
             + (
                 f"{self.server_cpu_seconds:.0f} s in {self.wall_seconds:.0f} s "
-                f"({self.server_cpu_seconds / self.wall_seconds:.0%} of one core)"
+                f"({self.server_cpu_seconds / self.wall_seconds:.0%} of one core){cpu_per_message}"
                 if self.server_cpu_seconds is not None and self.wall_seconds > 0
                 else "n/a"
             ),
@@ -178,6 +195,27 @@ def rss_kib(pid: int | None) -> int | None:
     except (OSError, ValueError):
         return None
     return None
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """While inside, SIGTERM raises ``SystemExit`` like SIGINT raises ``KeyboardInterrupt``.
+
+    By default SIGTERM ends Python without unwinding, so ``lab_server``'s clean-up would never run and
+    the server it started (in its own session, out of reach of the terminal) would keep running.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @contextlib.contextmanager
@@ -313,7 +351,10 @@ async def _attendee(
                 started = time.perf_counter()
                 await box.press("Enter")
                 await page.wait_for_function(
-                    REPLIES_DONE, arg=[panes * (turn + 1)], timeout=REPLY_TIMEOUT_MS, polling=POLL_MS
+                    REPLIES_DONE,
+                    arg=[panes * min(turn + 1, RECENT_TURNS)],
+                    timeout=REPLY_TIMEOUT_MS,
+                    polling=POLL_MS,
                 )
                 result.latencies.append(time.perf_counter() - started)
             await asyncio.sleep(THINK_SECONDS)
@@ -321,7 +362,7 @@ async def _attendee(
         result.crosstalk |= {marker for marker in MARKER.findall(body) if marker != result.marker}
         shown = await page.locator(PANE_BOXES).evaluate_all("(boxes) => boxes.map((box) => box.innerText)")
         for text in shown:
-            if text.count(result.marker) < turns:
+            if text.count(result.marker) < min(turns, RECENT_TURNS):  # older turns fold away
                 result.errors["missing_own_messages"] += 1
         failed = await page.get_by_test_id("stException").count()
         if failed:
@@ -335,10 +376,11 @@ async def _attendee(
         await context.close()
 
 
-async def _drive(url: str, sessions: int, panes: int, turns: int, concurrency: int) -> list[SessionResult]:
+async def _drive(
+    url: str, results: list[SessionResult], panes: int, turns: int, concurrency: int
+) -> list[SessionResult]:
     from playwright.async_api import async_playwright
 
-    results = [SessionResult(index, f"S{index:03d}x{secrets.token_hex(4)}") for index in range(sessions)]
     gate = asyncio.Semaphore(concurrency)
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
@@ -350,7 +392,13 @@ async def _drive(url: str, sessions: int, panes: int, turns: int, concurrency: i
 
 
 def run_load(
-    sessions: int = 40, panes: int = 4, turns: int = 5, url: str | None = None, concurrency: int | None = None
+    sessions: int = 40,
+    panes: int = 4,
+    turns: int = 5,
+    url: str | None = None,
+    concurrency: int | None = None,
+    client: str = "browser",
+    think_seconds: float = DEFAULT_THINK_SECONDS,
 ) -> int:
     """Run the load, print the figures; 0 if no session saw an error or another session's text."""
     from memory_demos.runner import MAX_PANES
@@ -359,14 +407,20 @@ def run_load(
         raise InputError(
             f"bench workshop needs --sessions >= 1, --turns >= 1 and 2 <= --panes <= {MAX_PANES}"
         )
-    if not CHROMIUM.exists():
-        raise InputError(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium).")
-    try:
-        import playwright  # noqa: F401
-    except ImportError:
-        raise InputError("bench workshop needs playwright: pip install -r requirements-dev.txt") from None
+    if client not in ("browser", "ws"):
+        raise InputError(f"--client must be browser or ws; got {client!r}")
+    if client == "browser":
+        if not CHROMIUM.exists():
+            raise InputError(
+                f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)."
+            )
+        try:
+            import playwright  # noqa: F401
+        except ImportError:
+            raise InputError("bench workshop needs playwright: pip install -r requirements-dev.txt") from None
     concurrency = max(1, min(concurrency or DEFAULT_CONCURRENCY, sessions))
-    with contextlib.ExitStack() as stack:
+    results = [SessionResult(index, f"S{index:03d}x{secrets.token_hex(4)}") for index in range(sessions)]
+    with interruptible(), contextlib.ExitStack() as stack:
         pid: int | None = None
         if url is None:
             folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="memory_lab_load_")))
@@ -377,7 +431,13 @@ def run_load(
         cpu_before = cpu_seconds(pid)
         started = time.perf_counter()
         with RssSampler(pid) as sampler:
-            results = asyncio.run(_drive(url, sessions, panes, turns, concurrency))
+            if client == "ws":
+                from memory_demos.workshop_ws import drive
+
+                start_within = min(think_seconds, 10.0)
+                asyncio.run(drive(url, results, panes, turns, think_seconds, start_within))
+            else:
+                asyncio.run(_drive(url, results, panes, turns, concurrency))
         wall = time.perf_counter() - started
         cpu_after = cpu_seconds(pid)
         time.sleep(1.0)  # let the server finish the last reruns
@@ -390,6 +450,8 @@ def run_load(
             wall,
             {"before": before, "peak": sampler.peak, "after": rss_kib(pid)},
             None if cpu_before is None or cpu_after is None else cpu_after - cpu_before,
+            client=client,
+            think_seconds=think_seconds if client == "ws" else None,
         )
     for line in report.lines():
         print(line)

@@ -68,12 +68,21 @@ def start_broadcast(
 
 
 def stream_into(job: BroadcastJob, placeholders: Mapping[str, object]) -> None:
-    """Block until the job is done, showing each pane's reply as it grows. Script thread only."""
+    """Block until the job is done, showing each pane's reply as it grows (with a cursor).
+
+    The finished reply is drawn by the caller, with its error or notes. Script thread only.
+    """
+
+    shown: dict[str, str] = {}
 
     def show(final: bool) -> None:
+        # Only the panes whose text grew are sent again: each write is a message to the browser.
         for pane_id, placeholder in placeholders.items():
             text = job.streamed.get(pane_id, "")
-            placeholder.text(text if final else text + STREAM_CURSOR)  # type: ignore[attr-defined]
+            text = text if final else text + STREAM_CURSOR
+            if shown.get(pane_id) != text:
+                placeholder.text(text)  # type: ignore[attr-defined]
+                shown[pane_id] = text
 
     show(final=False)
     while not job.future.done():
@@ -81,7 +90,6 @@ def stream_into(job: BroadcastJob, placeholders: Mapping[str, object]) -> None:
             show(final=False)
         time.sleep(POLL_SECONDS)
     job.drain()
-    show(final=True)
 
 
 def finish_broadcast(session: LabSession, job: BroadcastJob) -> None:
