@@ -172,9 +172,11 @@ class LabSession:
 
     def _setdefault(self, name: str, factory: Callable[[], T]) -> T:
         key = KEY_PREFIX + name
-        if key not in self._state:
-            self._state[key] = factory()
-        return self._state[key]
+        try:  # one lookup: every interface text asks for the language, hundreds of times a run
+            return self._state[key]
+        except KeyError:
+            self._state[key] = value = factory()
+            return value
 
     def _set(self, name: str, value: Any) -> None:
         self._state[KEY_PREFIX + name] = value

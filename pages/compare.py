@@ -194,16 +194,14 @@ def pane_view(session: LabSession, pane: Pane, in_flight: BroadcastJob | None, z
 
 
 def cost_points(session: LabSession) -> list[CostPoint]:
-    return [
-        CostPoint(
-            f"{number} · {strategy_title(get_info(pane.strategy_id))}",
-            turn_no,
-            turn.prompt_tokens,
-            turn.total_tokens,
-        )
-        for number, pane in enumerate(session.panes, start=1)
-        for turn_no, turn in enumerate(pane.turns, start=1)
-    ]
+    points = []
+    for number, pane in enumerate(session.panes, start=1):
+        label = f"{number} · {strategy_title(get_info(pane.strategy_id))}"
+        points += [
+            CostPoint(label, turn_no, turn.prompt_tokens, turn.total_tokens)
+            for turn_no, turn in enumerate(pane.turns, start=1)
+        ]
+    return points
 
 
 def render() -> None:

@@ -127,3 +127,13 @@ def open_inspector(at: Any, pane_index: int = 0, *sections: str) -> None:
         at.session_state[widget_key("pane", pane_id, "section", section)] = True
     at.run()
     assert not at.exception, at.exception
+
+
+def open_params(at: Any, *pane_ids: str) -> None:
+    """Open Compare panes' parameter popovers, as a click does, and rerun (closed, their forms are not built)."""
+    from memory_demos.session import widget_key
+
+    for pane_id in pane_ids:
+        at.session_state[widget_key("pane", pane_id, "params")] = True
+    at.run()
+    assert not at.exception, at.exception

@@ -11,7 +11,7 @@ from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.session import widget_key
 from memory_demos.strategies.base import InputError, StrategyContext, validate_user_text
 from memory_demos.strategies.registry import available_ids, build_strategy, check_params
-from tests.helpers import open_inspector
+from tests.helpers import open_inspector, open_params
 from tests.test_workshop_app import click, new_app, panes, run, send
 
 # Emoji with a skin tone and a ZWJ family, Chinese, Arabic and Hebrew (right-to-left, with an RLM),
@@ -138,6 +138,7 @@ def test_a_budget_below_the_system_prompt_is_refused_and_every_conversation_stay
     send(at, "My name is Ada.")
     target = next(pane for pane in panes(at) if pane.strategy_id == "trim")
     before = {pane.pane_id: (pane.strategy, len(pane.turns), pane.strategy.snapshot()) for pane in panes(at)}
+    open_params(at, target.pane_id)
     at.number_input(key=widget_key("pane", target.pane_id, "param", "max_tokens")).set_value(5)
     form = widget_key("pane", target.pane_id, "params_form")
     next(b for b in at.button if b.proto.form_id.endswith(form)).click().run()
@@ -158,6 +159,7 @@ def test_parameter_widgets_cannot_go_below_their_minimum() -> None:
     at.switch_page("pages/compare.py")
     run(at)
     by_strategy = {pane.strategy_id: pane.pane_id for pane in panes(at)}
+    open_params(at, by_strategy["window"], by_strategy["trim"])
     assert at.number_input(key=widget_key("pane", by_strategy["window"], "param", "k")).min == 0
     assert at.number_input(key=widget_key("pane", by_strategy["trim"], "param", "max_tokens")).min == 1
 

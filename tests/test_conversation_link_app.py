@@ -12,6 +12,7 @@ from memory_demos.config import new_conversation_id
 from memory_demos.conversation_link import link_secret, make_token, new_owner_id
 from memory_demos.i18n import CATALOGUE
 from memory_demos.session import KEY_PREFIX, widget_key
+from tests.helpers import open_params
 from tests.test_workshop_app import click, new_app, panes, run, send
 
 EN = CATALOGUE["en"]
@@ -22,6 +23,7 @@ def add_persisted_history_pane(at: AppTest) -> str:
     at.selectbox(key=widget_key("add_strategy")).set_value("history").run()
     click(at, EN["compare.add_pane"])
     pane_id = panes(at)[-1].pane_id
+    open_params(at, pane_id)
     at.selectbox(key=widget_key("pane", pane_id, "param", "backend")).set_value("sqlite")
     form = widget_key("pane", pane_id, "params_form")
     submit = next(b for b in at.button if b.proto.form_id.endswith(form))

@@ -32,11 +32,11 @@ def inline(spec: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
 def gauge_spec(totals: Mapping[Section, int], context_window: int, zoom: bool) -> dict[str, Any]:
     """The Vega-Lite spec of one stacked bar: the prompt's sections against the window (or the prompt)."""
     used = sum(totals.values())
+    names = {s: t(f"section.{s}") for s in SECTIONS}
     present = [s for s in SECTIONS if totals.get(s)]
     rows = [
-        {"section": t(f"section.{s}"), "tokens": totals[s], "order": SECTIONS.index(s), "row": ""}
-        for s in present
-    ] or [{"section": t("section.system"), "tokens": 0, "order": 0, "row": ""}]
+        {"section": names[s], "tokens": totals[s], "order": SECTIONS.index(s), "row": ""} for s in present
+    ] or [{"section": names["system"], "tokens": 0, "order": 0, "row": ""}]
     domain_max = max(used, 1) if zoom else max(context_window, 1)
     bar = {
         "mark": {"type": "bar", "size": 16},
@@ -53,7 +53,7 @@ def gauge_spec(totals: Mapping[Section, int], context_window: int, zoom: bool) -
                 "field": "section",
                 "type": "nominal",
                 "scale": {
-                    "domain": [t(f"section.{s}") for s in SECTIONS],
+                    "domain": list(names.values()),
                     "range": [SECTION_PALETTE[s][1] for s in SECTIONS],
                 },
                 "legend": None,

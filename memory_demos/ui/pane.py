@@ -25,7 +25,7 @@ from memory_demos.ui.token_view import render_turn_tokens
 
 CONVERSATION_HEIGHT = 340
 # Turns drawn on every run; earlier ones sit in a folded expander, drawn when it is opened.
-RECENT_TURNS = 6
+RECENT_TURNS = 4
 
 
 @dataclass(frozen=True)
@@ -84,10 +84,17 @@ def _param_widget(spec: ParamSpec, current: Any, key: str) -> Any:
 
 
 def _param_editor(view: PaneView, actions: PaneActions) -> None:
-    with (
-        st.popover(":material/tune:", help=t("pane.params"), disabled=not view.info.params),
-        st.form(key=widget_key("pane", view.pane_id, "params_form"), border=False),
-    ):
+    """The parameter popover; its form (one widget per parameter) is built only while it is open."""
+    popover = st.popover(
+        ":material/tune:",
+        help=t("pane.params"),
+        disabled=not view.info.params,
+        key=widget_key("pane", view.pane_id, "params"),
+        on_change="rerun",
+    )
+    if not popover.open:
+        return
+    with popover, st.form(key=widget_key("pane", view.pane_id, "params_form"), border=False):
         values = {
             spec.name: _param_widget(
                 spec,
@@ -210,12 +217,13 @@ def _inspector(view: PaneView, shown: list[Turn]) -> None:
         return
     index = len(shown) - 1
     if len(shown) > 1:
+        turn_label = t("pane.turn_n", n="{n}")  # translated once, filled per option
         # The key carries the turn count, so a new turn brings the selector back to the latest one.
         index = st.selectbox(
             t("pane.inspect_turn"),
             list(range(len(shown))),
             index=index,
-            format_func=lambda i: t("pane.turn_n", n=i + 1),
+            format_func=lambda i: turn_label.format(n=i + 1),
             key=widget_key("pane", view.pane_id, "inspect", str(len(shown))),
         )
     turn = shown[index]
