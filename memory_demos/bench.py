@@ -17,6 +17,25 @@ FILLER = (
     "How long does it take to learn a new language?",
 )
 WINDOW = 5
+# Strategies whose reply prompt stops growing (a window, a token budget, a summary, retrieved lines);
+# the others send the whole history. For these a turn should cost the same at turn 200 as at turn 10.
+BOUNDED_PROMPT = frozenset(
+    {
+        "window",
+        "token_buffer",
+        "summary",
+        "summary_buffer",
+        "entity",
+        "vector",
+        "combined",
+        "trim",
+        "turn_trim",
+        "summarization",
+        "long_term",
+        "hybrid",
+    }
+)
+BOUNDED_RATIO_GOAL = 1.5
 
 
 def _engine_seconds(strategy: Any, text: str) -> float:
@@ -42,7 +61,7 @@ def overhead(turns: int | None = None, strategy_ids: str = "all") -> int:
         "Engine overhead per turn (capture, token counting, state snapshot; model time excluded), "
         f"{turns} turns"
     )
-    print(f"{'strategy':<15} {'turn 10 (ms)':>13} {f'turn {turns} (ms)':>14} {'ratio':>7}")
+    print(f"{'strategy':<15} {'prompt':<9} {'turn 10 (ms)':>13} {f'turn {turns} (ms)':>14} {'ratio':>7}")
     for strategy_id in ids:
         strategy = build_strategy(strategy_id, StrategyContext(provider=ProviderConfig()))
         samples: list[float] = []
@@ -55,7 +74,16 @@ def overhead(turns: int | None = None, strategy_ids: str = "all") -> int:
         early = statistics.median(samples[10 - WINDOW // 2 - 1 : 10 + WINDOW // 2])
         late = statistics.median(samples[-WINDOW:])
         ratio = late / early if early > 0 else float("inf")
-        print(f"{strategy_id:<15} {early * 1000:>13.2f} {late * 1000:>14.2f} {ratio:>7.2f}")
+        bounded = strategy_id in BOUNDED_PROMPT
+        flag = "  over the goal" if bounded and ratio > BOUNDED_RATIO_GOAL else ""
+        print(
+            f"{strategy_id:<15} {'bounded' if bounded else 'grows':<9} {early * 1000:>13.2f} "
+            f"{late * 1000:>14.2f} {ratio:>7.2f}{flag}"
+        )
+    print(
+        f"prompt: 'bounded' strategies should stay within {BOUNDED_RATIO_GOAL}x of turn 10; "
+        "'grows' ones send the whole history, so their cost rises with it."
+    )
     return 0
 
 

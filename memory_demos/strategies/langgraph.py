@@ -25,6 +25,7 @@ from langchain_core.runnables import RunnableConfig
 from memory_demos import storage
 from memory_demos.strategies.base import InputError, ParamSpec, Strategy, StrategyContext, StrategyInfo
 from memory_demos.strategies.classic import messages_as_json
+from memory_demos.strategies.paging import paged
 
 if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -134,6 +135,9 @@ class CheckpointedGraphStrategy(Strategy):
         self._closed = False
         self._known: dict[str, CheckpointInfo] = {}
         self._known_lock = threading.Lock()
+        self._listed = False
+        # The head's state as the last turn left it (None: read it from the saver when asked).
+        self._head_state: tuple[RunnableConfig, dict[str, Any]] | None = None
         self.graph = self._build_graph(self.checkpointer)
         self._head: RunnableConfig | None = self._find_head()
 
@@ -155,24 +159,33 @@ class CheckpointedGraphStrategy(Strategy):
     def checkpoint_infos(self) -> list[CheckpointInfo]:
         """Every checkpoint of the thread, all branches, oldest first.
 
-        ``checkpointer.list`` yields newest first and new checkpoints are always the newest, so only
-        the ones not seen before are read (``graph.get_state_history`` would rebuild every snapshot).
+        The saver is listed once, when the strategy opens the thread (a reopened conversation); after
+        that each turn records the checkpoints it creates from the graph's own ``checkpoints`` stream
+        (``_invoke``). Listing again would deserialise the whole message list of every checkpoint it
+        passes: with ``InMemorySaver`` that made a turn cost more the longer the thread was.
         """
         with self._known_lock:
-            new_configs: list[RunnableConfig] = []
-            newest_first = self.checkpointer.list(self.thread_config)
-            try:
-                for item in newest_first:
-                    if _checkpoint_id(item.config) in self._known:
-                        break
-                    new_configs.append(item.config)
-            finally:
-                # SqliteSaver holds its lock while its generator is open.
-                getattr(newest_first, "close", lambda: None)()
-            for config in reversed(new_configs):
-                snapshot = self.graph.get_state(config)
-                metadata = snapshot.metadata or {}
-                info = CheckpointInfo(
+            if not self._listed:
+                self._list_saved_checkpoints()
+                self._listed = True
+            return list(self._known.values())
+
+    def _list_saved_checkpoints(self) -> None:
+        new_configs: list[RunnableConfig] = []
+        newest_first = self.checkpointer.list(self.thread_config)
+        try:
+            for item in newest_first:
+                if _checkpoint_id(item.config) in self._known:
+                    break
+                new_configs.append(item.config)
+        finally:
+            # SqliteSaver holds its lock while its generator is open.
+            getattr(newest_first, "close", lambda: None)()
+        for config in reversed(new_configs):
+            snapshot = self.graph.get_state(config)
+            metadata = snapshot.metadata or {}
+            self._remember_checkpoint(
+                CheckpointInfo(
                     config=snapshot.config,
                     checkpoint_id=str(_checkpoint_id(snapshot.config)),
                     parent_id=_checkpoint_id(snapshot.parent_config),
@@ -181,13 +194,32 @@ class CheckpointedGraphStrategy(Strategy):
                     messages=len((snapshot.values or {}).get("messages", [])),
                     next=tuple(snapshot.next),
                 )
-                self._known[info.checkpoint_id] = info
-            return list(self._known.values())
+            )
+
+    def _remember_checkpoint(self, info: CheckpointInfo) -> None:
+        self._known[info.checkpoint_id] = info
+
+    def _record_streamed_checkpoint(self, event: dict[str, Any]) -> CheckpointInfo:
+        """A checkpoint event of ``graph.stream(stream_mode="checkpoints")``: what get_state would say."""
+        metadata = event.get("metadata") or {}
+        info = CheckpointInfo(
+            config=event["config"],
+            checkpoint_id=str(_checkpoint_id(event["config"])),
+            parent_id=_checkpoint_id(event.get("parent_config")),
+            step=metadata.get("step"),
+            source=metadata.get("source"),
+            messages=len((event.get("values") or {}).get("messages", [])),
+            next=tuple(event.get("next") or ()),
+        )
+        with self._known_lock:
+            self._remember_checkpoint(info)
+        return info
 
     def _forget_thread(self) -> None:
         self.checkpointer.delete_thread(self.thread_id)
         with self._known_lock:
             self._known.clear()
+            self._listed = True  # nothing is left to list
         self._head = None
 
     def _find_head(self) -> RunnableConfig | None:
@@ -203,9 +235,29 @@ class CheckpointedGraphStrategy(Strategy):
         return infos[0].config if infos else None
 
     def _invoke(self, graph_input: dict[str, Any]) -> dict[str, Any]:
-        """Run the graph from the head; the new last checkpoint becomes the head."""
-        result = self.graph.invoke(graph_input, self._head or self.thread_config)
-        self._head = self.graph.get_state(self.thread_config).config
+        """Run the graph from the head; the new last checkpoint becomes the head.
+
+        Streams ``values`` (the result, as ``invoke`` returns it) and ``checkpoints`` (each checkpoint
+        the run saves, with its state), so nothing has to be read back from the saver afterwards.
+        """
+        infos = self.checkpoint_infos()  # a reopened thread is listed before this run adds to it
+        # Addressing the newest checkpoint by id makes LangGraph load the thread's latest checkpoint
+        # too, to see whether it was superseded; the thread alone continues from the same place.
+        at_newest = bool(infos) and infos[-1].checkpoint_id == _checkpoint_id(self._head)
+        start = self.thread_config if at_newest or self._head is None else self._head
+        result: dict[str, Any] = {}
+        last: CheckpointInfo | None = None
+        for mode, chunk in self.graph.stream(graph_input, start, stream_mode=["checkpoints", "values"]):
+            if mode == "values":
+                result = chunk
+            else:
+                last = self._record_streamed_checkpoint(chunk)
+        if last is None:  # pragma: no cover - every run saves at least its input checkpoint
+            self._head = self.graph.get_state(self.thread_config).config
+            self._head_state = None
+        else:
+            self._head = last.config
+            self._head_state = (last.config, dict(result))
         return result
 
     def _run_turn(self, user_text: str) -> str:
@@ -216,6 +268,8 @@ class CheckpointedGraphStrategy(Strategy):
         """The graph state at the head (empty before the first turn)."""
         if self._head is None:
             return {}
+        if self._head_state is not None and self._head_state[0] is self._head:
+            return dict(self._head_state[1])
         return dict(self.graph.get_state(self._head).values or {})
 
     def messages(self) -> list[BaseMessage]:
@@ -347,8 +401,8 @@ class LangGraphStrategy(CheckpointedGraphStrategy):
             "thread_id": self.thread_id,
             "checkpointer": self.params["checkpointer"],
             "head": _checkpoint_id(self._head),
-            "checkpoints": self.checkpoints(),
-            "messages": messages_as_json(self.messages()),
+            **paged("checkpoints", self.checkpoints()),
+            **paged("messages", self.messages(), messages_as_json),
         }
 
 

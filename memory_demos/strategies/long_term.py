@@ -24,6 +24,7 @@ from memory_demos.prompts import FACT_EXTRACTION_PROMPT, LONG_TERM_FACTS_HEADER
 from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo
 from memory_demos.strategies.classic import messages_as_json
 from memory_demos.strategies.langgraph import CheckpointedGraphStrategy, open_postgres_saver
+from memory_demos.strategies.paging import paged
 
 if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -259,7 +260,7 @@ class LongTermStrategy(CheckpointedGraphStrategy):
             "items": self.stored_facts(),
             "facts_this_turn": dict(self._facts_this_turn),
             "recent_messages": self.params["recent_messages"],
-            "messages": messages_as_json(self.messages()),
+            **paged("messages", self.messages(), messages_as_json),
         }
 
 

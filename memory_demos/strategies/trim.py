@@ -34,6 +34,7 @@ from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message
 from memory_demos.strategies.base import InputError, ParamSpec, Strategy, StrategyContext, StrategyInfo
 from memory_demos.strategies.classic import messages_as_json
 from memory_demos.strategies.history_store import silence_history_deprecations
+from memory_demos.strategies.paging import paged
 
 MAX_TOOL_ROUNDS = 4
 
@@ -147,6 +148,9 @@ class TrimmingAgentStrategy(Strategy):
         self.history = InMemoryChatMessageHistory()
         self.trims: list[TrimResult] = []
         self._agent_model: Any = None
+        # Token count of each stored message, by object id (the entry keeps the message alive, so an id
+        # is never reused while cached): a turn counts its new messages, not the whole history again.
+        self._token_cache: dict[int, tuple[BaseMessage, int]] = {}
 
     @classmethod
     def check_params(cls, params: Mapping[str, Any], context: StrategyContext) -> None:
@@ -166,11 +170,24 @@ class TrimmingAgentStrategy(Strategy):
 
     def count_tokens(self, messages: Sequence[BaseMessage]) -> int:
         """Prompt tokens of ``messages``: the same tiktoken count the capture reports."""
-        return count_messages_tokens(messages, self.encoding_name)
+        return self.count_message_tokens(messages) + REPLY_PRIMING_TOKENS
 
     def count_message_tokens(self, messages: Sequence[BaseMessage]) -> int:
         """Tokens of the messages themselves, without the reply priming a whole prompt adds once."""
-        return sum(count_message_tokens(message, self.encoding_name) for message in messages)
+        return sum(self.message_tokens(message) for message in messages)
+
+    def message_tokens(self, message: BaseMessage) -> int:
+        """One message's tiktoken count, counted once per stored message."""
+        entry = self._token_cache.get(id(message))
+        if entry is None or entry[0] is not message:
+            entry = (message, count_message_tokens(message, self.encoding_name))
+            self._token_cache[id(message)] = entry
+        return entry[1]
+
+    def _forget_uncached_messages(self) -> None:
+        """Drop cached counts of messages no longer stored (this turn's system message, rolled-back turns)."""
+        stored = {id(message) for message in self.history.messages}
+        self._token_cache = {key: entry for key, entry in self._token_cache.items() if key in stored}
 
     def tools(self) -> list[Any]:
         from memory_demos.tools import TOOLS
@@ -214,6 +231,7 @@ class TrimmingAgentStrategy(Strategy):
                 f"The model still asked for tools after {MAX_TOOL_ROUNDS} rounds; turn abandoned."
             )
         self.history.add_messages(this_turn)
+        self._forget_uncached_messages()
         content = this_turn[-1].content
         return content if isinstance(content, str) else str(content)
 
@@ -239,9 +257,9 @@ class TrimmingAgentStrategy(Strategy):
         last = self.trims[-1] if self.trims else TrimResult([], [])
         return {
             "max_tokens": self.max_tokens,
-            "messages": message_rows(self.history.messages),
+            **paged("messages", self.history.messages, message_rows),
             "kept": message_rows(last.kept),
-            "dropped": message_rows(last.dropped),
+            **paged("dropped", last.dropped, message_rows),
             "kept_count": len(last.kept),
             "dropped_count": len(last.dropped),
             "kept_tokens": self.count_tokens(last.kept) if last.kept else 0,
@@ -261,10 +279,12 @@ class TrimmingAgentStrategy(Strategy):
     def _rollback(self, point: list[BaseMessage]) -> None:
         self.history.clear()
         self.history.add_messages(point)
+        self._forget_uncached_messages()
 
     def clear(self) -> None:
         self.history.clear()
         self.trims = []
+        self._token_cache = {}
 
 
 class TrimStrategy(TrimmingAgentStrategy):
@@ -275,9 +295,10 @@ class TrimStrategy(TrimmingAgentStrategy):
     def trim(self, messages: list[BaseMessage]) -> TrimResult:
         # trim_messages counts the system message and the rest in separate calls; counting messages
         # without the reply priming, and reserving it once, makes the budget the prompt's real size.
+        budget = self.max_tokens - REPLY_PRIMING_TOKENS
         kept = trim_messages(
-            messages,
-            max_tokens=self.max_tokens - REPLY_PRIMING_TOKENS,
+            self._candidates(messages, budget),
+            max_tokens=budget,
             token_counter=self.count_message_tokens,
             strategy="last",
             include_system=True,
@@ -285,6 +306,21 @@ class TrimStrategy(TrimmingAgentStrategy):
         )
         kept_ids = {id(message) for message in kept}
         return TrimResult(kept=list(kept), dropped=[m for m in messages if id(m) not in kept_ids])
+
+    def _candidates(self, messages: list[BaseMessage], budget: int) -> list[BaseMessage]:
+        """The system message and the newest messages up to one past what fits ``budget``.
+
+        ``trim_messages(strategy="last")`` keeps the longest suffix that fits (then drops to a human
+        message), so the older messages cannot change its answer; handing it only these keeps a long
+        history from costing a turn more.
+        """
+        system = messages[:1] if messages and isinstance(messages[0], SystemMessage) else []
+        total = self.count_message_tokens(system)
+        start = len(messages)
+        while start > len(system) and total <= budget:
+            start -= 1
+            total += self.message_tokens(messages[start])
+        return system + messages[start:]
 
 
 STRATEGY = TrimStrategy

@@ -145,7 +145,21 @@ class TurnTrimStrategy(TrimmingAgentStrategy):
     info = INFO
 
     def trim(self, messages: list[BaseMessage]) -> TrimResult:
-        return trim_turns(messages, self.max_tokens, self.count_tokens)
+        """``trim_turns`` over the newest turns that could fit; older turns are dropped without a look.
+
+        The stored history only grows by whole, validated turns, and ``trim_turns`` keeps the newest
+        turns that fit: turns older than the first one that does not fit cannot change its answer.
+        """
+        system = messages[:1] if messages and isinstance(messages[0], SystemMessage) else []
+        total = self.count_message_tokens(system)
+        start = len(messages)
+        while start > len(system) and total <= self.max_tokens:
+            start -= 1
+            total += self.message_tokens(messages[start])
+        while start > len(system) and not isinstance(messages[start], HumanMessage):
+            start -= 1  # back to the start of that turn
+        result = trim_turns(system + messages[start:], self.max_tokens, self.count_tokens)
+        return TrimResult(kept=result.kept, dropped=messages[len(system) : start] + result.dropped)
 
 
 STRATEGY = TurnTrimStrategy
