@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-STATE_PAGE = 100
+STATE_PAGE = 50
 
 T = TypeVar("T")
 

@@ -185,7 +185,13 @@ class TrimmingAgentStrategy(Strategy):
         return entry[1]
 
     def _forget_uncached_messages(self) -> None:
-        """Drop cached counts of messages no longer stored (this turn's system message, rolled-back turns)."""
+        """Drop cached counts of messages no longer stored (each turn's system message, rolled-back turns).
+
+        Only once the cache has grown to twice the history, so a turn pays for it on average O(1).
+        """
+        stored_count = len(self.history.messages)
+        if len(self._token_cache) <= 2 * stored_count + 16:
+            return
         stored = {id(message) for message in self.history.messages}
         self._token_cache = {key: entry for key, entry in self._token_cache.items() if key in stored}
 
