@@ -259,11 +259,11 @@ def test_turns_beyond_the_recent_ones_fold_away_and_come_back_when_opened() -> N
     users = [m.text[0].value for m in at.chat_message if m.name == "user"]
     assert len(users) == count * RECENT_TURNS  # the two oldest turns are folded, not drawn
     assert "Message number 1." not in users and f"Message number {RECENT_TURNS + 2}." in users
-    folded = expander(pane_column(at, 0), EN["pane.earlier_turns"].format(n=2))
+    folded = expander(pane_column(at, 0), EN["pane.earlier_turns"])
     assert not folded.chat_message
     at.session_state[widget_key("pane", panes(at)[0].pane_id, "earlier")] = True
     at.run()
-    folded = expander(pane_column(at, 0), EN["pane.earlier_turns"].format(n=2))
+    folded = expander(pane_column(at, 0), EN["pane.earlier_turns"])
     assert [m.text[0].value for m in folded.chat_message if m.name == "user"] == [
         "Message number 1.",
         "Message number 2.",

@@ -183,8 +183,9 @@ def _conversation(view: PaneView, actions: PaneActions, shown: list[Turn]) -> An
             st.caption(t("pane.empty"))
         split = max(len(shown) - RECENT_TURNS, 0)
         if split:
+            # A fixed label: a label that changed with the count would make it a new, closed expander.
             earlier = st.expander(
-                t("pane.earlier_turns", n=split),
+                t("pane.earlier_turns"),
                 icon=":material/history:",
                 key=widget_key("pane", view.pane_id, "earlier"),
                 on_change="rerun",

@@ -229,3 +229,40 @@ def _closed_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def test_lazy_sections_folded_turns_and_parameters_open_on_click(
+    browser: Any, lab_server: LabServer, artifacts: Path
+) -> None:
+    """What Compare builds only on demand still appears in the browser when it is opened."""
+    from memory_demos.ui.pane import RECENT_TURNS
+
+    context, page = open_compare(browser, lab_server)
+    try:
+        panes = pane_count(page)
+        messages = ["Hi, my name is Ada and I live in Lisbon."] + [
+            f"Small talk number {n}." for n in range(1, RECENT_TURNS + 2)
+        ]
+        for number, text in enumerate(messages, start=1):
+            send(page, text, expected_replies=panes * min(number, RECENT_TURNS))
+        first = page.locator(PANE_BOXES).first
+        for label, shows in (
+            ("Prompt sent", "Added by memory"),
+            ("Tokens", "Counted with tiktoken"),
+            ("Memory state", "Stored messages"),
+            ("What changed this turn", "added"),
+        ):
+            first.locator("summary").get_by_text(label, exact=True).click()
+            first.get_by_text(shows, exact=False).first.wait_for(timeout=30_000)
+        folded = first.get_by_test_id("stExpander").filter(
+            has=page.locator("summary").get_by_text("Earlier turns", exact=True)
+        )
+        folded.locator("summary").click()
+        folded.get_by_test_id("stChatMessage").get_by_text(messages[0], exact=True).wait_for(timeout=30_000)
+        window_pane = page.locator(PANE_BOXES).nth(1)  # the buffer pane has no parameters
+        window_pane.get_by_test_id("stPopoverButton").first.click()
+        page.get_by_text("Applying rebuilds this pane's memory", exact=False).wait_for(timeout=30_000)
+        full_screenshot(page, artifacts / "e2e_compare_opened_sections.png")
+        assert page.get_by_test_id("stException").count() == 0
+    finally:
+        context.close()
