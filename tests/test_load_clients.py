@@ -29,29 +29,19 @@ def clean_env() -> dict[str, str]:
     return {key: value for key, value in os.environ.items() if key != "OPENAI_API_KEY"}
 
 
-def test_websocket_attendees_see_only_their_own_replies() -> None:
+def run_bench(*args: str) -> str:
+    """Run a bench to its end (a subprocess: it has its own asyncio loop); its output, once it succeeded."""
     done = subprocess.run(
-        bench(
-            "workshop",
-            "--client",
-            "ws",
-            "--sessions",
-            "4",
-            "--panes",
-            "2",
-            "--turns",
-            "2",
-            "--think-seconds",
-            "0.3",
-        ),
-        cwd=ROOT,
-        env=clean_env(),
-        capture_output=True,
-        text=True,
-        timeout=240,
+        bench(*args), cwd=ROOT, env=clean_env(), capture_output=True, text=True, timeout=240
     )
     output = done.stdout + done.stderr
     assert done.returncode == 0, output
+    return output
+
+
+def test_websocket_attendees_see_only_their_own_replies() -> None:
+    ws_room = ("--client", "ws", "--sessions", "4", "--panes", "2", "--turns", "2", "--think-seconds", "0.3")
+    output = run_bench("workshop", *ws_room)
     assert re.search(r"turns completed:\s+8 of 8 \(16 pane replies\)", output), output
     assert re.search(r"errors:\s+0\b", output), output
     assert re.search(r"cross-talk:\s+0\b", output), output
@@ -59,16 +49,7 @@ def test_websocket_attendees_see_only_their_own_replies() -> None:
 
 
 def test_bench_render_prints_cpu_per_message_and_the_ratio() -> None:
-    done = subprocess.run(
-        bench("render", "--panes", "2", "--turns", "4"),
-        cwd=ROOT,
-        env=clean_env(),
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    output = done.stdout + done.stderr
-    assert done.returncode == 0, output
+    output = run_bench("render", "--panes", "2", "--turns", "4")
     assert re.search(r"turn 2 \d\.\d{3} s · turn 4 \d\.\d{3} s", output), output
     assert re.search(r"ratio turn 4 / turn 2: \d+\.\d\d", output), output
 
