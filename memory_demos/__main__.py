@@ -110,20 +110,20 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "overhead":
         return bench.overhead(turns=args.turns, strategy_ids=args.strategies)
     if args.what == "panes":
-        return bench.panes(panes=args.panes, latency_ms=args.latency_ms, turns=args.turns)
+        return bench.panes(panes=args.panes or 6, latency_ms=args.latency_ms, turns=args.turns)
     if args.what == "model":
         return bench.model_speed(repeats=args.repeats)
     if args.what == "workshop":
         return bench.workshop(
             sessions=args.sessions,
-            panes=args.panes,
+            panes=args.panes or 4,
             turns=args.turns,
             url=args.url,
             client=args.client,
             think_seconds=args.think_seconds,
         )
     if args.what == "render":
-        return bench.render(panes=args.panes, turns=args.turns)
+        return bench.render(panes=args.panes or 4, turns=args.turns)
     raise InputError(f"Unknown benchmark {args.what!r}")
 
 
@@ -147,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="print performance figures")
     bench.add_argument("what", choices=["overhead", "panes", "workshop", "render", "model"])
     bench.add_argument("--turns", type=int, default=None)
-    bench.add_argument("--panes", type=int, default=6)
+    bench.add_argument("--panes", type=int, default=None, help="panes: 6 by default; workshop, render: 4")
     bench.add_argument("--latency-ms", type=int, default=300)
     bench.add_argument("--sessions", type=int, default=40)
     bench.add_argument("--strategies", default="all")
