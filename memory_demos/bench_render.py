@@ -25,11 +25,13 @@ REPORT_TURNS = (2, 10, 30)
 
 @dataclass(frozen=True)
 class TurnSample:
-    """One message: the server's CPU seconds for it, the wall seconds until its run ended, deltas sent."""
+    """One message: the server's CPU seconds for it, the wall seconds until its run ended, the script
+    runs it caused and the deltas (elements) they sent."""
 
     turn: int
     cpu_seconds: float
     wall_seconds: float
+    runs: int
     deltas: int
 
 
@@ -59,7 +61,8 @@ async def _drive(url: str, pid: int, panes: int, turns: int) -> list[TurnSample]
             wall = time.perf_counter() - started
             await asyncio.sleep(SETTLE_SECONDS)
             after = cpu_seconds(pid) or 0.0
-            samples.append(TurnSample(turn, after - before, wall, run.counts.get("delta", 0)))
+            runs = run.counts.get("new_session", 0)
+            samples.append(TurnSample(turn, after - before, wall, runs, run.counts.get("delta", 0)))
     return samples
 
 
@@ -79,11 +82,12 @@ def run_render(panes: int = 4, turns: int = 30) -> int:
     ):
         print(f"Server: {url} (pid {pid}), workshop mode, offline model, {panes} panes, {turns} turns")
         samples = asyncio.run(_drive(url, pid, panes, turns))
-    print(f"{'turn':>5} {'server CPU (s)':>15} {'wall (s)':>9} {'deltas':>7}")
+    print(f"{'turn':>5} {'server CPU (s)':>15} {'wall (s)':>9} {'script runs':>12} {'deltas':>7}")
     for sample in samples:
         if sample.turn in report or sample.turn == 1:
             print(
-                f"{sample.turn:>5} {sample.cpu_seconds:>15.3f} {sample.wall_seconds:>9.2f} {sample.deltas:>7}"
+                f"{sample.turn:>5} {sample.cpu_seconds:>15.3f} {sample.wall_seconds:>9.2f} "
+                f"{sample.runs:>12} {sample.deltas:>7}"
             )
     first, last = around(samples, report[0]), around(samples, turns)
     print(
