@@ -95,3 +95,12 @@ def test_an_interrupted_bench_stops_the_server_it_started(signum: int) -> None:
             process.kill()
         if server_pid is not None and alive(server_pid):
             os.killpg(server_pid, signal.SIGKILL)
+
+
+def test_bench_overhead_says_which_prompts_are_bounded(capsys: pytest.CaptureFixture[str]) -> None:
+    from memory_demos.__main__ import main
+
+    assert main(["bench", "overhead", "--turns", "20", "--strategies", "buffer,window"]) == 0
+    rows = {line.split()[0]: line.split() for line in capsys.readouterr().out.splitlines()[2:4]}
+    assert rows["buffer"][1] == "grows" and rows["window"][1] == "bounded"
+    assert all(len(row) >= 7 and float(row[6]) > 0 for row in rows.values())  # a CPU ratio was measured
