@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 from memory_demos.i18n import CATALOGUE
 from memory_demos.session import KEY_PREFIX, widget_key
 from tests.fake_openai_server import FakeOpenAIServer
+from tests.helpers import open_inspector
 from tests.test_workshop_app import click, new_app, panes, run, send, shown_text
 
 EN = CATALOGUE["en"]
@@ -66,6 +67,7 @@ def test_a_context_overflow_is_named_in_the_pane_and_the_gauge_uses_the_servers_
         at.switch_page("pages/compare.py")
         run(at)
         send(at, LONG_MESSAGE)
+        open_inspector(at, 0, "tokens")  # the token view is built only while its section is open
         texts = shown_text(at)
     assert all(not pane.turns[-1].ok for pane in panes(at))
     assert any(
