@@ -68,7 +68,7 @@ async def _drive(url: str, pid: int, panes: int, turns: int) -> list[TurnSample]
 
 def run_render(panes: int = 4, turns: int = 30) -> int:
     """Start a server, measure, print; 0 unless the page could not be driven."""
-    from memory_demos.runner import MAX_PANES
+    from memory_demos.config import MAX_PANES
     from memory_demos.workshop_load import interruptible, lab_server
 
     if not 2 <= panes <= MAX_PANES or turns < 3:
