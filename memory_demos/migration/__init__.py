@@ -318,9 +318,6 @@ def run_both(
     Each version gets its own freshly built model carrying its own ``CallCapture``; the prompts
     compared are the ones those captures recorded, never rebuilt from a template.
     """
-    from memory_demos.strategies.classic import import_classic_memory
-
-    import_classic_memory()  # installs the filter for the classic classes' deprecation warnings
     module = load_step(step) if isinstance(step, str) else step
     step_id = str(getattr(module, "STEP_ID", getattr(module, "__name__", "custom")).rsplit(".", 1)[-1])
     texts = list(inputs if inputs is not None else getattr(module, "DEFAULT_INPUTS", ()))

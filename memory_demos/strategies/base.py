@@ -7,6 +7,7 @@ memory back to where it was and the error comes back in the ``Turn``, never as a
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -25,6 +26,7 @@ from memory_demos.config import (
     new_conversation_id,
     private_folder,
 )
+from memory_demos.deprecations import Deprecation, capture_deprecations, merge
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
 from memory_demos.providers.errors import error_kind
 from memory_demos.storage import StorageConfig
@@ -205,6 +207,30 @@ class Strategy(ABC):
     """
 
     info: ClassVar[StrategyInfo]
+    # What LangChain warned while this strategy was built and run (see ``memory_demos.deprecations``).
+    deprecations: tuple[Deprecation, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Wrap each subclass's ``__init__`` so the deprecation warnings raised while building are kept."""
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None:
+            return
+
+        @functools.wraps(init)
+        def capturing_init(self: Strategy, *args: Any, **kw: Any) -> None:
+            if getattr(self, "_building", False):  # a subclass's __init__ already captures
+                init(self, *args, **kw)
+                return
+            self._building = True
+            try:
+                with capture_deprecations() as raised:
+                    init(self, *args, **kw)
+            finally:
+                self._building = False
+            self.deprecations = merge(self.deprecations, raised)
+
+        cls.__init__ = capturing_init  # type: ignore[method-assign]
 
     def __init__(
         self, context: StrategyContext | None = None, params: Mapping[str, Any] | None = None

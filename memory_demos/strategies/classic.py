@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import warnings
 from abc import abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,26 +13,14 @@ from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
 from memory_demos.strategies.base import Strategy
 
-DEPRECATION_NOTE = (
-    "langchain_classic marks these memory classes as deprecated (since LangChain 0.3.1); "
-    "they still work, and Memory Lab shows them so you can see what the modern APIs replace."
-)
-
 
 def import_classic_memory() -> Any:
-    """Import ``langchain_classic.memory`` with its deprecation warnings recorded once, not printed.
+    """``langchain_classic.memory``, imported on first use so listing strategies stays cheap.
 
-    Importing langchain_classic re-enables its warnings, so the filter goes in after the import.
+    Its classes' deprecation warnings are left on: ``Strategy`` captures them and the pane shows them.
     """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        import langchain_classic.memory as classic_memory
-    try:
-        from langchain_core._api.deprecation import LangChainDeprecationWarning
+    import langchain_classic.memory as classic_memory
 
-        warnings.filterwarnings("ignore", category=LangChainDeprecationWarning)
-    except ImportError:  # pragma: no cover - older langchain_core
-        warnings.filterwarnings("ignore", category=DeprecationWarning, module="langchain")
     return classic_memory
 
 
@@ -62,7 +49,6 @@ class ClassicStrategy(Strategy):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.memory = self._build_memory()
-        self.note_deprecation = DEPRECATION_NOTE
 
     @abstractmethod
     def _build_memory(self) -> Any:

@@ -302,13 +302,8 @@ class EntityStrategy(EntityAwareStrategy):
         self._redis_messages: Any = None
         if self.params["store"] == "redis":
             from memory_demos.storage import redis_client
-            from memory_demos.strategies.history_store import (
-                redis_history_factory,
-                session_key,
-                silence_history_deprecations,
-            )
+            from memory_demos.strategies.history_store import redis_history_factory, session_key
 
-            silence_history_deprecations()
             config = self.context.storage
             self._redis_messages = redis_client(config, "entity.store=redis")
             # The recent messages expire with the notes: a forgotten note must not live on in them.
@@ -323,11 +318,9 @@ class EntityStrategy(EntityAwareStrategy):
                 database_errors,
                 open_postgres_history_engine,
                 session_key,
-                silence_history_deprecations,
                 sql_history_factory,
             )
 
-            silence_history_deprecations()
             config = self.context.storage
             config.require_sql_url("entity.store=postgres")
             engine = open_postgres_history_engine(config)

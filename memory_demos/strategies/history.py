@@ -27,7 +27,6 @@ from memory_demos.strategies.base import ParamSpec, Strategy, StrategyInfo
 from memory_demos.strategies.classic import messages_as_json
 from memory_demos.strategies.history_store import (
     DEFAULT_MAX_SESSIONS,
-    DEPRECATION_NOTE,
     ErrorFactory,
     SessionHistoryStore,
     database_errors,
@@ -37,7 +36,6 @@ from memory_demos.strategies.history_store import (
     open_postgres_history_engine,
     redis_history_factory,
     session_key,
-    silence_history_deprecations,
     sql_history_factory,
 )
 
@@ -95,8 +93,6 @@ class HistoryStrategy(Strategy):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        silence_history_deprecations()
-        self.note_deprecation = DEPRECATION_NOTE
         self.backend: str = self.params["backend"]
         self.keying: str = self.params["keying"]
         self.session_key = session_key(self.context.user_id, self.context.conversation_id)
@@ -122,6 +118,8 @@ class HistoryStrategy(Strategy):
             factory = _new_in_memory_history
         self.store = SessionHistoryStore(factory, max_sessions=DEFAULT_MAX_SESSIONS)
         self.chain = self._build_chain()
+        # Opened now, not on the first turn, so the history class's deprecation is captured with the chain's.
+        self._guard(self.history)
 
     def _build_chain(self) -> RunnableWithMessageHistory:
         prompt = ChatPromptTemplate(

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import threading
 import time
-import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -32,26 +31,6 @@ REDIS_MESSAGES = "messages"
 
 HistoryFactory = Callable[[str], BaseChatMessageHistory]
 ErrorFactory = Callable[[BaseException], StorageError]
-
-DEPRECATION_NOTE = (
-    "langchain-core marks RunnableWithMessageHistory (since 1.3.3) and the chat_history classes "
-    "(since 1.6.4) as deprecated in favour of LangGraph persistence, and langchain-community (home of "
-    "SQLChatMessageHistory) is being sunset; they still work, and Memory Lab shows them because most "
-    "existing apps use them."
-)
-
-
-def silence_history_deprecations() -> None:
-    """Keep the chat-history deprecation warnings off the console; strategies carry ``DEPRECATION_NOTE``.
-
-    Targets only these warnings, by message, so other deprecations still show.
-    """
-    for pattern in (
-        r"RunnableWithMessageHistory is deprecated",
-        r"The class `\w*ChatMessageHistory` was deprecated",
-        r"`langchain-community` is being sunset",
-    ):
-        warnings.filterwarnings("ignore", message=pattern, category=DeprecationWarning)
 
 
 class SessionHistoryStore:

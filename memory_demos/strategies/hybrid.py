@@ -15,7 +15,6 @@ in any process continues the conversation; ``close()`` keeps it and ``discard()`
 from __future__ import annotations
 
 import json
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -78,9 +77,8 @@ def collection_name(conversation_id: str, user_id: str | None = None) -> str:
 
 def summary_prompt() -> PromptTemplate:
     """LangChain's classic progressive-summary prompt text as a modern ``PromptTemplate``."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from langchain_classic.memory.prompt import SUMMARY_PROMPT
+    from langchain_classic.memory.prompt import SUMMARY_PROMPT
+
     return PromptTemplate.from_template(SUMMARY_PROMPT.template)
 
 

@@ -33,7 +33,6 @@ from langchain_core.messages.tool import ToolCall
 from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message_tokens, count_messages_tokens
 from memory_demos.strategies.base import InputError, ParamSpec, Strategy, StrategyContext, StrategyInfo
 from memory_demos.strategies.classic import messages_as_json
-from memory_demos.strategies.history_store import silence_history_deprecations
 from memory_demos.strategies.paging import paged
 
 MAX_TOOL_ROUNDS = 4
@@ -142,7 +141,6 @@ class TrimmingAgentStrategy(Strategy):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        silence_history_deprecations()
         self.max_tokens: int = self.params["max_tokens"]
         self.encoding_name = self.context.provider.tokenizer.encoding_name
         self.history = InMemoryChatMessageHistory()
