@@ -138,6 +138,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "tokens.source_reported": "Reported by the provider",
         "tokens.source_counted": "Counted with tiktoken {encoding}",
         "tokens.approximate": "(approximate: not this model's own tokenizer)",
+        "tokens.tools_estimated": "+ tool definitions, estimated (OpenAI cookbook method)",
+        "section.tools": "Tool definitions",
+        "prompt.tools_heading": "Tool definitions sent with the prompt · {tokens} tokens",
+        "prompt.tools_estimated": "Estimated with the OpenAI cookbook method; a provider's reported "
+        "prompt count includes them exactly.",
+        "deprecation.none": "No deprecation warning raised",
+        "deprecation.raised": "LangChain warned: deprecated",
+        "deprecation.details": "Deprecation warnings LangChain raised while building this memory",
         "tokens.seconds": "Turn took {seconds} s",
         "tokens.failed_calls": "{n} failed call(s): they cost only what the provider reported ({tokens} "
         "tokens, included above).",
@@ -480,6 +488,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "tokens.source_reported": "由服务商报告",
         "tokens.source_counted": "用 tiktoken {encoding} 计数",
         "tokens.approximate": "（近似值：不是该模型自己的分词器）",
+        "tokens.tools_estimated": "+ 工具定义，估算值（OpenAI cookbook 方法）",
+        "section.tools": "工具定义",
+        "prompt.tools_heading": "随提示词发送的工具定义 · {tokens} 个词元",
+        "prompt.tools_estimated": "按 OpenAI cookbook 方法估算；服务商报告的提示词词元数已精确包含它们。",
+        "deprecation.none": "没有弃用警告",
+        "deprecation.raised": "LangChain 警告：已弃用",
+        "deprecation.details": "构建此记忆时 LangChain 发出的弃用警告",
         "tokens.seconds": "本轮用时 {seconds} 秒",
         "tokens.failed_calls": "{n} 次失败的调用（上面的数字已含在内）："
         "只按服务商报告的用量计（{tokens} 个词元）。",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -37,6 +38,7 @@ from memory_demos.providers.tokenizer import (
     count_text_tokens,
     message_text,
 )
+from memory_demos.providers.tool_tokens import TOOL_TOKENS_METHOD, count_tool_tokens
 from memory_demos.turn import ModelCall, PromptMessage
 
 # Why a reply stopped early although the call succeeded (``ModelCall.cut_by``).
@@ -107,11 +109,16 @@ def failed_call_tokens(error: BaseException) -> tuple[int, int]:
 
 
 def call_tokens(
-    response: LLMResult, messages: list[BaseMessage], streamed: list[str], encoding_name: str
+    response: LLMResult,
+    messages: list[BaseMessage],
+    streamed: list[str],
+    encoding_name: str,
+    tools: Sequence[Mapping[str, Any]] = (),
 ) -> tuple[str, int, int, str]:
     """A finished call's output, prompt and completion tokens, and where the counts come from.
 
-    A real provider's reported usage wins; otherwise (and for the offline model) tiktoken counts them.
+    A real provider's reported usage wins (it includes the tool definitions); otherwise (and for the
+    offline model) tiktoken counts the messages and the bound ``tools`` are added as an estimate.
     """
     generation = response.generations[0][0] if response.generations and response.generations[0] else None
     message = getattr(generation, "message", None)
@@ -122,10 +129,13 @@ def call_tokens(
     if usage and usage.get("input_tokens") and from_provider:
         reported = int(usage["input_tokens"]), int(usage.get("output_tokens", 0))
         return output, *reported, REPORTED_SOURCE
-    prompt_tokens = count_messages_tokens(messages, encoding_name)
+    prompt_tokens = count_messages_tokens(messages, encoding_name) + count_tool_tokens(tools, encoding_name)
     completion_text = message_text(message) if message is not None else output
     completion_tokens = count_text_tokens(completion_text, encoding_name)
-    return output, prompt_tokens, completion_tokens, f"counted with tiktoken {encoding_name}"
+    source = f"counted with tiktoken {encoding_name}"
+    if tools:
+        source += f"; tool definitions {TOOL_TOKENS_METHOD}"
+    return output, prompt_tokens, completion_tokens, source
 
 
 @dataclass
@@ -135,6 +145,7 @@ class _PendingCall:
     started: float
     max_tokens: int | None = None
     streamed: list[str] = field(default_factory=list)
+    tools: tuple[dict[str, Any], ...] = ()
 
 
 class CallCapture(BaseCallbackHandler):
@@ -174,7 +185,9 @@ class CallCapture(BaseCallbackHandler):
         prompt = list(messages[0]) if messages else []
         params = kwargs.get("invocation_params") or {}
         max_tokens = params.get("max_tokens") or params.get("max_completion_tokens")
-        pending = _PendingCall(purpose_from_tags(tags), prompt, time.perf_counter(), max_tokens)
+        # Tools bound with bind_tools travel in the invocation parameters, not in the messages.
+        tools = tuple(dict(tool) for tool in params.get("tools") or ())
+        pending = _PendingCall(purpose_from_tags(tags), prompt, time.perf_counter(), max_tokens, tools=tools)
         with self._lock:
             self._pending[run_id] = pending
 
@@ -194,7 +207,7 @@ class CallCapture(BaseCallbackHandler):
         if pending is None:
             return
         output, prompt_tokens, completion_tokens, source = call_tokens(
-            response, pending.messages, pending.streamed, self.encoding_name
+            response, pending.messages, pending.streamed, self.encoding_name, pending.tools
         )
         generation = response.generations[0][0] if response.generations and response.generations[0] else None
         message = getattr(generation, "message", None)
@@ -239,6 +252,8 @@ class CallCapture(BaseCallbackHandler):
             seconds=finished - pending.started,
             error=error,
             cut_by=cut_by,
+            tools=pending.tools,
+            tool_tokens=count_tool_tokens(pending.tools, self.encoding_name),
         )
         with self._lock:
             self._calls.append(call)

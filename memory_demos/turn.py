@@ -40,6 +40,9 @@ class ModelCall:
     seconds: float
     error: str | None = None
     cut_by: str | None = None  # "max_tokens" or "deadline" when a reply was stopped early, kept as cut
+    # The tool definitions bound to the call (OpenAI format) and their share of ``prompt_tokens``.
+    tools: tuple[dict[str, Any], ...] = ()
+    tool_tokens: int = 0
 
     @property
     def total_tokens(self) -> int:
@@ -110,6 +113,15 @@ class Turn:
         return self.reply_call.prompt_tokens if self.reply_call else 0
 
     @property
+    def tool_schemas(self) -> tuple[dict[str, Any], ...]:
+        """The tool definitions the reply call carried: part of the prompt, though not a message."""
+        return self.reply_call.tools if self.reply_call else ()
+
+    @property
+    def tool_tokens(self) -> int:
+        return self.reply_call.tool_tokens if self.reply_call else 0
+
+    @property
     def completion_tokens(self) -> int:
         return self.reply_call.completion_tokens if self.reply_call else 0
 
@@ -133,6 +145,8 @@ class Turn:
             "reply": self.reply,
             "injected_prompt": [message.to_json() for message in self.injected_prompt],
             "prompt_tokens": self.prompt_tokens,
+            "tool_schemas": [dict(tool) for tool in self.tool_schemas],
+            "tool_tokens": self.tool_tokens,
             "completion_tokens": self.completion_tokens,
             "memory_calls": [
                 {

@@ -190,6 +190,7 @@ def pane_view(session: LabSession, pane: Pane, in_flight: BroadcastJob | None, z
         count_tokens=lambda text: count_text_tokens(text, encoding),
         zoom=zoom,
         can_remove=len(session.panes) > session.limits.min_panes,
+        deprecations=pane.strategy.deprecations if pane.strategy is not None else (),
     )
 
 

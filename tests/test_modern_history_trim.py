@@ -34,11 +34,13 @@ from memory_demos.strategies.base import Strategy, StrategyContext
 from memory_demos.strategies.history import HISTORY_FILE, HistoryStrategy
 from memory_demos.strategies.history_store import SessionHistoryStore, session_key
 from memory_demos.strategies.registry import build_strategy
+from memory_demos.strategies.trim import agent_tool_tokens
 from memory_demos.strategies.turn_trim import split_turns, validate_tool_history
 from memory_demos.turn import ModelCall, Turn
 from tests.helpers import closed_after_test, send_ok, spy_on_offline_model
 
 ENCODING = "o200k_base"
+TOOL_TOKENS = agent_tool_tokens(ENCODING)  # the tool definitions sent with every agent call
 NAME_TURN = "Hi, my name is Mara and I live in Lisbon."
 SMALL_TALK = (
     "Can you recommend a good book about gardening?",
@@ -114,8 +116,8 @@ def stored(strategy: Strategy) -> list[BaseMessage]:
     [
         ("history", {}),
         ("history", {"keying": "session"}),
-        ("trim", {"max_tokens": 120}),
-        ("turn_trim", {"max_tokens": 130}),
+        ("trim", {"max_tokens": 120 + TOOL_TOKENS}),
+        ("turn_trim", {"max_tokens": 130 + TOOL_TOKENS}),
     ],
 )
 def test_captured_prompt_is_what_the_model_received(
@@ -133,7 +135,9 @@ def test_captured_prompt_is_what_the_model_received(
         assert len(handed) == len(calls) >= 1
         for messages, call in zip(handed, calls, strict=True):
             assert [m.to_json() for m in call.messages] == rows(messages)
-            assert call.prompt_tokens == count_messages_tokens(messages, ENCODING)
+            # Tool definitions are part of the prompt: counted in prompt_tokens, shown apart from messages.
+            assert call.prompt_tokens == count_messages_tokens(messages, ENCODING) + call.tool_tokens
+            assert (call.tool_tokens > 0) == (strategy_id != "history")
             assert messages[0] == SystemMessage(DEFAULT_SYSTEM_PROMPT)
             if "max_tokens" in params:
                 assert call.prompt_tokens <= params["max_tokens"]
@@ -436,12 +440,12 @@ def test_a_failure_after_the_tool_ran_keeps_no_half_turn(strategy_id: str, built
 def test_a_budget_smaller_than_the_system_prompt_is_a_clear_turn_error(
     strategy_id: str, built: list[Strategy], received: list[list[BaseMessage]]
 ) -> None:
-    system_tokens = count_messages_tokens([SystemMessage(DEFAULT_SYSTEM_PROMPT)], ENCODING)
+    system_tokens = count_messages_tokens([SystemMessage(DEFAULT_SYSTEM_PROMPT)], ENCODING) + TOOL_TOKENS
     strategy = make(strategy_id, {"max_tokens": system_tokens - 1})
     built.append(strategy)
     turn = strategy.send("Hello!")
     assert turn.error == (
-        f"InputError: The system prompt alone takes {system_tokens} tokens, more than "
+        f"InputError: The system prompt and tool definitions take {system_tokens} tokens, more than "
         f"{strategy_id}.max_tokens={system_tokens - 1}. Raise the budget; nothing was sent."
     )
     assert received == [] and turn.reply_call is None
@@ -451,7 +455,7 @@ def test_a_budget_smaller_than_the_system_prompt_is_a_clear_turn_error(
 def test_trim_refuses_a_message_that_cannot_fit_with_the_system_prompt(built: list[Strategy]) -> None:
     system = SystemMessage(DEFAULT_SYSTEM_PROMPT)
     question = HumanMessage("Can you recommend a good book about gardening?")
-    budget = count_messages_tokens([system, question], ENCODING) - 1
+    budget = count_messages_tokens([system, question], ENCODING) + TOOL_TOKENS - 1
     strategy = make("trim", {"max_tokens": budget})
     built.append(strategy)
     turn = strategy.send(question.content)
@@ -478,10 +482,10 @@ def _tool_scenario_budgets() -> tuple[int, int, list[list[BaseMessage]]]:
     turns = split_turns(list(full.history.messages))  # type: ignore[attr-defined]
     tool_turns = [t for t in turns if any(isinstance(m, ToolMessage) for m in t)]
     assert len(tool_turns) >= 2, "the offline model should call a tool for both weather questions"
-    tight = max(count_messages_tokens([system, t[0]], ENCODING) for t in turns)
+    tight = max(count_messages_tokens([system, t[0]], ENCODING) for t in turns) + TOOL_TOKENS
     smallest_tool_round = min(count_messages_tokens([system, *t[:3]], ENCODING) for t in tool_turns)
-    assert tight < smallest_tool_round
-    roomy = max(count_messages_tokens([system, *t[:-1]], ENCODING) for t in turns)
+    assert tight < smallest_tool_round + TOOL_TOKENS
+    roomy = max(count_messages_tokens([system, *t[:-1]], ENCODING) for t in turns) + TOOL_TOKENS
     return tight, roomy, turns
 
 
@@ -517,8 +521,9 @@ def test_on_the_tool_scenario_trim_messages_drops_the_question_and_turn_trim_ref
     turn_trim_run = replay_strategy(scenario, "turn_trim", ProviderConfig(), {"max_tokens": tight})
     for index in weather_turns:
         turn = turn_trim_run.turns[index]
-        needed = count_messages_tokens(
-            [SystemMessage(DEFAULT_SYSTEM_PROMPT), *full_turns[index]][:4], ENCODING
+        needed = (
+            count_messages_tokens([SystemMessage(DEFAULT_SYSTEM_PROMPT), *full_turns[index]][:4], ENCODING)
+            + TOOL_TOKENS
         )
         assert turn.error is not None
         assert f"takes {needed} tokens, more than the budget of {tight}" in turn.error

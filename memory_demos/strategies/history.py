@@ -118,8 +118,6 @@ class HistoryStrategy(Strategy):
             factory = _new_in_memory_history
         self.store = SessionHistoryStore(factory, max_sessions=DEFAULT_MAX_SESSIONS)
         self.chain = self._build_chain()
-        # Opened now, not on the first turn, so the history class's deprecation is captured with the chain's.
-        self._guard(self.history)
 
     def _build_chain(self) -> RunnableWithMessageHistory:
         prompt = ChatPromptTemplate(

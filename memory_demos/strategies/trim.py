@@ -17,6 +17,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from langchain_core.chat_history import InMemoryChatMessageHistory
@@ -59,6 +60,17 @@ class TrimResult:
 
     kept: list[BaseMessage]
     dropped: list[BaseMessage]
+
+
+@lru_cache(maxsize=4)
+def agent_tool_tokens(encoding_name: str) -> int:
+    """Estimated prompt tokens of the agent tools' definitions, sent with every call that binds them."""
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+
+    from memory_demos.providers.tool_tokens import count_tool_tokens
+    from memory_demos.tools import TOOLS
+
+    return count_tool_tokens([convert_to_openai_tool(tool) for tool in TOOLS], encoding_name)
 
 
 def message_rows(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
@@ -152,14 +164,15 @@ class TrimmingAgentStrategy(Strategy):
 
     @classmethod
     def check_params(cls, params: Mapping[str, Any], context: StrategyContext) -> None:
-        """Refuse a budget the system prompt alone exceeds: no message could ever be sent."""
-        system_tokens = count_messages_tokens(
-            [SystemMessage(context.system_prompt)], context.provider.tokenizer.encoding_name
-        )
+        """Refuse a budget the system prompt and tool definitions alone exceed: no message could be sent."""
+        encoding = context.provider.tokenizer.encoding_name
+        system_tokens = count_messages_tokens([SystemMessage(context.system_prompt)], encoding)
+        system_tokens += agent_tool_tokens(encoding)
         if params["max_tokens"] <= system_tokens:
             raise InputError(
                 f"{cls.info.id}.max_tokens={params['max_tokens']} leaves no room for a message: the system "
-                f"prompt alone takes {system_tokens} tokens. Choose more than {system_tokens}."
+                f"prompt and the tool definitions alone take {system_tokens} tokens. "
+                f"Choose more than {system_tokens}."
             )
 
     @abstractmethod
@@ -167,8 +180,10 @@ class TrimmingAgentStrategy(Strategy):
         """The messages to send from ``messages`` (system first), and those left out."""
 
     def count_tokens(self, messages: Sequence[BaseMessage]) -> int:
-        """Prompt tokens of ``messages``: the same tiktoken count the capture reports."""
-        return self.count_message_tokens(messages) + REPLY_PRIMING_TOKENS
+        """Prompt tokens of ``messages`` sent with the tools: the same count the capture reports."""
+        return (
+            self.count_message_tokens(messages) + REPLY_PRIMING_TOKENS + agent_tool_tokens(self.encoding_name)
+        )
 
     def count_message_tokens(self, messages: Sequence[BaseMessage]) -> int:
         """Tokens of the messages themselves, without the reply priming a whole prompt adds once."""
@@ -208,7 +223,7 @@ class TrimmingAgentStrategy(Strategy):
         system_tokens = self.count_tokens([system])
         if system_tokens > self.max_tokens:
             raise InputError(
-                f"The system prompt alone takes {system_tokens} tokens, more than "
+                f"The system prompt and tool definitions take {system_tokens} tokens, more than "
                 f"{self.info.id}.max_tokens={self.max_tokens}. Raise the budget; nothing was sent."
             )
 
@@ -299,7 +314,8 @@ class TrimStrategy(TrimmingAgentStrategy):
     def trim(self, messages: list[BaseMessage]) -> TrimResult:
         # trim_messages counts the system message and the rest in separate calls; counting messages
         # without the reply priming, and reserving it once, makes the budget the prompt's real size.
-        budget = self.max_tokens - REPLY_PRIMING_TOKENS
+        # The tool definitions go with every call: they take their share of the budget first.
+        budget = self.max_tokens - REPLY_PRIMING_TOKENS - agent_tool_tokens(self.encoding_name)
         kept = trim_messages(
             self._candidates(messages, budget),
             max_tokens=budget,

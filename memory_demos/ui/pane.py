@@ -12,12 +12,14 @@ from typing import Any
 
 import streamlit as st
 
+from memory_demos.deprecations import Deprecation
 from memory_demos.i18n import strategy_summary, strategy_title, t
 from memory_demos.session import widget_key
 from memory_demos.strategies.base import InputError, ParamSpec, StrategyInfo
 from memory_demos.turn import Turn
 from memory_demos.ui.charts import render_context_gauge
-from memory_demos.ui.prompt_sections import classify_prompt, diff_prompts, section_totals
+from memory_demos.ui.deprecation_status import render_deprecation_status
+from memory_demos.ui.prompt_sections import diff_prompts, section_totals, turn_prompt_parts
 from memory_demos.ui.prompt_view import render_changes, render_prompt
 from memory_demos.ui.state_view import render_state
 from memory_demos.ui.text import code_span
@@ -47,6 +49,7 @@ class PaneView:
     zoom: bool
     can_remove: bool
     context_window_assumed: bool = False
+    deprecations: tuple[Deprecation, ...] = ()
 
     @property
     def label(self) -> str:
@@ -113,6 +116,7 @@ def _header(view: PaneView, actions: PaneActions) -> None:
     kind = t(f"kind.{view.info.kind}")
     st.markdown(f"**{view.number}. {strategy_title(view.info)}** :{colour}-badge[{kind}]")
     st.caption(strategy_summary(view.info))
+    render_deprecation_status(view.deprecations)
     if view.params:
         st.caption(" ".join(code_span(f"{name}={value}") for name, value in view.params.items()))
     with st.container(horizontal=True, gap="small"):
@@ -236,7 +240,7 @@ def _inspector(view: PaneView, shown: list[Turn]) -> None:
                 for i, message in enumerate(turn.injected_prompt)
                 if message.tool_calls
             }
-            parts = classify_prompt(turn.injected_prompt, view.system_prompt, view.count_tokens)
+            parts = turn_prompt_parts(turn, view.system_prompt, view.count_tokens)
             render_prompt(parts, tool_calls)
     if (section := _section(view, "tokens", t("pane.tokens"), ":material/toll:")) is not None:
         with section:
@@ -252,7 +256,7 @@ def _inspector(view: PaneView, shown: list[Turn]) -> None:
 
 def _gauge(view: PaneView, shown: list[Turn], key_suffix: str) -> None:
     latest = next((turn for turn in reversed(shown) if turn.reply_call is not None), None)
-    parts = classify_prompt(latest.injected_prompt, view.system_prompt, view.count_tokens) if latest else []
+    parts = turn_prompt_parts(latest, view.system_prompt, view.count_tokens) if latest else []
     render_context_gauge(
         section_totals(parts),
         view.context_window,

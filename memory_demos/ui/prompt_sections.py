@@ -3,7 +3,9 @@
 Pure functions over ``PromptMessage``s: no Streamlit, so tests can check them directly. The rules:
 the first system message is the system prompt (if memory text was appended to it, that tail is
 classified by its header); other system messages are classified by their header; human/ai/tool
-messages before the last human message are history; the last human message is the new input.
+messages before the last human message are history; the last human message is the new input. The
+tool definitions bound to the call are a section of their own (``tools``): no message holds them,
+yet they are sent, billed and count against the context window.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from typing import Literal
 from memory_demos.prompts import LONG_TERM_FACTS_HEADER, RETRIEVED_HEADER, SUMMARY_HEADER
 from memory_demos.turn import PromptMessage, Turn
 
-Section = Literal["system", "summary", "entities", "retrieved", "history", "new_input", "memory"]
+Section = Literal["system", "tools", "summary", "entities", "retrieved", "history", "new_input", "memory"]
 SECTIONS: tuple[Section, ...] = (
     "system",
+    "tools",
     "summary",
     "entities",
     "retrieved",
@@ -30,6 +33,7 @@ SECTIONS: tuple[Section, ...] = (
 # as ``:blue[...]`` markdown, the same named colour, so both always match the theme.
 SECTION_PALETTE: dict[Section, tuple[str, str]] = {
     "system": ("gray", "#6b7280"),
+    "tools": ("primary", "#2f6f9f"),
     "summary": ("violet", "#9b5de5"),
     "entities": ("orange", "#e0682b"),
     "retrieved": ("green", "#079464"),
@@ -62,7 +66,7 @@ class PromptPart:
     @property
     def from_memory(self) -> bool:
         """True for everything memory put in the prompt (all but the system prompt and the new input)."""
-        return self.section not in ("system", "new_input")
+        return self.section not in ("system", "tools", "new_input")
 
 
 @dataclass(frozen=True)
@@ -128,6 +132,25 @@ def classify_prompt(
         else:
             parts.append(PromptPart(index, "history", message.role, message.content, message.tokens))
     return parts
+
+
+def tool_part(turn: Turn) -> PromptPart | None:
+    """The tool definitions of a turn's reply call as one prompt part (index -1: not a message)."""
+    if not turn.tool_schemas:
+        return None
+    import json
+
+    content = json.dumps(list(turn.tool_schemas), ensure_ascii=False, indent=1)
+    return PromptPart(-1, "tools", "tools", content, turn.tool_tokens)
+
+
+def turn_prompt_parts(
+    turn: Turn, system_prompt: str | None = None, count_tokens: Callable[[str], int] | None = None
+) -> list[PromptPart]:
+    """Every part of a turn's reply prompt: its messages by section, then its tool definitions."""
+    parts = classify_prompt(turn.injected_prompt, system_prompt, count_tokens)
+    tools = tool_part(turn)
+    return [*parts, tools] if tools is not None else parts
 
 
 def section_totals(parts: Sequence[PromptPart]) -> dict[Section, int]:

@@ -53,6 +53,10 @@ def render_prompt(
     new_input = [p for p in parts if p.section == "new_input"]
     for part in system:
         _message_block(part, show_section=False)
+    for part in (p for p in parts if p.section == "tools"):
+        with st.expander(f":material/build: {t('prompt.tools_heading', tokens=part.tokens)}"):
+            st.caption(t("prompt.tools_estimated"))
+            st.code(part.content, language="json", wrap_lines=True)
     with st.container(border=True):
         memory_tokens = sum(p.tokens for p in memory)
         st.markdown(f"**:material/memory: {t('prompt.added_by_memory')}**")

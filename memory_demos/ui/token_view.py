@@ -20,9 +20,12 @@ def source_label(token_source: str, approximate: bool) -> str:
     """Where a count came from, translated; a count made for a foreign model is marked approximate."""
     if token_source.startswith("reported"):
         return t("tokens.source_reported")
-    encoding = token_source.rsplit(" ", 1)[-1] if token_source.startswith("counted") else token_source
+    counted, _, tools_note = token_source.partition(";")
+    encoding = counted.rsplit(" ", 1)[-1] if counted.startswith("counted") else counted
     label = t("tokens.source_counted", encoding=encoding)
-    return label + " " + t("tokens.approximate") if approximate else label
+    if approximate:
+        label += " " + t("tokens.approximate")
+    return label + " " + t("tokens.tools_estimated") if tools_note else label
 
 
 def render_turn_tokens(turn: Turn, approximate: bool) -> None:
