@@ -25,6 +25,10 @@ _SUBJECT = re.compile(r"^(?:The (?:class|function|method|attribute) )?`?([\w.]+)
 _capture_lock = threading.RLock()  # a capture may run inside another (a strategy built in a turn)
 
 
+# Warning texts already passed on to the console: a process-wide log filter, holding no user data.
+_printed: set[str] = set()
+
+
 @dataclass(frozen=True)
 class Deprecation:
     """One deprecation warning as LangChain raised it; ``since`` is the version it names, if any."""
@@ -114,8 +118,9 @@ def capture_deprecations() -> Iterator[list[Deprecation]]:
             deprecation = parse_deprecation(str(item.message), item.category.__name__)
             if all(known.message != deprecation.message for known in found):
                 found.append(deprecation)
-        # Python's own per-module registry: each warning reaches the console once, as from its origin.
-        registry = globals().setdefault("__warningregistry__", {})
-        warnings.warn_explicit(
-            item.message, item.category, item.filename, item.lineno, registry=registry, source=item.source
-        )
+        # Re-armed classes warn on every build; the console still gets each text once per process.
+        with _capture_lock:
+            if str(item.message) in _printed:
+                continue
+            _printed.add(str(item.message))
+        warnings.warn_explicit(item.message, item.category, item.filename, item.lineno, source=item.source)

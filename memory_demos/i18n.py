@@ -784,6 +784,24 @@ STRATEGY_TEXT: dict[str, dict[str, tuple[str, str]]] = {
             "混合：窗口 + 摘要 + 检索，受词元预算约束",
             "最近几轮原文，更早的作为滚动摘要和可检索向量，全部装进硬性词元预算，先丢最不重要的部分。",
         ),
+        "agent": (
+            "create_agent + 检查点（thread_id）",
+            "LangChain 1.x 的短期记忆：智能体的检查点按线程保存消息（包括工具调用），每轮全部发送。",
+        ),
+        "agent_trim": (
+            "create_agent + @before_model 裁剪",
+            "智能体的 before_model 中间件把线程裁剪到最近 k 轮或词元预算内，其余消息从检查点状态中删除。",
+        ),
+        "semantic_store": (
+            "带向量索引的 LangGraph 存储",
+            "每轮对话存入带 MiniLM 索引的 LangGraph 存储；每次调用前用新消息检索，"
+            "发送最接近的几条：按语义回忆。",
+        ),
+        "context_editing": (
+            "create_agent + ContextEditingMiddleware（清除旧工具结果）",
+            "使用工具的智能体；提示词超过词元阈值后，中间件把旧的工具结果换成占位符。"
+            "线程里保留原文，提示词里不再发送。",
+        ),
     },
 }
 

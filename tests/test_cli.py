@@ -58,6 +58,8 @@ def test_replay_json_has_the_fixed_shape(capsys: pytest.CaptureFixture[str]) -> 
         "reply",
         "injected_prompt",
         "prompt_tokens",
+        "tool_schemas",
+        "tool_tokens",
         "completion_tokens",
         "memory_calls",
         "state",

@@ -31,6 +31,10 @@ MODERN_IDS: tuple[str, ...] = (
     "summarization",
     "long_term",
     "hybrid",
+    "agent",
+    "agent_trim",
+    "semantic_store",
+    "context_editing",
 )
 STRATEGY_IDS: tuple[str, ...] = CLASSIC_IDS + MODERN_IDS
 

@@ -1,0 +1,77 @@
+"""``agent``: LangChain 1.x short-term memory: ``create_agent`` + a checkpointer, a thread per conversation.
+
+The agent is stateless; the checkpointer keeps the thread's messages under its ``thread_id``
+(``InMemorySaver``, ``SqliteSaver`` or ``PostgresSaver``), so every turn sends the whole thread, tool
+calls and results included. This is what ``ConversationBufferMemory`` and ``RunnableWithMessageHistory``
+became. Subclasses add middleware (``agent_trim``, ``context_editing``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from memory_demos.strategies.base import ParamSpec, StrategyInfo
+from memory_demos.strategies.langgraph import CHECKPOINT_FILE, LangGraphStrategy
+
+if TYPE_CHECKING:
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+
+CHECKPOINTER_PARAM = ParamSpec(
+    "checkpointer",
+    "memory",
+    f"Where the thread lives: memory (InMemorySaver, lost on restart), sqlite (SqliteSaver on "
+    f"{CHECKPOINT_FILE} in the data folder) or postgres (PostgresSaver on the server of MEMORY_LAB_SQL_URL, "
+    "shared by every app process).",
+    choices=("memory", "sqlite", "postgres"),
+)
+TOOLS_PARAM = ParamSpec(
+    "tools",
+    True,
+    "Bind the two simulated tools (weather, order status); their definitions are sent with every call.",
+)
+
+INFO = StrategyInfo(
+    id="agent",
+    title="create_agent + checkpointer (thread_id)",
+    kind="modern",
+    langchain_classes=(
+        "langchain.agents.create_agent",
+        "langgraph.checkpoint.memory.InMemorySaver",
+        "langgraph.checkpoint.sqlite.SqliteSaver",
+        "langgraph.checkpoint.postgres.PostgresSaver",
+    ),
+    summary=(
+        "LangChain 1.x short-term memory: an agent whose checkpointer keeps each thread's messages "
+        "(tool calls included) and sends them all every turn."
+    ),
+    params=(CHECKPOINTER_PARAM, TOOLS_PARAM),
+)
+
+
+class AgentStrategy(LangGraphStrategy):
+    """``create_agent(model, tools, checkpointer=...)`` invoked with this conversation's ``thread_id``."""
+
+    info = INFO
+
+    def agent_tools(self) -> list[Any]:
+        from memory_demos.tools import TOOLS
+
+        return list(TOOLS) if self.params["tools"] else []
+
+    def middleware(self) -> list[Any]:
+        """The agent's middleware (none: the checkpointer alone is the memory)."""
+        return []
+
+    def _build_graph(self, checkpointer: BaseCheckpointSaver) -> Any:
+        from langchain.agents import create_agent
+
+        return create_agent(
+            model=self.reply_model,
+            tools=self.agent_tools(),
+            system_prompt=self.system_prompt,
+            middleware=self.middleware(),
+            checkpointer=checkpointer,
+        )
+
+
+STRATEGY = AgentStrategy

@@ -1,0 +1,240 @@
+"""``semantic_store``: past exchanges in a LangGraph store with an ``index``, searched with ``query=``.
+
+LangChain 1.x's form of ``VectorStoreRetrieverMemory``: ``InMemoryStore(index={"embed": MiniLM,
+"dims": 384, "fields": ["text"]})`` holds one item per exchange under the user's namespace. A
+middleware searches it with the new message before every model call and appends the hits to the
+system message (the same text the classic memory injects), and writes the exchange after the agent
+answered. Only the last ``recent_turns`` exchanges travel as messages (0: none, like the classic memory).
+
+The vector index lives in this process: on this machine ``SqliteStore`` cannot load sqlite-vec (Python's
+sqlite3 was built without extension loading) and PostgreSQL has no pgvector. With ``store=sqlite`` or
+``postgres`` every item is also written to a ``SqliteStore``/``PostgresStore`` without an index, and a new
+object re-embeds them into its index, so the memory survives restarts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+
+from memory_demos import storage
+from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo
+from memory_demos.strategies.classic import messages_as_json
+from memory_demos.strategies.langgraph import (
+    CheckpointedGraphStrategy,
+    open_postgres_saver,
+    open_sqlite_saver,
+)
+from memory_demos.strategies.long_term import namespace_label, open_postgres_store, open_sqlite_store
+from memory_demos.strategies.turn_trim import split_turns
+from memory_demos.strategies.vector import system_with_retrieved
+
+if TYPE_CHECKING:
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+    from langgraph.store.base import BaseStore
+
+EMBEDDING_DIMS = 384
+MAX_ITEMS = 10_000
+
+INFO = StrategyInfo(
+    id="semantic_store",
+    title="LangGraph store with a vector index",
+    kind="modern",
+    langchain_classes=(
+        "langchain.agents.create_agent",
+        "langchain.agents.middleware.AgentMiddleware",
+        "langgraph.store.memory.InMemoryStore",
+        "langgraph.store.sqlite.SqliteStore",
+        "langgraph.store.postgres.PostgresStore",
+    ),
+    summary=(
+        "Every exchange goes into a LangGraph store with a MiniLM index; before each call the agent "
+        "searches it with the new message and sends the closest ones: recall by meaning."
+    ),
+    params=(
+        ParamSpec(
+            "k", 2, "Past exchanges found by store.search(query=...) and sent with each message.", minimum=1
+        ),
+        ParamSpec("recent_turns", 0, "Recent exchanges also sent as messages (0: none).", minimum=0),
+        ParamSpec(
+            "store",
+            "memory",
+            "Where the exchanges live: memory (lost on restart), sqlite (long_term_store.sqlite and "
+            "checkpoints.sqlite in the data folder) or postgres (MEMORY_LAB_SQL_URL); the index is rebuilt "
+            "in this process from them.",
+            choices=("memory", "sqlite", "postgres"),
+        ),
+    ),
+)
+
+
+def exchange_text(user_text: str, reply: str) -> str:
+    """One stored exchange, in the format ``VectorStoreRetrieverMemory`` saves."""
+    return f"input: {user_text}\noutput: {reply}"
+
+
+class SemanticRecallMiddleware:
+    """Reads the store before the model is called and writes the exchange after the agent answered.
+
+    Built as an ``AgentMiddleware`` subclass at run time (``build``), so importing this module stays cheap.
+    """
+
+    @staticmethod
+    def build(
+        namespace: tuple[str, ...], k: int, recent_turns: int, on_hits: Callable[[list[Any]], None]
+    ) -> Any:
+        from langchain.agents.middleware import AgentMiddleware
+
+        class SemanticRecall(AgentMiddleware):
+            def wrap_model_call(self, request: Any, handler: Any) -> Any:
+                question = next(m for m in reversed(request.messages) if isinstance(m, HumanMessage))
+                hits = request.runtime.store.search(namespace, query=question.text, limit=k)
+                on_hits(hits)
+                system = system_with_retrieved(
+                    request.system_message.text, "\n".join(hit.value["text"] for hit in hits)
+                )
+                turns = split_turns(request.messages)[-(recent_turns + 1) :]
+                return handler(
+                    request.override(
+                        system_message=SystemMessage(system), messages=[m for turn in turns for m in turn]
+                    )
+                )
+
+            def after_agent(self, state: Any, runtime: Any) -> None:
+                messages = state["messages"]
+                question = next(
+                    i for i in range(len(messages) - 1, -1, -1) if isinstance(messages[i], HumanMessage)
+                )
+                answer = messages[-1]
+                if isinstance(answer, AIMessage) and not answer.tool_calls:
+                    number = len(runtime.store.search(namespace, limit=MAX_ITEMS)) + 1
+                    text = exchange_text(messages[question].text, answer.text)
+                    runtime.store.put(namespace, f"exchange-{number:05d}", {"text": text})
+
+        return SemanticRecall()
+
+
+class SemanticStoreStrategy(CheckpointedGraphStrategy):
+    """``create_agent(middleware=[SemanticRecall], store=InMemoryStore(index=...), checkpointer=...)``."""
+
+    info = INFO
+
+    def __init__(
+        self, context: StrategyContext | None = None, params: Mapping[str, Any] | None = None
+    ) -> None:
+        self._durable: BaseStore | None = None
+        self._durable_connection: Any = None
+        self._hits: list[dict[str, Any]] = []
+        self._query: str | None = None
+        super().__init__(context, params)
+
+    @property
+    def namespace(self) -> tuple[str, ...]:
+        return ("users", namespace_label(self.context.user_id), "exchanges")
+
+    def _open_checkpointer(self) -> BaseCheckpointSaver:
+        if self.params["store"] == "sqlite":
+            return open_sqlite_saver(self.context.folder())
+        if self.params["store"] == "postgres":
+            return open_postgres_saver(self.context.storage, "semantic_store.store=postgres")
+        return super()._open_checkpointer()
+
+    def _build_graph(self, checkpointer: BaseCheckpointSaver) -> Any:
+        from langchain.agents import create_agent
+        from langgraph.store.memory import InMemoryStore
+
+        index = {"embed": self.context.get_embeddings(), "dims": EMBEDDING_DIMS, "fields": ["text"]}
+        self.store = InMemoryStore(index=index)
+        self._open_durable_copy()
+        middleware = SemanticRecallMiddleware.build(
+            self.namespace, self.params["k"], self.params["recent_turns"], self._record_hits
+        )
+        return create_agent(
+            model=self.reply_model,
+            tools=[],
+            system_prompt=self.system_prompt,
+            middleware=[middleware],
+            checkpointer=checkpointer,
+            store=self.store,
+        )
+
+    def _open_durable_copy(self) -> None:
+        """Open the store's durable copy (``store=sqlite|postgres``) and re-embed its items into the index."""
+        if self.params["store"] == "sqlite":
+            self._durable = open_sqlite_store(self.context)
+            self._durable_connection = self._durable.conn  # type: ignore[attr-defined]
+        elif self.params["store"] == "postgres":
+            self._durable_connection = storage.postgres_connection(
+                self.context.storage, "semantic_store.store=postgres"
+            )
+            self._durable = open_postgres_store(self.context.storage, self._durable_connection)
+        if self._durable is not None:
+            for item in self._durable.search(self.namespace, limit=MAX_ITEMS):
+                self.store.put(self.namespace, item.key, dict(item.value))
+
+    def _record_hits(self, hits: list[Any]) -> None:
+        self._hits = [{"key": hit.key, "text": hit.value.get("text"), "score": hit.score} for hit in hits]
+
+    def keys(self) -> set[str]:
+        return {item.key for item in self.store.search(self.namespace, limit=MAX_ITEMS)}
+
+    def _respond(self, user_text: str) -> str:
+        self._query, self._hits = user_text, []
+        before = self.keys()
+        reply = self._run_turn(user_text)
+        if self._durable is not None:
+            for key in self.keys() - before:
+                item = self.store.get(self.namespace, key)
+                if item is not None:
+                    self._durable.put(self.namespace, key, dict(item.value), index=False)
+        return reply
+
+    def _rollback_point(self) -> Any:
+        return super()._rollback_point(), self.keys()
+
+    def _rollback(self, point: Any) -> None:
+        head, keys = point
+        super()._rollback(head)
+        for key in self.keys() - keys:
+            self.store.delete(self.namespace, key)
+            if self._durable is not None:
+                self._durable.delete(self.namespace, key)
+
+    def clear(self) -> None:
+        """Forget this conversation's thread and the user's stored exchanges."""
+        super().clear()
+        for key in self.keys():
+            self.store.delete(self.namespace, key)
+            if self._durable is not None:
+                self._durable.delete(self.namespace, key)
+        self._hits, self._query = [], None
+
+    def close(self) -> None:
+        super().close()
+        if self._durable_connection is not None:
+            self._durable_connection.close()
+            self._durable_connection = None
+
+    def snapshot(self) -> dict[str, Any]:
+        items = self.store.search(self.namespace, limit=MAX_ITEMS)
+        return {
+            "store": self.params["store"],
+            "namespace": list(self.namespace),
+            "index": {
+                "dims": EMBEDDING_DIMS,
+                "fields": ["text"],
+                "embeddings": type(self.context.get_embeddings()).__name__,
+            },
+            "items": [{"key": item.key, "text": item.value.get("text")} for item in items],
+            "query": self._query,
+            "hits": self._hits,
+            "k": self.params["k"],
+            "recent_turns": self.params["recent_turns"],
+            "thread_id": self.thread_id,
+            "messages": messages_as_json(self.messages()),
+        }
+
+
+STRATEGY = SemanticStoreStrategy
