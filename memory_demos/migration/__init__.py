@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from langchain_core.language_models import BaseChatModel
 
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT as SYSTEM_PROMPT
+from memory_demos.deprecations import Deprecation, capture_deprecations
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
 from memory_demos.tracing import REPLY, CallCapture
 from memory_demos.turn import ModelCall, PromptMessage
@@ -26,6 +27,7 @@ from memory_demos.turn import ModelCall, PromptMessage
 # The guide's order; "retired" is the closing step (why the classic API went, and what to pick).
 STEP_IDS: tuple[str, ...] = (
     "buffer",
+    "history",
     "window",
     "token_buffer",
     "summary",
@@ -137,6 +139,9 @@ class MigrationRun:
     turns: list[TurnComparison] = field(default_factory=list)
     classic_error: str | None = None
     modern_error: str | None = None
+    # The deprecation warnings LangChain raised while each version ran.
+    classic_deprecations: tuple[Deprecation, ...] = ()
+    modern_deprecations: tuple[Deprecation, ...] = ()
 
     @property
     def all_same(self) -> bool:
@@ -154,6 +159,8 @@ class MigrationRun:
             "classic_error": self.classic_error,
             "modern_error": self.modern_error,
             "all_same": self.all_same,
+            "classic_deprecations": [item.to_json() for item in self.classic_deprecations],
+            "modern_deprecations": [item.to_json() for item in self.modern_deprecations],
             "turns": [turn.to_json() for turn in self.turns],
         }
 
@@ -275,7 +282,7 @@ class TurnMarkingInputs:
 
 def _version_turns(
     version: Version, inputs: Sequence[str], provider: ProviderConfig
-) -> tuple[list[VersionTurn], str | None]:
+) -> tuple[list[VersionTurn], str | None, tuple[Deprecation, ...]]:
     capture = CallCapture(
         provider.tokenizer.encoding_name,
         secrets=provider.secret_values(),
@@ -286,7 +293,8 @@ def _version_turns(
     error: str | None = None
     exchanges: list[Exchange] = []
     try:
-        exchanges = version(model, marking)
+        with capture_deprecations() as raised:
+            exchanges = version(model, marking)
     except Exception as exc:
         error = provider.describe(exc)
     marking.finish()
@@ -305,7 +313,7 @@ def _version_turns(
                 tool_rounds=max(0, len(reply_calls) - 1),
             )
         )
-    return turns, error
+    return turns, error, tuple(raised)
 
 
 def run_both(
@@ -326,9 +334,17 @@ def run_both(
     if len(texts) > MAX_GUIDE_INPUTS:
         raise ValueError(f"The guide plays at most {MAX_GUIDE_INPUTS} messages; got {len(texts)}.")
     provider = provider or ProviderConfig()
-    classic_turns, classic_error = _version_turns(module.classic_version, texts, provider)
-    modern_turns, modern_error = _version_turns(module.modern_version, texts, provider)
-    run = MigrationRun(step_id=step_id, classic_error=classic_error, modern_error=modern_error)
+    classic_turns, classic_error, classic_deprecations = _version_turns(
+        module.classic_version, texts, provider
+    )
+    modern_turns, modern_error, modern_deprecations = _version_turns(module.modern_version, texts, provider)
+    run = MigrationRun(
+        step_id=step_id,
+        classic_error=classic_error,
+        modern_error=modern_error,
+        classic_deprecations=classic_deprecations,
+        modern_deprecations=modern_deprecations,
+    )
     empty = VersionTurn(reply="", injected_prompt=(), prompt_tokens=0)
     for index, user in enumerate(texts):
         classic = classic_turns[index] if index < len(classic_turns) else empty

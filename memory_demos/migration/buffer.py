@@ -1,25 +1,27 @@
-"""Step 1: ConversationBufferMemory → RunnableWithMessageHistory with a chat-message history."""
+"""Step 1: ConversationBufferMemory → ``create_agent`` + a checkpointer, a ``thread_id`` per conversation."""
 
 from __future__ import annotations
 
 import secrets
-import threading
 from collections.abc import Iterable
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
 from memory_demos.migration import SYSTEM_PROMPT, Exchange, Text
 
 STEP_ID = "buffer"
-TITLE = Text("Buffer → RunnableWithMessageHistory", "缓冲记忆 → RunnableWithMessageHistory")
+TITLE = Text("Buffer → create_agent + checkpointer", "缓冲记忆 → create_agent + 检查点")
 CLASSIC_API = "langchain_classic.memory.ConversationBufferMemory"
-MODERN_API = "langchain_core.runnables.history.RunnableWithMessageHistory + InMemoryChatMessageHistory"
+MODERN_API = "langchain.agents.create_agent + langgraph.checkpoint.memory.InMemorySaver (thread_id)"
 SUMMARY = Text(
-    "Both send every earlier message, every turn. The modern chain is stateless: a session factory hands "
-    "it the history named in the config, and it saves the new messages after the model answers.",
-    "两者每轮都发送全部历史消息。现代写法的链本身无状态：会话工厂按 config 里的会话 id 取出历史，"
-    "模型回答后再把新消息存回去。",
+    "Both send every earlier message, every turn. In LangChain 1.x the agent is stateless: its checkpointer "
+    "keeps each thread's messages, and the thread_id in the config says which conversation a call "
+    "continues. Swap InMemorySaver for SqliteSaver or PostgresSaver and the thread survives restarts.",
+    "两者每轮都发送全部历史消息。在 LangChain 1.x 中智能体本身无状态：检查点按线程保存消息，"
+    "config 里的 thread_id 指明这次调用接着哪段对话。把 InMemorySaver 换成 SqliteSaver 或 "
+    "PostgresSaver，线程就能在重启后继续。",
 )
 meant_to_match = True
 DEFAULT_INPUTS: tuple[str, ...] = (
@@ -30,23 +32,21 @@ DEFAULT_INPUTS: tuple[str, ...] = (
 )
 PITFALLS: tuple[Text, ...] = (
     Text(
-        "A lazily filled session dict (`if sid not in store: store[sid] = ...`) races: two first requests "
-        "for one session each create a history and one of them loses its messages. Create under a lock.",
-        "惰性填充的会话字典（`if sid not in store: store[sid] = ...`）存在竞态：同一新会话的两个并发首请求"
-        "各自创建历史，其中一个的消息会丢失。请在锁内创建。",
-    ),
-    Text(
-        "Session ids must not be guessable: whoever can name a session id reads that conversation. Use a "
+        "Thread ids must not be guessable: whoever can name a thread_id reads that conversation. Use a "
         "random token (secrets.token_urlsafe), or key by an authenticated user id plus a conversation id.",
-        "会话 id 不能可猜：谁能说出会话 id，谁就能读到那段对话。请用随机令牌（secrets.token_urlsafe），"
+        "thread_id 不能可猜：谁能说出 thread_id，谁就能读到那段对话。请用随机令牌（secrets.token_urlsafe），"
         "或用已认证的用户 id 加对话 id 作键。",
     ),
     Text(
-        "InMemoryChatMessageHistory never survives a restart or a second server process; use a "
-        "database-backed "
-        "history (SQLChatMessageHistory, Redis, Postgres) in production.",
-        "InMemoryChatMessageHistory 重启即丢，也不能跨多个服务进程共享；生产环境请用数据库支持的历史"
-        "（SQLChatMessageHistory、Redis、Postgres）。",
+        "InMemorySaver never survives a restart or a second server process; use SqliteSaver or "
+        "PostgresSaver in production.",
+        "InMemorySaver 重启即丢，也不能跨多个服务进程共享；生产环境请用 SqliteSaver 或 PostgresSaver。",
+    ),
+    Text(
+        "The checkpointer keeps every step, not only the messages: old checkpoints let you rewind a thread "
+        "(see the langgraph pane), and they take space until you delete the thread.",
+        "检查点保存每一步，而不只是消息：旧检查点可以让线程回到过去（见 langgraph 面板），"
+        "在删除线程之前它们一直占用空间。",
     ),
     Text(
         "The whole history still grows without bound: the buffer problem is not solved by the new API. "
@@ -75,28 +75,14 @@ def classic_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchang
 
 
 def modern_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange]:
-    """RunnableWithMessageHistory: a stateless chain; a session factory owns each session's messages."""
-    from langchain_core.chat_history import InMemoryChatMessageHistory
-    from langchain_core.runnables.history import RunnableWithMessageHistory
+    """create_agent: the checkpointer keeps the thread; each call names it with a thread_id."""
+    from langchain.agents import create_agent
+    from langgraph.checkpoint.memory import InMemorySaver
 
-    sessions: dict[str, InMemoryChatMessageHistory] = {}
-    sessions_lock = threading.Lock()
-
-    def get_session_history(session_id: str) -> InMemoryChatMessageHistory:
-        with sessions_lock:  # two first requests for one new session must get the same history
-            if session_id not in sessions:
-                sessions[session_id] = InMemoryChatMessageHistory()
-            return sessions[session_id]
-
-    prompt = ChatPromptTemplate.from_messages(
-        [("system", SYSTEM_PROMPT), MessagesPlaceholder("history"), ("human", "{input}")]
-    )
-    chain = RunnableWithMessageHistory(
-        prompt | model, get_session_history, input_messages_key="input", history_messages_key="history"
-    )
-    config = {"configurable": {"session_id": secrets.token_urlsafe(16)}}  # unguessable
+    agent = create_agent(model=model, tools=[], system_prompt=SYSTEM_PROMPT, checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": secrets.token_urlsafe(16)}}  # one unguessable thread
     exchanges = []
     for user_text in inputs:
-        reply = chain.invoke({"input": user_text}, config)
-        exchanges.append(Exchange(user_text, reply.text))
+        state = agent.invoke({"messages": [HumanMessage(user_text)]}, config)  # only the new message
+        exchanges.append(Exchange(user_text, state["messages"][-1].text))
     return exchanges

@@ -1,28 +1,31 @@
-"""Step 3: ConversationTokenBufferMemory → ``trim_messages`` by tokens (whole turns when tools are used)."""
+"""Step 4: ConversationTokenBufferMemory → ``create_agent`` + ``@before_model`` trimming by tokens."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import HumanMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
 from memory_demos.migration import SYSTEM_PROMPT, Exchange, Text
+from memory_demos.strategies.agent_middleware import keep_within_tokens
 from memory_demos.strategies.turn_trim import trim_turns
 
 STEP_ID = "token_buffer"
-TITLE = Text("Token buffer → trim_messages by tokens", "Token 缓冲 → 按 token 的 trim_messages")
+TITLE = Text("Token buffer → @before_model trimming by tokens", "Token 缓冲 → 按 token 的 @before_model 裁剪")
 CLASSIC_API = "langchain_classic.memory.ConversationTokenBufferMemory"
-MODERN_API = "langchain_core.messages.trim_messages(token_counter=model)"
+MODERN_API = "langchain.agents.create_agent + before_model + trim_messages(token_counter=model)"
 SUMMARY = Text(
     "Both keep the newest messages that fit a token budget, counted by the model's own tokenizer. The "
-    "classic class prunes its stored buffer after saving, one message at a time; trim_messages cuts a copy "
-    "right before the call and, with start_on='human', only between turns. So they can differ by one "
-    "message at the edge: this pair is not meant to match exactly.",
-    "两者都保留能装进 token 预算的最新消息，用模型自己的分词器计数。经典类在保存后逐条修剪已存的缓冲；"
-    "trim_messages 在调用前裁剪一个副本，并且在 start_on='human' 时只在轮与轮之间截断。"
-    "所以边界处可能差一条消息：这一对本来就不要求完全一致。",
+    "classic class prunes its stored buffer after saving, one message at a time, and budgets the history "
+    "alone; the middleware runs trim_messages before each model call over the thread (the new question "
+    "included) and, with start_on='human', cuts only between turns. So they can differ by a message at "
+    "the edge: this pair is not meant to match exactly.",
+    "两者都保留能装进 token 预算的最新消息，用模型自己的分词器计数。经典类在保存后逐条修剪已存的缓冲，"
+    "预算只算历史；中间件在每次调用模型前对整个线程（包括新问题）运行 trim_messages，并且在 "
+    "start_on='human' 时只在轮与轮之间截断。所以边界处可能差一条消息：这一对本来就不要求完全一致。",
 )
 meant_to_match = False
 MAX_TOKENS = 90
@@ -33,8 +36,8 @@ DEFAULT_INPUTS: tuple[str, ...] = (
     "What do you think about spring weather in general?",
     "What's my order number?",
 )
-# Shown under the pair: how the turn_trim strategy trims when the history holds tool calls.
-EXTRAS = (trim_turns,)
+# Shown under the pair: the middleware, and how turn_trim trims when the history holds tool calls.
+EXTRAS = (keep_within_tokens, trim_turns)
 PITFALLS: tuple[Text, ...] = (
     Text(
         "Classic chat memories silently drop tool calls: save_context stores only the input and output "
@@ -80,20 +83,21 @@ def classic_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchang
 
 
 def modern_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange]:
-    """Keep the full history; before each call send the newest messages that fit MAX_TOKENS."""
-    from langchain_core.messages import trim_messages
+    """create_agent with a @before_model middleware (below) keeping the newest turns that fit MAX_TOKENS."""
+    from langchain.agents import create_agent
+    from langgraph.checkpoint.memory import InMemorySaver
 
-    history: list[BaseMessage] = []
+    agent = create_agent(
+        model=model,
+        tools=[],
+        system_prompt=SYSTEM_PROMPT,
+        # counted with the model's own get_num_tokens_from_messages
+        middleware=[keep_within_tokens(MAX_TOKENS, model.get_num_tokens_from_messages)],
+        checkpointer=InMemorySaver(),
+    )
+    config = {"configurable": {"thread_id": secrets.token_urlsafe(16)}}
     exchanges = []
     for user_text in inputs:
-        recent = trim_messages(
-            history,
-            max_tokens=MAX_TOKENS,
-            token_counter=model,  # the model's own get_num_tokens_from_messages
-            strategy="last",
-            start_on="human",  # cut between turns, never inside one
-        )
-        reply = model.invoke([SystemMessage(SYSTEM_PROMPT), *recent, HumanMessage(user_text)])
-        history += [HumanMessage(user_text), reply]
-        exchanges.append(Exchange(user_text, reply.text))
+        state = agent.invoke({"messages": [HumanMessage(user_text)]}, config)
+        exchanges.append(Exchange(user_text, state["messages"][-1].text))
     return exchanges

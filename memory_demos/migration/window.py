@@ -1,25 +1,29 @@
-"""Step 2: ConversationBufferWindowMemory → ``trim_messages`` by message count (``token_counter=len``)."""
+"""Step 3: ConversationBufferWindowMemory → ``create_agent`` + ``@before_model`` keeping k exchanges."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import HumanMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
 from memory_demos.migration import SYSTEM_PROMPT, Exchange, Text
+from memory_demos.strategies.agent_middleware import keep_last_turns, replace_all
 
 STEP_ID = "window"
-TITLE = Text("Window → trim_messages by count", "窗口记忆 → 按条数 trim_messages")
+TITLE = Text("Window → @before_model trimming", "窗口记忆 → @before_model 裁剪")
 CLASSIC_API = "langchain_classic.memory.ConversationBufferWindowMemory"
-MODERN_API = "langchain_core.messages.trim_messages(token_counter=len)"
+MODERN_API = "langchain.agents.create_agent + langchain.agents.middleware.before_model (RemoveMessage)"
 SUMMARY = Text(
-    "The window keeps the last k exchanges. trim_messages with token_counter=len counts every message as "
-    "one 'token', so max_tokens=2k keeps the same last 2k messages; start_on='human' makes the cut fall "
-    "between turns.",
-    "窗口记忆保留最近 k 轮。trim_messages 配合 token_counter=len 把每条消息算作一个「token」，"
-    "max_tokens=2k 就保留同样的最后 2k 条；start_on='human' 保证从一轮的开头截断。",
+    "The window keeps the last k exchanges. In LangChain 1.x a @before_model middleware runs before each "
+    "model call of the agent and returns RemoveMessage(id=REMOVE_ALL_MESSAGES) followed by the messages to "
+    "keep: the current exchange and the k before it, cut only before a human message so a tool call never "
+    "loses its result. Both send the same prompt every turn.",
+    "窗口记忆保留最近 k 轮。在 LangChain 1.x 中，@before_model 中间件在智能体每次调用模型前运行，"
+    "返回 RemoveMessage(id=REMOVE_ALL_MESSAGES) 加上要保留的消息：当前这一轮和之前的 k 轮，"
+    "只在 human 消息前截断，工具调用不会丢掉它的结果。两边每轮发送的提示词相同。",
 )
 meant_to_match = True
 K = 2
@@ -45,8 +49,11 @@ PITFALLS: tuple[Text, ...] = (
         "拒绝。",
     ),
     Text(
-        "Trim the copy you send, not the stored history: the full history stays available for other views.",
-        "裁剪的是发送给模型的副本，而不是存储的历史：完整历史仍可供其他用途。",
+        "RemoveMessage(id=REMOVE_ALL_MESSAGES) rewrites the thread's state: the dropped messages are gone "
+        "from the thread (only older checkpoints still hold them). Trim in wrap_model_call instead if you "
+        "need the full history later.",
+        "RemoveMessage(id=REMOVE_ALL_MESSAGES) 会改写线程状态：被丢弃的消息从线程中消失（只有更早的检查点"
+        "还保留着）。如果之后还需要完整历史，请改在 wrap_model_call 里裁剪发送的副本。",
     ),
     Text(
         "Old facts fall out silently, exactly as with the window: the user's name in turn 1 is gone by turn "
@@ -75,20 +82,24 @@ def classic_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchang
 
 
 def modern_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange]:
-    """A plain message list, trimmed to the last 2*K messages right before each call."""
-    from langchain_core.messages import trim_messages
+    """create_agent with a @before_model middleware (below) keeping the last K exchanges of the thread."""
+    from langchain.agents import create_agent
+    from langgraph.checkpoint.memory import InMemorySaver
 
-    history: list[BaseMessage] = []
+    agent = create_agent(
+        model=model,
+        tools=[],
+        system_prompt=SYSTEM_PROMPT,
+        middleware=[keep_last_turns(K)],
+        checkpointer=InMemorySaver(),
+    )
+    config = {"configurable": {"thread_id": secrets.token_urlsafe(16)}}
     exchanges = []
     for user_text in inputs:
-        recent = trim_messages(
-            history,
-            max_tokens=2 * K,  # with token_counter=len every message counts as 1
-            token_counter=len,
-            strategy="last",
-            start_on="human",
-        )
-        reply = model.invoke([SystemMessage(SYSTEM_PROMPT), *recent, HumanMessage(user_text)])
-        history += [HumanMessage(user_text), reply]
-        exchanges.append(Exchange(user_text, reply.text))
+        state = agent.invoke({"messages": [HumanMessage(user_text)]}, config)
+        exchanges.append(Exchange(user_text, state["messages"][-1].text))
     return exchanges
+
+
+# Shown under the pair: the middleware, and the state update it returns.
+EXTRAS = (keep_last_turns, replace_all)
