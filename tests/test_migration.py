@@ -116,11 +116,14 @@ def test_prompts_are_the_captured_ones_with_their_token_counts() -> None:
 
 
 def test_memory_calls_are_reported_per_turn() -> None:
-    run = run_both("summary", ["Hi, my name is Mara.", "What's my name?"])
+    run = run_both("summary", ["Hi, my name is Mara.", "What's my name?", "Where do I live?"])
     for turn in run.turns:
+        # The classic memory summarises after each answer; the middleware before the next model call.
         assert [call.purpose for call in turn.classic.memory_calls] == ["summarize"]
-        assert [call.purpose for call in turn.modern.memory_calls] == ["summarize"]
+        expected = [] if turn.index == 1 else ["summarize"]
+        assert [call.purpose for call in turn.modern.memory_calls] == expected
         assert turn.classic.memory_tokens > 0
+    assert run.turns[1].modern.injected_prompt[1].content.startswith("Here is a summary of the conversation")
 
 
 def test_modern_retired_step_keeps_tool_calls_in_the_history() -> None:

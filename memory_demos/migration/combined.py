@@ -1,39 +1,39 @@
-"""Step 8: CombinedMemory → separate channels of one LangGraph state."""
+"""Step 9: CombinedMemory → several middlewares on one ``create_agent``."""
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
-from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import HumanMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
 from memory_demos.migration import SYSTEM_PROMPT, Exchange, Text
 from memory_demos.tracing import SUMMARIZE, with_purpose
 
 STEP_ID = "combined"
-TITLE = Text("Combined memory → channels of a LangGraph state", "组合记忆 → LangGraph 状态中的多个通道")
+TITLE = Text("Combined memory → several middlewares on one agent", "组合记忆 → 一个智能体上的多个中间件")
 CLASSIC_API = "langchain_classic.memory.CombinedMemory (window + summary)"
-MODERN_API = "langgraph.graph.StateGraph with a messages channel and a summary channel"
+MODERN_API = "langchain.agents.create_agent + SummarizationMiddleware + ContextEditingMiddleware"
 SUMMARY = Text(
     "CombinedMemory runs several memories side by side; each one stores every message and fills its own "
-    "prompt variable, so the summary repeats what the window already sends. In a graph each kind of memory "
-    "is a channel of the state with its own update rule: here the window lives in 'messages', and only the "
-    "turns that leave it are folded into 'summary'.",
+    "prompt variable, so the summary repeats what the window already sends. In LangChain 1.x each memory "
+    "rule is a middleware of one agent, run in order before every model call: here SummarizationMiddleware "
+    "folds only the messages that leave a window of K exchanges into a summary, and ContextEditingMiddleware "
+    "clears all but the newest tool result from the prompt. The agent has tools; the classic chain has none.",
     "CombinedMemory 并排运行多个记忆；每个都存全部消息、各自填一个提示词变量，"
-    "所以摘要会重复窗口已经发送的内容。"
-    "在图里，每种记忆是状态的一个通道，有自己的更新规则：这里窗口放在 messages 里，只有离开窗口的轮次才并入 "
-    "summary。",
+    "所以摘要会重复窗口已经发送的内容。在 LangChain 1.x 中，每条记忆规则都是同一个智能体的中间件，"
+    "在每次调用模型前按顺序运行：这里 SummarizationMiddleware 只把离开 K 轮窗口的消息并入摘要，"
+    "ContextEditingMiddleware 把除最新一条之外的工具结果从提示词中清除。智能体有工具，经典链没有。",
 )
 meant_to_match = False
 K = 2
 DEFAULT_INPUTS: tuple[str, ...] = (
     "Hi, my name is Mara and I live in Lisbon.",
+    "What's the weather in Lisbon?",
     "My order number is A-1234.",
-    "Can you recommend a book about gardening?",
-    "What makes a good cup of tea?",
+    "What's the weather in Porto?",
     "What's my name?",
 )
 PITFALLS: tuple[Text, ...] = (
@@ -48,9 +48,11 @@ PITFALLS: tuple[Text, ...] = (
         "记忆变量不能重名：两个子记忆用同一个 memory_key 会报错，与输入键同名则会悄悄覆盖输入。",
     ),
     Text(
-        "Give every channel a clear update rule (a reducer): appending messages, replacing a summary and "
-        "merging facts are different operations.",
-        "为每个通道指定清晰的更新规则（reducer）：追加消息、替换摘要、合并事实是不同的操作。",
+        "Middlewares run in list order before each model call, and each sees what the previous one left: "
+        "put the ones that rewrite the thread's state (summaries, trimming) before the ones that only edit "
+        "the prompt sent.",
+        "中间件在每次调用模型前按列表顺序运行，每个都看到前一个留下的结果：改写线程状态的（摘要、裁剪）"
+        "放在只编辑发送提示词的前面。",
     ),
     Text(
         "The classic API has no notion of tool calls or of a thread id; a LangGraph state has both, and a "
@@ -94,43 +96,36 @@ def classic_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchang
 
 
 def modern_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange]:
-    """Two channels: ``messages`` holds the window, ``summary`` what left it."""
-    from langchain.agents.middleware.summarization import DEFAULT_SUMMARY_PROMPT
-    from langchain_core.messages import RemoveMessage, get_buffer_string
+    """One agent, two middlewares: a summary of what leaves the window, and old tool results cleared."""
+    from langchain.agents import create_agent
+    from langchain.agents.middleware import (
+        ClearToolUsesEdit,
+        ContextEditingMiddleware,
+        SummarizationMiddleware,
+    )
     from langgraph.checkpoint.memory import InMemorySaver
-    from langgraph.graph import END, START, MessagesState, StateGraph
 
-    class State(MessagesState):  # messages: appended by the add_messages reducer
-        summary: str  # replaced on every update
-        reply: str
+    from memory_demos.tools import TOOLS
 
-    def respond(state: State) -> dict[str, Any]:
-        summary = state.get("summary", "")
-        system = SYSTEM_PROMPT + (f"\n\nSummary of the earlier conversation:\n{summary}" if summary else "")
-        reply = model.invoke([SystemMessage(system), *state["messages"]])
-        return {"messages": [reply], "reply": reply.text}
-
-    def fold_old_turns(state: State) -> dict[str, Any]:
-        leaving = state["messages"][: -2 * K]
-        if not leaving:
-            return {}
-        earlier = [HumanMessage(f"Summary so far: {state['summary']}")] if state.get("summary") else []
-        transcript = get_buffer_string([*earlier, *leaving])
-        summary = (
-            with_purpose(model, SUMMARIZE).invoke(DEFAULT_SUMMARY_PROMPT.format(messages=transcript)).text
-        )
-        return {"summary": summary, "messages": [RemoveMessage(id=m.id) for m in leaving]}
-
-    builder = StateGraph(State)
-    builder.add_node("respond", respond)
-    builder.add_node("fold_old_turns", fold_old_turns)
-    builder.add_edge(START, "respond")
-    builder.add_edge("respond", "fold_old_turns")
-    builder.add_edge("fold_old_turns", END)
-    graph = builder.compile(checkpointer=InMemorySaver())
+    agent = create_agent(
+        model=model,
+        tools=list(TOOLS),
+        system_prompt=SYSTEM_PROMPT,
+        middleware=[
+            # past 2K+1 messages, fold all but the last 2K+1 (the window and the new question) into a summary
+            SummarizationMiddleware(
+                model=with_purpose(model, SUMMARIZE),
+                trigger=("messages", 2 * K + 2),
+                keep=("messages", 2 * K + 1),
+            ),
+            # in the prompt sent, keep only the newest tool result whole
+            ContextEditingMiddleware(edits=[ClearToolUsesEdit(trigger=0, keep=1)]),
+        ],
+        checkpointer=InMemorySaver(),
+    )
     config = {"configurable": {"thread_id": secrets.token_urlsafe(16)}}
     exchanges = []
     for user_text in inputs:
-        state = graph.invoke({"messages": [HumanMessage(user_text)]}, config)
-        exchanges.append(Exchange(user_text, state["reply"]))
+        state = agent.invoke({"messages": [HumanMessage(user_text)]}, config)
+        exchanges.append(Exchange(user_text, state["messages"][-1].text))
     return exchanges

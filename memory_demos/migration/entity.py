@@ -1,32 +1,37 @@
-"""Step 6: ConversationEntityMemory → a long-term store holding facts of an explicit schema."""
+"""Step 7: ConversationEntityMemory → notes per person in a LangGraph store namespace of the user."""
 
 from __future__ import annotations
 
-import re
+import secrets
 from collections.abc import Iterable
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import HumanMessage, get_buffer_string
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
-from pydantic import BaseModel, Field
 
 from memory_demos.migration import SYSTEM_PROMPT, Exchange, Text
-from memory_demos.prompts import FACT_EXTRACTION_PROMPT
-from memory_demos.tracing import EXTRACT_ENTITIES, SUMMARIZE_ENTITY, purpose_tag, with_purpose
+from memory_demos.tracing import EXTRACT_ENTITIES, SUMMARIZE_ENTITY, with_purpose
 
 STEP_ID = "entity"
-TITLE = Text("Entity memory → a long-term store with a schema", "实体记忆 → 带模式的长期存储")
+TITLE = Text("Entity memory → notes per person in a LangGraph store", "实体记忆 → LangGraph 存储中的人物笔记")
 CLASSIC_API = "langchain_classic.memory.ConversationEntityMemory + InMemoryEntityStore"
-MODERN_API = "langgraph.store.memory.InMemoryStore + an explicit fact schema (pydantic)"
+MODERN_API = (
+    "langchain.agents.create_agent + dynamic_prompt + after_agent + langgraph.store.memory.InMemoryStore"
+)
 SUMMARY = Text(
     "The entity memory asks the model every turn which names appear, then asks again once per name to "
-    "rewrite a free-text note. The modern pattern decides up front which facts are worth keeping (a "
-    "schema), extracts only those, and keeps them in a store namespaced by user, so they outlive the "
-    "conversation. Recent messages travel separately.",
-    "实体记忆每轮先问模型出现了哪些名字，再为每个名字各调用一次模型改写一段自由文本笔记。"
-    "现代写法预先决定哪些事实"
-    "值得保存（模式），只抽取这些，并按用户分命名空间存进 store，使其比单次对话活得更久。"
-    "最近的消息单独传递。",
+    "rewrite a free-text note, and keeps the notes in an object of this conversation. In LangChain 1.x "
+    "the notes live in a LangGraph store under a namespace of the user, so they outlive the conversation: "
+    "a dynamic_prompt middleware reads them into the system message before the model is called, and an "
+    "after_agent middleware writes them once the model has answered (with LangChain's own entity "
+    "prompts). The classic memory sends only the notes of names in the new message and the last K "
+    "exchanges; this agent sends every note and its whole thread, so the prompts differ.",
+    "实体记忆每轮先问模型出现了哪些名字，再为每个名字各调用一次模型改写一段自由文本笔记，笔记保存在这次对话的"
+    "对象里。在 LangChain 1.x 中，笔记放在 LangGraph 存储里用户的命名空间下，比对话活得更久："
+    "dynamic_prompt 中间件在调用模型前把笔记读进系统消息，after_agent 中间件在模型回答后写入笔记"
+    "（用 LangChain 自己的实体提示词）。经典记忆只发送新消息里出现的名字的笔记和最近 K 轮；"
+    "这个智能体发送全部笔记和整段线程，所以两边的提示词不同。",
 )
 meant_to_match = False
 K = 2
@@ -58,34 +63,16 @@ PITFALLS: tuple[Text, ...] = (
     ),
     Text(
         "Namespace the long-term store by an authenticated user id: a shared namespace shows one user's "
-        "profile to another.",
-        "长期存储要按已认证的用户 id 划分命名空间：共用命名空间会把一个用户的资料展示给另一个用户。",
+        "notes to another.",
+        "长期存储要按已认证的用户 id 划分命名空间：共用命名空间会把一个用户的笔记展示给另一个用户。",
+    ),
+    Text(
+        "Notes written by a model can be wrong or hold what should not be kept; when the facts have a known "
+        "shape, extract into a schema (see the long_term strategy) instead of free text.",
+        "模型写的笔记可能出错，也可能记下不该保存的内容；事实有固定形状时，"
+        "请按模式抽取（见 long_term 策略），而不是自由文本。",
     ),
 )
-
-
-class UserProfile(BaseModel):
-    """The facts this assistant is allowed to remember about a user; anything else is ignored."""
-
-    name: str | None = Field(None, max_length=80)
-    city: str | None = Field(None, max_length=80)
-    order_number: str | None = Field(None, max_length=40)
-    dog_name: str | None = Field(None, max_length=80)
-    favourite_food: str | None = Field(None, max_length=80)
-    job: str | None = Field(None, max_length=80)
-
-
-def parse_profile(extracted: str) -> UserProfile:
-    """Keep only ``key: value`` lines whose key is a field of ``UserProfile``; validate the values."""
-    found = {}
-    for line in extracted.splitlines():
-        match = re.match(r"^\s*-?\s*([a-z_]+)\s*:\s*(.+?)\s*$", line)
-        if match and match.group(1) in UserProfile.model_fields:
-            found[match.group(1)] = match.group(2)
-    return UserProfile.model_validate(found)
-
-
-EXTRAS = (UserProfile, parse_profile)
 
 
 def classic_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange]:
@@ -116,25 +103,49 @@ def classic_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchang
 
 
 def modern_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange]:
-    """Profile facts of a fixed schema in a long-term store; recent messages sent apart from them."""
-    from langchain_core.messages import trim_messages
+    """Notes per person in the user's store namespace: read before each call, written after the answer."""
+    from langchain.agents import create_agent
+    from langchain.agents.middleware import after_agent, dynamic_prompt
+    from langchain_classic.memory.prompt import ENTITY_EXTRACTION_PROMPT, ENTITY_SUMMARIZATION_PROMPT
+    from langgraph.checkpoint.memory import InMemorySaver
     from langgraph.store.memory import InMemoryStore
 
-    store = InMemoryStore()
-    namespace = ("users", "user-42", "profile")  # an authenticated user id in a real app
-    extractor = model.with_config(tags=[purpose_tag("extract facts")])
-    history: list[BaseMessage] = []
+    namespace = ("users", "user-42", "people")  # an authenticated user id in a real app
+    extractor, note_writer = with_purpose(model, EXTRACT_ENTITIES), with_purpose(model, SUMMARIZE_ENTITY)
+
+    @dynamic_prompt
+    def with_people_notes(request: Any) -> str:  # read before the model is called
+        notes = "\n".join(
+            f"{item.key}: {item.value['note']}" for item in request.runtime.store.search(namespace)
+        )
+        return SYSTEM_PROMPT + (f"\n\nEntity notes kept in the store:\n{notes}" if notes else "")
+
+    @after_agent
+    def write_people_notes(state: Any, runtime: Any) -> None:  # written after the model answered
+        *earlier, question, answer = state["messages"]
+        history = get_buffer_string(earlier[-2 * K :])
+        found = extractor.invoke(ENTITY_EXTRACTION_PROMPT.format(history=history, input=question.text)).text
+        names = [] if found.strip() == "NONE" else [name.strip() for name in found.split(",") if name.strip()]
+        recent = get_buffer_string([*earlier[-2 * K :], question, answer])
+        for name in names:
+            old = runtime.store.get(namespace, name)
+            note = note_writer.invoke(
+                ENTITY_SUMMARIZATION_PROMPT.format(
+                    summary=old.value["note"] if old else "", entity=name, history=recent, input=question.text
+                )
+            ).text
+            runtime.store.put(namespace, name, {"note": note.strip()})
+
+    agent = create_agent(
+        model=model,
+        tools=[],
+        middleware=[with_people_notes, write_people_notes],
+        checkpointer=InMemorySaver(),
+        store=InMemoryStore(),
+    )
+    config = {"configurable": {"thread_id": secrets.token_urlsafe(16)}}
     exchanges = []
     for user_text in inputs:
-        extracted = extractor.invoke(FACT_EXTRACTION_PROMPT.format(message=user_text)).text
-        for key, value in parse_profile(extracted).model_dump(exclude_none=True).items():
-            store.put(namespace, key, {"value": value})
-        facts = "\n".join(f"- {item.key}: {item.value['value']}" for item in store.search(namespace))
-        system = SYSTEM_PROMPT + (f"\n\nKnown facts about the user:\n{facts}" if facts else "")
-        recent = trim_messages(
-            history, max_tokens=2 * K, token_counter=len, strategy="last", start_on="human"
-        )
-        reply = model.invoke([SystemMessage(system), *recent, HumanMessage(user_text)])
-        history += [HumanMessage(user_text), reply]
-        exchanges.append(Exchange(user_text, reply.text))
+        state = agent.invoke({"messages": [HumanMessage(user_text)]}, config)
+        exchanges.append(Exchange(user_text, state["messages"][-1].text))
     return exchanges

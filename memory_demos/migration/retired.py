@@ -110,30 +110,34 @@ SITUATIONS: tuple[Recommendation, ...] = (
         situation="faq",
         label=Text("A short FAQ bot", "简短的 FAQ 机器人"),
         pattern=Text(
-            "A message list trimmed by tokens (trim_messages), in memory or per request.",
-            "按 token 裁剪的消息列表（trim_messages），放在内存里或随请求传递。",
+            "create_agent with a checkpointer and a @before_model middleware that trims the thread by tokens "
+            "or exchanges (agent_trim). RunnableWithMessageHistory is what older code and the book use: it "
+            "still runs, but langchain-core deprecates it.",
+            "create_agent 加检查点，再加一个按 token 或轮数裁剪线程的 @before_model 中间件（agent_trim）。"
+            "RunnableWithMessageHistory 是旧代码和书中的写法：仍能运行，但 langchain-core 已将其弃用。",
         ),
-        strategies=("trim", "history"),
+        strategies=("agent_trim", "agent"),
         why=Text(
             "Conversations are a few turns long and facts need not outlive them: the last few messages are "
             "all the context there is, and nothing extra is paid for summaries or stores.",
             "对话只有几轮，事实不必跨对话保留：最近几条消息就是全部上下文，也不用为摘要或存储多付费。",
         ),
         watch_out=Text(
-            "Trim by whole turns if the bot calls tools; keep session ids random.",
-            "若机器人调用工具，要按整轮裁剪；会话 id 要随机。",
+            "Trim by whole turns if the bot calls tools, and count the tool definitions in the budget; keep "
+            "thread ids random.",
+            "若机器人调用工具，要按整轮裁剪，并把工具定义计入预算；thread_id 要随机。",
         ),
     ),
     Recommendation(
         situation="multi_session",
         label=Text("A long, multi-session assistant", "长期、多会话的助手"),
         pattern=Text(
-            "A LangGraph agent with a persistent checkpointer (SqliteSaver/PostgresSaver) per thread, plus "
-            "SummarizationMiddleware once threads grow long.",
-            "每个线程使用持久化检查点（SqliteSaver/PostgresSaver）的 LangGraph 智能体，线程变长后再加 "
-            "SummarizationMiddleware。",
+            "create_agent with a persistent checkpointer (SqliteSaver/PostgresSaver) per thread, plus "
+            "SummarizationMiddleware once threads grow long and ContextEditingMiddleware for old tool results.",
+            "每个线程使用持久化检查点（SqliteSaver/PostgresSaver）的 create_agent，线程变长后再加 "
+            "SummarizationMiddleware，旧的工具结果用 ContextEditingMiddleware 清除。",
         ),
-        strategies=("langgraph", "summarization"),
+        strategies=("agent", "summarization", "context_editing"),
         why=Text(
             "Threads must survive restarts and be resumable by id; the summary bounds the cost of a long "
             "thread while the last messages stay verbatim.",
@@ -148,12 +152,13 @@ SITUATIONS: tuple[Recommendation, ...] = (
         situation="profile",
         label=Text("An assistant that must remember a user profile", "必须记住用户资料的助手"),
         pattern=Text(
-            "A long-term store (LangGraph store) with an explicit schema of profile facts, namespaced by "
-            "user, "
-            "beside a trimmed message history.",
-            "按用户划分命名空间、带显式资料模式的长期存储（LangGraph store），旁边是裁剪过的消息历史。",
+            "A LangGraph store namespaced by user: exact profile facts of an explicit schema (long_term), and "
+            "past exchanges found by meaning through the store's index (semantic_store), beside a trimmed "
+            "thread.",
+            "按用户划分命名空间的 LangGraph 存储：按显式模式保存的精确资料事实（long_term），"
+            "以及通过存储索引按语义找回的旧对话（semantic_store），旁边是裁剪过的线程。",
         ),
-        strategies=("long_term", "hybrid"),
+        strategies=("long_term", "semantic_store", "hybrid"),
         why=Text(
             "Profile facts must be exact and outlive every conversation; a schema says what may be kept, and "
             "the store can be read, corrected and deleted on request.",

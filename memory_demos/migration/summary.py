@@ -1,30 +1,32 @@
-"""Step 4: ConversationSummaryMemory → a summarization node in a LangGraph graph."""
+"""Step 5: ConversationSummaryMemory → ``create_agent`` + ``SummarizationMiddleware``, every turn."""
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
-from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import HumanMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
 from memory_demos.migration import SYSTEM_PROMPT, Exchange, Text
 from memory_demos.tracing import SUMMARIZE, with_purpose
 
 STEP_ID = "summary"
-TITLE = Text("Summary → a LangGraph summarization node", "摘要记忆 → LangGraph 摘要节点")
+TITLE = Text("Summary → SummarizationMiddleware (every turn)", "摘要记忆 → SummarizationMiddleware（每轮）")
 CLASSIC_API = "langchain_classic.memory.ConversationSummaryMemory"
-MODERN_API = "langgraph.graph.StateGraph (a summary channel + a summarize node) + InMemorySaver"
+MODERN_API = (
+    "langchain.agents.create_agent + SummarizationMiddleware(trigger=('messages', 2), keep=('messages', 1))"
+)
 SUMMARY = Text(
-    "Both replace the conversation with a running summary rewritten after every turn, at the price of "
-    "one extra model call per turn. In the graph the summary is an explicit state channel, the summarizing "
-    "is an explicit node, and the messages it folded in are removed from state with RemoveMessage. The "
-    "two prompts differ by design: the summaries are written by different prompts.",
-    "两者都用每轮重写的滚动摘要代替对话，代价是每轮多一次模型调用。在图里，摘要是显式的状态通道，"
-    "摘要过程是显式的节点，已并入摘要的消息用 RemoveMessage 从状态中移除。两边的提示词本来就不同："
-    "摘要由不同的提示词写成。",
+    "Both replace the conversation with a running summary, at the price of one extra model call per turn. "
+    "With trigger=('messages', 2) and keep=('messages', 1) the middleware summarises, before each model "
+    "call, everything but the new question and replaces those messages in the thread's state with one "
+    "summary message. The classic memory rewrites its summary after the answer; the middleware before the "
+    "next call. The two prompts differ by design: the summaries are written by different prompts.",
+    "两者都用滚动摘要代替对话，代价是每轮多一次模型调用。设 trigger=('messages', 2)、keep=('messages', 1) "
+    "时，中间件在每次调用模型前把新问题之外的全部消息写成摘要，并在线程状态中用一条摘要消息替换它们。"
+    "经典记忆在回答后重写摘要，中间件在下一次调用前。两边的提示词本来就不同：摘要由不同的提示词写成。",
 )
 meant_to_match = False
 DEFAULT_INPUTS: tuple[str, ...] = (
@@ -80,40 +82,25 @@ def classic_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchang
 
 
 def modern_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange]:
-    """A graph with a ``summary`` channel: respond, then summarize and remove the folded-in messages."""
-    from langchain.agents.middleware.summarization import DEFAULT_SUMMARY_PROMPT
-    from langchain_core.messages import RemoveMessage, get_buffer_string
+    """An agent whose middleware folds everything but the new question into one summary message."""
+    from langchain.agents import create_agent
+    from langchain.agents.middleware import SummarizationMiddleware
     from langgraph.checkpoint.memory import InMemorySaver
-    from langgraph.graph import END, START, MessagesState, StateGraph
 
-    class State(MessagesState):
-        summary: str
-        reply: str
-
-    def respond(state: State) -> dict[str, Any]:
-        summary = state.get("summary", "")
-        memory = [SystemMessage(f"Summary of the conversation so far:\n{summary}")] if summary else []
-        reply = model.invoke([SystemMessage(SYSTEM_PROMPT), *memory, *state["messages"]])
-        return {"messages": [reply], "reply": reply.text}
-
-    def summarize(state: State) -> dict[str, Any]:
-        earlier = [HumanMessage(f"Summary so far: {state['summary']}")] if state.get("summary") else []
-        transcript = get_buffer_string([*earlier, *state["messages"]])
-        summary = (
-            with_purpose(model, SUMMARIZE).invoke(DEFAULT_SUMMARY_PROMPT.format(messages=transcript)).text
-        )
-        return {"summary": summary, "messages": [RemoveMessage(id=m.id) for m in state["messages"]]}
-
-    builder = StateGraph(State)
-    builder.add_node("respond", respond)
-    builder.add_node("summarize", summarize)
-    builder.add_edge(START, "respond")
-    builder.add_edge("respond", "summarize")
-    builder.add_edge("summarize", END)
-    graph = builder.compile(checkpointer=InMemorySaver())
+    agent = create_agent(
+        model=model,
+        tools=[],
+        system_prompt=SYSTEM_PROMPT,
+        middleware=[
+            SummarizationMiddleware(
+                model=with_purpose(model, SUMMARIZE), trigger=("messages", 2), keep=("messages", 1)
+            )
+        ],
+        checkpointer=InMemorySaver(),
+    )
     config = {"configurable": {"thread_id": secrets.token_urlsafe(16)}}
     exchanges = []
     for user_text in inputs:
-        state = graph.invoke({"messages": [HumanMessage(user_text)]}, config)
-        exchanges.append(Exchange(user_text, state["reply"]))
+        state = agent.invoke({"messages": [HumanMessage(user_text)]}, config)
+        exchanges.append(Exchange(user_text, state["messages"][-1].text))
     return exchanges

@@ -1,4 +1,4 @@
-"""Step 5: ConversationSummaryBufferMemory → ``create_agent`` with ``SummarizationMiddleware``."""
+"""Step 6: ConversationSummaryBufferMemory → ``create_agent`` with ``SummarizationMiddleware``."""
 
 from __future__ import annotations
 

@@ -1,33 +1,36 @@
-"""Step 7: VectorStoreRetrieverMemory → a retrieval step kept apart from the message history."""
+"""Step 8: VectorStoreRetrieverMemory → a LangGraph store with a vector index, searched with ``query=``."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.prompts import ChatPromptTemplate
 
 from memory_demos.migration import SYSTEM_PROMPT, Exchange, Text
 
 STEP_ID = "vector"
-TITLE = Text("Vector memory → a retriever step beside the history", "向量记忆 → 与历史分开的检索步骤")
+TITLE = Text("Vector memory → a LangGraph store with an index", "向量记忆 → 带索引的 LangGraph 存储")
 CLASSIC_API = "langchain_classic.memory.VectorStoreRetrieverMemory"
-MODERN_API = "langchain_core.vectorstores.InMemoryVectorStore (a RAG step) + trim_messages"
+MODERN_API = (
+    "langgraph.store.memory.InMemoryStore(index={'embed': MiniLM, 'dims': 384}) + store.search(query=)"
+)
 SUMMARY = Text(
     "The classic memory stores every exchange as a document and sends only the k most similar ones: the "
-    "conversation itself is never sent, so 'what did I just say?' fails. The modern pattern keeps the recent "
-    "messages as messages and adds retrieval as a separate, labelled step with a score threshold; turns are "
-    "archived for search only once they leave the recent window.",
+    "conversation itself is never sent, so 'what did I just say?' fails. In LangChain 1.x a LangGraph store "
+    "given an index (the shipped all-MiniLM-L6-v2, 384 dimensions) embeds each item it is given, and "
+    "store.search(namespace, query=...) returns the closest ones. Stored in the same format, the two send "
+    "the same prompt. The Chroma version below does the same on a vector database; the semantic_store "
+    "strategy puts this store behind an agent middleware.",
     "经典向量记忆把每轮对话存成文档，只发送最相似的 k 条：对话本身从不发送，所以「我刚才说了什么？」"
-    "会答不上。"
-    "现代写法把最近的消息作为消息保留，再把检索作为单独、带标签、有分数阈值的步骤加入；"
-    "只有离开最近窗口的轮次才归档以供检索。",
+    "会答不上。在 LangChain 1.x 中，给 LangGraph 存储配上索引（随附的 all-MiniLM-L6-v2，384 维），"
+    "它会为每个存入的条目生成向量，store.search(namespace, query=...) 返回最接近的条目。"
+    "按相同格式保存时，两边发送的提示词相同。下面的 Chroma 版本在向量数据库上做同样的事；"
+    "semantic_store 策略把这个存储放在智能体中间件后面。",
 )
-meant_to_match = False
-K = 1
+meant_to_match = True
 TOP_K = 2
-MIN_SCORE = 0.2
 DEFAULT_INPUTS: tuple[str, ...] = (
     "Hi, my name is Mara and I live in Lisbon.",
     "My order number is A-1234.",
@@ -87,28 +90,49 @@ def classic_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchang
 
 
 def modern_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange]:
-    """Recent messages as messages; older turns found by a thresholded search, sent as labelled context."""
-    from langchain_core.messages import trim_messages
-    from langchain_core.vectorstores import InMemoryVectorStore
+    """A LangGraph store with a vector index: each exchange is an item, searched with the new message."""
+    from langgraph.store.memory import InMemoryStore
 
     from memory_demos.providers.embeddings import default_embeddings
 
-    archive = InMemoryVectorStore(default_embeddings())
-    history: list[BaseMessage] = []
+    store = InMemoryStore(index={"embed": default_embeddings(), "dims": 384, "fields": ["text"]})
+    namespace = ("users", "user-42", "exchanges")  # an authenticated user id in a real app
     exchanges = []
-    for user_text in inputs:
-        recent = trim_messages(
-            history, max_tokens=2 * K, token_counter=len, strategy="last", start_on="human"
-        )
-        hits = archive.similarity_search_with_score(user_text, k=TOP_K)  # the retrieval step
-        found = [doc.page_content for doc, score in hits if score >= MIN_SCORE]
-        context = (
-            "\n\nPossibly relevant earlier lines (found by similarity):\n" + "\n".join(found) if found else ""
-        )
-        reply = model.invoke([SystemMessage(SYSTEM_PROMPT + context), *recent, HumanMessage(user_text)])
-        history += [HumanMessage(user_text), reply]
-        if len(history) > 2 * K:  # the oldest turn in the window just left it: archive it for search
-            leaving = history[-2 * K - 2 : -2 * K]
-            archive.add_texts([f"Human: {leaving[0].text}\nAI: {leaving[1].text}"])
+    for number, user_text in enumerate(inputs, start=1):
+        hits = store.search(namespace, query=user_text, limit=TOP_K)  # cosine similarity on the index
+        found = "\n".join(hit.value["text"] for hit in hits)
+        system = SYSTEM_PROMPT + "\n\nRelevant pieces of the earlier conversation:\n" + found
+        reply = model.invoke([SystemMessage(system), HumanMessage(user_text)])
+        store.put(namespace, f"exchange-{number}", {"text": f"input: {user_text}\noutput: {reply.text}"})
         exchanges.append(Exchange(user_text, reply.text))
     return exchanges
+
+
+def chroma_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange]:
+    """The same memory on Chroma (langchain_chroma), one collection per conversation, cosine distance."""
+    import secrets
+
+    import chromadb
+    from chromadb.config import Settings
+    from langchain_chroma import Chroma
+
+    from memory_demos.providers.embeddings import default_embeddings
+
+    client = chromadb.EphemeralClient(Settings(anonymized_telemetry=False))
+    name = f"guide_{secrets.token_hex(8)}"  # in-process clients share collections: one per conversation
+    chroma = Chroma(name, default_embeddings(), client=client, collection_metadata={"hnsw:space": "cosine"})
+    exchanges = []
+    try:
+        for user_text in inputs:
+            found = "\n".join(doc.page_content for doc in chroma.similarity_search(user_text, k=TOP_K))
+            system = SYSTEM_PROMPT + "\n\nRelevant pieces of the earlier conversation:\n" + found
+            reply = model.invoke([SystemMessage(system), HumanMessage(user_text)])
+            chroma.add_texts([f"input: {user_text}\noutput: {reply.text}"])
+            exchanges.append(Exchange(user_text, reply.text))
+    finally:
+        client.delete_collection(name)
+    return exchanges
+
+
+# Shown under the pair: the Chroma version of the modern side.
+EXTRAS = (chroma_version,)
