@@ -133,7 +133,8 @@ SITUATIONS: tuple[Recommendation, ...] = (
         label=Text("A long, multi-session assistant", "长期、多会话的助手"),
         pattern=Text(
             "create_agent with a persistent checkpointer (SqliteSaver/PostgresSaver) per thread, plus "
-            "SummarizationMiddleware once threads grow long and ContextEditingMiddleware for old tool results.",
+            "SummarizationMiddleware once threads grow long and ContextEditingMiddleware for old tool "
+            "results.",
             "每个线程使用持久化检查点（SqliteSaver/PostgresSaver）的 create_agent，线程变长后再加 "
             "SummarizationMiddleware，旧的工具结果用 ContextEditingMiddleware 清除。",
         ),
@@ -152,9 +153,9 @@ SITUATIONS: tuple[Recommendation, ...] = (
         situation="profile",
         label=Text("An assistant that must remember a user profile", "必须记住用户资料的助手"),
         pattern=Text(
-            "A LangGraph store namespaced by user: exact profile facts of an explicit schema (long_term), and "
-            "past exchanges found by meaning through the store's index (semantic_store), beside a trimmed "
-            "thread.",
+            "A LangGraph store namespaced by user: exact profile facts of an explicit schema (long_term), "
+            "and past exchanges found by meaning through the store's index (semantic_store), beside a "
+            "trimmed thread.",
             "按用户划分命名空间的 LangGraph 存储：按显式模式保存的精确资料事实（long_term），"
             "以及通过存储索引按语义找回的旧对话（semantic_store），旁边是裁剪过的线程。",
         ),
