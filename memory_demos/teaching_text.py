@@ -35,6 +35,8 @@ _EN: dict[str, str] = {
     "migration.classic": "Classic",
     "migration.modern": "Modern",
     "migration.extras": "Also used in this step",
+    "migration.deprecations_pending": "Run both to see the deprecation warnings LangChain raises for each "
+    "side (captured as the code runs, with the version each warning names).",
     "migration.meant_to_match": "These two are meant to send the same context: the check below should say "
     "“same context” on every turn.",
     "migration.not_meant_to_match": "These two are not meant to send the same prompt: the check shows where "
@@ -153,6 +155,8 @@ _ZH: dict[str, str] = {
     "migration.classic": "经典写法",
     "migration.modern": "现代写法",
     "migration.extras": "本步骤还用到",
+    "migration.deprecations_pending": "同时运行两边，即可看到 LangChain 对每一边发出的弃用警告"
+    "（在代码运行时捕获，并注明警告里的版本）。",
     "migration.meant_to_match": "这两者本应发送相同的上下文：下面的检查在每一轮都应显示「same context」。",
     "migration.not_meant_to_match": "这两者本来就不发送相同的提示词：检查会显示它们从哪里开始不同。",
     "migration.inputs": "脚本消息（每行一条）",

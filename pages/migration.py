@@ -20,6 +20,7 @@ from memory_demos.migration import (
 )
 from memory_demos.session import get_session, widget_key
 from memory_demos.teaching_text import tt
+from memory_demos.ui.deprecation_status import render_deprecation_status
 from memory_demos.ui.frame import ensure_frame
 from memory_demos.ui.text import code_span
 from memory_demos.workshop.budget import check_scripted_run
@@ -66,6 +67,21 @@ def _render_side(title: str, side: VersionTurn) -> None:
     st.code("\n".join(prompt_lines(side.injected_prompt)) or " ", language=None, wrap_lines=True)
     st.caption(tt("migration.reply"))
     st.text(side.reply or "—")
+
+
+def _render_deprecations(run: MigrationRun | None) -> None:
+    """Each side's status, from the warnings LangChain raised while it ran (after Run both)."""
+    if run is None:
+        st.caption(tt("migration.deprecations_pending"))
+        return
+    left, right = st.columns(2, gap="medium")
+    for column, version, found in (
+        (left, "classic", run.classic_deprecations),
+        (right, "modern", run.modern_deprecations),
+    ):
+        with column:
+            st.caption(tt(f"migration.{version}"))
+            render_deprecation_status(found)
 
 
 def _render_run(run: MigrationRun) -> None:
@@ -178,6 +194,7 @@ if st.button(
             st.session_state[RUN_KEY_PREFIX + step.STEP_ID] = run_both(step, inputs, session.provider)
 
 last_run = st.session_state.get(RUN_KEY_PREFIX + step.STEP_ID)
+_render_deprecations(last_run if isinstance(last_run, MigrationRun) else None)
 if isinstance(last_run, MigrationRun):
     _render_run(last_run)
 

@@ -157,3 +157,18 @@ def test_teaching_text_catalogue_is_complete_in_both_languages() -> None:
     assert len(expanded) > 40
     assert tt("migration.turn", language="zh", n=2) == "第 2 轮"
     assert tt("no.such.key", language="en") == "no.such.key"
+
+
+def test_migration_guide_buffer_step_shows_the_captured_deprecations_after_run_both() -> None:
+    at = AppTest.from_file(MIGRATION, default_timeout=60)
+    at.run()
+    assert any("Run both to see the deprecation warnings" in c.value for c in at.caption)
+    assert any("create_agent(" in code for code in _codes(at))
+    at.button(key=widget_key("migration_run", "buffer")).click().run()
+    assert not at.exception
+    captions = [c.value for c in at.caption]
+    assert sum("LangChain warned: deprecated" in c for c in captions) == 1  # the classic side only
+    assert sum("No deprecation warning raised" in c for c in captions) == 1  # create_agent raises none
+    # The warning's own text, as LangChain raised it, sits in the popover of the classic side.
+    texts = [t.value for t in at.text]
+    assert any("`ConversationBufferMemory` was deprecated in LangChain 0.3.1" in text for text in texts)

@@ -180,3 +180,63 @@ def test_a_version_that_raises_is_reported_not_raised() -> None:
     run = run_both(pair, ["Hello"])
     assert run.modern_error is not None and "boom" in run.modern_error
     assert not run.all_same
+
+
+# -- the 1.x targets and the deprecations LangChain raises -------------------------------------------
+
+
+@pytest.mark.parametrize("step_id", [s for s in STEP_IDS if s != "retired"])
+def test_each_step_captures_the_classic_deprecation_and_none_for_a_1x_target(step_id: str) -> None:
+    run = run_both(step_id)
+    classic = [
+        item
+        for item in run.classic_deprecations
+        if item.subject.startswith(("Conversation", "Vector", "Combined"))
+    ]
+    assert classic, f"{step_id}: no deprecation captured for the classic side"
+    assert all(item.since == "0.3.1" for item in classic)
+    if step_id == "history":  # the book's intermediate step is itself deprecated now
+        assert "RunnableWithMessageHistory" in {item.subject for item in run.modern_deprecations}
+    else:
+        assert run.modern_deprecations == ()
+    assert run.to_json()["classic_deprecations"][0]["since"]
+
+
+@pytest.mark.parametrize(
+    ("step_id", "shown"),
+    [
+        ("buffer", "create_agent("),
+        ("window", "@before_model"),
+        ("token_buffer", "@before_model"),
+        ("summary", "SummarizationMiddleware("),
+        ("summary_buffer", "SummarizationMiddleware("),
+        ("entity", "runtime.store.put("),
+        ("vector", "InMemoryStore(index="),
+        ("combined", "ContextEditingMiddleware("),
+    ],
+)
+def test_the_code_shown_for_each_target_is_the_1x_form(step_id: str, shown: str) -> None:
+    step = load_step(step_id)
+    assert shown in "\n".join(inspect.getsource(function) for function in shown_functions(step)[1:])
+    assert "RunnableWithMessageHistory(" not in inspect.getsource(step.modern_version)
+
+
+def test_the_vector_store_with_an_index_and_its_chroma_version_send_the_classic_prompt() -> None:
+    from memory_demos.migration import vector as vector_step
+
+    run = run_both("vector")
+    assert run.all_same  # same stored format, same embeddings, same ranking
+    chroma_side = SimpleNamespace(
+        STEP_ID="chroma",
+        classic_version=vector_step.classic_version,
+        modern_version=vector_step.chroma_version,
+    )
+    assert run_both(chroma_side, list(vector_step.DEFAULT_INPUTS)).all_same
+
+
+def test_entity_notes_are_written_after_the_answer_and_read_before_the_next_call() -> None:
+    run = run_both("entity")
+    first, *_, last = run.turns
+    assert first.modern.memory_calls[0].purpose == "extract entities"
+    assert "Entity notes" not in first.modern.injected_prompt[0].content  # nothing stored before turn 1
+    assert "Bruno" in last.modern.injected_prompt[0].content and "Bruno" in last.modern.reply
