@@ -300,14 +300,24 @@ def test_hybrid_recalls_with_the_real_minilm_embeddings(folder: Path) -> None:
 
 def test_hybrid_budget_drops_retrieved_then_window_and_never_the_input(folder: Path) -> None:
     texts = (NAME_MESSAGE, *FILLERS[:4], "What's my name?")
-    roomy = make("hybrid", folder, {"window_k": 2, "max_tokens": 5000}, conversation_id="1" * 32)
+    roomy = make(
+        "hybrid",
+        folder,
+        {"window_k": 2, "max_tokens": 5000, "order": "retrieved_first"},
+        conversation_id="1" * 32,
+    )
     for text in texts:
         roomy_turn = roomy.send(text)
     roomy.close()
     full = roomy_turn.prompt_tokens
     assert roomy_turn.state["dropped"] == {}
 
-    tight = make("hybrid", folder, {"window_k": 2, "max_tokens": full - 1}, conversation_id="2" * 32)
+    tight = make(
+        "hybrid",
+        folder,
+        {"window_k": 2, "max_tokens": full - 1, "order": "retrieved_first"},
+        conversation_id="2" * 32,
+    )
     for text in texts:
         tight_turn = tight.send(text)
     assert tight_turn.state["dropped"] == {"retrieved": 1}
@@ -317,7 +327,10 @@ def test_hybrid_budget_drops_retrieved_then_window_and_never_the_input(folder: P
     sections = {row["section"]: row["tokens"] for row in roomy_turn.state["sections"]}
     no_retrieval = full - sections["retrieved"]
     squeezed = make(
-        "hybrid", folder, {"window_k": 2, "max_tokens": no_retrieval - 1}, conversation_id="3" * 32
+        "hybrid",
+        folder,
+        {"window_k": 2, "max_tokens": no_retrieval - 1, "order": "retrieved_first"},
+        conversation_id="3" * 32,
     )
     for text in texts:
         squeezed_turn = squeezed.send(text)
@@ -328,6 +341,47 @@ def test_hybrid_budget_drops_retrieved_then_window_and_never_the_input(folder: P
     assert as_pairs(squeezed_turn.injected_prompt)[-1] == ("human", texts[-1])
     squeezed.close()
     tight.close()
+
+
+def test_hybrid_by_default_caps_retrieval_at_30_percent_and_trims_history_first(folder: Path) -> None:
+    """Seed 003's rule: retrieved context within 30% of the budget; over budget, old turns go before hits."""
+    texts = (NAME_MESSAGE, *FILLERS[:6], "What's my name?")
+    params = {"window_k": 4, "max_tokens": 5000}
+    roomy = make("hybrid", folder, params, conversation_id="4" * 32)
+    for text in texts:
+        roomy_turn = roomy.send(text)
+    roomy.close()
+    assert roomy_turn.state["order"] == "history_first" and "30%" in roomy_turn.state["order_in_force"]
+    full = roomy_turn.prompt_tokens
+    retrieved = {row["section"]: row["tokens"] for row in roomy_turn.state["sections"]}["retrieved"]
+    assert 0 < retrieved <= 0.3 * (full - 1), "the retrieved block must fit its share for this check"
+
+    last_turns = {}
+    for number, order in enumerate(("history_first", "retrieved_first")):
+        tight = make(
+            "hybrid",
+            folder,
+            {**params, "max_tokens": full - 1, "order": order},
+            conversation_id=f"{5 + number}" * 32,
+        )
+        for text in texts:
+            last_turns[order] = tight.send(text)
+        tight.close()
+    # The same overflow costs an old turn by default, and a retrieved line in the old order.
+    assert last_turns["history_first"].state["dropped"] == {"history": 1}
+    assert last_turns["retrieved_first"].state["dropped"] == {"retrieved": 1}
+    assert all(turn.prompt_tokens <= full - 1 for turn in last_turns.values())
+    assert any("(history_first)" in note for note in last_turns["history_first"].notes)
+
+    capped_budget = int(retrieved / 0.3) - 1  # the whole retrieved block is now over its 30% share
+    capped = make("hybrid", folder, {**params, "max_tokens": capped_budget}, conversation_id="7" * 32)
+    for text in texts:
+        capped_turn = capped.send(text)
+    capped.close()
+    shown = {row["section"]: row["tokens"] for row in capped_turn.state["sections"]}["retrieved"]
+    assert capped_turn.state["dropped"]["retrieved"] >= 1
+    assert shown <= 0.3 * capped_budget
+    assert as_pairs(capped_turn.injected_prompt)[-1] == ("human", texts[-1])
 
 
 def test_hybrid_reports_a_clear_error_when_the_system_prompt_and_input_exceed_the_budget(

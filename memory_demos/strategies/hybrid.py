@@ -3,8 +3,11 @@
 The last ``window_k`` turns are sent verbatim. A turn that falls out of the window is folded into a
 running summary (LangChain's ``SUMMARY_PROMPT`` through a ``PromptTemplate | model`` chain) and
 indexed in a per-conversation Chroma collection, from which the two most similar old turns are
-retrieved for each new message. The assembled prompt must fit ``max_tokens``: retrieved lines go
-first, then the oldest window turns, then the summary; the system prompt and the new message never.
+retrieved for each new message. The assembled prompt must fit ``max_tokens``. With the default
+``order=history_first`` (the budget rule of seed article 003) the retrieved context may take at most 30%
+of the budget, and the oldest window turns go first, then retrieved lines, then the summary; with
+``order=retrieved_first`` (this strategy's earlier rule) retrieved lines go first, uncapped, then window
+turns, then the summary. The system prompt and the new message are never dropped.
 
 In-process (the default) the window and summary live in this object and the collection is deleted by
 ``close()``. On the Chroma server of ``MEMORY_LAB_CHROMA_URL`` the collection (named by user and
@@ -36,6 +39,13 @@ RETRIEVE_K = 2
 STATE_KEY = "memory_lab_hybrid_state"
 STATE_VERSION = 1
 SECTIONS = ("system", "summary", "retrieved", "history", "input")
+RETRIEVED_SHARE = 0.3  # seed 003: retrieved context may take at most 30% of the budget
+ORDERS = {
+    "history_first": "retrieved context capped at 30% of the budget; oldest window turns dropped first, "
+    "then retrieved lines, then the summary",
+    "retrieved_first": "retrieved lines dropped first (no cap), then the oldest window turns, then the "
+    "summary",
+}
 
 INFO = StrategyInfo(
     id="hybrid",
@@ -58,6 +68,13 @@ INFO = StrategyInfo(
             "Hard limit on the reply prompt (tiktoken count); retrieved lines, then old turns, then the "
             "summary are dropped to fit.",
             minimum=50,
+        ),
+        ParamSpec(
+            "order",
+            "history_first",
+            "What gives way when the prompt is over budget: history_first (retrieved capped at 30% of the "
+            "budget, oldest turns dropped first) or retrieved_first (retrieved lines dropped first).",
+            choices=tuple(ORDERS),
         ),
     ),
 )
@@ -234,19 +251,25 @@ class HybridStrategy(ConversationCollectionMixin, Strategy):
     def assemble(self, user_text: str, hits: list[Hit]) -> AssembledPrompt:
         """The reply prompt within ``max_tokens``; raises ``TokenBudgetError`` if even the minimum is over."""
         budget = self.params["max_tokens"]
+        history_first = self.params["order"] == "history_first"
         hits = sorted(hits, key=lambda hit: hit.score, reverse=True)
         window = list(self._window)
         keep_summary = bool(self._summary)
         dropped = {"retrieved": 0, "history": 0, "summary": 0}
         while True:
+            retrieved = (
+                [SystemMessage(RETRIEVED_HEADER + "\n" + "\n\n".join(hit.text for hit in hits))]
+                if hits
+                else []
+            )
+            if history_first and retrieved and self._tokens(retrieved) > RETRIEVED_SHARE * budget:
+                hits = hits[:-1]  # over its 30% share: the least similar line goes
+                dropped["retrieved"] += 1
+                continue
             sections: dict[str, list[BaseMessage]] = {
                 "system": [SystemMessage(self.system_prompt)],
                 "summary": [SystemMessage(f"{SUMMARY_HEADER}\n{self._summary}")] if keep_summary else [],
-                "retrieved": (
-                    [SystemMessage(RETRIEVED_HEADER + "\n" + "\n\n".join(hit.text for hit in hits))]
-                    if hits
-                    else []
-                ),
+                "retrieved": retrieved,
                 "history": [message for turn in window for message in turn.messages],
                 "input": [HumanMessage(user_text)],
             }
@@ -254,7 +277,10 @@ class HybridStrategy(ConversationCollectionMixin, Strategy):
             total = self._tokens(prompt.messages)
             if total <= budget:
                 return prompt
-            if hits:
+            if history_first and window:
+                window = window[1:]
+                dropped["history"] += 1
+            elif hits:
                 hits = hits[:-1]
                 dropped["retrieved"] += 1
             elif window:
@@ -276,7 +302,9 @@ class HybridStrategy(ConversationCollectionMixin, Strategy):
         prompt = self.assemble(user_text, hits)
         if prompt.dropped:
             parts = ", ".join(f"{count} {name}" for name, count in prompt.dropped.items())
-            self.note(f"Token budget {self.params['max_tokens']}: dropped {parts} to fit.")
+            self.note(
+                f"Token budget {self.params['max_tokens']} ({self.params['order']}): dropped {parts} to fit."
+            )
         reply = self.reply_model.invoke(prompt.messages).text
         self._all_hits = hits
         self._last_prompt = prompt
@@ -363,6 +391,8 @@ class HybridStrategy(ConversationCollectionMixin, Strategy):
         return {
             "window_k": self.params["window_k"],
             "max_tokens": self.params["max_tokens"],
+            "order": self.params["order"],
+            "order_in_force": ORDERS[self.params["order"]],
             "prompt_tokens": sum(row["tokens"] for row in sections),
             "sections": sections,
             "dropped": dict(self._last_prompt.dropped) if self._last_prompt else {},
