@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
     from langgraph.store.base import BaseStore
 
-EMBEDDING_DIMS = 384
 MAX_ITEMS = 10_000
 
 INFO = StrategyInfo(
@@ -145,7 +144,10 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
         from langchain.agents import create_agent
         from langgraph.store.memory import InMemoryStore
 
-        index = {"embed": self.context.get_embeddings(), "dims": EMBEDDING_DIMS, "fields": ["text"]}
+        embeddings = self.context.get_embeddings()
+        # 384 for the shipped MiniLM; measured, so OpenAI's or a test's embeddings get their own size.
+        self.dims = len(embeddings.embed_query("dimensions"))
+        index = {"embed": embeddings, "dims": self.dims, "fields": ["text"]}
         self.store = InMemoryStore(index=index)
         self._open_durable_copy()
         middleware = SemanticRecallMiddleware.build(
@@ -218,12 +220,12 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
             self._durable_connection = None
 
     def snapshot(self) -> dict[str, Any]:
-        items = self.store.search(self.namespace, limit=MAX_ITEMS)
+        items = sorted(self.store.search(self.namespace, limit=MAX_ITEMS), key=lambda item: item.key)
         return {
             "store": self.params["store"],
             "namespace": list(self.namespace),
             "index": {
-                "dims": EMBEDDING_DIMS,
+                "dims": self.dims,
                 "fields": ["text"],
                 "embeddings": type(self.context.get_embeddings()).__name__,
             },
