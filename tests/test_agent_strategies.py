@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +19,7 @@ from memory_demos.strategies.trim import agent_tool_tokens
 from memory_demos.turn import Turn
 from memory_demos.ui.prompt_sections import classify_prompt
 from tests.helpers import send_ok
+from tests.test_cli import run_cli
 
 SCENARIOS = bundled_names()
 NO_TOOLS = {"tools": "false"}  # the classic memories bind no tools: compare like with like
@@ -226,26 +225,19 @@ def test_sqlite_memory_survives_a_restart(strategy_id: str, params: dict[str, An
     stranger.close()
 
 
-def test_cli_replays_the_1x_strategies_offline_as_json() -> None:
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "memory_demos",
-            "replay",
-            "--scenario",
-            "name_recall",
-            "--strategies",
-            "agent,agent_trim,semantic_store",
-            "--json",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+def test_cli_replays_the_1x_strategies_offline_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    # In process, under the suite's socket guard: any network access would fail the replay.
+    code, out, err = run_cli(
+        capsys,
+        "replay",
+        "--scenario",
+        "name_recall",
+        "--strategies",
+        "agent,agent_trim,semantic_store",
+        "--json",
     )
-    assert result.returncode == 0, result.stderr[-2000:]
-    data = json.loads(result.stdout)
+    assert code == 0, err[-2000:]
+    data = json.loads(out)
     assert [r["strategy"] for r in data["results"]] == ["agent", "agent_trim", "semantic_store"]
     for entry in data["results"]:
         assert len(entry["turns"]) == 16 and all(t["error"] is None for t in entry["turns"])

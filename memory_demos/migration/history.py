@@ -10,6 +10,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
 from memory_demos.migration import SYSTEM_PROMPT, Exchange, Text
+from memory_demos.migration import buffer as buffer_step
 
 STEP_ID = "history"
 TITLE = Text(
@@ -65,22 +66,8 @@ PITFALLS: tuple[Text, ...] = (
 )
 
 
-def classic_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange]:
-    """ConversationBufferMemory: load every saved message, call the model, save the exchange."""
-    from langchain_classic.memory import ConversationBufferMemory
-
-    memory = ConversationBufferMemory(return_messages=True)
-    prompt = ChatPromptTemplate.from_messages(
-        [("system", SYSTEM_PROMPT), MessagesPlaceholder("history"), ("human", "{input}")]
-    )
-    chain = prompt | model
-    exchanges = []
-    for user_text in inputs:
-        history = memory.load_memory_variables({})["history"]
-        reply = chain.invoke({"history": history, "input": user_text})
-        memory.save_context({"input": user_text}, {"output": reply.text})
-        exchanges.append(Exchange(user_text, reply.text))
-    return exchanges
+# The classic side is step 1's, unchanged.
+classic_version = buffer_step.classic_version
 
 
 def modern_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange]:
