@@ -14,6 +14,8 @@ object re-embeds them into its index, so the memory survives restarts.
 
 from __future__ import annotations
 
+import time
+import uuid
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +71,11 @@ INFO = StrategyInfo(
 )
 
 
+def exchange_key() -> str:
+    """A new item's key: sorts in time order, and two panes of one user never pick the same one."""
+    return f"exchange-{time.time_ns():020d}-{uuid.uuid4().hex[:8]}"
+
+
 def exchange_text(user_text: str, reply: str) -> str:
     """One stored exchange, in the format ``VectorStoreRetrieverMemory`` saves."""
     return f"input: {user_text}\noutput: {reply}"
@@ -108,9 +115,8 @@ class SemanticRecallMiddleware:
                 )
                 answer = messages[-1]
                 if isinstance(answer, AIMessage) and not answer.tool_calls:
-                    number = len(runtime.store.search(namespace, limit=MAX_ITEMS)) + 1
                     text = exchange_text(messages[question].text, answer.text)
-                    runtime.store.put(namespace, f"exchange-{number:05d}", {"text": text})
+                    runtime.store.put(namespace, exchange_key(), {"text": text})
 
         return SemanticRecall()
 
