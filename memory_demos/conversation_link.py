@@ -44,6 +44,10 @@ PERSISTED_CHOICES: dict[str, tuple[str, tuple[str, ...]]] = {
     "langgraph": ("checkpointer", ("sqlite", "postgres")),
     "long_term": ("store", ("sqlite", "postgres")),
     "entity": ("store", ("sqlite", "postgres", "redis")),
+    "agent": ("checkpointer", ("sqlite", "postgres")),
+    "agent_trim": ("checkpointer", ("sqlite", "postgres")),
+    "context_editing": ("checkpointer", ("sqlite", "postgres")),
+    "semantic_store": ("store", ("sqlite", "postgres")),
 }
 # Strategies whose memory is persisted when the vectors live on a Chroma server.
 PERSISTED_ON_CHROMA_SERVER = ("vector", "hybrid")

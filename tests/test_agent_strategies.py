@@ -14,7 +14,7 @@ from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.replay import StrategyRun, replay_strategy
 from memory_demos.scenarios import bundled_names, load_scenario
 from memory_demos.strategies.base import InputError, StrategyContext
-from memory_demos.strategies.registry import CLASSIC_IDS, build_strategy, check_params
+from memory_demos.strategies.registry import CLASSIC_IDS, build_strategy, check_params, get_info
 from memory_demos.strategies.trim import agent_tool_tokens
 from memory_demos.turn import Turn
 from memory_demos.ui.prompt_sections import classify_prompt
@@ -223,6 +223,28 @@ def test_sqlite_memory_survives_a_restart(strategy_id: str, params: dict[str, An
     )
     assert "Mara" not in send_ok(stranger, "What's my name?").reply
     stranger.close()
+
+
+@pytest.mark.parametrize(
+    ("strategy_id", "name"),
+    [
+        ("agent", "checkpointer"),
+        ("agent_trim", "checkpointer"),
+        ("context_editing", "checkpointer"),
+        ("semantic_store", "store"),
+    ],
+)
+def test_conversation_links_bring_back_the_1x_panes_kept_outside_the_process(
+    strategy_id: str, name: str
+) -> None:
+    from memory_demos.conversation_link import is_persisted
+    from memory_demos.storage import StorageConfig
+
+    storage = StorageConfig()
+    assert is_persisted(strategy_id, {name: "sqlite"}, storage)
+    assert is_persisted(strategy_id, {name: "postgres"}, storage)
+    assert not is_persisted(strategy_id, {name: "memory"}, storage)
+    assert "sqlite" in get_info(strategy_id).param(name).choices
 
 
 def test_cli_replays_the_1x_strategies_offline_as_json(capsys: pytest.CaptureFixture[str]) -> None:
