@@ -450,6 +450,9 @@ ATTEMPT_FIELDS: dict[str, set[str]] = {
     "trim": {"kept", "kept_count", "kept_tokens", "model_calls"},
     "turn_trim": {"kept", "kept_count", "kept_tokens", "model_calls"},
     "langgraph": {"checkpoints"},
+    "agent": {"checkpoints"},
+    "agent_trim": {"checkpoints"},
+    "context_editing": {"checkpoints"},
 }
 
 

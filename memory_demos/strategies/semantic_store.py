@@ -200,10 +200,10 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
         return reply
 
     def _rollback_point(self) -> Any:
-        return super()._rollback_point(), self.keys()
+        return super()._rollback_point(), self.keys(), self._query, list(self._hits)
 
     def _rollback(self, point: Any) -> None:
-        head, keys = point
+        head, keys, self._query, self._hits = point
         super()._rollback(head)
         for key in self.keys() - keys:
             self.store.delete(self.namespace, key)
