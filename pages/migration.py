@@ -6,6 +6,7 @@ import inspect
 
 import streamlit as st
 
+from memory_demos.deprecations import Deprecation
 from memory_demos.i18n import t
 from memory_demos.migration import (
     MAX_GUIDE_INPUTS,
@@ -13,6 +14,7 @@ from memory_demos.migration import (
     SYSTEM_PROMPT,
     MigrationRun,
     VersionTurn,
+    built_deprecations,
     load_step,
     prompt_lines,
     run_both,
@@ -29,6 +31,7 @@ ensure_frame()
 
 STEP_KEY = "ml_migration_step"
 RUN_KEY_PREFIX = "ml_migration_run_"
+BUILT_KEY_PREFIX = "ml_migration_built_"
 
 session = get_session()
 language = session.language
@@ -69,16 +72,23 @@ def _render_side(title: str, side: VersionTurn) -> None:
     st.text(side.reply or "—")
 
 
+def _built_deprecations(step_id: str) -> tuple[tuple[Deprecation, ...], tuple[Deprecation, ...]]:
+    """Each side's warnings when it builds its memory (no model call), kept for the session."""
+    key = BUILT_KEY_PREFIX + step_id
+    if key not in st.session_state:
+        st.session_state[key] = built_deprecations(load_step(step_id))
+    return st.session_state[key]
+
+
 def _render_deprecations(run: MigrationRun | None) -> None:
-    """Each side's status, from the warnings LangChain raised while it ran (after Run both)."""
-    if run is None:
-        st.caption(tt("migration.deprecations_pending"))
-        return
+    """Each side's status, from the warnings LangChain raised while its code ran: the last Run both, or
+    else building each side's memory without sending anything."""
+    classic, modern = (
+        (run.classic_deprecations, run.modern_deprecations) if run else _built_deprecations(step.STEP_ID)
+    )
+    st.caption(tt("migration.deprecations_ran") if run else tt("migration.deprecations_built"))
     left, right = st.columns(2, gap="medium")
-    for column, version, found in (
-        (left, "classic", run.classic_deprecations),
-        (right, "modern", run.modern_deprecations),
-    ):
+    for column, version, found in ((left, "classic", classic), (right, "modern", modern)):
         with column:
             st.caption(tt(f"migration.{version}"))
             render_deprecation_status(found)

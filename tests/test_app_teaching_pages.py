@@ -162,8 +162,12 @@ def test_teaching_text_catalogue_is_complete_in_both_languages() -> None:
 def test_migration_guide_buffer_step_shows_the_captured_deprecations_after_run_both() -> None:
     at = AppTest.from_file(MIGRATION, default_timeout=60)
     at.run()
-    assert any("Run both to see the deprecation warnings" in c.value for c in at.caption)
     assert any("create_agent(" in code for code in _codes(at))
+    # Before anything is sent: what each side warned while building its memory.
+    captions = [c.value for c in at.caption]
+    assert any("when each side built its memory" in c for c in captions)
+    assert sum("LangChain warned: deprecated" in c for c in captions) == 1
+    assert sum("No deprecation warning raised" in c for c in captions) == 1
     at.button(key=widget_key("migration_run", "buffer")).click().run()
     assert not at.exception
     captions = [c.value for c in at.caption]

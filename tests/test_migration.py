@@ -240,3 +240,15 @@ def test_entity_notes_are_written_after_the_answer_and_read_before_the_next_call
     assert first.modern.memory_calls[0].purpose == "extract entities"
     assert "Entity notes" not in first.modern.injected_prompt[0].content  # nothing stored before turn 1
     assert "Bruno" in last.modern.injected_prompt[0].content and "Bruno" in last.modern.reply
+
+
+def test_each_step_shows_its_status_before_anything_is_sent() -> None:
+    from memory_demos.migration import built_deprecations
+
+    for step_id in STEP_IDS:
+        classic, modern = built_deprecations(load_step(step_id))
+        assert classic, f"{step_id}: building the classic side raised no deprecation"
+        if step_id == "history":
+            assert {item.subject for item in modern} == {"RunnableWithMessageHistory"}
+        else:
+            assert modern == (), f"{step_id}: {[item.label for item in modern]}"

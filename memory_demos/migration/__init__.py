@@ -316,6 +316,20 @@ def _version_turns(
     return turns, error, tuple(raised)
 
 
+def built_deprecations(
+    step: GuideStep | ModuleType,
+) -> tuple[tuple[Deprecation, ...], tuple[Deprecation, ...]]:
+    """What LangChain warns when each version builds its memory: both run with no message, so no model
+    is called. Lets a step show each side's status before anything is sent."""
+    found = []
+    for version in (step.classic_version, step.modern_version):
+        model = build_chat_model(ProviderConfig(), streaming=False)
+        with capture_deprecations() as raised:
+            version(model, [])
+        found.append(tuple(raised))
+    return found[0], found[1]
+
+
 def run_both(
     step: GuideStep | ModuleType | str,
     inputs: Sequence[str] | None = None,
@@ -376,6 +390,7 @@ __all__ = [
     "TurnComparison",
     "VersionTurn",
     "all_steps",
+    "built_deprecations",
     "compare_prompts",
     "diff_prompts",
     "load_step",
