@@ -37,8 +37,6 @@ _EN: dict[str, str] = {
     "migration.extras": "Also used in this step",
     "migration.deprecations_built": "Deprecation warnings LangChain raised when each side built its memory "
     "(captured as the code ran, nothing sent yet; with the version each warning names):",
-    "migration.deprecations_ran": "Deprecation warnings LangChain raised while each side ran the messages "
-    "below (captured as the code ran, with the version each warning names):",
     "migration.meant_to_match": "These two are meant to send the same context: the check below should say "
     "“same context” on every turn.",
     "migration.not_meant_to_match": "These two are not meant to send the same prompt: the check shows where "
@@ -159,8 +157,6 @@ _ZH: dict[str, str] = {
     "migration.extras": "本步骤还用到",
     "migration.deprecations_built": "每一边构建记忆时 LangChain 发出的弃用警告"
     "（在代码运行时捕获，尚未发送消息；注明警告里的版本）：",
-    "migration.deprecations_ran": "每一边处理下面这些消息时 LangChain 发出的弃用警告（在代码运行时捕获，"
-    "注明警告里的版本）：",
     "migration.meant_to_match": "这两者本应发送相同的上下文：下面的检查在每一轮都应显示「same context」。",
     "migration.not_meant_to_match": "这两者本来就不发送相同的提示词：检查会显示它们从哪里开始不同。",
     "migration.inputs": "脚本消息（每行一条）",

@@ -80,13 +80,10 @@ def _built_deprecations(step_id: str) -> tuple[tuple[Deprecation, ...], tuple[De
     return st.session_state[key]
 
 
-def _render_deprecations(run: MigrationRun | None) -> None:
-    """Each side's status, from the warnings LangChain raised while its code ran: the last Run both, or
-    else building each side's memory without sending anything."""
-    classic, modern = (
-        (run.classic_deprecations, run.modern_deprecations) if run else _built_deprecations(step.STEP_ID)
-    )
-    st.caption(tt("migration.deprecations_ran") if run else tt("migration.deprecations_built"))
+def _render_deprecations() -> None:
+    """Each side's status, from the warnings LangChain raised while that side built its memory."""
+    classic, modern = _built_deprecations(step.STEP_ID)
+    st.caption(tt("migration.deprecations_built"))
     left, right = st.columns(2, gap="medium")
     for column, version, found in ((left, "classic", classic), (right, "modern", modern)):
         with column:
@@ -204,7 +201,7 @@ if st.button(
             st.session_state[RUN_KEY_PREFIX + step.STEP_ID] = run_both(step, inputs, session.provider)
 
 last_run = st.session_state.get(RUN_KEY_PREFIX + step.STEP_ID)
-_render_deprecations(last_run if isinstance(last_run, MigrationRun) else None)
+_render_deprecations()
 if isinstance(last_run, MigrationRun):
     _render_run(last_run)
 

@@ -139,7 +139,7 @@ class MigrationRun:
     turns: list[TurnComparison] = field(default_factory=list)
     classic_error: str | None = None
     modern_error: str | None = None
-    # The deprecation warnings LangChain raised while each version ran.
+    # The deprecation warnings LangChain raised while each version built its memory.
     classic_deprecations: tuple[Deprecation, ...] = ()
     modern_deprecations: tuple[Deprecation, ...] = ()
 
@@ -282,7 +282,7 @@ class TurnMarkingInputs:
 
 def _version_turns(
     version: Version, inputs: Sequence[str], provider: ProviderConfig
-) -> tuple[list[VersionTurn], str | None, tuple[Deprecation, ...]]:
+) -> tuple[list[VersionTurn], str | None]:
     capture = CallCapture(
         provider.tokenizer.encoding_name,
         secrets=provider.secret_values(),
@@ -293,8 +293,7 @@ def _version_turns(
     error: str | None = None
     exchanges: list[Exchange] = []
     try:
-        with capture_deprecations() as raised:
-            exchanges = version(model, marking)
+        exchanges = version(model, marking)
     except Exception as exc:
         error = provider.describe(exc)
     marking.finish()
@@ -313,7 +312,7 @@ def _version_turns(
                 tool_rounds=max(0, len(reply_calls) - 1),
             )
         )
-    return turns, error, tuple(raised)
+    return turns, error
 
 
 def built_deprecations(
@@ -348,10 +347,11 @@ def run_both(
     if len(texts) > MAX_GUIDE_INPUTS:
         raise ValueError(f"The guide plays at most {MAX_GUIDE_INPUTS} messages; got {len(texts)}.")
     provider = provider or ProviderConfig()
-    classic_turns, classic_error, classic_deprecations = _version_turns(
-        module.classic_version, texts, provider
-    )
-    modern_turns, modern_error, modern_deprecations = _version_turns(module.modern_version, texts, provider)
+    classic_turns, classic_error = _version_turns(module.classic_version, texts, provider)
+    modern_turns, modern_error = _version_turns(module.modern_version, texts, provider)
+    # Captured while each side builds its memory, not around the whole run: a capture holds a process-wide
+    # lock, and the run waits on the model.
+    classic_deprecations, modern_deprecations = built_deprecations(module)
     run = MigrationRun(
         step_id=step_id,
         classic_error=classic_error,
