@@ -31,12 +31,7 @@ SUMMARY = Text(
     "运行两边即可看到 LangChain 对每一边发出的警告。",
 )
 meant_to_match = True
-DEFAULT_INPUTS: tuple[str, ...] = (
-    "Hi, my name is Mara and I live in Lisbon.",
-    "My order number is A-1234.",
-    "Can you recommend a book about gardening?",
-    "What's my name?",
-)
+DEFAULT_INPUTS = buffer_step.DEFAULT_INPUTS
 PITFALLS: tuple[Text, ...] = (
     Text(
         "A lazily filled session dict (`if sid not in store: store[sid] = ...`) races: two first requests "
