@@ -23,7 +23,7 @@ ENTITY_TABLE = "memory_lab_entities"
 
 
 def _base_entity_store() -> Any:
-    """langchain_classic's ``BaseEntityStore``, imported after its deprecation warnings are filtered."""
+    """langchain_classic's ``BaseEntityStore``, imported on first use."""
     import_classic_memory()
     from langchain_classic.memory.entity import BaseEntityStore
 
