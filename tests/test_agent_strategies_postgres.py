@@ -63,8 +63,7 @@ def test_a_new_instance_continues_from_postgres_and_a_stranger_does_not(
     assert reopened["messages"] == saved["messages"] and saved["messages"]
     if strategy_id == "semantic_store":
         assert reopened["items"] == saved["items"] and len(saved["items"]) == 2
-    else:
-        assert reopened["checkpoints"] == saved["checkpoints"]
+    assert reopened["checkpoints"] == saved["checkpoints"] and saved["checkpoints"]
     assert "Mara" in send_ok(again, "What's my name?").reply
 
     stranger = make(strategy_id, params, postgres_url, conversation, f"other_{user}")

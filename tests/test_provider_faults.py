@@ -453,6 +453,7 @@ ATTEMPT_FIELDS: dict[str, set[str]] = {
     "agent": {"checkpoints"},
     "agent_trim": {"checkpoints"},
     "context_editing": {"checkpoints"},
+    "semantic_store": {"checkpoints"},
 }
 
 

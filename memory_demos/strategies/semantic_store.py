@@ -241,6 +241,7 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
             "k": self.params["k"],
             "recent_turns": self.params["recent_turns"],
             "thread_id": self.thread_id,
+            "checkpoints": self.checkpoints(),
             "messages": messages_as_json(self.messages()),
         }
 
