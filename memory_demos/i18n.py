@@ -139,7 +139,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "tokens.source_counted": "Counted with tiktoken {encoding}",
         "tokens.approximate": "(approximate: not this model's own tokenizer)",
         "tokens.tools_estimated": "+ tool definitions, estimated (OpenAI cookbook method)",
-        "section.tools": "Tool definitions",
+        "section.tools": "Tool definitions (estimated)",
         "prompt.tools_heading": "Tool definitions sent with the prompt · {tokens} tokens",
         "prompt.tools_estimated": "Estimated with the OpenAI cookbook method; a provider's reported "
         "prompt count includes them exactly.",
@@ -489,7 +489,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "tokens.source_counted": "用 tiktoken {encoding} 计数",
         "tokens.approximate": "（近似值：不是该模型自己的分词器）",
         "tokens.tools_estimated": "+ 工具定义，估算值（OpenAI cookbook 方法）",
-        "section.tools": "工具定义",
+        "section.tools": "工具定义（估算）",
         "prompt.tools_heading": "随提示词发送的工具定义 · {tokens} 个词元",
         "prompt.tools_estimated": "按 OpenAI cookbook 方法估算；服务商报告的提示词词元数已精确包含它们。",
         "deprecation.none": "没有弃用警告",
