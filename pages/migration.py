@@ -88,7 +88,7 @@ def _render_deprecations() -> None:
     for column, version, found in ((left, "classic", classic), (right, "modern", modern)):
         with column:
             st.caption(tt(f"migration.{version}"))
-            render_deprecation_status(found)
+            render_deprecation_status(found, full_text=True)
 
 
 def _render_run(run: MigrationRun) -> None:

@@ -10,23 +10,17 @@ from memory_demos.deprecations import Deprecation
 from memory_demos.i18n import t
 
 
-def status_text(deprecations: Sequence[Deprecation]) -> str:
-    """One line: each deprecated subject with the version its warning names, or that none was raised."""
-    if not deprecations:
-        return t("deprecation.none")
-    return t("deprecation.raised") + ": " + "; ".join(item.label for item in deprecations)
-
-
-def render_deprecation_status(deprecations: Sequence[Deprecation]) -> None:
-    """A badge line under a pane or guide header; the full warning texts in a collapsed popover."""
+def render_deprecation_status(deprecations: Sequence[Deprecation], *, full_text: bool = False) -> None:
+    """A badge line under a pane or guide header; the warnings' own texts in its tooltip, and also in an
+    expander when ``full_text`` (no popover: a pane header's popover is its parameter editor)."""
     if not deprecations:
         st.caption(":green-badge[:material/verified: " + t("deprecation.none") + "]")
         return
-    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
-        st.caption(":orange-badge[:material/warning: " + t("deprecation.raised") + "]")
-        with st.popover(
-            "; ".join(item.label for item in deprecations), type="tertiary", help=t("deprecation.details")
-        ):
+    labels = "; ".join(item.label for item in deprecations)
+    messages = "\n\n".join(f"{item.category}: {item.message}" for item in deprecations)
+    st.caption(f":orange-badge[:material/warning: {t('deprecation.raised')}] {labels}", help=messages)
+    if full_text:
+        with st.expander(t("deprecation.details")):
             for item in deprecations:
                 st.caption(f"{item.category} · {item.subject}")
                 st.text(item.message)

@@ -30,8 +30,11 @@ def test_run_both_shows_the_classic_deprecation_and_none_for_create_agent(
         assert warned.count() == 1 and clean.count() == 1
         # The classic side is the left column, the create_agent side the right one.
         assert warned.bounding_box()["x"] < clean.bounding_box()["x"]
-        page.get_by_role("button", name="ConversationBufferMemory · deprecated since 0.3.1").first.click()
-        page.get_by_text("was deprecated in LangChain 0.3.1 and will be removed in 2.0.0").first.wait_for()
+        assert page.get_by_text("ConversationBufferMemory · deprecated since 0.3.1").count() == 1
+        details = page.get_by_test_id("stExpander").filter(has_text="Deprecation warnings LangChain raised")
+        assert details.count() == 1  # the classic side only
+        details.locator("summary").click()
+        details.get_by_text("was deprecated in LangChain 0.3.1 and will be removed in 2.0.0").first.wait_for()
         page.screenshot(path=str(artifacts / "e2e_migration_buffer_deprecations.png"))
         assert not outside, f"the page reached outside the app: {outside}"
     finally:
