@@ -180,6 +180,17 @@ def test_context_editing_clears_old_tool_results_in_the_prompt_but_not_in_the_th
     assert all("simulated data" in content for content in stored)
 
 
+def test_context_editing_on_the_tool_scenario_clears_old_results_and_still_answers() -> None:
+    edited = run("tool_weather_order", "context_editing", {"trigger_tokens": 150, "keep": 1})
+    whole = run("tool_weather_order", "agent")
+    cleared = [sum(m.content == "[cleared]" for m in turn.injected_prompt) for turn in edited.turns]
+    assert max(cleared) >= 1 and cleared[0] == 0
+    assert all(
+        turn.prompt_tokens <= full.prompt_tokens for turn, full in zip(edited.turns, whole.turns, strict=True)
+    )
+    assert edited.recall_passed == whole.recall_passed == edited.recall_asked
+
+
 def test_context_editing_leaves_the_prompt_alone_below_its_trigger() -> None:
     strategy = build_strategy("context_editing", StrategyContext(), {"trigger_tokens": 100_000})
     for text in ("What's the weather in Lisbon?", "What's the weather in Porto?"):
