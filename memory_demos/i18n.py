@@ -145,6 +145,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "prompt count includes them exactly.",
         "deprecation.none": "No deprecation warning raised",
         "deprecation.raised": "LangChain warned: deprecated",
+        "deprecation.since": " (since {versions})",
         "deprecation.details": "Deprecation warnings LangChain raised while building this memory",
         "tokens.seconds": "Turn took {seconds} s",
         "tokens.failed_calls": "{n} failed call(s): they cost only what the provider reported ({tokens} "
@@ -494,6 +495,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "prompt.tools_estimated": "按 OpenAI cookbook 方法估算；服务商报告的提示词词元数已精确包含它们。",
         "deprecation.none": "没有弃用警告",
         "deprecation.raised": "LangChain 警告：已弃用",
+        "deprecation.since": "（自 {versions} 起）",
         "deprecation.details": "构建此记忆时 LangChain 发出的弃用警告",
         "tokens.seconds": "本轮用时 {seconds} 秒",
         "tokens.failed_calls": "{n} 次失败的调用（上面的数字已含在内）："
