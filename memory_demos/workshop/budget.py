@@ -212,6 +212,7 @@ class _RunningCall:
     slots: threading.BoundedSemaphore
     held: int
     streamed: list[str] = field(default_factory=list)
+    tools: tuple[dict[str, Any], ...] = ()  # bound tool definitions: billed with the prompt
 
 
 class _GateHandler(BaseCallbackHandler):
@@ -230,17 +231,20 @@ class _GateHandler(BaseCallbackHandler):
         self, serialized: dict[str, Any], messages: list[list[BaseMessage]], *, run_id: UUID, **kwargs: Any
     ) -> None:
         from memory_demos.providers.tokenizer import count_messages_tokens
+        from memory_demos.providers.tool_tokens import count_tool_tokens
 
         prompt = list(messages[0]) if messages else []
+        tools = tuple(dict(tool) for tool in (kwargs.get("invocation_params") or {}).get("tools") or ())
         budget = self.gate.budget
-        held = budget.admit_call(count_messages_tokens(prompt, self.encoding_name))
+        prompt_tokens = count_messages_tokens(prompt, self.encoding_name)
+        held = budget.admit_call(prompt_tokens + count_tool_tokens(tools, self.encoding_name))
         try:
             slots = budget.acquire_slot()
         except BudgetExceeded:
             budget.record(0, release=held)
             raise
         with self._lock:
-            self._running[run_id] = _RunningCall(prompt, slots, held)
+            self._running[run_id] = _RunningCall(prompt, slots, held, tools=tools)
 
     def on_llm_new_token(self, token: str, *, run_id: UUID, **kwargs: Any) -> None:
         with self._lock:
@@ -254,7 +258,7 @@ class _GateHandler(BaseCallbackHandler):
         running = self._finish(run_id)
         if running is not None:
             _output, prompt_tokens, completion_tokens, _source = call_tokens(
-                response, running.prompt, running.streamed, self.encoding_name
+                response, running.prompt, running.streamed, self.encoding_name, running.tools
             )
             self._count(prompt_tokens + completion_tokens, running.held)
 
