@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from memory_demos.session import widget_key
+from tests.helpers import open_inspector
 from tests.test_app_pages import EN, expander, open_app, pane_column, panes, send
 
 
@@ -25,6 +26,7 @@ def test_pane_headers_show_what_langchain_warned_and_the_agent_prompt_shows_its_
     agent = panes(at)[-1]
     turn = agent.turns[-1]
     assert turn.ok and turn.tool_tokens > 0 and "Lisbon" in turn.reply
+    open_inspector(at, agent_index, "prompt")  # sections are built only while open
     prompt = expander(pane_column(at, agent_index), EN["pane.prompt_sent"])
     tools = next(e for e in prompt.expander if "Tool definitions sent with the prompt" in e.label)
     assert f"· {turn.tool_tokens} tokens" in tools.label
