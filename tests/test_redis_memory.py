@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from memory_demos import redis_capacity
+from memory_demos.bench import redis_capacity
 from memory_demos.runner import broadcast
 from memory_demos.session import widget_key
 from memory_demos.storage import REDIS_URL_ENV, StorageConfig, StorageError, redis_client

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from memory_demos.workshop_load import CHROMIUM, LoadReport, SessionResult
+from memory_demos.bench.chromium import CHROMIUM
+from memory_demos.bench.workshop_report import LoadReport, SessionResult
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.e2e

@@ -13,19 +13,10 @@ from typing import Any
 
 import pytest
 
+from memory_demos.bench.chromium import CHROMIUM, launch_options
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-    "--disable-quic",
-]
 
 
 @dataclass(frozen=True)
@@ -45,7 +36,7 @@ def artifacts() -> Path:
 @pytest.fixture(scope="session")
 def lab_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
     """``streamlit run app.py`` with its own data folder; stopped (its whole process group) at the end."""
-    from memory_demos.workshop_load import lab_server as running_lab_server
+    from memory_demos.bench.server import lab_server as running_lab_server
 
     with running_lab_server(tmp_path_factory.mktemp("e2e_data"), workshop=False) as (url, _pid):
         yield LabServer(url=url, port=int(url.rsplit(":", 1)[1]))
@@ -63,7 +54,7 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        chromium = playwright.chromium.launch(**launch_options())
         try:
             yield chromium
         finally:

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
+from memory_demos.bench.server import lab_server
 from memory_demos.i18n import t
 from memory_demos.ui.nav import visible_pages
-from memory_demos.workshop_load import lab_server
 
 pytestmark = pytest.mark.e2e
 

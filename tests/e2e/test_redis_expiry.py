@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from memory_demos.workshop_load import lab_server
+from memory_demos.bench.server import lab_server
 from tests.e2e.conftest import LabServer
 from tests.e2e.test_browser import CHAT_BOX, PANE_BOXES, send
 from tests.services import redis_url  # noqa: F401 - a pytest fixture

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from memory_demos.bench.server import lab_server
 from memory_demos.providers.offline_model import dont_know
-from memory_demos.workshop_load import lab_server
 from tests.e2e.conftest import LabServer
 from tests.e2e.test_browser import CHAT_BOX, PANE_BOXES, REPLIES_DONE, REPLY_TIMEOUT_MS, send
 from tests.services import postgres_url  # noqa: F401 - a pytest fixture

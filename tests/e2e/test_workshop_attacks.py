@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from memory_demos.workshop_load import lab_server
+from memory_demos.bench.server import lab_server
 from tests.e2e.conftest import LabServer
 from tests.e2e.test_browser import CHAT_BOX, REPLIES_DONE, REPLY_TIMEOUT_MS
 from tests.streamlit_ws import RawClient, text_value, trigger

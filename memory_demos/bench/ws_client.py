@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +32,33 @@ TEXT_FIELDS: dict[str, tuple[str, ...]] = {
 }
 RUN_TIMEOUT_SECONDS = 180.0
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+
+
+def stream_url(base_url: str) -> str:
+    """The websocket endpoint a browser opens for the app at ``base_url``."""
+    return base_url.replace("http://", "ws://").replace("https://", "wss://").rstrip("/") + "/_stcore/stream"
+
+
+def rerun_message(
+    widgets: Iterable[WidgetState] = (),
+    *,
+    page_script_hash: str = "",
+    page_name: str = "",
+    cached_message_hashes: Iterable[str] = (),
+) -> BackMsg:
+    """The ``BackMsg`` a browser sends to run the page script with these widget values."""
+    client_state = ClientState(
+        page_script_hash=page_script_hash,
+        page_name=page_name,
+        cached_message_hashes=list(cached_message_hashes),
+    )
+    client_state.widget_states.widgets.extend(widgets)
+    return BackMsg(rerun_script=client_state)
+
+
+def trigger(widget_id: str) -> WidgetState:
+    """A button click (a trigger value) for the widget ``widget_id``."""
+    return WidgetState(id=widget_id, trigger_value=True)
 
 
 class ProtocolError(RuntimeError):
@@ -74,8 +101,7 @@ class AppClient:
     """One simulated browser session on one page of the app."""
 
     def __init__(self, url: str, page: str = "") -> None:
-        self.ws_url = url.replace("http://", "ws://").replace("https://", "wss://").rstrip("/")
-        self.ws_url += "/_stcore/stream"
+        self.ws_url = stream_url(url)
         self.page = page
         self._socket: Any = None
         self._elements: dict[tuple[int, ...], Element] = {}
@@ -141,17 +167,16 @@ class AppClient:
         return await self.rerun([state])
 
     async def click(self, widget_id: str) -> RunResult:
-        return await self.rerun([WidgetState(id=widget_id, trigger_value=True)])
+        return await self.rerun([trigger(widget_id)])
 
     async def rerun(self, widgets: list[WidgetState] | None = None) -> RunResult:
         """Send a ``rerun_script`` and read until the runs it caused are over."""
-        client_state = ClientState(
+        message = rerun_message(
+            widgets or [],
             page_script_hash=self.page_script_hash,
             page_name=self.page if not self.page_script_hash else "",
-            cached_message_hashes=list(self._cache),
+            cached_message_hashes=self._cache,
         )
-        client_state.widget_states.widgets.extend(widgets or [])
-        message = BackMsg(rerun_script=client_state)
         await self._socket.send(message.SerializeToString())
         return await asyncio.wait_for(self._read_until_idle(), RUN_TIMEOUT_SECONDS)
 

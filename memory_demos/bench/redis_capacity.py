@@ -1,4 +1,4 @@
-"""``python -m memory_demos.redis_capacity``: how many bytes a conversation takes in Redis, measured.
+"""``python -m memory_demos.bench.redis_capacity``: how many bytes a conversation takes in Redis, measured.
 
 The seed book estimates a serialised message at 0.5–2 KB and a 50-turn session at 50–200 KB. This plays
 ``--turns`` turns (the English scenarios' messages, cycled) through ``history`` (backend=redis) and
@@ -84,7 +84,7 @@ def measure(strategy_id: str, turns: int, storage: StorageConfig) -> dict[str, A
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m memory_demos.redis_capacity", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m memory_demos.bench.redis_capacity", description=__doc__)
     parser.add_argument("--turns", type=int, default=50)
     parser.add_argument("--strategies", default="history,entity")
     parser.add_argument("--json", action="store_true")

@@ -10,14 +10,11 @@ import asyncio
 import random
 import re
 import time
-from typing import TYPE_CHECKING
 
+from memory_demos.bench.workshop_report import SessionResult
+from memory_demos.bench.ws_client import AppClient
 from memory_demos.i18n import CATALOGUE
 from memory_demos.ui.pane import RECENT_TURNS
-from memory_demos.ws_client import AppClient
-
-if TYPE_CHECKING:
-    from memory_demos.workshop_load import SessionResult
 
 PANE_REMOVE = re.compile(r"ml_w_pane_p\d+_remove$")
 PANE_BOX_KEY = re.compile(r"ml_w_pane_(p\d+)_")

@@ -1,7 +1,7 @@
 """``python -m memory_demos bench render``: the server's CPU time per Compare message as a conversation grows.
 
 Starts the app (workshop mode, as a hosted room runs it) and drives the real Compare page with one
-websocket client (``ws_client``): it sets the pane count, sends ``turns`` messages on the offline
+websocket client (``bench.ws_client``): it sets the pane count, sends ``turns`` messages on the offline
 model and reads the server process's CPU time (user + system, ``/proc/<pid>/stat``) before and after
 each message, from submit to the end of the run that answers it. CPU time, not wall time, so other
 work on a shared machine changes the figures little. Prints the CPU per message at turns 2, 10 and
@@ -17,6 +17,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from memory_demos.bench.server import cpu_seconds, interruptible, lab_server
+from memory_demos.bench.workshop_ws import set_pane_count
+from memory_demos.bench.ws_client import AppClient
+from memory_demos.config import MAX_PANES
 from memory_demos.strategies.base import InputError
 
 SETTLE_SECONDS = 0.05
@@ -45,10 +49,6 @@ def around(samples: list[TurnSample], turn: int) -> float:
 
 
 async def _drive(url: str, pid: int, panes: int, turns: int) -> list[TurnSample]:
-    from memory_demos.workshop_load import cpu_seconds
-    from memory_demos.workshop_ws import set_pane_count
-    from memory_demos.ws_client import AppClient
-
     samples: list[TurnSample] = []
     async with AppClient(url, "compare") as client:
         await client.open()
@@ -68,9 +68,6 @@ async def _drive(url: str, pid: int, panes: int, turns: int) -> list[TurnSample]
 
 def run_render(panes: int = 4, turns: int = 30) -> int:
     """Start a server, measure, print; 0 unless the page could not be driven."""
-    from memory_demos.config import MAX_PANES
-    from memory_demos.workshop_load import interruptible, lab_server
-
     if not 2 <= panes <= MAX_PANES or turns < 3:
         raise InputError(f"bench render needs 2 <= --panes <= {MAX_PANES} and --turns >= 3")
     report = [t for t in REPORT_TURNS if t < turns] + [turns]

@@ -1,0 +1,42 @@
+"""Benchmarks that print figures, never timed assertions: ``python -m memory_demos bench …``.
+
+``engine`` (overhead, panes) and ``model`` run in-process on the offline model; ``render`` and
+``workshop`` start the app (``server``) and drive it with websocket clients (``ws_client``,
+``workshop_ws``) or browsers (``workshop_browser``, launched as the e2e tests launch them:
+``chromium``); ``redis_capacity`` measures a conversation's bytes in Redis.
+"""
+
+from __future__ import annotations
+
+from memory_demos.bench.engine import overhead, panes
+from memory_demos.bench.model import model_speed
+
+__all__ = ["model_speed", "overhead", "panes", "render", "workshop"]
+
+
+def workshop(
+    sessions: int = 40,
+    panes: int = 4,
+    turns: int | None = None,
+    url: str | None = None,
+    client: str = "browser",
+    think_seconds: float | None = None,
+) -> int:
+    """Drive concurrent app sessions against a server (see ``bench/workshop.py``)."""
+    from memory_demos.bench.workshop import DEFAULT_THINK_SECONDS, run_load
+
+    return run_load(
+        sessions=sessions,
+        panes=panes,
+        turns=turns or 5,
+        url=url,
+        client=client,
+        think_seconds=DEFAULT_THINK_SECONDS if think_seconds is None else think_seconds,
+    )
+
+
+def render(panes: int = 4, turns: int | None = None) -> int:
+    """Server CPU per Compare message as the conversation grows (see ``bench/render.py``)."""
+    from memory_demos.bench.render import run_render
+
+    return run_render(panes=panes, turns=turns or 30)
