@@ -2,7 +2,9 @@
 
 It speaks Streamlit's own protobufs (``BackMsg``/``ForwardMsg``) over ``/_stcore/stream``: run the
 script, read the elements it sent (labels, widget ids, alert texts), submit widget values, and send
-messages a browser only sends on request, such as ``clear_cache``.
+messages a browser only sends on request, such as ``clear_cache``. Synchronous (``websocket-client``), so a
+test can hold forty at once without an event loop; the messages it sends are the load benches' own
+(``memory_demos.bench.ws_client``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,10 @@ import websocket
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+from memory_demos.bench.ws_client import rerun_message, stream_url, trigger
+
+__all__ = ["RawClient", "ScriptRun", "text_value", "trigger"]
 
 RUN_TIMEOUT_S = 60.0
 
@@ -49,8 +55,9 @@ class RawClient:
     """One websocket session, like a browser tab without a browser."""
 
     def __init__(self, base_url: str) -> None:
-        ws_url = base_url.replace("http://", "ws://", 1) + "/_stcore/stream"
-        self.ws = websocket.create_connection(ws_url, subprotocol=["streamlit"], timeout=RUN_TIMEOUT_S)
+        self.ws = websocket.create_connection(
+            stream_url(base_url), subprotocol=["streamlit"], timeout=RUN_TIMEOUT_S
+        )
 
     def close(self) -> None:
         self.ws.close()
@@ -66,11 +73,7 @@ class RawClient:
 
     def run(self, widgets: Iterable[WidgetState] = ()) -> ScriptRun:
         """Ask for a script run (with these widget values) and collect what it sent until it finished."""
-        message = BackMsg()
-        message.rerun_script.query_string = ""
-        message.rerun_script.page_script_hash = ""
-        message.rerun_script.widget_states.widgets.extend(list(widgets))
-        self.send(message)
+        self.send(rerun_message(widgets))
         run = ScriptRun()
         while True:
             forward = ForwardMsg()
@@ -92,7 +95,3 @@ class RawClient:
 
 def text_value(widget_id: str, value: str) -> WidgetState:
     return WidgetState(id=widget_id, string_value=value)
-
-
-def trigger(widget_id: str) -> WidgetState:
-    return WidgetState(id=widget_id, trigger_value=True)
