@@ -1,0 +1,82 @@
+"""What every failure demo shares: its result and catalogue entry types and the offline model it runs on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypedDict
+
+from memory_demos.config import DEFAULT_SYSTEM_PROMPT as SYSTEM_PROMPT
+from memory_demos.migration import Text
+from memory_demos.tracing import CallCapture
+from memory_demos.turn import ModelCall
+
+__all__ = [
+    "ENCODING",
+    "SYSTEM_PROMPT",
+    "Demo",
+    "DemoResult",
+    "Text",
+    "calls_by_purpose",
+    "demo_result",
+    "offline_model",
+]
+
+ENCODING = "o200k_base"
+
+
+class DemoResult(TypedDict):
+    """What every demo returns."""
+
+    id: str
+    naive: dict[str, Any]
+    fixed: dict[str, Any]
+    failed: bool
+    fixed_ok: bool
+    explanation: str
+    fix: str
+
+
+@dataclass(frozen=True)
+class Demo:
+    """One failure mode: its title, what goes wrong, how to fix it, and the function that shows both."""
+
+    id: str
+    title: Text
+    explanation: Text
+    fix: Text
+    run: Callable[[str], DemoResult]
+    code: tuple[Callable[..., Any], ...] = ()
+
+
+def offline_model(capture: CallCapture, **switches: Any) -> Any:
+    """The offline teaching model carrying ``capture``, with fault switches (drift, chatty_entities...)."""
+    from memory_demos.providers.offline_model import OfflineTeachingModel
+    from memory_demos.workshop.budget import current_gate
+
+    gate = current_gate()  # a workshop attendee's budget gate, when a page runs the demo
+    callbacks = [gate.handler(ENCODING), capture] if gate is not None else [capture]
+    return OfflineTeachingModel(callbacks=callbacks, **switches)
+
+
+def calls_by_purpose(calls: Iterable[ModelCall]) -> dict[str, int]:
+    """How many of ``calls`` served each purpose (reply, entity extraction, summary...)."""
+    counts: dict[str, int] = {}
+    for call in calls:
+        counts[call.purpose] = counts.get(call.purpose, 0) + 1
+    return counts
+
+
+def demo_result(
+    demo: Demo, language: str, naive: dict[str, Any], fixed: dict[str, Any], failed: bool, ok: bool
+) -> DemoResult:
+    """``demo``'s result: both runs, whether each behaved, and its texts in ``language``."""
+    return DemoResult(
+        id=demo.id,
+        naive=naive,
+        fixed=fixed,
+        failed=failed,
+        fixed_ok=ok,
+        explanation=demo.explanation.get(language),
+        fix=demo.fix.get(language),
+    )

@@ -1,0 +1,169 @@
+"""Failure demo: a running summary drifts (and a check against the conversation that stops it)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from memory_demos.failure_lab.common import (
+    ENCODING,
+    SYSTEM_PROMPT,
+    Demo,
+    DemoResult,
+    Text,
+    demo_result,
+    offline_model,
+)
+from memory_demos.tracing import (
+    SUMMARIZE,
+    CallCapture,
+    with_purpose,
+)
+
+DRIFT_MESSAGES: tuple[str, ...] = (
+    "Hi, my name is Mara and I live in Lisbon.",
+    "My order number is A-1234.",
+    "Can you recommend a book about gardening?",
+    "What makes a good cup of tea?",
+    "Trains are a pleasant way to travel.",
+)
+_SUMMARY_STOPWORDS = frozenset(
+    (
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "and",
+        "or",
+        "with",
+        "about",
+        "also",
+        "they",
+        "them",
+        "their",
+        "there",
+        "this",
+        "that",
+        "it",
+        "its",
+        "his",
+        "her",
+        "he",
+        "she",
+        "human",
+        "humans",
+        "user",
+        "assistant",
+        "ai",
+        "has",
+        "have",
+        "had",
+        "talked",
+        "said",
+        "mentioned",
+        "asked",
+        "wants",
+        "would",
+        "will",
+        "can",
+        "could",
+        "some",
+        "any",
+    )
+)
+
+
+def _word_stems(text: str) -> set[str]:
+    stems = set()
+    for word in re.findall(r"[A-Za-z0-9][A-Za-z0-9-]*", text.lower().replace("'s", "")):
+        stems.add(word)
+        for suffix in ("ing", "ed", "es", "s"):
+            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+                stems.add(word[: -len(suffix)])
+    return stems
+
+
+def unsupported_sentences(summary: str, conversation: str) -> list[str]:
+    """Sentences of ``summary`` with a content word that appears nowhere in ``conversation``.
+
+    An extractive check: a summary may rephrase, but every name, number and content word it uses
+    must come from what was actually said.
+    """
+    said = _word_stems(conversation)
+    unsupported = []
+    for sentence in re.split(r"(?<=[.!?])\s+", summary.strip()):
+        words = [w for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9-]*", sentence.lower().replace("'s", ""))]
+        content = [w for w in words if w not in _SUMMARY_STOPWORDS and len(w) >= 3]
+        if any(not (_word_stems(word) & said) for word in content):
+            unsupported.append(sentence)
+    return unsupported
+
+
+def run_summary(checked: bool, messages: Sequence[str]) -> dict[str, Any]:
+    from memory_demos.strategies.classic import import_classic_memory
+
+    classic = import_classic_memory()
+    capture = CallCapture(ENCODING)
+    model = offline_model(capture, drift=True)
+    memory = classic.ConversationSummaryMemory(llm=with_purpose(model, SUMMARIZE))
+    conversation = ""
+    rounds = []
+    for user_text in messages:
+        reply = model.invoke(f"{SYSTEM_PROMPT}\n\n{user_text}")
+        conversation += f"\nHuman: {user_text}\nAI: {reply.text}"
+        memory.save_context({"input": user_text}, {"output": reply.text})
+        if checked:  # the fix: drop what the conversation does not support before storing the summary
+            invented = set(unsupported_sentences(memory.buffer, conversation))
+            kept = [s for s in re.split(r"(?<=[.!?])\s+", memory.buffer.strip()) if s not in invented]
+            memory.buffer = " ".join(kept)
+        rounds.append(
+            {"summary": memory.buffer, "invented": unsupported_sentences(memory.buffer, conversation)}
+        )
+    capture.drain()
+    return {"rounds": rounds, "final_summary": memory.buffer, "invented": rounds[-1]["invented"]}
+
+
+def summary_drift(language: str = "en") -> DemoResult:
+    """A summary rewritten every turn gains a made-up detail each round; the check removes them."""
+    naive = run_summary(False, DRIFT_MESSAGES)
+    fixed = run_summary(True, DRIFT_MESSAGES)
+    facts = ("Mara", "Lisbon", "A-1234")
+    fixed_ok = not fixed["invented"] and all(fact in fixed["final_summary"] for fact in facts)
+    return demo_result(DEMO, language, naive, fixed, bool(naive["invented"]), fixed_ok)
+
+
+DEMO = Demo(
+    "summary_drift",
+    Text("Summary drift", "摘要漂移"),
+    Text(
+        "A running summary is rewritten by the model every turn from the previous summary. Whatever the "
+        "model "
+        "adds is fed back in and kept: here the model invents one detail per round ('travelled to "
+        "Paris', "
+        "'favourite colour is green'), and the summary presents them as facts.",
+        "滚动摘要每轮都由模型基于上一版摘要重写。模型加进去的东西会被反复带入并保留："
+        "这里模型每轮编造一个细节"
+        "（「去过巴黎」「最喜欢绿色」），摘要把它们当作事实呈现。",
+    ),
+    Text(
+        "Check the summary against the conversation before storing it (every name, number and content "
+        "word "
+        "must come from what was said) and keep the facts that matter as raw, structured facts.",
+        "存储前对照对话检查摘要（每个名字、数字和实词都必须出自对话），"
+        "并把重要的事实保存为原始的结构化事实。",
+    ),
+    summary_drift,
+    (unsupported_sentences, run_summary),
+)

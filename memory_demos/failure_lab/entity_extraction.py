@@ -1,0 +1,110 @@
+"""Failure demo: entity extraction fooled by a chatty reply, and a strict parser that is not fooled."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from memory_demos.failure_lab.common import (
+    ENCODING,
+    SYSTEM_PROMPT,
+    Demo,
+    DemoResult,
+    Text,
+    calls_by_purpose,
+    demo_result,
+    offline_model,
+)
+from memory_demos.tracing import (
+    EXTRACT_ENTITIES,
+    SUMMARIZE_ENTITY,
+    CallCapture,
+    with_purpose,
+)
+
+ENTITY_MESSAGES: tuple[str, ...] = (
+    "Hi, I'm John and I just moved to Paris.",
+    "My sister Anna visits me next week.",
+)
+_NAME = re.compile(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,3}")
+
+
+def _said(name: str, text: str) -> bool:
+    """True when ``name`` occurs in ``text`` as whole words."""
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
+
+
+def strict_entity_names(extracted: Sequence[str], user_text: str) -> list[str]:
+    """The names in an entity-extraction answer that the user really wrote; chatter such as "Sure" or
+    "the entities are:" is dropped (a strict parser in place of ``output.split(",")``)."""
+    names: list[str] = []
+    for piece in re.split(r"[,:;\n]", ", ".join(extracted)):
+        name = piece.strip().strip(".!\"'")
+        if _NAME.fullmatch(name) and _said(name, user_text) and name not in names:
+            names.append(name)
+    return names
+
+
+def run_entity_memory(strict: bool, messages: Sequence[str]) -> dict[str, Any]:
+    from memory_demos.strategies.classic import import_classic_memory
+
+    classic = import_classic_memory()
+    capture = CallCapture(ENCODING)
+    model = offline_model(capture, chatty_entities=True)
+    memory = classic.ConversationEntityMemory(llm=with_purpose(model, EXTRACT_ENTITIES), k=2)
+    said = " ".join(messages)
+    for user_text in messages:
+        memory.llm = with_purpose(model, EXTRACT_ENTITIES)
+        variables = memory.load_memory_variables({"input": user_text})
+        if strict:  # the fix: keep only names the user wrote, before any note is written
+            memory.entity_cache = strict_entity_names(memory.entity_cache, user_text)
+            variables["entities"] = {name: memory.entity_store.get(name, "") for name in memory.entity_cache}
+        reply = model.invoke(f"{SYSTEM_PROMPT}\n\n{user_text}")
+        memory.llm = with_purpose(model, SUMMARIZE_ENTITY)
+        memory.save_context({"input": user_text}, {"output": reply.text})
+    calls = capture.drain()
+    entities = dict(sorted(memory.entity_store.store.items()))
+    return {
+        "extraction_answers": [c.output for c in calls if c.purpose == EXTRACT_ENTITIES],
+        "entities": entities,
+        "junk_entities": [name for name in entities if not _said(name, said)],
+        "entity_summary_calls": sum(1 for c in calls if c.purpose == SUMMARIZE_ENTITY),
+        "calls_by_purpose": calls_by_purpose(calls),
+    }
+
+
+def chatty_entities(language: str = "en") -> DemoResult:
+    """ConversationEntityMemory splits the model's chatty answer on commas: "Sure" becomes an entity."""
+    naive = run_entity_memory(False, ENTITY_MESSAGES)
+    fixed = run_entity_memory(True, ENTITY_MESSAGES)
+    expected = {"John", "Paris", "Anna"}
+    fixed_ok = not fixed["junk_entities"] and expected <= set(fixed["entities"])
+    fixed_ok = fixed_ok and fixed["entity_summary_calls"] < naive["entity_summary_calls"]
+    return demo_result(DEMO, language, naive, fixed, bool(naive["junk_entities"]), fixed_ok)
+
+
+DEMO = Demo(
+    "chatty_entities",
+    Text("Entity extraction fooled by a chatty reply", "啰嗦的回答骗过实体抽取"),
+    Text(
+        "ConversationEntityMemory asks the model for the proper nouns of the last line and splits the "
+        "answer "
+        "on commas. A model that answers 'Sure, the entities are: John, Paris' creates entities named "
+        "'Sure' and 'the entities are: John', and every one of them costs an entity-summary call per "
+        "turn.",
+        "ConversationEntityMemory 让模型列出最后一句里的专有名词，再按逗号切分答案。模型若回答"
+        "「Sure, the entities are: John, Paris」，就会生成名为「Sure」和「the entities are: John」"
+        "的实体，"
+        "每个实体每轮都要多一次实体摘要调用。",
+    ),
+    Text(
+        "Parse strictly: keep only capitalised names the user actually wrote (or ask for structured "
+        "output "
+        "with a list-of-names schema), before any note is written.",
+        "严格解析：在写任何笔记之前，只保留用户确实写过的首字母大写的名字（或用「名字列表」"
+        "模式请求结构化输出）。",
+    ),
+    chatty_entities,
+    (strict_entity_names, run_entity_memory),
+)

@@ -1,0 +1,99 @@
+"""Failure demo: the session-store race on a new session's first requests (and a locked store)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from memory_demos.failure_lab.common import Demo, DemoResult, Text, demo_result
+from memory_demos.strategies.history_store import SessionHistoryStore
+
+RACE_THREADS = 8
+RACE_WINDOW_SECONDS = 0.05
+
+
+def naive_get_session_history(store: dict[str, Any], session_id: str) -> Any:
+    """The pattern from many examples: check, then create. The sleep stands for slow set-up work."""
+    from langchain_core.chat_history import InMemoryChatMessageHistory
+
+    history = store.get(session_id)
+    if history is None:
+        time.sleep(RACE_WINDOW_SECONDS)  # e.g. loading the session's rows from a database
+        history = InMemoryChatMessageHistory()
+        store[session_id] = history
+    return history
+
+
+def _first_requests(get_history: Callable[[str], Any], session_id: str, threads: int) -> None:
+    barrier = threading.Barrier(threads)
+
+    def request(number: int) -> None:
+        barrier.wait()
+        get_history(session_id).add_user_message(f"first message of request {number}")
+
+    workers = [threading.Thread(target=request, args=(n,)) for n in range(1, threads + 1)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+
+
+def session_race(language: str = "en", threads: int = RACE_THREADS) -> DemoResult:
+    """Concurrent first requests for one new session: the naive dict loses messages, the locked store none."""
+    from langchain_core.chat_history import InMemoryChatMessageHistory
+
+    session_id = "new-session"
+    naive_store: dict[str, Any] = {}
+    created = {"naive": 0, "fixed": 0}
+    created_lock = threading.Lock()
+
+    def naive_get(key: str) -> Any:
+        history = naive_get_session_history(naive_store, key)
+        return history
+
+    def slow_factory(_key: str) -> InMemoryChatMessageHistory:
+        time.sleep(RACE_WINDOW_SECONDS)  # the same slow set-up, now inside the store's lock
+        with created_lock:
+            created["fixed"] += 1
+        return InMemoryChatMessageHistory()
+
+    _first_requests(naive_get, session_id, threads)
+    fixed_store = SessionHistoryStore(slow_factory)
+    _first_requests(fixed_store.get, session_id, threads)
+    naive_kept = len(naive_store[session_id].messages)
+    fixed_kept = len(fixed_store.get(session_id).messages)
+    naive = {"requests": threads, "messages_kept": naive_kept, "lost_messages": threads - naive_kept}
+    fixed = {
+        "requests": threads,
+        "messages_kept": fixed_kept,
+        "lost_messages": threads - fixed_kept,
+        "histories_created": created["fixed"],
+    }
+    return demo_result(DEMO, language, naive, fixed, naive["lost_messages"] > 0, fixed["lost_messages"] == 0)
+
+
+DEMO = Demo(
+    "session_race",
+    Text("The session-store race", "会话存储的竞态"),
+    Text(
+        "Many examples create a session's history lazily: 'if session_id not in store: store[session_id] "
+        "= "
+        "...'. When several first requests for one new session arrive together, each sees it missing, "
+        "each "
+        "creates a history, and all but the last one written lose their messages.",
+        "许多示例惰性创建会话历史：「if session_id not in store: store[session_id] = ...」。"
+        "同一新会话的多个首请求"
+        "同时到达时，每个都看到会话不存在、各自创建历史，除了最后写入的那个，其余的消息全部丢失。",
+    ),
+    Text(
+        "Create under a lock (check and create in one critical section), as SessionHistoryStore does, or "
+        "use "
+        "the database's own insert-if-absent.",
+        "在锁内创建（检查与创建放在同一个临界区），就像 SessionHistoryStore 那样，"
+        "或使用数据库自带的「不存在才插入」。",
+    ),
+    session_race,
+    (naive_get_session_history, SessionHistoryStore.get),
+)

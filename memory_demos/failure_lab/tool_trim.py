@@ -1,0 +1,94 @@
+"""Failure demo: a plain trim orphans a tool result (and a trim that keeps whole turns)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from memory_demos.failure_lab.common import SYSTEM_PROMPT, Demo, DemoResult, Text, demo_result
+from memory_demos.strategies.turn_trim import trim_turns
+
+KEEP_MESSAGES = 4
+
+
+def tool_history() -> list[Any]:
+    """A short agent history with two tool round trips (real tool outputs) and a new question."""
+    from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+
+    from memory_demos.tools import get_order_status, get_weather
+
+    weather = get_weather.invoke({"city": "Lisbon"})
+    order = get_order_status.invoke({"order_id": "A-77"})
+    return [
+        SystemMessage(SYSTEM_PROMPT),
+        HumanMessage("What's the weather in Lisbon?"),
+        AIMessage(
+            "", tool_calls=[{"name": "get_weather", "args": {"city": "Lisbon"}, "id": "call_weather_1"}]
+        ),
+        ToolMessage(weather, tool_call_id="call_weather_1", name="get_weather"),
+        AIMessage(f"The weather in Lisbon: {weather}."),
+        HumanMessage("And the status of order A-77?"),
+        AIMessage(
+            "", tool_calls=[{"name": "get_order_status", "args": {"order_id": "A-77"}, "id": "call_order_2"}]
+        ),
+        ToolMessage(order, tool_call_id="call_order_2", name="get_order_status"),
+        AIMessage(f"Order A-77: {order}."),
+        HumanMessage("Thanks! Is it shipped yet?"),
+    ]
+
+
+def _tool_check(messages: Sequence[Any]) -> str | None:
+    """``None`` if the tool calls and results pair up, else the problem (what the API would reject)."""
+    from memory_demos.strategies.turn_trim import ToolHistoryError, validate_tool_history
+
+    try:
+        validate_tool_history(messages)
+    except ToolHistoryError as exc:
+        return str(exc)
+    return None
+
+
+def _rows(messages: Sequence[Any]) -> list[dict[str, Any]]:
+    from memory_demos.strategies.trim import message_rows
+
+    return message_rows(messages)
+
+
+def trim_orphan(language: str = "en") -> DemoResult:
+    """Keeping "the last N messages" can start the prompt with a tool result whose call was cut off."""
+    from langchain_core.messages import trim_messages
+
+    history = tool_history()
+    naive_kept = trim_messages(
+        history, max_tokens=KEEP_MESSAGES, token_counter=len, strategy="last", include_system=True
+    )
+    fixed_kept = trim_turns(history, KEEP_MESSAGES, len).kept
+    naive_problem = _tool_check(naive_kept)
+    fixed_problem = _tool_check(fixed_kept)
+    naive = {"kept": _rows(naive_kept), "problem": naive_problem, "budget_messages": KEEP_MESSAGES}
+    fixed = {"kept": _rows(fixed_kept), "problem": fixed_problem, "budget_messages": KEEP_MESSAGES}
+    return demo_result(DEMO, language, naive, fixed, naive_problem is not None, fixed_problem is None)
+
+
+DEMO = Demo(
+    "trim_orphan",
+    Text("A trim that orphans a tool result", "裁剪留下孤立的工具结果"),
+    Text(
+        "Keeping 'the last N messages' of an agent's history can cut between an AI tool call and its "
+        "ToolMessage. The prompt then starts with a tool result nobody asked for, which OpenAI's API "
+        "rejects "
+        "('messages with role tool must be a response to a preceding message with tool_calls').",
+        "保留智能体历史的「最后 N 条消息」可能在 AI 工具调用与其 ToolMessage 之间截断。"
+        "提示词于是以一个没人请求过的"
+        "工具结果开头，OpenAI API 会拒绝它。",
+    ),
+    Text(
+        "Trim by whole turns (a human message, its tool calls and results, and the answer), and validate "
+        "the "
+        "tool pairs before sending; trim_messages(start_on='human') is the minimum.",
+        "按整轮裁剪（一条人类消息、其工具调用与结果、以及回答），发送前校验工具调用配对；"
+        "trim_messages(start_on='human') 是最低要求。",
+    ),
+    trim_orphan,
+    (trim_orphan, trim_turns),
+)
