@@ -74,6 +74,8 @@ class StrategyRun:
 
 @dataclass
 class ReplayResult:
+    """One scenario replayed on one provider: a run per strategy, as ``replay --json`` prints it."""
+
     scenario: str
     provider: str
     runs: list[StrategyRun] = field(default_factory=list)

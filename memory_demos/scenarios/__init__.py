@@ -85,6 +85,8 @@ class ScenarioTurn:
 
 @dataclass(frozen=True)
 class Scenario:
+    """A scripted conversation: its turns (some of them probes with expected answers) and its language."""
+
     name: str
     language: str
     turns: tuple[ScenarioTurn, ...]
@@ -128,8 +130,8 @@ def _strings(raw: dict[str, Any], field_name: str, index: int) -> tuple[str, ...
     return tuple(str(v) for v in values if str(v).strip())
 
 
-def parse_scenario(text: str | bytes, source: str = "<text>") -> Scenario:
-    """Parse and validate scenario YAML (safe loader, size and shape limits)."""
+def _decoded(text: str | bytes) -> str:
+    """``text`` as a string within the size limit, checked before decoding when it comes as bytes."""
     if isinstance(text, bytes):
         if len(text) > MAX_SCENARIO_BYTES:
             raise ScenarioError(f"The scenario file is {len(text)} bytes; the limit is {MAX_SCENARIO_BYTES}.")
@@ -139,13 +141,11 @@ def parse_scenario(text: str | bytes, source: str = "<text>") -> Scenario:
             raise ScenarioError("The scenario file is not UTF-8 text.") from None
     if len(text.encode("utf-8")) > MAX_SCENARIO_BYTES:
         raise ScenarioError(f"The scenario file is larger than {MAX_SCENARIO_BYTES} bytes.")
-    _check_events(text)
-    try:
-        data: Any = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ScenarioError(f"Not valid YAML: {exc}") from None
-    if not isinstance(data, dict):
-        raise ScenarioError("A scenario is a mapping with name, language and turns.")
+    return text
+
+
+def _header(data: dict[str, Any]) -> tuple[str, str, str | None, str]:
+    """The scenario's name, language, system prompt and description, each checked."""
     unknown = set(data) - {"name", "language", "system", "turns", "description"}
     if unknown:
         raise ScenarioError(f"Unknown scenario fields: {', '.join(sorted(map(str, unknown)))}")
@@ -161,26 +161,43 @@ def parse_scenario(text: str | bytes, source: str = "<text>") -> Scenario:
     description = data.get("description", "")
     if not isinstance(description, str):
         raise ScenarioError("'description' must be a string.")
+    return name.strip(), language, system, description
+
+
+def _turn(raw: Any, index: int) -> ScenarioTurn:
+    """Turn ``index`` (from 1): a mapping with ``user`` and optional ``expect`` and ``reject`` lists."""
+    if not isinstance(raw, dict):
+        raise ScenarioError(f"Turn {index} must be a mapping with 'user' (optional 'expect', 'reject').")
+    extra = set(raw) - {"user", "expect", "reject"}
+    if extra:
+        raise ScenarioError(f"Turn {index} has unknown fields: {', '.join(sorted(map(str, extra)))}")
+    user = raw.get("user")
+    if not isinstance(user, str) or not user.strip():
+        raise ScenarioError(f"Turn {index}: 'user' must be a non-empty string.")
+    if len(user) > MAX_USER_CHARS:
+        raise ScenarioError(f"Turn {index}: 'user' is longer than {MAX_USER_CHARS} characters.")
+    checks = {field_name: _strings(raw, field_name, index) for field_name in ("expect", "reject")}
+    return ScenarioTurn(user=user, **checks)
+
+
+def parse_scenario(text: str | bytes, source: str = "<text>") -> Scenario:
+    """Parse and validate scenario YAML (safe loader, size and shape limits)."""
+    text = _decoded(text)
+    _check_events(text)
+    try:
+        data: Any = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ScenarioError(f"Not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise ScenarioError("A scenario is a mapping with name, language and turns.")
+    name, language, system, description = _header(data)
     raw_turns = data.get("turns")
     if not isinstance(raw_turns, list) or not raw_turns:
         raise ScenarioError("'turns' must be a non-empty list.")
     if len(raw_turns) > MAX_TURNS:
         raise ScenarioError(f"The scenario has {len(raw_turns)} turns; the limit is {MAX_TURNS}.")
-    turns = []
-    for index, raw in enumerate(raw_turns, start=1):
-        if not isinstance(raw, dict):
-            raise ScenarioError(f"Turn {index} must be a mapping with 'user' (optional 'expect', 'reject').")
-        extra = set(raw) - {"user", "expect", "reject"}
-        if extra:
-            raise ScenarioError(f"Turn {index} has unknown fields: {', '.join(sorted(map(str, extra)))}")
-        user = raw.get("user")
-        if not isinstance(user, str) or not user.strip():
-            raise ScenarioError(f"Turn {index}: 'user' must be a non-empty string.")
-        if len(user) > MAX_USER_CHARS:
-            raise ScenarioError(f"Turn {index}: 'user' is longer than {MAX_USER_CHARS} characters.")
-        checks = {field_name: _strings(raw, field_name, index) for field_name in ("expect", "reject")}
-        turns.append(ScenarioTurn(user=user, **checks))
-    return Scenario(name.strip(), language, tuple(turns), system, description, source)
+    turns = tuple(_turn(raw, index) for index, raw in enumerate(raw_turns, start=1))
+    return Scenario(name, language, turns, system, description, source)
 
 
 def bundled_names() -> list[str]:
