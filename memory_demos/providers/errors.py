@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _KEY_PATTERN = re.compile(r"(sk-[A-Za-z0-9_\-]{6,}|Bearer\s+\S+)")
 # Matched against every class in the exception's MRO: langchain-openai re-raises the SDK's errors as
@@ -82,47 +83,57 @@ def _cause_names(error: BaseException) -> set[str]:
     return names
 
 
+def _is_context_overflow(error: BaseException, names: set[str]) -> bool:
+    """An overflow by class, or a provider error whose text says the prompt did not fit."""
+    provider_error = names & (_REJECTED | _SERVER | _PROVIDER_ERRORS)
+    return bool(names & _CONTEXT_OVERFLOW) or bool(provider_error and _mentions_context_overflow(error))
+
+
+def _is_dropped(error: BaseException, names: set[str]) -> bool:
+    """A stream cut short, or a connection error caused by a reply cut off mid-way."""
+    return isinstance(error, IncompleteStreamError) or bool(
+        names & _CONNECTION and _cause_names(error) & _DROPPED
+    )
+
+
+def _is_malformed(error: BaseException, names: set[str]) -> bool:
+    """A reply that could not be read: by class, or a parse error about JSON."""
+    return bool(names & _MALFORMED) or (
+        isinstance(error, ValueError | KeyError | TypeError) and "json" in str(error).lower()
+    )
+
+
+def _named(classes: set[str]) -> Callable[[BaseException, set[str]], bool]:
+    """A test that matches when any class in the error's MRO is one of ``classes``."""
+    return lambda _error, names: bool(names & classes)
+
+
+# Tried in order, the first that matches names the kind: the specific kinds come before the broad ones.
+_KINDS: tuple[tuple[str, Callable[[BaseException, set[str]], bool]], ...] = (
+    ("injected", lambda error, _names: isinstance(error, InjectedFault)),
+    ("budget", _named({"BudgetExceeded"})),
+    ("url_refused", lambda error, names: "UrlRefused" in names | _cause_names(error)),
+    ("timeout", _named(_TIMEOUT)),
+    ("rate_limit", _named(_RATE_LIMIT)),
+    ("authentication", _named(_AUTHENTICATION)),
+    ("permission", _named(_PERMISSION)),
+    ("not_found", _named(_NOT_FOUND)),
+    ("context_overflow", _is_context_overflow),
+    ("interrupted", lambda error, _names: isinstance(error, ServerInterruptedError)),
+    ("connection_dropped", _is_dropped),
+    ("connection", _named(_CONNECTION)),
+    ("server", _named(_SERVER)),
+    ("rejected", _named(_REJECTED)),
+    ("malformed", _is_malformed),
+    ("input", _named({"InputError"})),
+    ("storage", _named({"StorageError"})),
+)
+
+
 def error_kind(error: BaseException) -> str:
     """A short class of a failed call, for counting (the instructor view): timeout, rate_limit, ..."""
     names = _class_names(error)
-    if isinstance(error, InjectedFault):
-        return "injected"
-    if "BudgetExceeded" in names:
-        return "budget"
-    if "UrlRefused" in names or "UrlRefused" in _cause_names(error):
-        return "url_refused"
-    if names & _TIMEOUT:
-        return "timeout"
-    if names & _RATE_LIMIT:
-        return "rate_limit"
-    if names & _AUTHENTICATION:
-        return "authentication"
-    if names & _PERMISSION:
-        return "permission"
-    if names & _NOT_FOUND:
-        return "not_found"
-    provider_error = names & (_REJECTED | _SERVER | _PROVIDER_ERRORS)
-    if names & _CONTEXT_OVERFLOW or (provider_error and _mentions_context_overflow(error)):
-        return "context_overflow"
-    if isinstance(error, ServerInterruptedError):
-        return "interrupted"
-    if isinstance(error, IncompleteStreamError) or (names & _CONNECTION and _cause_names(error) & _DROPPED):
-        return "connection_dropped"
-    if names & _CONNECTION:
-        return "connection"
-    if names & _SERVER:
-        return "server"
-    if names & _REJECTED:
-        return "rejected"
-    if names & _MALFORMED or (
-        isinstance(error, ValueError | KeyError | TypeError) and "json" in str(error).lower()
-    ):
-        return "malformed"
-    if "InputError" in names:
-        return "input"
-    if "StorageError" in names:
-        return "storage"
-    return "other"
+    return next((kind for kind, matches in _KINDS if matches(error, names)), "other")
 
 
 _MESSAGES = {
