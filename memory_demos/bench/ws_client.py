@@ -184,44 +184,56 @@ class AppClient:
         """Read messages until a run finished for good (not stopped early for a rerun)."""
         result = RunResult()
         while True:
-            raw = await self._socket.recv()
-            message = ForwardMsg()
-            message.ParseFromString(raw)
+            message = self._expanded(await self._socket.recv())
             kind = message.WhichOneof("type")
-            if kind == "ref_hash":
-                cached = self._cache.get(message.ref_hash)
-                if cached is None:
-                    raise ProtocolError(
-                        f"the server referred to a message never received: {message.ref_hash}"
-                    )
-                path = tuple(message.metadata.delta_path)
-                message = ForwardMsg()
-                message.CopyFrom(cached)
-                message.metadata.delta_path[:] = path
-                kind = message.WhichOneof("type")
-            elif message.metadata.cacheable and message.hash:
-                self._cache[message.hash] = message
             result.counts[kind or "?"] = result.counts.get(kind or "?", 0) + 1
-            if kind == "new_session":
-                self.session_id = message.new_session.initialize.session_id or self.session_id
-                self._drawing = {}
-            elif kind == "navigation":
-                self.page_script_hash = message.navigation.page_script_hash or self.page_script_hash
-            elif kind == "delta":
-                self._record_delta(message)
-            elif kind == "page_not_found":
-                raise ProtocolError(f"page {self.page!r} not found")
-            elif kind == "script_finished":
-                status = ForwardMsg.ScriptFinishedStatus.Name(message.script_finished)
-                result.status = status
-                if status == "FINISHED_SUCCESSFULLY":
-                    self._elements = self._drawing
+            if kind == "script_finished":
+                result.status = ForwardMsg.ScriptFinishedStatus.Name(message.script_finished)
+                if self._run_over(result.status):
                     return result
-                if status == "FINISHED_FRAGMENT_RUN_SUCCESSFULLY":
-                    self._elements.update(self._drawing)
-                    return result
-                if status == "FINISHED_WITH_COMPILE_ERROR":
-                    raise ProtocolError("the app failed to compile")
+            else:
+                self._take(kind, message)
+
+    def _expanded(self, raw: bytes) -> ForwardMsg:
+        """The message ``raw`` stands for: a reference to a cached message is replaced by that message."""
+        message = ForwardMsg()
+        message.ParseFromString(raw)
+        if message.WhichOneof("type") != "ref_hash":
+            if message.metadata.cacheable and message.hash:
+                self._cache[message.hash] = message
+            return message
+        cached = self._cache.get(message.ref_hash)
+        if cached is None:
+            raise ProtocolError(f"the server referred to a message never received: {message.ref_hash}")
+        path = tuple(message.metadata.delta_path)
+        expanded = ForwardMsg()
+        expanded.CopyFrom(cached)
+        expanded.metadata.delta_path[:] = path
+        return expanded
+
+    def _take(self, kind: str | None, message: ForwardMsg) -> None:
+        """Follow a message that is not the end of a run: a new run, the page it is on, an element."""
+        if kind == "new_session":
+            self.session_id = message.new_session.initialize.session_id or self.session_id
+            self._drawing = {}
+        elif kind == "navigation":
+            self.page_script_hash = message.navigation.page_script_hash or self.page_script_hash
+        elif kind == "delta":
+            self._record_delta(message)
+        elif kind == "page_not_found":
+            raise ProtocolError(f"page {self.page!r} not found")
+
+    def _run_over(self, status: str) -> bool:
+        """True when a run ending in ``status`` drew the whole page (its elements become the page)."""
+        if status == "FINISHED_SUCCESSFULLY":
+            self._elements = self._drawing
+            return True
+        if status == "FINISHED_FRAGMENT_RUN_SUCCESSFULLY":
+            self._elements.update(self._drawing)
+            return True
+        if status == "FINISHED_WITH_COMPILE_ERROR":
+            raise ProtocolError("the app failed to compile")
+        return False
 
     def _record_delta(self, message: ForwardMsg) -> None:
         path = tuple(message.metadata.delta_path)
