@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, Literal
@@ -222,6 +222,73 @@ class _WatchedStream(httpx.SyncByteStream):
         self._inner.close()
 
 
+def _bounded_stream(chunks: Iterator[Any], deadline_seconds: float | None) -> Generator[Any, None, bool]:
+    """Yield ``chunks``, cut ``deadline_seconds`` after the first one; True if the reply is complete.
+
+    A cut reply ends with a "deadline" chunk and counts as complete: the reply so far is kept. The
+    deadline runs from the first chunk; waiting for it is the timeout's business.
+    """
+    started: float | None = None
+    finished = False
+    for chunk in chunks:
+        started = time.monotonic() if started is None else started
+        finished = finished or _stream_finished(chunk)
+        yield chunk
+        late = deadline_seconds and time.monotonic() - started > deadline_seconds
+        if late and not finished:
+            yield _deadline_chunk()
+            return True
+    return finished
+
+
+def _overflow_or(error: Exception, model: Any, messages: Any) -> Exception:
+    """``error``, or a context overflow if the connection died with ``model``'s prompt at its window."""
+    from memory_demos.providers.errors import ContextWindowExceeded, error_kind
+
+    window = model.context_window_tokens
+    if not window or error_kind(error) != "connection_dropped":
+        return error
+    try:
+        prompt_tokens = model.get_num_tokens_from_messages(list(messages))
+    except Exception:
+        return error
+    if prompt_tokens + 16 < window * 0.95:
+        return error
+    return ContextWindowExceeded(
+        f"the stream stopped with about {prompt_tokens:,} prompt tokens against a context window "
+        f"of {window:,}"
+    )
+
+
+def _checked_stream(model: Any, chunks: Iterator[Any], messages: Any) -> Iterator[Any]:
+    """``chunks`` bounded by ``model.deadline_seconds``; an error if the stream ended unfinished.
+
+    A dropped connection with the prompt at the context window is reported as a context overflow.
+    """
+    if model.stream_watch is not None:
+        model.stream_watch.done_seen = False
+    try:
+        finished = yield from _bounded_stream(chunks, model.deadline_seconds)
+    except Exception as exc:
+        explained = _overflow_or(exc, model, messages)
+        if explained is exc:
+            raise
+        raise explained from exc
+    finally:
+        chunks.close()
+    if not finished:
+        raise _overflow_or(_unfinished(model.stream_watch), model, messages)
+
+
+def _unfinished(stream_watch: Any) -> Exception:
+    """Why a stream ended without a finish reason: the server's ``[DONE]`` (on purpose) or a cut."""
+    from memory_demos.providers.errors import IncompleteStreamError, ServerInterruptedError
+
+    if stream_watch is not None and stream_watch.done_seen:
+        return ServerInterruptedError("the server ended the stream ([DONE]) without a finish reason")
+    return IncompleteStreamError("the stream ended without a finish reason")
+
+
 @cache
 def _checked_chat_openai_class() -> type:
     """ChatOpenAI that bounds a reply and says why a stream ended early.
@@ -247,54 +314,7 @@ def _checked_chat_openai_class() -> type:
             return payload
 
         def _stream(self, messages: Any, *args: Any, **kwargs: Any) -> Any:
-            if self.stream_watch is not None:
-                self.stream_watch.done_seen = False
-            started: float | None = None  # the deadline runs from the first chunk; waiting has the timeout
-            finished = False
-            chunks = super()._stream(messages, *args, **kwargs)
-            try:
-                for chunk in chunks:
-                    started = time.monotonic() if started is None else started
-                    finished = finished or _stream_finished(chunk)
-                    yield chunk
-                    late = self.deadline_seconds and time.monotonic() - started > self.deadline_seconds
-                    if late and not finished:
-                        yield _deadline_chunk()
-                        return
-            except Exception as exc:
-                explained = self._explained(exc, messages)
-                if explained is exc:
-                    raise
-                raise explained from exc
-            finally:
-                chunks.close()
-            if not finished:
-                raise self._explained(self._unfinished(), messages)
-
-        def _unfinished(self) -> Exception:
-            from memory_demos.providers.errors import IncompleteStreamError, ServerInterruptedError
-
-            if self.stream_watch is not None and self.stream_watch.done_seen:
-                return ServerInterruptedError("the server ended the stream ([DONE]) without a finish reason")
-            return IncompleteStreamError("the stream ended without a finish reason")
-
-        def _explained(self, error: Exception, messages: Any) -> Exception:
-            """``error``, or a context overflow if the connection died with the prompt at the window."""
-            from memory_demos.providers.errors import ContextWindowExceeded, error_kind
-
-            window = self.context_window_tokens
-            if not window or error_kind(error) != "connection_dropped":
-                return error
-            try:
-                prompt_tokens = self.get_num_tokens_from_messages(list(messages))
-            except Exception:
-                return error
-            if prompt_tokens + 16 < window * 0.95:
-                return error
-            return ContextWindowExceeded(
-                f"the stream stopped with about {prompt_tokens:,} prompt tokens against a context window "
-                f"of {window:,}"
-            )
+            yield from _checked_stream(self, super()._stream(messages, *args, **kwargs), messages)
 
         async def _astream(self, *args: Any, **kwargs: Any) -> Any:
             from memory_demos.providers.errors import IncompleteStreamError
