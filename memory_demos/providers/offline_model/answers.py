@@ -68,10 +68,7 @@ def fact_clause(key: str, values: Sequence[str], subject: str = "you", *, former
     if key == "hometown":
         return f"{be} {'not ' if former else ''}from {value}"
     if key in {"likes", "dislikes"}:
-        verb = "like" if key == "likes" else "dislike"
-        if key == "dislikes" and not former:
-            return f"you don't like {value}" if second else f"{subject} dislikes {value}"
-        return f"{subject} {no}{verb}{verb_s} {value}"
+        return _liking_clause(key, value, subject, former=former)
     if key in _HABIT_BASE:
         verb = _HABIT_BASE[key]
         return f"{subject} {no}{verb if second else key} {value}"
@@ -82,6 +79,15 @@ def fact_clause(key: str, values: Sequence[str], subject: str = "you", *, former
     if key == "nationality":
         return f"{be} {no}{value}"
     return f"{possessive} {_display_key_en(key)} is {no}{value}"
+
+
+def _liking_clause(key: str, value: str, subject: str, *, former: bool) -> str:
+    """``fact_clause`` for ``likes`` and ``dislikes``: "you don't like tea", "Anna no longer likes tea"."""
+    second = subject == "you"
+    if key == "dislikes" and not former:
+        return f"you don't like {value}" if second else f"{subject} dislikes {value}"
+    verb = "like" if key == "likes" else "dislike"
+    return f"{subject} {'no longer ' if former else ''}{verb}{'' if second else 's'} {value}"
 
 
 def fact_clause_zh(key: str, values: Sequence[str], subject: str = "你", *, former: bool = False) -> str:
@@ -156,20 +162,30 @@ def answer_question(question: Question, knowledge: Knowledge, *, chinese: bool) 
     if question.key is None:
         return None
     subject = _display(question.subject, knowledge, chinese=chinese)
-    end = "。" if chinese else "."
     if question.key == ALL_FACTS:
-        facts = knowledge.current(question.subject)
-        if not facts:
-            return None
-        clauses = [_clause(k, v, subject, chinese=chinese) for k, v in facts.items()]
-        if chinese:
-            return f"我收到的内容里关于{subject}的信息：" + "；".join(clauses) + end
-        about = "you" if subject == "you" else subject
-        return f"Here is what I was given about {about}: " + "; ".join(clauses) + end
+        return _all_facts_answer(knowledge, question.subject, subject, chinese=chinese)
     found = _find_belief(knowledge, question.subject, question.key)
     if found is None:
         return None
     key, belief = found
+    return _belief_answer(key, belief, subject, chinese=chinese)
+
+
+def _all_facts_answer(knowledge: Knowledge, who: str, subject: str, *, chinese: bool) -> str | None:
+    """Every current fact about ``who`` (shown as ``subject``) in one sentence; None when there is none."""
+    facts = knowledge.current(who)
+    if not facts:
+        return None
+    clauses = [_clause(k, v, subject, chinese=chinese) for k, v in facts.items()]
+    if chinese:
+        return f"我收到的内容里关于{subject}的信息：" + "；".join(clauses) + "。"
+    about = "you" if subject == "you" else subject
+    return f"Here is what I was given about {about}: " + "; ".join(clauses) + "."
+
+
+def _belief_answer(key: str, belief: Belief, subject: str, *, chinese: bool) -> str:
+    """What the prompt says about one fact: its value, a conflict, a denial, or only a former value."""
+    end = "。" if chinese else "."
     if belief.values:
         return _capitalize(_clause(key, belief.values, subject, chinese=chinese)) + end
     if belief.conflict:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from memory_demos.providers.offline_model.lexicon import _KV_EXCLUDED_KEYS, LIST_KEYS, RELATIONS_EN
 from memory_demos.providers.offline_model.rules import read_pairs
-from memory_demos.providers.offline_model.statements import USER, may_state_facts, read_statements
+from memory_demos.providers.offline_model.statements import USER, Statement, may_state_facts, read_statements
 from memory_demos.providers.offline_model.text import (
     _KV_LINE,
     _clean_list,
@@ -76,40 +76,48 @@ def extract_facts(text: str, *, role: str = "human", last_person: str | None = N
     """
     if ":" not in text and "：" not in text and not may_state_facts(text):
         return []
-    facts: list[Fact] = []
-    for line in text.splitlines():
-        if ":" in line or "：" in line:
-            facts.extend(_kv_facts(line))
-        if "the human" in line or "the user" in line:
-            named = _HUMANS_NAME.search(line)
-            if named:
-                facts.append(Fact("name", named.group("v"), line))
-            related = _HUMANS_RELATION.search(line)
-            if related:
-                facts.append(Fact(f"{related.group('rel').lower()}_name", related.group("v"), line))
+    facts = [fact for line in text.splitlines() for fact in _line_facts(line)]
     forgets = list(_FORGET.finditer(text)) if _MAY_FORGET.search(text) else []
     for forget in forgets:
         facts.append(Fact(ANY_KEY, forget.group("v").strip(), forget.group(0), negated=True, change=True))
     for statement in read_statements(text, role=role, last_person=last_person):
         if forgets and _FORGET.search(statement.source):
             continue
-        for key, value in read_pairs(statement.text, self_subject=statement.self_subject):
-            facts.append(
-                Fact(
-                    key,
-                    value,
-                    statement.source,
-                    statement.subject,
-                    statement.negated,
-                    statement.change,
-                    statement.exclusive,
-                )
-            )
+        facts.extend(_statement_facts(statement))
     deduplicated: list[Fact] = []
     for fact in facts:
         if fact not in deduplicated[-3:]:
             deduplicated.append(fact)
     return deduplicated
+
+
+def _line_facts(line: str) -> list[Fact]:
+    """Facts one line states outright: ``key: value`` pairs and "the human's name is ..." notes."""
+    facts = _kv_facts(line) if ":" in line or "：" in line else []
+    if "the human" in line or "the user" in line:
+        named = _HUMANS_NAME.search(line)
+        if named:
+            facts.append(Fact("name", named.group("v"), line))
+        related = _HUMANS_RELATION.search(line)
+        if related:
+            facts.append(Fact(f"{related.group('rel').lower()}_name", related.group("v"), line))
+    return facts
+
+
+def _statement_facts(statement: Statement) -> list[Fact]:
+    """The facts of one read statement, each carrying its subject, negation, change and exclusivity."""
+    return [
+        Fact(
+            key,
+            value,
+            statement.source,
+            statement.subject,
+            statement.negated,
+            statement.change,
+            statement.exclusive,
+        )
+        for key, value in read_pairs(statement.text, self_subject=statement.self_subject)
+    ]
 
 
 def merge_facts(facts: Iterable[Fact], subject: str = USER) -> dict[str, tuple[str, ...]]:

@@ -40,6 +40,43 @@ def _same(a: str, b: str) -> bool:
     return a.casefold() == b.casefold()
 
 
+def _deny(belief: Belief, fact: Fact) -> None:
+    """A negated fact: the value leaves the belief; a value never held is denied, a held one is former."""
+    held = any(_same(v, fact.value) for v in [*belief.values, *belief.conflict, *belief.former])
+    belief.values = [v for v in belief.values if not _same(v, fact.value)]
+    belief.conflict = [v for v in belief.conflict if not _same(v, fact.value)]
+    if len(belief.conflict) == 1:
+        belief.values, belief.conflict = belief.conflict, []
+    if not (held or fact.change):
+        belief.denied = [*[v for v in belief.denied if not _same(v, fact.value)], fact.value]
+    elif not any(_same(v, fact.value) for v in belief.former):
+        belief.former.append(fact.value)
+
+
+def _have_birthday(belief: Belief) -> None:
+    """A birthday was announced: a known age goes up by one."""
+    if belief.values and belief.values[-1].isdigit():
+        belief.values = [str(int(belief.values[-1]) + 1)]
+
+
+def _assert_value(belief: Belief, fact: Fact, *, ordered: bool) -> None:
+    """A single-valued fact: the new value, or (unordered, disagreeing, no change said) a conflict."""
+    value = fact.value
+    unordered_disagreement = (
+        not ordered and belief.values and not _same(belief.values[-1], value) and not belief.settled_by_change
+    )
+    if (unordered_disagreement or (not ordered and belief.conflict)) and not fact.change:
+        belief.conflict = list(dict.fromkeys([*belief.conflict, *belief.values, value]))
+        belief.values = []
+        return
+    if not ordered and belief.settled_by_change and not fact.change:
+        return
+    if belief.values and not _same(belief.values[-1], value):
+        belief.replaced = True
+    belief.values, belief.conflict = [value], []
+    belief.settled_by_change = fact.change
+
+
 class Knowledge:
     """Beliefs per subject and key, built from facts in the order the prompt gives them."""
 
@@ -55,58 +92,42 @@ class Knowledge:
         return belief
 
     def _apply(self, fact: Fact, *, ordered: bool) -> None:
+        """Fold one fact into the beliefs: a forget, a denial, a birthday, a list value or a single value."""
         subject = self.resolve(fact.subject)
         if subject != fact.subject:
             fact = replace(fact, subject=subject)
         if fact.key == ANY_KEY:
-            for belief in self.beliefs.get(fact.subject, {}).values():
-                if any(_same(v, fact.value) for v in belief.values):
-                    belief.values = [v for v in belief.values if not _same(v, fact.value)]
-                    belief.former.append(fact.value)
+            self._forget(fact)
             return
         belief = self._belief(fact.subject, fact.key)
         if fact.negated:
-            held = any(_same(v, fact.value) for v in [*belief.values, *belief.conflict, *belief.former])
-            belief.values = [v for v in belief.values if not _same(v, fact.value)]
-            belief.conflict = [v for v in belief.conflict if not _same(v, fact.value)]
-            if len(belief.conflict) == 1:
-                belief.values, belief.conflict = belief.conflict, []
-            if not (held or fact.change):
-                belief.denied = [*[v for v in belief.denied if not _same(v, fact.value)], fact.value]
-            elif not any(_same(v, fact.value) for v in belief.former):
-                belief.former.append(fact.value)
+            _deny(belief, fact)
             return
         belief.former = [v for v in belief.former if not _same(v, fact.value)]
         belief.denied = [v for v in belief.denied if not _same(v, fact.value)]
+        if fact.key == "age" and fact.value == BIRTHDAY:
+            _have_birthday(belief)
+        elif fact.key in LIST_KEYS:
+            self._add_listed(belief, fact)
+        else:
+            _assert_value(belief, fact, ordered=ordered)
+
+    def _forget(self, fact: Fact) -> None:
+        """ "Forget X": X leaves every current value of the subject and becomes a former one."""
+        for belief in self.beliefs.get(fact.subject, {}).values():
+            if any(_same(v, fact.value) for v in belief.values):
+                belief.values = [v for v in belief.values if not _same(v, fact.value)]
+                belief.former.append(fact.value)
+
+    def _add_listed(self, belief: Belief, fact: Fact) -> None:
+        """A value of a list key (likes, ...) joins the list and leaves the opposite key's list."""
         value = fact.value
-        if fact.key == "age" and value == BIRTHDAY:
-            if belief.values and belief.values[-1].isdigit():
-                belief.values = [str(int(belief.values[-1]) + 1)]
-            return
-        if fact.key in LIST_KEYS:
-            kept = [] if fact.exclusive else [v for v in belief.values if not _same(v, value)]
-            belief.values = [*kept, value][-MAX_LIST_VALUES:]
-            opposite = OPPOSITE_KEYS.get(fact.key)
-            if opposite and opposite in self.beliefs.get(fact.subject, {}):
-                other = self.beliefs[fact.subject][opposite]
-                other.values = [v for v in other.values if not _same(v, value)]
-            return
-        unordered_disagreement = (
-            not ordered
-            and belief.values
-            and not _same(belief.values[-1], value)
-            and not belief.settled_by_change
-        )
-        if (unordered_disagreement or (not ordered and belief.conflict)) and not fact.change:
-            belief.conflict = list(dict.fromkeys([*belief.conflict, *belief.values, value]))
-            belief.values = []
-            return
-        if not ordered and belief.settled_by_change and not fact.change:
-            return
-        if belief.values and not _same(belief.values[-1], value):
-            belief.replaced = True
-        belief.values, belief.conflict = [value], []
-        belief.settled_by_change = fact.change
+        kept = [] if fact.exclusive else [v for v in belief.values if not _same(v, value)]
+        belief.values = [*kept, value][-MAX_LIST_VALUES:]
+        opposite = OPPOSITE_KEYS.get(fact.key)
+        if opposite and opposite in self.beliefs.get(fact.subject, {}):
+            other = self.beliefs[fact.subject][opposite]
+            other.values = [v for v in other.values if not _same(v, value)]
 
     def add_ordered(self, facts: Sequence[Fact]) -> None:
         """Facts in the order they were said: each one is newer than the ones before."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from langchain_core.messages import BaseMessage, ToolMessage
@@ -90,6 +90,19 @@ def call_purpose(tags: list[str] | None) -> str:
     return purpose_from_tags(tags)
 
 
+def _memory_prompt_reply(
+    kind: str, prompt: str, messages: Sequence[BaseMessage], *, drift: bool, chatty_entities: bool
+) -> str:
+    """The answer to a memory's own prompt (fact or entity extraction, a summary), by its marker."""
+    answers: dict[str, Callable[[], str]] = {
+        FACT_EXTRACTION_MARKER: lambda: _fact_extraction_reply(prompt, messages),
+        MIDDLEWARE_SUMMARY_MARKER: lambda: _middleware_summary_reply(prompt),
+        ENTITY_EXTRACTION_MARKER: lambda: _entity_extraction_reply(prompt, chatty=chatty_entities),
+        ENTITY_SUMMARY_MARKER: lambda: _entity_summary_reply(prompt),
+    }
+    return answers.get(kind, lambda: _summary_prompt_reply(prompt, drift=drift))()
+
+
 def compose_reply(
     messages: Sequence[BaseMessage],
     *,
@@ -101,15 +114,9 @@ def compose_reply(
     found = _prompt_kind(messages)
     if found is not None:
         kind, prompt = found
-        if kind == FACT_EXTRACTION_MARKER:
-            return Reply(_fact_extraction_reply(prompt, messages))
-        if kind == MIDDLEWARE_SUMMARY_MARKER:
-            return Reply(_middleware_summary_reply(prompt))
-        if kind == ENTITY_EXTRACTION_MARKER:
-            return Reply(_entity_extraction_reply(prompt, chatty=chatty_entities))
-        if kind == ENTITY_SUMMARY_MARKER:
-            return Reply(_entity_summary_reply(prompt))
-        return Reply(_summary_prompt_reply(prompt, drift=drift))
+        return Reply(
+            _memory_prompt_reply(kind, prompt, messages, drift=drift, chatty_entities=chatty_entities)
+        )
 
     text = latest_user_text(messages)
     chinese = is_chinese(text)

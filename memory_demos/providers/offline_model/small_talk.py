@@ -35,21 +35,31 @@ def small_talk(text: str, *, chinese: bool) -> str:
     plain = _normalize_quotes(text).strip().lower()
     variant = _stable_hash(plain)
     if chinese:
-        if re.match(r"^(?:你好|您好|嗨|哈喽|早上好|晚上好)", plain):
-            return "你好！想聊点什么？"
-        if re.search("谢谢|多谢", plain):
-            return "不客气！"
-        if re.search("再见|拜拜", plain):
-            return "再见！"
-        topic = topic_of(text)
-        if not topic:
-            return "嗯，我在听。"
-        if plain.endswith(("?", "？", "吗", "呢")):
-            return DONT_KNOW_ZH
-        return (
-            "有意思——关于“{t}”，能再多说一点吗？",
-            "明白了，“{t}”。还有什么想聊的？",
-        )[variant % 2].format(t=topic)
+        return _small_talk_zh(text, plain, variant)
+    return _small_talk_en(text, plain, variant)
+
+
+def _small_talk_zh(text: str, plain: str, variant: int) -> str:
+    """``small_talk`` in Chinese: greetings, thanks, farewells, else a word about the topic."""
+    if re.match(r"^(?:你好|您好|嗨|哈喽|早上好|晚上好)", plain):
+        return "你好！想聊点什么？"
+    if re.search("谢谢|多谢", plain):
+        return "不客气！"
+    if re.search("再见|拜拜", plain):
+        return "再见！"
+    topic = topic_of(text)
+    if not topic:
+        return "嗯，我在听。"
+    if plain.endswith(("?", "？", "吗", "呢")):
+        return DONT_KNOW_ZH
+    return (
+        "有意思——关于“{t}”，能再多说一点吗？",
+        "明白了，“{t}”。还有什么想聊的？",
+    )[variant % 2].format(t=topic)
+
+
+def _small_talk_en(text: str, plain: str, variant: int) -> str:
+    """``small_talk`` in English: greetings, "how are you", thanks, farewells, else a word about the topic."""
     if (
         re.match(r"^(?:hi|hello|hey|good (?:morning|afternoon|evening)|greetings)\b", plain)
         and len(plain) < 30

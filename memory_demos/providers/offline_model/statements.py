@@ -192,50 +192,18 @@ def _subject_en(clause: str, context: _Context, inherited: str | None) -> tuple[
     lead_text, body, first_person, second_person = _start(_normalize_quotes(clause), _EN_LEAD, context)
     intro = _EN_INTRO.match(body)
     if intro and intro.group("n") not in {"I"}:
-        possessor = intro.group("poss").lower()
-        whose = (
-            first_person
-            if possessor == "my"
-            else USER
-            if possessor.startswith("the")
-            else context.last_person
-        )
-        if whose and whose != ASSISTANT:
-            context.relations.append((whose, intro.group("rel").lower(), intro.group("n")))
-        context.last_person = intro.group("n")
-        return intro.group("n"), lead_text + "S " + body[intro.end() :], False
+        return _introduced_en(intro, context, lead_text + "S " + body[intro.end() :], first_person)
     people = {"first": first_person, "second": second_person, "user": USER, "last": context.last_person or ""}
     for pattern, who, replacement in _EN_SUBJECTS:
         match = pattern.match(body)
-        if not match:
-            continue
-        subject = people.get(who or "")
-        rest = body[match.end() :]
-        if replacement in {"rel", "relnom"}:
-            relation = match.group("rel").lower()
-            named = next(
-                (n for o, r, n in reversed(context.relations) if (o, r) == (first_person, relation)), None
-            )
-            subject_id = named or f"rel:{relation}"
-            if replacement == "rel":
-                # "my brother's name is Kofi" is a fact about me; "my brother's job" about him.
-                if re.match(r"'s\s+name\b", rest):
-                    return first_person, lead_text + f"S's {relation} name" + rest[len("'s name") :], True
-                return subject_id, lead_text + "S" + rest, False
-            return subject_id, lead_text + "S" + rest, False
-        if replacement.startswith("name"):
-            name = match.group("n")
-            if name in {"I", "The", "My", "What", "Where", "Who", "How", "Hi", "Hello", "Yes", "No"}:
-                return None
-            subject = name
-            context.last_person = subject
-            text = {"name's": "S's", "name is": "S is", "name": "S"}[replacement]
-            return subject, lead_text + text + rest, False
-        if not subject:
-            return None
-        if who == "user":
-            context.last_person = USER  # "The user is 30. She lives in Lisbon."
-        return subject, lead_text + replacement + rest, subject == first_person and first_person != ASSISTANT
+        if match:
+            rest = body[match.end() :]
+            if replacement in {"rel", "relnom"}:
+                return _relation_subject_en(match, replacement, context, lead_text, rest, first_person)
+            if replacement.startswith("name"):
+                return _named_subject_en(match, replacement, context, lead_text, rest)
+            subject = people.get(who or "")
+            return _person_subject_en(subject, who, context, lead_text + replacement + rest, first_person)
     if inherited and _CONTINUES.match(body):
         return inherited, lead_text + "S " + body, inherited == context.speaker
     inside = _EN_INSIDE.search(body)
@@ -243,6 +211,55 @@ def _subject_en(clause: str, context: _Context, inherited: str | None) -> tuple[
         placeholder = "S's" if inside.group("my") else "S"
         return first_person, body[: inside.start()] + placeholder + body[inside.end() :], True
     return None
+
+
+def _introduced_en(
+    intro: re.Match[str], context: _Context, text: str, first_person: str
+) -> tuple[str, str, bool]:
+    """An introduction ("my brother Kofi"): Kofi is the subject, remembered as the speaker's brother."""
+    possessor = intro.group("poss").lower()
+    whose = (
+        first_person if possessor == "my" else USER if possessor.startswith("the") else context.last_person
+    )
+    if whose and whose != ASSISTANT:
+        context.relations.append((whose, intro.group("rel").lower(), intro.group("n")))
+    context.last_person = intro.group("n")
+    return intro.group("n"), text, False
+
+
+def _relation_subject_en(
+    match: re.Match[str], replacement: str, context: _Context, lead_text: str, rest: str, first_person: str
+) -> tuple[str, str, bool]:
+    """A relation ("my brother"): by the name given to it earlier in the text, else ``rel:brother``."""
+    relation = match.group("rel").lower()
+    named = _named_relation(context, first_person, relation)
+    # "my brother's name is Kofi" is a fact about me; "my brother's job" about him.
+    if replacement == "rel" and re.match(r"'s\s+name\b", rest):
+        return first_person, lead_text + f"S's {relation} name" + rest[len("'s name") :], True
+    return named or f"rel:{relation}", lead_text + "S" + rest, False
+
+
+def _named_subject_en(
+    match: re.Match[str], replacement: str, context: _Context, lead_text: str, rest: str
+) -> tuple[str, str, bool] | None:
+    """A capitalised name ("Anna lives ...") is the subject, unless it is a word such as "The"."""
+    name = match.group("n")
+    if name in {"I", "The", "My", "What", "Where", "Who", "How", "Hi", "Hello", "Yes", "No"}:
+        return None
+    context.last_person = name
+    text = {"name's": "S's", "name is": "S is", "name": "S"}[replacement]
+    return name, lead_text + text + rest, False
+
+
+def _person_subject_en(
+    subject: str | None, who: str | None, context: _Context, text: str, first_person: str
+) -> tuple[str, str, bool] | None:
+    """A pronoun or "the user": the person it stands for, if this text has named one."""
+    if not subject:
+        return None
+    if who == "user":
+        context.last_person = USER  # "The user is 30. She lives in Lisbon."
+    return subject, text, subject == first_person and first_person != ASSISTANT
 
 
 def _subject_zh(clause: str, context: _Context, inherited: str | None) -> tuple[str, str, bool] | None:
