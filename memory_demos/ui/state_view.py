@@ -67,48 +67,44 @@ def render_state(state: Mapping[str, Any]) -> None:
         k: v for k, v in state.items() if k != "error" and isinstance(v, _SCALARS) and not _long_text(v)
     }
     if scalars:
-        frame = pd.DataFrame(
-            {
-                t("state.column_key"): [state_label(k) for k in scalars],
-                t("state.column_value"): [
-                    t("state.none") if v in ("", None) else str(v) for v in scalars.values()
-                ],
-            }
+        _render_pairs(
+            [state_label(k) for k in scalars],
+            [t("state.none") if v in ("", None) else str(v) for v in scalars.values()],
         )
-        st.dataframe(frame, hide_index=True, width="stretch")
     for key, value in state.items():
         if key == "error" or key in scalars:
             continue
         st.caption(f"**{state_label(key)}**")
         if key == TTL_KEY and isinstance(value, list):
             render_ttls(value)
-            continue
-        if isinstance(value, str):
-            st.text(value)
-        elif isinstance(value, list):
-            if not value:
-                st.caption(t("state.none"))
-            else:
-                st.dataframe(records_frame(value), hide_index=True, width="stretch")
-        elif _is_flat_mapping(value):
-            if not value:
-                st.caption(t("state.none"))
-            else:
-                frame = pd.DataFrame(
-                    {
-                        t("state.column_key"): [str(k) for k in value],
-                        t("state.column_value"): [str(v) for v in value.values()],
-                    }
-                )
-                st.dataframe(frame, hide_index=True, width="stretch")
-        elif isinstance(value, Mapping) and all(isinstance(v, list | Mapping) for v in value.values()):
-            # e.g. store items grouped by namespace: one table per group.
-            for group, items in value.items():
-                st.text(str(group))
-                rows = items if isinstance(items, list) else [items]
-                st.dataframe(records_frame(rows), hide_index=True, width="stretch")
         else:
-            st.json(value, expanded=False)
+            _render_value(value)
+
+
+def _render_pairs(keys: list[str], values: list[str]) -> None:
+    """A key / value table."""
+    frame = pd.DataFrame({t("state.column_key"): keys, t("state.column_value"): values})
+    st.dataframe(frame, hide_index=True, width="stretch")
+
+
+def _render_value(value: Any) -> None:
+    """One state value: text as text, records and flat mappings as tables, groups as one table each."""
+    if isinstance(value, list | Mapping) and not value:  # an empty mapping is a flat one
+        st.caption(t("state.none"))
+    elif isinstance(value, str):
+        st.text(value)
+    elif isinstance(value, list):
+        st.dataframe(records_frame(value), hide_index=True, width="stretch")
+    elif _is_flat_mapping(value):
+        _render_pairs([str(k) for k in value], [str(v) for v in value.values()])
+    elif isinstance(value, Mapping) and all(isinstance(v, list | Mapping) for v in value.values()):
+        # e.g. store items grouped by namespace: one table per group.
+        for group, items in value.items():
+            st.text(str(group))
+            rows = items if isinstance(items, list) else [items]
+            st.dataframe(records_frame(rows), hide_index=True, width="stretch")
+    else:
+        st.json(value, expanded=False)
 
 
 def _long_text(value: Any) -> bool:
