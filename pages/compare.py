@@ -213,45 +213,18 @@ def render() -> None:
     that streams is the last run of the message, so whatever it draws is what stays on screen.
     """
     session = get_session()
-    refill = st.session_state.pop(REFILL_KEY, None)
-    if refill:
-        st.session_state[widget_key("chat")] = refill
-    message = st.chat_input(t("compare.chat_placeholder"), key=widget_key("chat"), submit_mode="disable")
-    if message is not None:
-        handle_message(message)
-        if REFILL_KEY in st.session_state:
-            st.rerun()  # to put the refused message back into the box
+    _chat_box()
 
     st.title(t("compare.title"), anchor=False)
     st.caption(t("compare.intro", provider=code_span(provider_label(session.provider))))
     show_flashes(session)
-    budget = session.budget
-    if budget is not None:
-        limits = budget.limits
-        st.caption(
-            ":material/speed: "
-            + t(
-                "workshop.usage",
-                turns=max((len(pane.turns) for pane in session.panes), default=0),
-                max_turns=limits.max_turns_per_conversation,
-                tokens=f"{budget.tokens_used:,}",
-                max_tokens=f"{limits.max_tokens_per_session:,}",
-                concurrent=limits.max_concurrent_calls_per_session,
-            )
-        )
+    _usage_caption(session)
     per_row, zoom = toolbar(session)
 
     job = session.job
     in_flight = job if job is not None and not job.finished else None
-    slots: dict[str, PaneSlots] = {}
     panes = session.panes
-    for start in range(0, len(panes), per_row):
-        row = panes[start : start + per_row]
-        for column, pane in zip(st.columns(per_row, gap="small")[: len(row)], row, strict=True):
-            with column:
-                pane_slots = render_pane(pane_view(session, pane, in_flight, zoom), ACTIONS)
-            if pane_slots is not None:
-                slots[pane.pane_id] = pane_slots
+    slots = _draw_panes(session, panes, per_row, zoom, in_flight)
 
     if in_flight is not None:
         stream_into(in_flight, {pid: s.reply for pid, s in slots.items() if s.reply is not None})
@@ -268,6 +241,52 @@ def render() -> None:
     st.subheader(t("cost.title"), anchor=False)
     st.caption(t("cost.caption"))
     render_cost_charts(cost_points(session))
+
+
+def _chat_box() -> None:
+    """The chat input (refilled with a refused message) and what a submitted message starts."""
+    refill = st.session_state.pop(REFILL_KEY, None)
+    if refill:
+        st.session_state[widget_key("chat")] = refill
+    message = st.chat_input(t("compare.chat_placeholder"), key=widget_key("chat"), submit_mode="disable")
+    if message is not None:
+        handle_message(message)
+        if REFILL_KEY in st.session_state:
+            st.rerun()  # to put the refused message back into the box
+
+
+def _usage_caption(session: LabSession) -> None:
+    """In a workshop, what this attendee has used of the room's limits."""
+    budget = session.budget
+    if budget is None:
+        return
+    limits = budget.limits
+    st.caption(
+        ":material/speed: "
+        + t(
+            "workshop.usage",
+            turns=max((len(pane.turns) for pane in session.panes), default=0),
+            max_turns=limits.max_turns_per_conversation,
+            tokens=f"{budget.tokens_used:,}",
+            max_tokens=f"{limits.max_tokens_per_session:,}",
+            concurrent=limits.max_concurrent_calls_per_session,
+        )
+    )
+
+
+def _draw_panes(
+    session: LabSession, panes: list[Pane], per_row: int, zoom: bool, in_flight: BroadcastJob | None
+) -> dict[str, PaneSlots]:
+    """The panes, ``per_row`` to a row; the slots of each drawn pane, by pane id, to stream into."""
+    slots: dict[str, PaneSlots] = {}
+    for start in range(0, len(panes), per_row):
+        row = panes[start : start + per_row]
+        for column, pane in zip(st.columns(per_row, gap="small")[: len(row)], row, strict=True):
+            with column:
+                pane_slots = render_pane(pane_view(session, pane, in_flight, zoom), ACTIONS)
+            if pane_slots is not None:
+                slots[pane.pane_id] = pane_slots
+    return slots
 
 
 run_in_frame(render)
