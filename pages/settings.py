@@ -15,7 +15,7 @@ from memory_demos.providers.chat_models import (
     PROVIDER_KINDS,
     ProviderConfig,
 )
-from memory_demos.providers.url_policy import MAX_TIMEOUT_SECONDS, url_refusal
+from memory_demos.providers.url_policy import MAX_TIMEOUT_SECONDS, EgressPolicy, url_refusal
 from memory_demos.session import LANGUAGES, get_session, widget_key
 from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.notices import show_flashes
@@ -82,26 +82,14 @@ def apply_settings() -> None:
     elif kind == "offline" or kind == HOSTED:
         new = ProviderConfig(timeout_seconds=timeout)
     else:
-        if not model:
-            session.flash("error", t("settings.need_model"))
+        refusal = _form_refusal(kind, model, base_url, api_key, env_key_allowed, egress)
+        if refusal is not None:
+            session.flash("error", *refusal)
             return
-        if kind == "openai":
-            if api_key is None and not (env_key_allowed and os.environ.get("OPENAI_API_KEY")):
-                session.flash("error", t("settings.need_key"))
-                return
-            base_url = None
-        elif not base_url or not base_url.startswith(("http://", "https://")):
-            session.flash("error", t("settings.need_base_url"))
-            return
-        elif egress is not None:
-            refusal = url_refusal(egress, base_url)
-            if refusal is not None:
-                session.flash("error", t("settings.url_refused"), refusal)
-                return
         new = ProviderConfig(
             kind=kind,
             model=model,
-            base_url=base_url,
+            base_url=None if kind == "openai" else base_url,
             api_key=api_key,
             timeout_seconds=timeout,
             use_env_key=env_key_allowed,
@@ -115,6 +103,27 @@ def apply_settings() -> None:
     session.provider = new
     rebuilt = session.rebuild_all()
     session.flash("success", t("settings.applied", n=rebuilt))
+
+
+def _form_refusal(
+    kind: str,
+    model: str,
+    base_url: str | None,
+    api_key: SecretStr | None,
+    env_key_allowed: bool,
+    egress: EgressPolicy | None,
+) -> tuple[str, ...] | None:
+    """Why the form cannot make a ``kind`` provider (no model, key or address; a refused address), if so."""
+    if not model:
+        return (t("settings.need_model"),)
+    if kind == "openai":
+        if api_key is None and not (env_key_allowed and os.environ.get("OPENAI_API_KEY")):
+            return (t("settings.need_key"),)
+        return None
+    if not base_url or not base_url.startswith(("http://", "https://")):
+        return (t("settings.need_base_url"),)
+    refusal = url_refusal(egress, base_url) if egress is not None else None
+    return (t("settings.url_refused"), refusal) if refusal is not None else None
 
 
 # -- bounds and the server's shape (issue: real providers) ------------------------------------------
