@@ -10,26 +10,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from memory_demos.bench.workshop_browser import CHAT_BOX, PANE_BOXES, REPLIES_DONE
 from tests.e2e.conftest import LabServer
 
 pytestmark = pytest.mark.e2e
 
-CHAT_BOX = "stChatInputTextArea"
 SCROLLER = '[data-testid="stAppScrollToBottomContainer"]'
-PANE_BOXES = '[class*="st-key-ml_w_pane_"][class*="_box"]'
 REPLY_TIMEOUT_MS = 90_000
-
-# True once the app is idle and at least ``n`` assistant messages show a finished (non-streaming) reply.
-REPLIES_DONE = """
-([n]) => {
-  const box = document.querySelector('[data-testid="stChatInputTextArea"]');
-  if (!box || box.disabled) return false;
-  const replies = [...document.querySelectorAll('[data-testid="stChatMessage"]')]
-    .filter((m) => m.querySelector('[data-testid="stChatMessageAvatarAssistant"]'));
-  const text = (m) => (m.querySelector('[data-testid="stChatMessageContent"]') || m).textContent;
-  return replies.length >= n && replies.every((m) => text(m).trim() && !text(m).includes('\\u258c'));
-}
-"""
 
 
 def open_compare(browser: Any, server: LabServer, width: int = 1600, height: int = 1000) -> tuple[Any, Any]:
