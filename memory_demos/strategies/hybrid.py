@@ -140,6 +140,8 @@ class AssembledPrompt:
 
 @dataclass
 class HybridRollbackPoint:
+    """Everything a failed turn must put back: window, summary, indexed ids and the last search."""
+
     window: list[PastTurn]
     summary: str
     unsummarized: list[PastTurn]

@@ -54,39 +54,51 @@ def validate_tool_history(messages: Sequence[BaseMessage]) -> None:
     pending: dict[str, tuple[str, int]] = {}
     for index, message in enumerate(messages):
         if isinstance(message, ToolMessage):
-            call_id = message.tool_call_id
-            if call_id in answered:
-                raise ToolHistoryError(
-                    f"Duplicate tool result: {_describe(message, index)} answers tool call {call_id!r} again."
-                )
-            if call_id not in pending:
-                raise ToolHistoryError(
-                    f"Orphaned tool result: {_describe(message, index)} answers tool call {call_id!r}, "
-                    "which no AI message right before it made."
-                )
-            del pending[call_id]
-            answered.add(call_id)
+            _take_tool_result(message, index, pending, answered)
             continue
         if pending:
-            call_id, (name, call_index) = next(iter(pending.items()))
-            raise ToolHistoryError(
-                f"Missing tool result: tool call {call_id!r} ({name}) in message {call_index} has no "
-                f"ToolMessage before {_describe(message, index)}."
-            )
+            _raise_missing(pending, f"has no ToolMessage before {_describe(message, index)}")
         if isinstance(message, AIMessage):
-            for call in message.tool_calls:
-                call_id = call.get("id")
-                if not call_id:
-                    raise ToolHistoryError(f"Tool call {call['name']!r} in message {index} has no id.")
-                if call_id in seen_call_ids:
-                    raise ToolHistoryError(f"Duplicate tool call id {call_id!r} in message {index}.")
-                seen_call_ids.add(call_id)
-                pending[call_id] = (call["name"], index)
+            _register_tool_calls(message, index, seen_call_ids, pending)
     if pending:
-        call_id, (name, call_index) = next(iter(pending.items()))
+        _raise_missing(pending, "is never answered")
+
+
+def _take_tool_result(
+    message: ToolMessage, index: int, pending: dict[str, tuple[str, int]], answered: set[str]
+) -> None:
+    call_id = message.tool_call_id
+    if call_id in answered:
         raise ToolHistoryError(
-            f"Missing tool result: tool call {call_id!r} ({name}) in message {call_index} is never answered."
+            f"Duplicate tool result: {_describe(message, index)} answers tool call {call_id!r} again."
         )
+    if call_id not in pending:
+        raise ToolHistoryError(
+            f"Orphaned tool result: {_describe(message, index)} answers tool call {call_id!r}, "
+            "which no AI message right before it made."
+        )
+    del pending[call_id]
+    answered.add(call_id)
+
+
+def _register_tool_calls(
+    message: AIMessage, index: int, seen_call_ids: set[str], pending: dict[str, tuple[str, int]]
+) -> None:
+    for call in message.tool_calls:
+        call_id = call.get("id")
+        if not call_id:
+            raise ToolHistoryError(f"Tool call {call['name']!r} in message {index} has no id.")
+        if call_id in seen_call_ids:
+            raise ToolHistoryError(f"Duplicate tool call id {call_id!r} in message {index}.")
+        seen_call_ids.add(call_id)
+        pending[call_id] = (call["name"], index)
+
+
+def _raise_missing(pending: dict[str, tuple[str, int]], detail: str) -> None:
+    call_id, (name, call_index) = next(iter(pending.items()))
+    raise ToolHistoryError(
+        f"Missing tool result: tool call {call_id!r} ({name}) in message {call_index} {detail}."
+    )
 
 
 def split_turns(messages: Sequence[BaseMessage]) -> list[list[BaseMessage]]:

@@ -183,32 +183,13 @@ def diff_prompts(
     count = count_tokens or _approximate_count
     now = classify_prompt(current.injected_prompt, system_prompt, count_tokens)
     before = classify_prompt(previous.injected_prompt, system_prompt, count_tokens) if previous else []
-    changes: list[PromptChange] = []
-
     history_now = [p for p in now if p.section == "history"]
-    history_before = Counter((p.role, p.content) for p in before if p.section == "history")
-    for part in history_now:
-        key = (part.role, part.content)
-        if history_before[key] > 0:
-            history_before[key] -= 1
-        else:
-            changes.append(PromptChange("added", part.role, part.content, part.tokens))
+    summary_now = _text_of(now, "summary")
+    summary_changed = bool(summary_now) and summary_now != _text_of(before, "summary")
 
-    summary_now, summary_before = _text_of(now, "summary"), _text_of(before, "summary")
-    summary_changed = bool(summary_now) and summary_now != summary_before
+    changes = _added_history(history_now, before)
     if previous is not None:
-        expected = [(p.role, p.content, p.tokens) for p in before if p.section in ("history", "new_input")]
-        if previous.ok and previous.reply:
-            expected.append(("ai", previous.reply, count(previous.reply)))
-        carried = Counter((p.role, p.content) for p in history_now)
-        for role, content, tokens in expected:
-            if carried[(role, content)] > 0:
-                carried[(role, content)] -= 1
-            else:
-                changes.append(
-                    PromptChange("summarized" if summary_changed else "dropped", role, content, tokens)
-                )
-
+        changes += _left_history(previous, before, history_now, summary_changed, count)
     if summary_changed:
         tokens = sum(p.tokens for p in now if p.section == "summary")
         changes.append(PromptChange("summary", "system", summary_now, tokens))
@@ -216,7 +197,44 @@ def diff_prompts(
     if entities_now and entities_now != _text_of(before, "entities"):
         tokens = sum(p.tokens for p in now if p.section == "entities")
         changes.append(PromptChange("entities", "system", entities_now, tokens))
-    for part in now:
-        if part.section == "retrieved":
-            changes.append(PromptChange("retrieved", part.role, part.content, part.tokens))
+    changes += [
+        PromptChange("retrieved", part.role, part.content, part.tokens)
+        for part in now
+        if part.section == "retrieved"
+    ]
     return changes
+
+
+def _added_history(history_now: list[PromptPart], before: list[PromptPart]) -> list[PromptChange]:
+    """History messages of this prompt that the previous prompt did not carry."""
+    history_before = Counter((p.role, p.content) for p in before if p.section == "history")
+    added: list[PromptChange] = []
+    for part in history_now:
+        key = (part.role, part.content)
+        if history_before[key] > 0:
+            history_before[key] -= 1
+        else:
+            added.append(PromptChange("added", part.role, part.content, part.tokens))
+    return added
+
+
+def _left_history(
+    previous: Turn,
+    before: list[PromptPart],
+    history_now: list[PromptPart],
+    summary_changed: bool,
+    count: Callable[[str], int],
+) -> list[PromptChange]:
+    """Messages a full buffer would now carry that this prompt lacks: dropped, or summarized."""
+    expected = [(p.role, p.content, p.tokens) for p in before if p.section in ("history", "new_input")]
+    if previous.ok and previous.reply:
+        expected.append(("ai", previous.reply, count(previous.reply)))
+    carried = Counter((p.role, p.content) for p in history_now)
+    kind = "summarized" if summary_changed else "dropped"
+    left: list[PromptChange] = []
+    for role, content, tokens in expected:
+        if carried[(role, content)] > 0:
+            carried[(role, content)] -= 1
+        else:
+            left.append(PromptChange(kind, role, content, tokens))
+    return left
