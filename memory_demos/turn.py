@@ -51,8 +51,10 @@ class ModelCall:
     @property
     def counted_by(self) -> str:
         """Where the counts came from: ``provider`` or ``tiktoken:<encoding>`` (for JSON output)."""
-        if self.token_source.startswith("counted with tiktoken "):
-            return "tiktoken:" + self.token_source.rsplit(" ", 1)[-1]
+        prefix = "counted with tiktoken "
+        if self.token_source.startswith(prefix):
+            # The source may go on with "; tool definitions estimated …": the encoding is the first word.
+            return "tiktoken:" + self.token_source[len(prefix) :].split(";", 1)[0].split()[0]
         return "provider"
 
 
@@ -159,6 +161,7 @@ class Turn:
             "state": self.state,
             "error": self.error,
             "counted_by": self.counted_by,
-            "approximate": self.approximate and self.counted_by != "provider",
+            # Tool definitions are estimated unless the provider reported its usage.
+            "approximate": (self.approximate or self.tool_tokens > 0) and self.counted_by != "provider",
             "cut_by": self.cut_by,
         }

@@ -76,6 +76,19 @@ def test_replay_json_has_the_fixed_shape(capsys: pytest.CaptureFixture[str]) -> 
     assert result["totals"]["model_calls"] == 16
 
 
+def test_counted_by_names_the_encoding_when_tool_definitions_are_estimated(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An agent binds tools: its counts are still tiktoken's, with the encoding named, and approximate."""
+    code, out, _ = run_cli(capsys, "replay", "--scenario", "name_recall", "--strategies", "agent", "--json")
+    assert code == 0
+    [result] = json.loads(out)["results"]
+    turn = result["turns"][-1]
+    assert turn["tool_tokens"] > 0
+    assert turn["counted_by"] == "tiktoken:o200k_base"
+    assert turn["approximate"] is True
+
+
 @pytest.mark.parametrize(
     ("argv", "fragment"),
     [
