@@ -97,7 +97,7 @@ def counted_by_label(turns: Sequence[Any]) -> str:
     """``provider``, ``tiktoken:o200k_base (approximate)``, or each source with its turn count if mixed."""
     counts: dict[str, int] = {}
     for turn in turns:
-        label = turn.counted_by + (" (approximate)" if turn.to_json()["approximate"] else "")
+        label = turn.counted_by + (" (approximate)" if turn.counts_are_approximate else "")
         counts[label] = counts.get(label, 0) + 1
     if len(counts) <= 1:
         return next(iter(counts), "-")

@@ -103,6 +103,11 @@ class Turn:
         return source.counted_by if source is not None else "provider"
 
     @property
+    def counts_are_approximate(self) -> bool:
+        """True when tiktoken counted with another model's encoding or estimated tool definitions."""
+        return (self.approximate or self.tool_tokens > 0) and self.counted_by != "provider"
+
+    @property
     def ok(self) -> bool:
         return self.error is None
 
@@ -161,7 +166,6 @@ class Turn:
             "state": self.state,
             "error": self.error,
             "counted_by": self.counted_by,
-            # Tool definitions are estimated unless the provider reported its usage.
-            "approximate": (self.approximate or self.tool_tokens > 0) and self.counted_by != "provider",
+            "approximate": self.counts_are_approximate,
             "cut_by": self.cut_by,
         }
