@@ -7,9 +7,9 @@ import inspect
 import streamlit as st
 
 from memory_demos.failure_lab import DEMOS, Demo, DemoResult
+from memory_demos.i18n import t
 from memory_demos.providers.errors import describe_error
 from memory_demos.session import get_session, widget_key
-from memory_demos.teaching_text import tt
 from memory_demos.ui.frame import ensure_frame
 
 ensure_frame()
@@ -23,18 +23,18 @@ language = session.language
 def _render_result(result: DemoResult) -> None:
     naive_column, fixed_column = st.columns(2, gap="medium")
     with naive_column:
-        st.markdown(f"**{tt('failure.naive')}**")
+        st.markdown(f"**{t('failure.naive')}**")
         if result["failed"]:
-            st.error(tt("failure.failed_yes"), icon=":material/error:")
+            st.error(t("failure.failed_yes"), icon=":material/error:")
         else:
-            st.info(tt("failure.failed_no"))
+            st.info(t("failure.failed_no"))
         st.json(result["naive"], expanded=2)
     with fixed_column:
-        st.markdown(f"**{tt('failure.fixed')}**")
+        st.markdown(f"**{t('failure.fixed')}**")
         if result["fixed_ok"]:
-            st.success(tt("failure.fixed_yes"), icon=":material/check_circle:")
+            st.success(t("failure.fixed_yes"), icon=":material/check_circle:")
         else:
-            st.warning(tt("failure.fixed_no"))
+            st.warning(t("failure.fixed_no"))
         st.json(result["fixed"], expanded=2)
 
 
@@ -42,26 +42,26 @@ def _render_demo(demo: Demo) -> None:
     st.subheader(demo.title.get(language), anchor=False)
     st.markdown(demo.explanation.get(language))
     if st.button(
-        tt("failure.run"), type="primary", icon=":material/play_arrow:", key=widget_key("failure", demo.id)
+        t("failure.run"), type="primary", icon=":material/play_arrow:", key=widget_key("failure", demo.id)
     ):
         try:
             st.session_state[RESULT_KEY_PREFIX + demo.id] = demo.run(language)
         except Exception as exc:  # a demo that breaks says why; the other demos stay usable
             st.session_state.pop(RESULT_KEY_PREFIX + demo.id, None)
-            st.error(tt("failure.error"))
+            st.error(t("failure.error"))
             st.code(describe_error(exc), language=None, wrap_lines=True)
     result = st.session_state.get(RESULT_KEY_PREFIX + demo.id)
     if result is not None:
         _render_result(result)
-    st.markdown(f"**{tt('failure.fix')}**: {demo.fix.get(language)}")
+    st.markdown(f"**{t('failure.fix')}**: {demo.fix.get(language)}")
     if demo.code:
-        with st.expander(tt("failure.code")):
+        with st.expander(t("failure.code")):
             for function in demo.code:
                 st.code(inspect.getsource(function), language="python")
 
 
-st.title(tt("failure.title"), anchor=False)
-st.caption(tt("failure.intro"))
+st.title(t("failure.title"), anchor=False)
+st.caption(t("failure.intro"))
 
 for demo, tab in zip(DEMOS, st.tabs([demo.title.get(language) for demo in DEMOS]), strict=True):
     with tab:

@@ -21,7 +21,6 @@ from memory_demos.migration import (
     shown_functions,
 )
 from memory_demos.session import get_session, widget_key
-from memory_demos.teaching_text import tt
 from memory_demos.ui.deprecation_status import render_deprecation_status
 from memory_demos.ui.frame import ensure_frame
 from memory_demos.ui.text import code_span
@@ -61,14 +60,14 @@ def _parse_inputs(text: str, limit: int) -> list[str] | None:
 
 def _render_side(title: str, side: VersionTurn) -> None:
     st.markdown(f"**{title}**")
-    st.metric(tt("migration.tokens"), side.prompt_tokens)
+    st.metric(t("migration.tokens"), side.prompt_tokens)
     if side.memory_calls:
-        st.caption(tt("migration.memory_calls", count=len(side.memory_calls), tokens=side.memory_tokens))
+        st.caption(t("migration.memory_calls", count=len(side.memory_calls), tokens=side.memory_tokens))
     if side.tool_rounds:
-        st.caption(tt("migration.tool_rounds", count=side.tool_rounds))
-    st.caption(tt("migration.prompt"))
+        st.caption(t("migration.tool_rounds", count=side.tool_rounds))
+    st.caption(t("migration.prompt"))
     st.code("\n".join(prompt_lines(side.injected_prompt)) or " ", language=None, wrap_lines=True)
-    st.caption(tt("migration.reply"))
+    st.caption(t("migration.reply"))
     st.text(side.reply or "—")
 
 
@@ -83,51 +82,51 @@ def _built_deprecations(step_id: str) -> tuple[tuple[Deprecation, ...], tuple[De
 def _render_deprecations() -> None:
     """Each side's status, from the warnings LangChain raised while that side built its memory."""
     classic, modern = _built_deprecations(step.STEP_ID)
-    st.caption(tt("migration.deprecations_built"))
+    st.caption(t("migration.deprecations_built"))
     left, right = st.columns(2, gap="medium")
     for column, version, found in ((left, "classic", classic), (right, "modern", modern)):
         with column:
-            st.caption(tt(f"migration.{version}"))
+            st.caption(t(f"migration.{version}"))
             render_deprecation_status(found, full_text=True)
 
 
 def _render_run(run: MigrationRun) -> None:
     for version, error in (("classic", run.classic_error), ("modern", run.modern_error)):
         if error:
-            st.error(tt("migration.error", version=tt(f"migration.{version}")))
+            st.error(t("migration.error", version=t(f"migration.{version}")))
             st.code(error, language=None, wrap_lines=True)
     differing = sum(1 for turn in run.turns if not turn.equivalence.same)
     if run.all_same:
-        st.success(tt("migration.all_same"), icon=":material/check_circle:")
+        st.success(t("migration.all_same"), icon=":material/check_circle:")
     elif run.turns:
         st.info(
-            tt("migration.some_differ", count=differing, total=len(run.turns)), icon=":material/difference:"
+            t("migration.some_differ", count=differing, total=len(run.turns)), icon=":material/difference:"
         )
     for turn in run.turns:
-        with st.expander(tt("migration.turn", n=turn.index), expanded=turn.index == len(run.turns)):
-            st.caption(tt("migration.user"))
+        with st.expander(t("migration.turn", n=turn.index), expanded=turn.index == len(run.turns)):
+            st.caption(t("migration.user"))
             st.text(turn.user)
-            st.caption(tt("migration.equivalence"))
+            st.caption(t("migration.equivalence"))
             st.code(turn.equivalence.text, language=None, wrap_lines=True)
             left, right = st.columns(2, gap="medium")
             with left:
-                _render_side(tt("migration.classic"), turn.classic)
+                _render_side(t("migration.classic"), turn.classic)
             with right:
-                _render_side(tt("migration.modern"), turn.modern)
-            st.caption(tt("migration.diff"))
-            st.code("\n".join(turn.diff) or tt("migration.no_diff"), language="diff", wrap_lines=True)
+                _render_side(t("migration.modern"), turn.modern)
+            st.caption(t("migration.diff"))
+            st.code("\n".join(turn.diff) or t("migration.no_diff"), language="diff", wrap_lines=True)
 
 
-st.title(tt("migration.title"), anchor=False)
-st.caption(tt("migration.intro"))
+st.title(t("migration.title"), anchor=False)
+st.caption(t("migration.intro"))
 
 st.progress(
     (step_index + 1) / len(STEP_IDS),
-    text=tt("migration.progress", n=step_index + 1, total=len(STEP_IDS), title=step.TITLE.get(language)),
+    text=t("migration.progress", n=step_index + 1, total=len(STEP_IDS), title=step.TITLE.get(language)),
 )
 back, jump, forward = st.columns([1, 3, 1], vertical_alignment="bottom")
 back.button(
-    tt("migration.previous"),
+    t("migration.previous"),
     icon=":material/arrow_back:",
     on_click=_go,
     args=(-1,),
@@ -137,14 +136,14 @@ back.button(
 )
 st.session_state[widget_key("migration_jump")] = STEP_IDS[step_index]
 jump.selectbox(
-    tt("migration.jump"),
+    t("migration.jump"),
     STEP_IDS,
     format_func=_step_title,
     key=widget_key("migration_jump"),
     on_change=_jump,
 )
 forward.button(
-    tt("migration.next"),
+    t("migration.next"),
     icon=":material/arrow_forward:",
     on_click=_go,
     args=(1,),
@@ -155,37 +154,37 @@ forward.button(
 
 st.subheader(step.TITLE.get(language), anchor=False)
 st.markdown(step.SUMMARY.get(language))
-st.caption(tt("migration.meant_to_match") if step.meant_to_match else tt("migration.not_meant_to_match"))
+st.caption(t("migration.meant_to_match") if step.meant_to_match else t("migration.not_meant_to_match"))
 
 classic_column, modern_column = st.columns(2, gap="medium")
 with classic_column:
-    st.markdown(f"**{tt('migration.classic')}**")
+    st.markdown(f"**{t('migration.classic')}**")
     st.caption(step.CLASSIC_API)
     st.code(inspect.getsource(step.classic_version), language="python")
 with modern_column:
-    st.markdown(f"**{tt('migration.modern')}**")
+    st.markdown(f"**{t('migration.modern')}**")
     st.caption(step.MODERN_API)
     st.code(inspect.getsource(step.modern_version), language="python")
 extras = shown_functions(step)[2:]
 if extras:
-    with st.expander(tt("migration.extras")):
+    with st.expander(t("migration.extras")):
         for function in extras:
             st.code(inspect.getsource(function), language="python")
 
 limit = session.limits.max_message_chars
 inputs_text = st.text_area(
-    tt("migration.inputs"),
+    t("migration.inputs"),
     value="\n".join(step.DEFAULT_INPUTS),
     height=140,
-    help=tt("migration.inputs_help", max=MAX_GUIDE_INPUTS),
+    help=t("migration.inputs_help", max=MAX_GUIDE_INPUTS),
     key=widget_key("migration_inputs", step.STEP_ID),
 )
 inputs = _parse_inputs(inputs_text, limit)
 if inputs is None:
-    st.warning(tt("migration.inputs_invalid", max=MAX_GUIDE_INPUTS, chars=limit))
-st.caption(tt("migration.provider", provider=code_span(session.provider.display_name)))
+    st.warning(t("migration.inputs_invalid", max=MAX_GUIDE_INPUTS, chars=limit))
+st.caption(t("migration.provider", provider=code_span(session.provider.display_name)))
 if st.button(
-    tt("migration.run"),
+    t("migration.run"),
     type="primary",
     icon=":material/play_arrow:",
     disabled=inputs is None,
@@ -197,7 +196,7 @@ if st.button(
     if hit is not None:
         st.warning(t(f"workshop.limit.{hit.kind}", limit=f"{hit.limit:,}", current=f"{hit.current:,}"))
     else:
-        with st.spinner(tt("migration.running")):
+        with st.spinner(t("migration.running")):
             st.session_state[RUN_KEY_PREFIX + step.STEP_ID] = run_both(step, inputs, session.provider)
 
 last_run = st.session_state.get(RUN_KEY_PREFIX + step.STEP_ID)
@@ -205,13 +204,13 @@ _render_deprecations()
 if isinstance(last_run, MigrationRun):
     _render_run(last_run)
 
-st.subheader(tt("migration.pitfalls"), anchor=False)
+st.subheader(t("migration.pitfalls"), anchor=False)
 st.markdown("\n".join(f"- {pitfall.get(language)}" for pitfall in step.PITFALLS))
 
 if hasattr(step, "SITUATIONS"):
-    st.subheader(tt("migration.decision"), anchor=False)
+    st.subheader(t("migration.decision"), anchor=False)
     situation = st.radio(
-        tt("migration.decision_pick"),
+        t("migration.decision_pick"),
         [rec.situation for rec in step.SITUATIONS],
         format_func=lambda value: step.recommend(value).label.get(language),
         horizontal=True,
@@ -219,10 +218,10 @@ if hasattr(step, "SITUATIONS"):
     )
     recommendation = step.recommend(situation)
     with st.container(border=True):
-        st.markdown(f"**{tt('migration.decision_pattern')}**: {recommendation.pattern.get(language)}")
-        st.markdown(f"**{tt('migration.decision_why')}**: {recommendation.why.get(language)}")
-        st.markdown(f"**{tt('migration.decision_watch')}**: {recommendation.watch_out.get(language)}")
+        st.markdown(f"**{t('migration.decision_pattern')}**: {recommendation.pattern.get(language)}")
+        st.markdown(f"**{t('migration.decision_why')}**: {recommendation.why.get(language)}")
+        st.markdown(f"**{t('migration.decision_watch')}**: {recommendation.watch_out.get(language)}")
         st.markdown(
-            f"**{tt('migration.decision_strategies')}**: "
+            f"**{t('migration.decision_strategies')}**: "
             + ", ".join(f"`{strategy_id}`" for strategy_id in recommendation.strategies)
         )

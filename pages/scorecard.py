@@ -35,7 +35,6 @@ from memory_demos.scorecard import (
 )
 from memory_demos.session import get_session, widget_key
 from memory_demos.strategies.registry import available_ids, get_info
-from memory_demos.teaching_text import tt
 from memory_demos.ui.frame import ensure_frame
 from memory_demos.ui.text import code_span
 from memory_demos.ui.workshop import usage_recorder
@@ -60,9 +59,9 @@ def _strategy_label(strategy_id: str) -> str:
 
 def _choose_scenario() -> Scenario | None:
     source = st.segmented_control(
-        tt("scorecard.source"),
+        t("scorecard.source"),
         ["bundled", "upload"],
-        format_func=lambda value: tt(f"scorecard.source.{value}", language),
+        format_func=lambda value: t(f"scorecard.source.{value}", language),
         default="bundled",
         required=True,
         key=widget_key("scorecard_source"),
@@ -70,34 +69,34 @@ def _choose_scenario() -> Scenario | None:
     try:
         if source == "upload":
             uploaded = st.file_uploader(
-                tt("scorecard.upload", kb=MAX_SCENARIO_BYTES // 1024),
+                t("scorecard.upload", kb=MAX_SCENARIO_BYTES // 1024),
                 type=["yaml", "yml"],
                 max_upload_size=UPLOAD_LIMIT_MB,
                 key=widget_key("scorecard_upload"),
             )
             if uploaded is None:
-                st.info(tt("scorecard.upload_needed"))
+                st.info(t("scorecard.upload_needed"))
                 return None
             return parse_scenario(uploaded.getvalue(), source=uploaded.name)
         names = bundled_names()
         name = st.selectbox(
-            tt("scorecard.bundled"),
+            t("scorecard.bundled"),
             names,
             index=names.index("name_recall") if "name_recall" in names else 0,
             key=widget_key("scorecard_bundled"),
         )
         return load_scenario(name)
     except ScenarioError as exc:
-        st.error(tt("scorecard.invalid"))
+        st.error(t("scorecard.invalid"))
         st.code(str(exc), language=None, wrap_lines=True)
         return None
 
 
 def _show_progress(job: ReplayJob) -> None:
     """Progress bars updated in place until the replay ends; a Cancel click reruns the page and cancels."""
-    st.caption(tt("scorecard.provider", provider=code_span(job.provider.display_name)))
+    st.caption(t("scorecard.provider", provider=code_span(job.provider.display_name)))
     st.button(
-        tt("scorecard.cancel"),
+        t("scorecard.cancel"),
         icon=":material/stop_circle:",
         on_click=job.cancel,
         disabled=job.cancel_requested,
@@ -107,9 +106,9 @@ def _show_progress(job: ReplayJob) -> None:
     while True:
         for strategy_id, (turn, total) in job.progress().items():
             text = (
-                tt("scorecard.progress", strategy=strategy_id, k=turn, n=total)
+                t("scorecard.progress", strategy=strategy_id, k=turn, n=total)
                 if turn
-                else tt("scorecard.waiting", strategy=strategy_id)
+                else t("scorecard.waiting", strategy=strategy_id)
             )
             bars[strategy_id].progress(turn / total if total else 0.0, text=text)
         if job.wait(POLL_SECONDS):
@@ -128,9 +127,9 @@ def _collect(job: ReplayJob) -> None:
             "provider": job.provider,
         }
     elif job.cancelled:
-        st.session_state[NOTICE_KEY] = ("info", tt("scorecard.cancelled"), None)
+        st.session_state[NOTICE_KEY] = ("info", t("scorecard.cancelled"), None)
     else:
-        st.session_state[NOTICE_KEY] = ("error", tt("scorecard.failed"), job.error)
+        st.session_state[NOTICE_KEY] = ("error", t("scorecard.failed"), job.error)
 
 
 def _price_table() -> tuple[list[Any], Any] | None:
@@ -153,12 +152,12 @@ def _price_table() -> tuple[list[Any], Any] | None:
     try:
         prices = prices_from_records(edited.to_dict("records"))
     except ValueError as exc:
-        st.error(tt("scorecard.prices_invalid"))
+        st.error(t("scorecard.prices_invalid"))
         st.code(str(exc), language=None)
         return None
     models = [price.model for price in prices]
     chosen = st.selectbox(
-        tt("scorecard.price_model"),
+        t("scorecard.price_model"),
         models,
         index=models.index(DEFAULT_PRICE_MODEL) if DEFAULT_PRICE_MODEL in models else 0,
         key=widget_key("scorecard_price_model"),
@@ -169,21 +168,19 @@ def _price_table() -> tuple[list[Any], Any] | None:
 def _line_chart(series: pd.DataFrame, value: str, title: str) -> None:
     st.caption(title)
     table = series.pivot(index="turn", columns="strategy", values=value)
-    st.line_chart(table, x_label=tt("scorecard.col.turn"), y_label=value.replace("_", " "))
+    st.line_chart(table, x_label=t("scorecard.col.turn"), y_label=value.replace("_", " "))
 
 
 def _recall_chart(timeline: list[dict[str, Any]]) -> None:
-    st.caption(tt("scorecard.chart_recall"))
+    st.caption(t("scorecard.chart_recall"))
     if not timeline:
-        st.info(tt("scorecard.no_probes"))
+        st.info(t("scorecard.no_probes"))
         return
     frame = pd.DataFrame(
         {
             "strategy": [entry["strategy"] for entry in timeline],
             "turn": [entry["turn"] for entry in timeline],
-            "outcome": [
-                tt("scorecard.recalled") if e["passed"] else tt("scorecard.missed") for e in timeline
-            ],
+            "outcome": [t("scorecard.recalled") if e["passed"] else t("scorecard.missed") for e in timeline],
             "recalled": [", ".join(entry["recalled"]) for entry in timeline],
             "expected": [", ".join(entry["expected"]) for entry in timeline],
         }
@@ -192,12 +189,12 @@ def _recall_chart(timeline: list[dict[str, Any]]) -> None:
         alt.Chart(frame)
         .mark_rect(stroke="white")
         .encode(
-            x=alt.X("turn:O", title=tt("scorecard.col.turn")),
+            x=alt.X("turn:O", title=t("scorecard.col.turn")),
             y=alt.Y("strategy:N", title=None, sort=list(dict.fromkeys(frame["strategy"]))),
             color=alt.Color(
                 "outcome:N",
                 scale=alt.Scale(
-                    domain=[tt("scorecard.recalled"), tt("scorecard.missed")], range=["#2e7d32", "#c62828"]
+                    domain=[t("scorecard.recalled"), t("scorecard.missed")], range=["#2e7d32", "#c62828"]
                 ),
                 title=None,
             ),
@@ -207,13 +204,13 @@ def _recall_chart(timeline: list[dict[str, Any]]) -> None:
     st.altair_chart(chart, width="stretch")
     table = pd.DataFrame(
         {
-            tt("scorecard.col.turn"): [entry["turn"] for entry in timeline],
-            tt("scorecard.col.question"): [entry["question"] for entry in timeline],
+            t("scorecard.col.turn"): [entry["turn"] for entry in timeline],
+            t("scorecard.col.question"): [entry["question"] for entry in timeline],
             "strategy": [entry["strategy"] for entry in timeline],
-            "cell": [", ".join(e["recalled"]) if e["passed"] else tt("scorecard.missed") for e in timeline],
+            "cell": [", ".join(e["recalled"]) if e["passed"] else t("scorecard.missed") for e in timeline],
         }
     ).pivot_table(
-        index=[tt("scorecard.col.turn"), tt("scorecard.col.question")],
+        index=[t("scorecard.col.turn"), t("scorecard.col.question")],
         columns="strategy",
         values="cell",
         aggfunc="first",
@@ -223,9 +220,9 @@ def _recall_chart(timeline: list[dict[str, Any]]) -> None:
 
 
 def _render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> None:
-    st.subheader(tt("scorecard.table"), anchor=False)
+    st.subheader(t("scorecard.table"), anchor=False)
     st.text(f"{scenario.name} · {result.provider}")
-    with st.expander(tt("scorecard.prices")):
+    with st.expander(t("scorecard.prices")):
         priced = _price_table()
     if priced is None:
         return
@@ -233,15 +230,15 @@ def _render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> 
     rows = scorecard_rows(result, price)
     table = pd.DataFrame(
         {
-            tt("scorecard.col.strategy"): [row.strategy for row in rows],
-            tt("scorecard.col.recall"): [row.recall for row in rows],
-            tt("scorecard.col.prompt_tokens"): [row.prompt_tokens for row in rows],
-            tt("scorecard.col.memory_tokens"): [row.memory_tokens for row in rows],
-            tt("scorecard.col.total_tokens"): [row.total_tokens for row in rows],
-            tt("scorecard.col.model_calls"): [row.model_calls for row in rows],
-            tt("scorecard.col.errors"): [row.errors for row in rows],
-            f"{tt('scorecard.col.cost')} · {price.model}": [row.estimated_cost_usd for row in rows],
-            tt("scorecard.col.latency"): [row.mean_latency_seconds for row in rows],
+            t("scorecard.col.strategy"): [row.strategy for row in rows],
+            t("scorecard.col.recall"): [row.recall for row in rows],
+            t("scorecard.col.prompt_tokens"): [row.prompt_tokens for row in rows],
+            t("scorecard.col.memory_tokens"): [row.memory_tokens for row in rows],
+            t("scorecard.col.total_tokens"): [row.total_tokens for row in rows],
+            t("scorecard.col.model_calls"): [row.model_calls for row in rows],
+            t("scorecard.col.errors"): [row.errors for row in rows],
+            f"{t('scorecard.col.cost')} · {price.model}": [row.estimated_cost_usd for row in rows],
+            t("scorecard.col.latency"): [row.mean_latency_seconds for row in rows],
         }
     )
     st.dataframe(
@@ -249,13 +246,13 @@ def _render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> 
         hide_index=True,
         width="stretch",
         column_config={
-            f"{tt('scorecard.col.cost')} · {price.model}": st.column_config.NumberColumn(format="~$%.6f"),
-            tt("scorecard.col.latency"): st.column_config.NumberColumn(format="%.3f"),
+            f"{t('scorecard.col.cost')} · {price.model}": st.column_config.NumberColumn(format="~$%.6f"),
+            t("scorecard.col.latency"): st.column_config.NumberColumn(format="%.3f"),
         },
         key=widget_key("scorecard_table"),
     )
     st.caption(ESTIMATE_NOTE)
-    with st.expander(tt("scorecard.cost_by_model")):
+    with st.expander(t("scorecard.cost_by_model")):
         costs = pd.DataFrame(cost_by_model(result, prices))
         st.dataframe(
             costs,
@@ -267,13 +264,13 @@ def _render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> 
     series = pd.DataFrame(token_series(result))
     left, right = st.columns(2, gap="medium")
     with left:
-        _line_chart(series, "prompt_tokens", tt("scorecard.chart_prompt"))
+        _line_chart(series, "prompt_tokens", t("scorecard.chart_prompt"))
     with right:
-        _line_chart(series, "cumulative_total_tokens", tt("scorecard.chart_cumulative"))
+        _line_chart(series, "cumulative_total_tokens", t("scorecard.chart_cumulative"))
     timeline = recall_timeline(result, scenario)
     _recall_chart(timeline)
 
-    st.subheader(tt("scorecard.downloads"), anchor=False)
+    st.subheader(t("scorecard.downloads"), anchor=False)
     stem = "memory_lab_" + "".join(ch if ch.isalnum() else "_" for ch in scenario.name.lower())[:40]
     columns = st.columns(4)
     downloads = (
@@ -294,25 +291,25 @@ def _render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> 
     )
     for column, (label, data, file_name, mime) in zip(columns, downloads, strict=True):
         column.download_button(
-            tt(label),
+            t(label),
             data=data,
             file_name=file_name,
             mime=mime,
             icon=":material/download:",
             on_click="ignore",
-            help=tt("scorecard.script_help") if label == "scorecard.download_script" else None,
+            help=t("scorecard.script_help") if label == "scorecard.download_script" else None,
             key=widget_key("scorecard", label),
         )
 
 
-st.title(tt("scorecard.title"), anchor=False)
-st.caption(tt("scorecard.intro"))
+st.title(t("scorecard.title"), anchor=False)
+st.caption(t("scorecard.intro"))
 
 job = st.session_state.get(JOB_KEY)
 scenario = _choose_scenario()
 if scenario is not None:
-    st.caption(tt("scorecard.preview", turns=len(scenario.turns), probes=scenario.probes))
-    with st.expander(tt("scorecard.turns_preview")):
+    st.caption(t("scorecard.preview", turns=len(scenario.turns), probes=scenario.probes))
+    with st.expander(t("scorecard.turns_preview")):
         st.text(scenario.name)
         turns = pd.DataFrame(
             {
@@ -324,18 +321,18 @@ if scenario is not None:
 
 available = list(available_ids())
 strategy_ids = st.multiselect(
-    tt("scorecard.strategies"),
+    t("scorecard.strategies"),
     available,
     default=[sid for sid in DEFAULT_STRATEGIES if sid in available],
     format_func=_strategy_label,
     key=widget_key("scorecard_strategies"),
 )
 if not strategy_ids:
-    st.warning(tt("scorecard.strategies_needed"))
+    st.warning(t("scorecard.strategies_needed"))
 
 running = isinstance(job, ReplayJob) and not job.done
 if st.button(
-    tt("scorecard.run"),
+    t("scorecard.run"),
     type="primary",
     icon=":material/play_arrow:",
     disabled=running or scenario is None or not strategy_ids,
