@@ -1,38 +1,37 @@
 """Typed access to one user's state in ``st.session_state``: prefixed keys, set with ``setdefault``.
 
 Everything per user lives here (language, provider and key, panes with their strategies and turns,
-the in-flight broadcast); nothing of it is cached across sessions. The accessor also works on a
-plain dict, so it can be tested without Streamlit.
+the in-flight message, what each page keeps between runs); nothing of it is cached across sessions.
+The accessor also works on a plain dict, so it can be tested without Streamlit.
 """
 
 from __future__ import annotations
 
-import queue
-import threading
 import uuid
 from collections.abc import Callable, MutableMapping
-from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from memory_demos.config import MAX_PANES
+import streamlit as st
+
+from memory_demos.config import MAX_PANES, max_message_chars, new_conversation_id
+from memory_demos.conversation_link import ConversationManifest, PaneManifest
+from memory_demos.page_state import FailureLabState, MigrationState, ScorecardState
+from memory_demos.panes import MIN_PANES, Pane, SessionLifecycle, default_strategy_ids, params_refusal
+from memory_demos.providers.chat_models import ProviderConfig
+from memory_demos.storage import StorageConfig
+from memory_demos.strategies.base import StrategyContext
+from memory_demos.strategies.registry import server_backed_params
+from memory_demos.workshop.budget import BudgetGate, SessionBudget
 
 if TYPE_CHECKING:
-    from memory_demos.conversation_link import ConversationManifest
-    from memory_demos.providers.chat_models import ProviderConfig
-    from memory_demos.strategies.base import Strategy
-    from memory_demos.turn import Turn
+    from memory_demos.compare import BroadcastJob
     from memory_demos.workshop import WorkshopConfig
-    from memory_demos.workshop.budget import BudgetGate, SessionBudget
 
 KEY_PREFIX = "ml_"
 Language = Literal["en", "zh"]
 LANGUAGES: tuple[Language, ...] = ("en", "zh")
 DEFAULT_LANGUAGE: Language = "en"
-MIN_PANES = 2
-# Panes shown first, when their strategies exist: one of each family the Compare page contrasts.
-DEFAULT_PANE_STRATEGIES: tuple[str, ...] = ("buffer", "window", "summary_buffer", "trim")
-DEFAULT_PANE_COUNT = 4
 
 T = TypeVar("T")
 
@@ -60,115 +59,11 @@ class Notice:
     detail: str | None = None
 
 
-def _new_conversation_id() -> str:
-    from memory_demos.config import new_conversation_id
-
-    return new_conversation_id()
-
-
-@dataclass
-class Pane:
-    """One column of the Compare page: a strategy, its parameters, and the turns it has answered.
-
-    ``turns`` is what the pane shows; a retried failed turn is replaced by its retry.
-    ``conversation_id`` (random) names this pane's memory in persisted backends; ``persisted`` says
-    whether that memory outlives the process (a SQL backend, a Chroma server).
-    """
-
-    pane_id: str
-    strategy_id: str
-    params: dict[str, Any] = field(default_factory=dict)
-    strategy: Strategy | None = None
-    turns: list[Turn] = field(default_factory=list)
-    build_error: str | None = None
-    conversation_id: str = field(default_factory=_new_conversation_id)
-    persisted: bool = False
-
-    def close(self) -> None:
-        """Release the strategy's files and collections (safe to call twice)."""
-        if self.strategy is not None:
-            try:
-                self.strategy.close()
-            finally:
-                self.strategy = None
-
-    def release(self) -> None:
-        """Free what the strategy holds in this process; discard what nobody can reopen.
-
-        Persisted memories are only closed (a conversation link reopens them); for the others
-        ``discard`` (where a strategy has it) also deletes collections kept elsewhere.
-        """
-        strategy, self.strategy = self.strategy, None
-        if strategy is None:
-            return
-        if self.persisted:
-            strategy.close()
-        else:
-            getattr(strategy, "discard", strategy.close)()
-
-
-class SessionLifecycle:
-    """Whether the session's strategies were released (idle clean-up), and how many turns run now;
-    shared with the release callback, which declines while a turn runs (its reply would be lost)."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.released = False
-        self.running = 0
-
-    def __enter__(self) -> SessionLifecycle:
-        with self.lock:
-            self.running += 1
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        with self.lock:
-            self.running -= 1
-
-
-@dataclass
-class BroadcastJob:
-    """A message on its way to some panes: worker threads fill ``queues``; the script thread drains them.
-
-    Stored in the session so a rerun (another click) picks up the stream where it was and the
-    turns are recorded exactly once.
-    """
-
-    text: str
-    pane_ids: list[str]
-    future: Future[list[Turn]]
-    queues: dict[str, queue.Queue[str]]
-    retry: bool = False
-    strategies: dict[str, Strategy] = field(default_factory=dict, repr=False)
-    streamed: dict[str, str] = field(default_factory=dict)
-    finished: bool = False
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-
-    def drain(self) -> bool:
-        """Move queued tokens into ``streamed``; True if anything new arrived. Script thread only."""
-        changed = False
-        for pane_id, tokens in self.queues.items():
-            pieces: list[str] = []
-            while True:
-                try:
-                    pieces.append(tokens.get_nowait())
-                except queue.Empty:
-                    break
-            if pieces:
-                self.streamed[pane_id] = self.streamed.get(pane_id, "") + "".join(pieces)
-                changed = True
-        return changed
-
-
 class LabSession:
     """The typed accessor: one property per thing a user owns, stored under ``ml_``-prefixed keys."""
 
     def __init__(self, state: MutableMapping[str, Any] | None = None) -> None:
-        if state is None:
-            import streamlit as st
-
-            state = st.session_state
-        self._state = state
+        self._state = st.session_state if state is None else state
 
     def _setdefault(self, name: str, factory: Callable[[], T]) -> T:
         key = KEY_PREFIX + name
@@ -203,7 +98,7 @@ class LabSession:
     @property
     def conversation_id(self) -> str:
         """The random id of this session's Compare conversation (what a conversation link names)."""
-        return self._setdefault("conversation_id", _new_conversation_id)
+        return self._setdefault("conversation_id", new_conversation_id)
 
     @property
     def registry_key(self) -> str:
@@ -236,9 +131,6 @@ class LabSession:
         attendee's (the room keeps it across reloads and tabs); without one the session gets its own,
         replaced only when the limits changed (the tokens spent so far are carried over).
         """
-        from memory_demos.config import MAX_PANES
-        from memory_demos.workshop.budget import BudgetGate, SessionBudget
-
         if workshop.host is not None and KEY_PREFIX + "provider" not in self._state:
             self._set("provider", workshop.host.provider_config())
         chars = workshop.limits.max_message_chars
@@ -263,8 +155,6 @@ class LabSession:
 
         The API key, if any, is a SecretStr held only here.
         """
-        from memory_demos.providers.chat_models import ProviderConfig
-
         provider = self._setdefault("provider", ProviderConfig)
         gate = self.gate
         return provider if provider.gate is gate else provider.with_overrides(gate=gate)
@@ -275,12 +165,7 @@ class LabSession:
 
     @property
     def limits(self) -> Limits:
-        def make() -> Limits:
-            from memory_demos.config import MAX_PANES, max_message_chars
-
-            return Limits(max_message_chars=max_message_chars(), max_panes=MAX_PANES)
-
-        return self._setdefault("limits", make)
+        return self._setdefault("limits", lambda: Limits(max_message_chars=max_message_chars()))
 
     # -- panes ------------------------------------------------------------------------------
     @property
@@ -298,9 +183,6 @@ class LabSession:
         counter = self._setdefault("pane_counter", lambda: 0) + 1
         self._set("pane_counter", counter)
         if params is None:
-            from memory_demos.storage import StorageConfig
-            from memory_demos.strategies.registry import server_backed_params
-
             params = server_backed_params(strategy_id, StorageConfig.from_env().sql_url)
         pane = Pane(pane_id=f"p{counter}", strategy_id=strategy_id, params=dict(params))
         self.build(pane)
@@ -309,49 +191,22 @@ class LabSession:
     def pane(self, pane_id: str) -> Pane | None:
         return next((pane for pane in self.panes if pane.pane_id == pane_id), None)
 
+    def strategy_context(self) -> StrategyContext:
+        """What this session's strategies are built with: its model, user id, message limit and storage."""
+        return StrategyContext(
+            provider=self.provider,
+            user_id=self.user_id,
+            max_message_chars=self.limits.max_message_chars,
+            storage=StorageConfig.from_env(),
+        )
+
     def build(self, pane: Pane, *, fresh: bool = True) -> None:
-        """(Re)build a pane's strategy for the current provider.
-
-        ``fresh`` (the default) starts a new conversation under a new id; otherwise the pane keeps its
-        conversation id, so a persisted memory comes back (a conversation link, an idle session's return).
-        """
-        from memory_demos.conversation_link import is_persisted
-        from memory_demos.storage import StorageConfig
-        from memory_demos.strategies.base import StrategyContext
-        from memory_demos.strategies.registry import build_strategy
-
-        pane.release()
-        pane.turns = []
-        pane.build_error = None
-        if fresh:
-            pane.conversation_id = _new_conversation_id()
-        try:
-            storage = StorageConfig.from_env()
-            pane.persisted = is_persisted(pane.strategy_id, pane.params, storage)
-            context = StrategyContext(
-                provider=self.provider,
-                conversation_id=pane.conversation_id,
-                user_id=self.user_id,
-                max_message_chars=self.limits.max_message_chars,
-                storage=storage,
-            )
-            pane.strategy = build_strategy(pane.strategy_id, context, pane.params)
-        except Exception as exc:
-            pane.build_error = self.provider.describe(exc)
+        """(Re)build a pane's strategy for the current provider (see ``Pane.build``)."""
+        pane.build(self.strategy_context(), fresh=fresh)
 
     def check_params(self, strategy_id: str, params: dict[str, Any]) -> str | None:
         """Why ``params`` cannot be used for a pane of ``strategy_id`` (None if they can); builds nothing."""
-        from memory_demos.strategies.base import InputError, StrategyContext
-        from memory_demos.strategies.registry import check_params
-
-        context = StrategyContext(
-            provider=self.provider, user_id=self.user_id, max_message_chars=self.limits.max_message_chars
-        )
-        try:
-            check_params(strategy_id, params, context)
-        except InputError as exc:
-            return str(exc)
-        return None
+        return params_refusal(strategy_id, params, self.strategy_context())
 
     def rebuild_all(self) -> int:
         """Rebuild every pane (after a provider change); returns how many panes were rebuilt."""
@@ -405,8 +260,6 @@ class LabSession:
 
     def manifest(self) -> ConversationManifest:
         """The panes as a conversation link reopens them: strategies, parameters and conversation ids."""
-        from memory_demos.conversation_link import ConversationManifest, PaneManifest
-
         return ConversationManifest(
             panes=tuple(
                 PaneManifest(pane.strategy_id, dict(pane.params), pane.conversation_id, pane.persisted)
@@ -450,6 +303,41 @@ class LabSession:
         job = self.job
         return job is not None and not job.finished
 
+    @property
+    def chat_refill(self) -> str | None:
+        """A refused Compare message, to put back into the chat box (Streamlit empties it on submit)."""
+        return self._state.get(KEY_PREFIX + "chat_refill")
+
+    @chat_refill.setter
+    def chat_refill(self, text: str | None) -> None:
+        self._set("chat_refill", text)
+
+    # -- what the teaching pages keep between runs ----------------------------------------------
+    def migration(self, step_count: int) -> MigrationState:
+        """The migration guide's state (a guide of ``step_count`` steps)."""
+        return self._setdefault("migration", lambda: MigrationState(step_count))
+
+    @property
+    def failure_lab(self) -> FailureLabState:
+        return self._setdefault("failure_lab", FailureLabState)
+
+    @property
+    def scorecard(self) -> ScorecardState:
+        return self._setdefault("scorecard", ScorecardState)
+
+    # -- widget values (Streamlit keeps them under the widget's key) -----------------------------
+    def widget_value(self, *parts: str, default: Any = None) -> Any:
+        """The value of the widget keyed ``widget_key(*parts)`` (``default`` before it is drawn)."""
+        return self._state.get(widget_key(*parts), default)
+
+    def set_widget_value(self, *parts: str, value: Any) -> None:
+        """Set what the widget keyed ``widget_key(*parts)`` shows on its next draw."""
+        self._state[widget_key(*parts)] = value
+
+    def default_widget_value(self, *parts: str, value: Any) -> None:
+        """Give the widget keyed ``widget_key(*parts)`` a value unless it has one."""
+        self._state.setdefault(widget_key(*parts), value)
+
     # -- one-shot notices shown after a rerun --------------------------------------------------
     def flash(self, kind: str, message: str, detail: str | None = None) -> None:
         """Queue a notice: ``message`` is interface text; ``detail`` (an error) is shown as plain text."""
@@ -464,21 +352,6 @@ class LabSession:
         notices = list(self._setdefault("flash", list))
         self._set("flash", [])
         return notices
-
-
-def default_strategy_ids() -> list[str]:
-    """Up to four panes: preferred strategies first, then any other available; at least two."""
-    from memory_demos.strategies.registry import available_ids
-
-    available = list(available_ids())
-    if not available:
-        return []
-    chosen = [sid for sid in DEFAULT_PANE_STRATEGIES if sid in available]
-    chosen += [sid for sid in available if sid not in chosen]
-    chosen = chosen[:DEFAULT_PANE_COUNT]
-    while len(chosen) < MIN_PANES:
-        chosen.append(available[0])
-    return chosen
 
 
 def get_session() -> LabSession:

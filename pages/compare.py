@@ -6,142 +6,52 @@ from typing import Any
 
 import streamlit as st
 
+from memory_demos import compare
+from memory_demos.compare import BroadcastJob
 from memory_demos.i18n import strategy_title, t
+from memory_demos.panes import Pane
 from memory_demos.providers.tokenizer import count_text_tokens
-from memory_demos.session import BroadcastJob, LabSession, Pane, get_session, widget_key
+from memory_demos.session import LabSession, get_session, widget_key
 from memory_demos.strategies.registry import available_ids, get_info
-from memory_demos.ui.broadcast import finish_broadcast, start_broadcast, stream_into
+from memory_demos.ui.broadcast import stream_into
 from memory_demos.ui.charts import CostPoint, render_cost_charts
 from memory_demos.ui.conversation_export import render_conversation_export
 from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.notices import show_flashes
-from memory_demos.ui.pane import PaneActions, PaneSlots, PaneView, finish_pane, parse_params, render_pane
+from memory_demos.ui.pane import PaneActions, PaneSlots, PaneView, finish_pane, render_pane
 from memory_demos.ui.text import code_span, provider_label
 from memory_demos.ui.workshop import render_conversation_link, usage_recorder, workshop_config
-from memory_demos.workshop.budget import estimate_next_turn_tokens
-
-# A refused message goes back into the chat box on the next run (Streamlit empties it on submit).
-REFILL_KEY = "ml_compare_refill"
 
 
-# -- actions (button callbacks run before the page is drawn) ----------------------------------
-def add_pane() -> None:
+# -- actions (button callbacks run before the page is drawn; the core decides, the page reruns) -----
+def _add_pane() -> None:
     session = get_session()
-    strategy_id = st.session_state.get(widget_key("add_strategy"))
-    if session.busy or not strategy_id or len(session.panes) >= session.limits.max_panes:
-        return
-    session.panes.append(session.new_pane(strategy_id))
+    compare.add_pane(session, session.widget_value("add_strategy"))
 
 
-def remove_pane(pane_id: str) -> None:
+def _remove_pane(pane_id: str) -> None:
+    compare.remove_pane(get_session(), pane_id)
+
+
+def _reset_pane(pane_id: str) -> None:
+    compare.reset_pane(get_session(), pane_id)
+
+
+def _reset_all() -> None:
+    compare.reset_all(get_session())
+
+
+def _retry(pane_id: str) -> None:
     session = get_session()
-    if not session.busy and len(session.panes) > session.limits.min_panes:
-        session.remove_pane(pane_id)
+    compare.retry_pane(session, pane_id, on_done=usage_recorder(session))
 
 
-def reset_pane(pane_id: str) -> None:
-    session = get_session()
-    pane = session.pane(pane_id)
-    if session.busy or pane is None:
-        return
-    if pane.strategy is None:
-        session.build(pane)
-        return
-    pane.strategy.clear()
-    pane.turns = []
-
-
-def reset_all() -> None:
-    session = get_session()
-    for pane in list(session.panes):
-        reset_pane(pane.pane_id)
-    session.flash("info", t("compare.reset_all_done"))
-
-
-def send_to(session: LabSession, panes: list[Pane], text: str, *, retry: bool = False) -> None:
-    """Start a broadcast; the session's budget gate checks and counts each model call it makes.
-
-    At most the provider's "answer panes at most N at a time" panes run at once; the workshop's
-    concurrency limit is the gate's, per model call, so it is not a pane slot here.
-    """
-    from memory_demos.runner import pane_slots
-
-    start_broadcast(
-        session,
-        panes,
-        text,
-        retry=retry,
-        call_slot=pane_slots(session.provider.max_concurrent_panes),
-        on_done=usage_recorder(session),
-    )
-
-
-def within_limits(session: LabSession, text: str, *, retry: bool = False) -> bool:
-    """False (with a warning saying which limit and why) if a workshop limit refuses this message."""
-    budget = session.budget
-    if budget is None:
-        return True
-    turns = max((len(pane.turns) for pane in session.panes), default=0)
-    last_prompts = [pane.turns[-1].prompt_tokens if pane.turns else 0 for pane in session.panes]
-    needed = estimate_next_turn_tokens(last_prompts, text, session.provider.tokenizer.encoding_name)
-    hit = budget.check(text, turns - 1 if retry else turns) or budget.check_run([text], needed)
-    if hit is None:
-        return True
-    session.flash(
-        "warning", t(f"workshop.limit.{hit.kind}", limit=f"{hit.limit:,}", current=f"{hit.current:,}")
-    )
-    if not retry:
-        st.session_state[REFILL_KEY] = text
-    return False
-
-
-def retry(pane_id: str) -> None:
-    session = get_session()
-    pane = session.pane(pane_id)
-    if session.busy or pane is None or not pane.turns or pane.turns[-1].error is None:
-        return
-    text = pane.turns[-1].user_text
-    if within_limits(session, text, retry=True):
-        send_to(session, [pane], text, retry=True)
-
-
-def apply_params(pane_id: str, values: dict[str, Any]) -> None:
-    session = get_session()
-    pane = session.pane(pane_id)
-    if session.busy or pane is None:
-        return
-    params, error = parse_params(get_info(pane.strategy_id), values)
-    if error is None:
-        error = session.check_params(pane.strategy_id, params)
-    if error is not None:
-        session.flash("warning", t("pane.params_invalid"), error)
-    else:
-        pane.params = params
-        session.build(pane)
-        session.flash("info", t("pane.params_applied", pane=session.panes.index(pane) + 1))
+def _apply_params(pane_id: str, values: dict[str, Any]) -> None:
+    compare.apply_params(get_session(), pane_id, values)
     st.rerun()
 
 
-ACTIONS = PaneActions(apply_params=apply_params, reset=reset_pane, remove=remove_pane, retry=retry)
-
-
-def handle_message(text: str) -> None:
-    """Refuse empty or over-long messages with a reason; otherwise send to every pane."""
-    session = get_session()
-    limit = session.limits.max_message_chars
-    if not text.strip():
-        session.flash("info", t("compare.empty_message"))
-        return
-    if len(text) > limit:
-        session.flash("warning", t("compare.too_long", length=f"{len(text):,}", limit=f"{limit:,}"))
-        st.session_state[REFILL_KEY] = text
-        return
-    job = session.job
-    if job is not None and not job.finished:  # a message sent while another was still answering
-        job.future.result()
-        finish_broadcast(session, job)
-    if within_limits(session, text):
-        send_to(session, session.panes, text)
+ACTIONS = PaneActions(apply_params=_apply_params, reset=_reset_pane, remove=_remove_pane, retry=_retry)
 
 
 # -- the page ---------------------------------------------------------------------------------
@@ -157,11 +67,11 @@ def toolbar(session: LabSession) -> tuple[int, bool]:
         st.button(
             t("compare.add_pane"),
             icon=":material/add:",
-            on_click=add_pane,
+            on_click=_add_pane,
             disabled=len(session.panes) >= session.limits.max_panes,
             help=t("compare.add_pane_help", max=session.limits.max_panes),
         )
-        st.button(t("compare.reset_all"), icon=":material/restart_alt:", on_click=reset_all)
+        st.button(t("compare.reset_all"), icon=":material/restart_alt:", on_click=_reset_all)
         per_row = st.segmented_control(
             t("compare.per_row"), [2, 3, 4], default=4, key=widget_key("per_row"), required=True
         )
@@ -213,7 +123,7 @@ def render() -> None:
     that streams is the last run of the message, so whatever it draws is what stays on screen.
     """
     session = get_session()
-    _chat_box()
+    _chat_box(session)
 
     st.title(t("compare.title"), anchor=False)
     st.caption(t("compare.intro", provider=code_span(provider_label(session.provider))))
@@ -228,7 +138,7 @@ def render() -> None:
 
     if in_flight is not None:
         stream_into(in_flight, {pid: s.reply for pid, s in slots.items() if s.reply is not None})
-        finish_broadcast(session, in_flight)
+        compare.finish_broadcast(session, in_flight)
         if session.has_flashes:
             st.rerun()  # the broadcast failed as a whole: show why, at the top of the page
     for pane in panes:
@@ -243,15 +153,15 @@ def render() -> None:
     render_cost_charts(cost_points(session))
 
 
-def _chat_box() -> None:
+def _chat_box(session: LabSession) -> None:
     """The chat input (refilled with a refused message) and what a submitted message starts."""
-    refill = st.session_state.pop(REFILL_KEY, None)
+    refill, session.chat_refill = session.chat_refill, None
     if refill:
-        st.session_state[widget_key("chat")] = refill
+        session.set_widget_value("chat", value=refill)
     message = st.chat_input(t("compare.chat_placeholder"), key=widget_key("chat"), submit_mode="disable")
     if message is not None:
-        handle_message(message)
-        if REFILL_KEY in st.session_state:
+        compare.send_message(session, message, on_done=usage_recorder(session))
+        if session.chat_refill is not None:
             st.rerun()  # to put the refused message back into the box
 
 

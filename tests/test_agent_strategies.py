@@ -10,6 +10,7 @@ import pytest
 
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT
 from memory_demos.migration import compare_prompts
+from memory_demos.prompt_sections import classify_prompt
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.replay import StrategyRun, replay_strategy
 from memory_demos.scenarios import bundled_names, load_scenario
@@ -17,7 +18,6 @@ from memory_demos.strategies.base import InputError, StrategyContext
 from memory_demos.strategies.registry import CLASSIC_IDS, build_strategy, check_params, get_info
 from memory_demos.strategies.trim import agent_tool_tokens
 from memory_demos.turn import Turn
-from memory_demos.ui.prompt_sections import classify_prompt
 from tests.helpers import send_ok
 from tests.test_cli import run_cli
 

@@ -6,12 +6,12 @@ import time
 
 import pandas as pd
 
+from memory_demos.compare import finish_broadcast, start_broadcast
+from memory_demos.prompt_sections import classify_prompt, diff_prompts, section_totals
 from memory_demos.prompts import RETRIEVED_HEADER, SUMMARY_HEADER
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.session import KEY_PREFIX, LabSession
 from memory_demos.turn import ModelCall, PromptMessage, Turn
-from memory_demos.ui.broadcast import finish_broadcast, start_broadcast
-from memory_demos.ui.prompt_sections import classify_prompt, diff_prompts, section_totals
 from memory_demos.ui.state_view import records_frame
 from memory_demos.ui.text import code_span
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from memory_demos.session import KEY_PREFIX, Pane
+from memory_demos.panes import Pane
+from memory_demos.session import KEY_PREFIX
 from memory_demos.turn import Turn
 from memory_demos.ui.conversation_export import conversation_messages
 

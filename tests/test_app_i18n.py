@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from memory_demos.i18n import CATALOGUE, t
+from memory_demos.prompt_sections import SECTIONS
 from memory_demos.providers.chat_models import PROVIDER_KINDS
 from memory_demos.ui.nav import PAGES
-from memory_demos.ui.prompt_sections import SECTIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 UI_SOURCES = [

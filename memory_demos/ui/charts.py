@@ -15,7 +15,7 @@ from typing import Any
 import streamlit as st
 
 from memory_demos.i18n import t
-from memory_demos.ui.prompt_sections import SECTION_PALETTE, SECTIONS, Section
+from memory_demos.prompt_sections import SECTION_PALETTE, SECTIONS, Section
 
 GAUGE_HEIGHT = 48
 COST_CHART_HEIGHT = 250

@@ -8,8 +8,8 @@ import streamlit as st
 
 from memory_demos.export import export_conversation_script
 from memory_demos.i18n import t
+from memory_demos.panes import Pane
 from memory_demos.providers.chat_models import ProviderConfig
-from memory_demos.session import Pane
 
 
 def conversation_messages(panes: Sequence[Pane]) -> list[str]:

@@ -14,12 +14,12 @@ import streamlit as st
 
 from memory_demos.deprecations import Deprecation
 from memory_demos.i18n import strategy_summary, strategy_title, t
+from memory_demos.prompt_sections import diff_prompts, section_totals, turn_prompt_parts
 from memory_demos.session import widget_key
-from memory_demos.strategies.base import InputError, ParamSpec, StrategyInfo
+from memory_demos.strategies.base import ParamSpec, StrategyInfo
 from memory_demos.turn import Turn
 from memory_demos.ui.charts import render_context_gauge
 from memory_demos.ui.deprecation_status import render_deprecation_status
-from memory_demos.ui.prompt_sections import diff_prompts, section_totals, turn_prompt_parts
 from memory_demos.ui.prompt_view import render_changes, render_prompt
 from memory_demos.ui.state_view import render_state
 from memory_demos.ui.text import code_span
@@ -307,11 +307,3 @@ def finish_pane(slots: PaneSlots, view: PaneView, actions: PaneActions) -> None:
                 _assistant(view, actions, shown[-1], last=True)
     with slots.box:
         _inspector(view, shown)
-
-
-def parse_params(info: StrategyInfo, values: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
-    """The validated parameter values and None, or an empty dict and the reason they were refused."""
-    try:
-        return {spec.name: spec.parse(values[spec.name], info.id) for spec in info.params}, None
-    except InputError as exc:
-        return {}, str(exc)

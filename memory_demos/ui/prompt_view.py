@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from memory_demos.i18n import t
-from memory_demos.ui.prompt_sections import PromptChange, PromptPart
+from memory_demos.prompt_sections import PromptChange, PromptPart
 
 ROLE_ICONS = {
     "system": ":material/settings:",

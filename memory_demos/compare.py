@@ -1,0 +1,250 @@
+"""One Compare conversation, without Streamlit: checking a message, sending it to the panes, the job in
+flight, recording the turns, and what the pane buttons do (add, remove, reset, retry, new parameters).
+
+Worker threads never touch the session's state: their token listeners only put text on per-pane
+queues (``BroadcastJob``). The script thread drains them and records the turns exactly once.
+Refusals are one-shot notices on the session, each limit with one wording.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from memory_demos.i18n import t
+from memory_demos.panes import Pane, parse_pane_params
+from memory_demos.providers.errors import describe_error
+from memory_demos.runner import broadcast, pane_slots
+from memory_demos.session import Notice
+from memory_demos.strategies.base import InputError, Strategy
+from memory_demos.turn import Turn
+from memory_demos.workshop.budget import estimate_next_turn_tokens
+
+if TYPE_CHECKING:
+    from memory_demos.session import LabSession
+
+TurnsListener = Callable[[list[Turn]], None]
+
+
+@dataclass
+class BroadcastJob:
+    """A message on its way to some panes: worker threads fill ``queues``; the script thread drains them.
+
+    Stored in the session so a rerun (another click) picks up the stream where it was and the
+    turns are recorded exactly once.
+    """
+
+    text: str
+    pane_ids: list[str]
+    future: Future[list[Turn]]
+    queues: dict[str, queue.Queue[str]]
+    retry: bool = False
+    strategies: dict[str, Strategy] = field(default_factory=dict, repr=False)
+    streamed: dict[str, str] = field(default_factory=dict)
+    finished: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def drain(self) -> bool:
+        """Move queued tokens into ``streamed``; True if anything new arrived. Script thread only."""
+        changed = False
+        for pane_id, tokens in self.queues.items():
+            pieces: list[str] = []
+            while True:
+                try:
+                    pieces.append(tokens.get_nowait())
+                except queue.Empty:
+                    break
+            if pieces:
+                self.streamed[pane_id] = self.streamed.get(pane_id, "") + "".join(pieces)
+                changed = True
+        return changed
+
+
+# -- may this message be sent? ------------------------------------------------------------------
+def message_refusal(session: LabSession, text: str, *, retry: bool = False) -> Notice | None:
+    """Why ``text`` may not be sent now (empty, too long, a workshop limit), or None if it may."""
+    if not text.strip():
+        return Notice("info", t("compare.empty_message"))
+    limit = session.limits.max_message_chars
+    if len(text) > limit:
+        return Notice("warning", t("compare.too_long", length=f"{len(text):,}", limit=f"{limit:,}"))
+    return budget_refusal(session, text, retry=retry)
+
+
+def budget_refusal(session: LabSession, text: str, *, retry: bool = False) -> Notice | None:
+    """Which workshop limit refuses ``text`` and why (None outside workshop mode or within the limits)."""
+    budget = session.budget
+    if budget is None:
+        return None
+    turns = max((len(pane.turns) for pane in session.panes), default=0)
+    last_prompts = [pane.turns[-1].prompt_tokens if pane.turns else 0 for pane in session.panes]
+    needed = estimate_next_turn_tokens(last_prompts, text, session.provider.tokenizer.encoding_name)
+    hit = budget.check(text, turns - 1 if retry else turns) or budget.check_run([text], needed)
+    if hit is None:
+        return None
+    return Notice(
+        "warning", t(f"workshop.limit.{hit.kind}", limit=f"{hit.limit:,}", current=f"{hit.current:,}")
+    )
+
+
+# -- sending and recording ------------------------------------------------------------------------
+def send_message(session: LabSession, text: str, on_done: TurnsListener | None = None) -> bool:
+    """Send ``text`` to every pane; True if it went. A refused message becomes a notice, and (unless it
+    was empty) the chat box's refill. ``on_done`` gets the turns on the worker thread (usage counting)."""
+    refusal = message_refusal(session, text)
+    if refusal is not None:
+        session.flash(refusal.kind, refusal.message)
+        if refusal.kind != "info":
+            session.chat_refill = text
+        return False
+    job = session.job
+    if job is not None and not job.finished:  # a message sent while another was still answering
+        job.future.result()
+        finish_broadcast(session, job)
+    start_broadcast(session, session.panes, text, on_done=on_done)
+    return True
+
+
+def retry_pane(session: LabSession, pane_id: str, on_done: TurnsListener | None = None) -> bool:
+    """Send a pane's failed last message again; its retry replaces the failed turn. True if it went."""
+    pane = session.pane(pane_id)
+    if session.busy or pane is None or not pane.turns or pane.turns[-1].error is None:
+        return False
+    text = pane.turns[-1].user_text
+    refusal = message_refusal(session, text, retry=True)
+    if refusal is not None:
+        session.flash(refusal.kind, refusal.message)
+        return False
+    start_broadcast(session, [pane], text, retry=True, on_done=on_done)
+    return True
+
+
+def start_broadcast(
+    session: LabSession,
+    panes: Sequence[Pane],
+    text: str,
+    *,
+    retry: bool = False,
+    call_slot: Callable[[], AbstractContextManager[object]] | None = None,
+    on_done: TurnsListener | None = None,
+) -> BroadcastJob:
+    """Start answering ``text`` in ``panes`` (those with a built strategy) and remember the job.
+
+    ``call_slot`` bounds how many panes answer at once (default: the provider's "answer panes at most
+    N at a time"; the workshop's concurrency limit is the budget gate's, per model call). ``on_done``
+    gets the turns on the worker thread as soon as they are all in, even if the page is never drawn again.
+    """
+    if call_slot is None:
+        call_slot = pane_slots(session.provider.max_concurrent_panes)
+    ready = [pane for pane in panes if pane.strategy is not None]
+    queues: dict[str, queue.Queue[str]] = {pane.pane_id: queue.Queue() for pane in ready}
+    strategies = {pane.pane_id: pane.strategy for pane in ready if pane.strategy is not None}
+    listeners = [queues[pane.pane_id].put for pane in ready]
+    lifecycle = session.lifecycle  # the idle sweep leaves a session alone while its turn runs
+
+    def run() -> list[Turn]:
+        with lifecycle:
+            turns = broadcast(list(strategies.values()), text, listeners, call_slot=call_slot)
+        if on_done is not None:
+            on_done(turns)
+        return turns
+
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-lab-broadcast")
+    try:
+        future = executor.submit(run)
+    finally:
+        executor.shutdown(wait=False)
+    job = BroadcastJob(
+        text=text,
+        pane_ids=[pane.pane_id for pane in ready],
+        future=future,
+        queues=queues,
+        retry=retry,
+        strategies=strategies,
+    )
+    session.job = job
+    return job
+
+
+def finish_broadcast(session: LabSession, job: BroadcastJob) -> None:
+    """Record the job's turns in their panes (once); a failure becomes a notice, never an exception."""
+    with job.lock:
+        if job.finished:
+            return
+        job.finished = True
+    try:
+        turns = job.future.result()
+    except InputError as exc:
+        session.flash("warning", str(exc))
+        return
+    except Exception as exc:
+        session.flash("error", describe_error(exc))
+        return
+    for pane_id, turn in zip(job.pane_ids, turns, strict=True):
+        pane = session.pane(pane_id)
+        if pane is None or pane.strategy is not job.strategies.get(pane_id):
+            continue  # removed or rebuilt meanwhile: this turn belongs to a memory that is gone
+        if job.retry and pane.turns and pane.turns[-1].error is not None:
+            pane.turns[-1] = turn
+        else:
+            pane.turns.append(turn)
+
+
+# -- what the pane buttons do (each refuses while a message is being answered) ----------------------
+def add_pane(session: LabSession, strategy_id: str | None) -> None:
+    """A new pane for ``strategy_id`` at the end, if there is room."""
+    if session.busy or not strategy_id or len(session.panes) >= session.limits.max_panes:
+        return
+    session.panes.append(session.new_pane(strategy_id))
+
+
+def remove_pane(session: LabSession, pane_id: str) -> None:
+    """Remove a pane, keeping at least the minimum."""
+    if not session.busy and len(session.panes) > session.limits.min_panes:
+        session.remove_pane(pane_id)
+
+
+def reset_pane(session: LabSession, pane_id: str) -> None:
+    """Forget a pane's conversation (a pane whose build failed is built again)."""
+    pane = session.pane(pane_id)
+    if session.busy or pane is None:
+        return
+    if pane.strategy is None:
+        session.build(pane)
+        return
+    pane.strategy.clear()
+    pane.turns = []
+
+
+def reset_all(session: LabSession) -> None:
+    """Reset every pane, and say so."""
+    for pane in list(session.panes):
+        reset_pane(session, pane.pane_id)
+    session.flash("info", t("compare.reset_all_done"))
+
+
+def apply_params(session: LabSession, pane_id: str, values: dict[str, Any]) -> None:
+    """The pane-parameters flow: parse the form's values, check them, then rebuild the pane with them.
+
+    Refused values leave the pane as it was, with a notice saying why.
+    """
+    pane = session.pane(pane_id)
+    if session.busy or pane is None:
+        return
+    try:
+        params = parse_pane_params(pane.strategy_id, values)
+    except InputError as exc:
+        error: str | None = str(exc)
+    else:
+        error = session.check_params(pane.strategy_id, params)
+    if error is not None:
+        session.flash("warning", t("pane.params_invalid"), error)
+        return
+    pane.params = params
+    session.build(pane)
+    session.flash("info", t("pane.params_applied", pane=session.panes.index(pane) + 1))

@@ -1,0 +1,128 @@
+"""The panes of a Compare conversation: what one pane holds, how it is built, and which panes come first.
+
+A pane owns one strategy (its memory) and the turns it answered. Building goes through the registry
+with a ``StrategyContext``; a build failure is kept on the pane as text, never raised.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from memory_demos.config import new_conversation_id
+from memory_demos.conversation_link import is_persisted
+from memory_demos.strategies.base import InputError, Strategy, StrategyContext
+from memory_demos.strategies.registry import available_ids, build_strategy, check_params, get_info
+from memory_demos.turn import Turn
+
+MIN_PANES = 2
+# Panes shown first, when their strategies exist: one of each family the Compare page contrasts.
+DEFAULT_PANE_STRATEGIES: tuple[str, ...] = ("buffer", "window", "summary_buffer", "trim")
+DEFAULT_PANE_COUNT = 4
+
+
+@dataclass
+class Pane:
+    """One column of the Compare page: a strategy, its parameters, and the turns it has answered.
+
+    ``turns`` is what the pane shows; a retried failed turn is replaced by its retry.
+    ``conversation_id`` (random) names this pane's memory in persisted backends; ``persisted`` says
+    whether that memory outlives the process (a SQL backend, a Chroma server).
+    """
+
+    pane_id: str
+    strategy_id: str
+    params: dict[str, Any] = field(default_factory=dict)
+    strategy: Strategy | None = None
+    turns: list[Turn] = field(default_factory=list)
+    build_error: str | None = None
+    conversation_id: str = field(default_factory=new_conversation_id)
+    persisted: bool = False
+
+    def close(self) -> None:
+        """Release the strategy's files and collections (safe to call twice)."""
+        if self.strategy is not None:
+            try:
+                self.strategy.close()
+            finally:
+                self.strategy = None
+
+    def release(self) -> None:
+        """Free what the strategy holds in this process; discard what nobody can reopen.
+
+        Persisted memories are only closed (a conversation link reopens them); for the others
+        ``discard`` (where a strategy has it) also deletes collections kept elsewhere.
+        """
+        strategy, self.strategy = self.strategy, None
+        if strategy is None:
+            return
+        if self.persisted:
+            strategy.close()
+        else:
+            getattr(strategy, "discard", strategy.close)()
+
+    def build(self, context: StrategyContext, *, fresh: bool = True) -> None:
+        """(Re)build the strategy in ``context``, forgetting the turns; a failure lands in ``build_error``.
+
+        ``fresh`` starts a new conversation under a new id; otherwise the pane keeps its conversation
+        id, so a persisted memory comes back (a conversation link, an idle session's return).
+        """
+        self.release()
+        self.turns = []
+        self.build_error = None
+        if fresh:
+            self.conversation_id = new_conversation_id()
+        try:
+            self.persisted = is_persisted(self.strategy_id, self.params, context.storage)
+            own_context = replace(context, conversation_id=self.conversation_id)
+            self.strategy = build_strategy(self.strategy_id, own_context, self.params)
+        except Exception as exc:
+            self.build_error = context.provider.describe(exc)
+
+
+class SessionLifecycle:
+    """Whether the session's strategies were released (idle clean-up), and how many turns run now;
+    shared with the release callback, which declines while a turn runs (its reply would be lost)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.released = False
+        self.running = 0
+
+    def __enter__(self) -> SessionLifecycle:
+        with self.lock:
+            self.running += 1
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with self.lock:
+            self.running -= 1
+
+
+def parse_pane_params(strategy_id: str, values: dict[str, Any]) -> dict[str, Any]:
+    """The parameter values a pane's form gave, each parsed by its spec; ``InputError`` if one is refused."""
+    info = get_info(strategy_id)
+    return {spec.name: spec.parse(values[spec.name], info.id) for spec in info.params}
+
+
+def params_refusal(strategy_id: str, params: dict[str, Any], context: StrategyContext) -> str | None:
+    """Why ``params`` cannot be used for a pane of ``strategy_id`` (None if they can); builds nothing."""
+    try:
+        check_params(strategy_id, params, context)
+    except InputError as exc:
+        return str(exc)
+    return None
+
+
+def default_strategy_ids() -> list[str]:
+    """Up to four panes: preferred strategies first, then any other available; at least two."""
+    available = list(available_ids())
+    if not available:
+        return []
+    chosen = [sid for sid in DEFAULT_PANE_STRATEGIES if sid in available]
+    chosen += [sid for sid in available if sid not in chosen]
+    chosen = chosen[:DEFAULT_PANE_COUNT]
+    while len(chosen) < MIN_PANES:
+        chosen.append(available[0])
+    return chosen

@@ -1,0 +1,108 @@
+"""The Compare conversation core (``memory_demos.compare``) on a plain dict: no Streamlit run."""
+
+from __future__ import annotations
+
+from memory_demos import compare
+from memory_demos.i18n import t
+from memory_demos.session import KEY_PREFIX, LabSession
+from memory_demos.turn import Turn
+from memory_demos.workshop import WorkshopConfig, WorkshopLimits
+
+
+def two_pane_session(*strategy_ids: str, state: dict | None = None) -> LabSession:
+    session = LabSession({KEY_PREFIX + "panes_initialised": True} if state is None else state)
+    session.panes.extend(session.new_pane(sid) for sid in strategy_ids or ("buffer", "window"))
+    return session
+
+
+def send_and_wait(session: LabSession, text: str) -> bool:
+    sent = compare.send_message(session, text)
+    if sent:
+        job = session.job
+        assert job is not None
+        job.future.result(timeout=30)
+        compare.finish_broadcast(session, job)
+    return sent
+
+
+def test_an_empty_message_is_refused_and_not_put_back() -> None:
+    session = two_pane_session()
+    assert not compare.send_message(session, "   ")
+    [notice] = session.take_flashes()
+    assert (notice.kind, notice.message) == ("info", t("compare.empty_message"))
+    assert session.chat_refill is None and session.job is None
+
+
+def test_a_too_long_message_names_its_length_and_the_limit_once_and_waits_in_the_box() -> None:
+    session = two_pane_session()
+    session.configure(WorkshopConfig(limits=WorkshopLimits(max_message_chars=10)))
+    assert not compare.send_message(session, "x" * 11)
+    [notice] = session.take_flashes()
+    assert notice.kind == "warning" and "11" in notice.message and "10" in notice.message
+    assert session.chat_refill == "x" * 11 and session.job is None
+    assert all(not pane.turns for pane in session.panes)
+
+
+def test_a_message_is_answered_by_every_pane_and_recorded_once() -> None:
+    session = two_pane_session()
+    assert send_and_wait(session, "My name is Ada.")
+    job = session.job
+    assert job is not None and not session.busy
+    compare.finish_broadcast(session, job)  # a second finish records nothing more
+    assert [len(pane.turns) for pane in session.panes] == [1, 1]
+    assert all(pane.turns[0].user_text == "My name is Ada." and pane.turns[0].ok for pane in session.panes)
+
+
+def test_a_workshop_turn_limit_refuses_with_its_own_reason() -> None:
+    session = two_pane_session()
+    session.configure(WorkshopConfig(enabled=True, limits=WorkshopLimits(max_turns_per_conversation=1)))
+    assert send_and_wait(session, "My name is Ada.")
+    assert not compare.send_message(session, "What is my name?")
+    [notice] = session.take_flashes()
+    assert notice.kind == "warning" and notice.message.startswith(t("workshop.limit.turns", limit="1")[:20])
+    assert session.chat_refill == "What is my name?"
+    assert [len(pane.turns) for pane in session.panes] == [1, 1]
+
+
+def test_new_parameters_are_checked_before_the_pane_is_rebuilt() -> None:
+    session = two_pane_session("window", "buffer")
+    pane = session.panes[0]
+    assert send_and_wait(session, "My name is Ada.")
+    compare.apply_params(session, pane.pane_id, {"k": "-1"})
+    [refused] = session.take_flashes()
+    assert refused.kind == "warning" and refused.detail
+    assert pane.params.get("k") != -1 and len(pane.turns) == 1  # untouched
+    compare.apply_params(session, pane.pane_id, {"k": "1"})
+    assert pane.params == {"k": 1} and pane.strategy is not None and pane.strategy.params["k"] == 1
+    assert pane.turns == []  # a new memory: its conversation starts again
+    assert session.panes[1].turns  # the other pane keeps its conversation
+
+
+def test_retry_resends_only_a_failed_last_turn_and_replaces_it() -> None:
+    session = two_pane_session()
+    failed, other = session.panes
+    assert not compare.retry_pane(session, failed.pane_id)  # nothing failed yet
+    failed.turns.append(Turn(user_text="My name is Ada.", reply="", seconds=0.0, reply_call=None, error="boom"))
+    assert compare.retry_pane(session, failed.pane_id)
+    job = session.job
+    assert job is not None and job.pane_ids == [failed.pane_id]
+    job.future.result(timeout=30)
+    compare.finish_broadcast(session, job)
+    assert len(failed.turns) == 1 and failed.turns[0].ok and failed.turns[0].user_text == "My name is Ada."
+    assert other.turns == []
+
+
+def test_panes_are_added_reset_and_removed_within_the_limits() -> None:
+    session = two_pane_session()
+    compare.remove_pane(session, session.panes[0].pane_id)
+    assert len(session.panes) == session.limits.min_panes  # never fewer than the minimum
+    compare.add_pane(session, "summary")
+    assert [pane.strategy_id for pane in session.panes] == ["buffer", "window", "summary"]
+    assert send_and_wait(session, "My name is Ada.")
+    compare.reset_pane(session, session.panes[0].pane_id)
+    assert session.panes[0].turns == [] and session.panes[1].turns
+    compare.reset_all(session)
+    assert all(not pane.turns for pane in session.panes)
+    assert session.take_flashes()[-1].message == t("compare.reset_all_done")
+    compare.remove_pane(session, session.panes[2].pane_id)
+    assert [pane.strategy_id for pane in session.panes] == ["buffer", "window"]
