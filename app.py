@@ -34,7 +34,7 @@ LANGUAGE_NAMES = {"en": "English", "zh": "简体中文"}
 
 
 def _language_changed() -> None:
-    session.language = st.session_state[widget_key("language_sidebar")]
+    session.language = session.widgets[widget_key("language_sidebar")]
 
 
 pages = [
@@ -68,7 +68,7 @@ with st.sidebar:
     st.page_link("pages/settings.py", label=t("sidebar.change_provider"), icon=":material/settings:")
     st.divider()
     # The widget mirrors the session's language; a callback writes the choice back.
-    st.session_state[widget_key("language_sidebar")] = session.language
+    session.widgets[widget_key("language_sidebar")] = session.language
     st.segmented_control(
         t("sidebar.language"),
         LANGUAGES,

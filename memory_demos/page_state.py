@@ -9,8 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from memory_demos.config import DEFAULT_SYSTEM_PROMPT
 from memory_demos.deprecations import Deprecation
 from memory_demos.i18n import t
+from memory_demos.workshop.budget import LimitHit, SessionBudget, check_scripted_run
 
 if TYPE_CHECKING:
     from memory_demos.failure_lab import DemoResult
@@ -73,6 +75,17 @@ class ScorecardState:
         self.outcome = None
         self.notice = None
         self.job = job
+
+    @staticmethod
+    def run_refusal(
+        budget: SessionBudget | None, provider: ProviderConfig, scenario: Scenario, strategy_count: int
+    ) -> LimitHit | None:
+        """Which workshop limit a replay of ``scenario`` through ``strategy_count`` strategies would pass."""
+        if budget is None:
+            return None
+        texts = [turn.user for turn in scenario.turns]
+        system = scenario.system or DEFAULT_SYSTEM_PROMPT
+        return check_scripted_run(budget, texts, system, strategy_count, provider.tokenizer.encoding_name)
 
     def collect(self, on_turns: Callable[[list[Turn]], Any]) -> None:
         """Move a finished job's outcome in: a result (its turns go to ``on_turns``: usage), or a notice."""

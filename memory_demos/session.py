@@ -8,7 +8,7 @@ The accessor also works on a plain dict, so it can be tested without Streamlit.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -22,13 +22,14 @@ from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.storage import StorageConfig
 from memory_demos.strategies.base import StrategyContext
 from memory_demos.strategies.registry import server_backed_params
+from memory_demos.workshop import WorkshopConfig
 from memory_demos.workshop.budget import BudgetGate, SessionBudget
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # compare.py is the layer above: it imports this module
     from memory_demos.compare import BroadcastJob
-    from memory_demos.workshop import WorkshopConfig
 
 KEY_PREFIX = "ml_"
+WIDGET_PREFIX = KEY_PREFIX + "w_"
 Language = Literal["en", "zh"]
 LANGUAGES: tuple[Language, ...] = ("en", "zh")
 DEFAULT_LANGUAGE: Language = "en"
@@ -38,7 +39,7 @@ T = TypeVar("T")
 
 def widget_key(*parts: str) -> str:
     """A prefixed Streamlit widget key, e.g. ``ml_w_pane_3_k``."""
-    return KEY_PREFIX + "w_" + "_".join(parts)
+    return WIDGET_PREFIX + "_".join(parts)
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,33 @@ class Notice:
     kind: str
     message: str
     detail: str | None = None
+
+
+class WidgetValues(MutableMapping[str, Any]):
+    """The widget values in a session's state: only keys made by ``widget_key`` may be read or set."""
+
+    def __init__(self, state: MutableMapping[str, Any]) -> None:
+        self._state = state
+
+    def _checked(self, key: str) -> str:
+        if not key.startswith(WIDGET_PREFIX):
+            raise KeyError(f"{key!r} is not a widget key")
+        return key
+
+    def __getitem__(self, key: str) -> Any:
+        return self._state[self._checked(key)]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self._state[self._checked(key)] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self._state[self._checked(key)]
+
+    def __iter__(self) -> Iterator[str]:
+        return (key for key in list(self._state) if str(key).startswith(WIDGET_PREFIX))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 class LabSession:
@@ -325,18 +353,10 @@ class LabSession:
     def scorecard(self) -> ScorecardState:
         return self._setdefault("scorecard", ScorecardState)
 
-    # -- widget values (Streamlit keeps them under the widget's key) -----------------------------
-    def widget_value(self, *parts: str, default: Any = None) -> Any:
-        """The value of the widget keyed ``widget_key(*parts)`` (``default`` before it is drawn)."""
-        return self._state.get(widget_key(*parts), default)
-
-    def set_widget_value(self, *parts: str, value: Any) -> None:
-        """Set what the widget keyed ``widget_key(*parts)`` shows on its next draw."""
-        self._state[widget_key(*parts)] = value
-
-    def default_widget_value(self, *parts: str, value: Any) -> None:
-        """Give the widget keyed ``widget_key(*parts)`` a value unless it has one."""
-        self._state.setdefault(widget_key(*parts), value)
+    @property
+    def widgets(self) -> WidgetValues:
+        """The values of this session's widgets, by ``widget_key`` (Streamlit keeps them in this state)."""
+        return WidgetValues(self._state)
 
     # -- one-shot notices shown after a rerun --------------------------------------------------
     def flash(self, kind: str, message: str, detail: str | None = None) -> None:

@@ -26,7 +26,7 @@ from memory_demos.ui.workshop import render_conversation_link, usage_recorder, w
 # -- actions (button callbacks run before the page is drawn; the core decides, the page reruns) -----
 def _add_pane() -> None:
     session = get_session()
-    compare.add_pane(session, session.widget_value("add_strategy"))
+    compare.add_pane(session, session.widgets.get(widget_key("add_strategy")))
 
 
 def _remove_pane(pane_id: str) -> None:
@@ -157,7 +157,7 @@ def _chat_box(session: LabSession) -> None:
     """The chat input (refilled with a refused message) and what a submitted message starts."""
     refill, session.chat_refill = session.chat_refill, None
     if refill:
-        session.set_widget_value("chat", value=refill)
+        session.widgets[widget_key("chat")] = refill
     message = st.chat_input(t("compare.chat_placeholder"), key=widget_key("chat"), submit_mode="disable")
     if message is not None:
         compare.send_message(session, message, on_done=usage_recorder(session))

@@ -8,16 +8,10 @@ import streamlit as st
 
 from memory_demos.failure_lab import DEMOS, Demo, DemoResult
 from memory_demos.i18n import t
+from memory_demos.page_state import FailureLabState
 from memory_demos.providers.errors import describe_error
 from memory_demos.session import get_session, widget_key
-from memory_demos.ui.frame import ensure_frame
-
-ensure_frame()
-
-RESULT_KEY_PREFIX = "ml_failure_result_"
-
-session = get_session()
-language = session.language
+from memory_demos.ui.frame import run_in_frame
 
 
 def _render_result(result: DemoResult) -> None:
@@ -38,19 +32,19 @@ def _render_result(result: DemoResult) -> None:
         st.json(result["fixed"], expanded=2)
 
 
-def _render_demo(demo: Demo) -> None:
+def _render_demo(demo: Demo, state: FailureLabState, language: str) -> None:
     st.subheader(demo.title.get(language), anchor=False)
     st.markdown(demo.explanation.get(language))
     if st.button(
         t("failure.run"), type="primary", icon=":material/play_arrow:", key=widget_key("failure", demo.id)
     ):
         try:
-            st.session_state[RESULT_KEY_PREFIX + demo.id] = demo.run(language)
+            state.results[demo.id] = demo.run(language)
         except Exception as exc:  # a demo that breaks says why; the other demos stay usable
-            st.session_state.pop(RESULT_KEY_PREFIX + demo.id, None)
+            state.results.pop(demo.id, None)
             st.error(t("failure.error"))
             st.code(describe_error(exc), language=None, wrap_lines=True)
-    result = st.session_state.get(RESULT_KEY_PREFIX + demo.id)
+    result = state.results.get(demo.id)
     if result is not None:
         _render_result(result)
     st.markdown(f"**{t('failure.fix')}**: {demo.fix.get(language)}")
@@ -60,9 +54,15 @@ def _render_demo(demo: Demo) -> None:
                 st.code(inspect.getsource(function), language="python")
 
 
-st.title(t("failure.title"), anchor=False)
-st.caption(t("failure.intro"))
+def render() -> None:
+    """The page: one tab per demo, each run on demand next to its fix."""
+    session = get_session()
+    language = session.language
+    st.title(t("failure.title"), anchor=False)
+    st.caption(t("failure.intro"))
+    for demo, tab in zip(DEMOS, st.tabs([demo.title.get(language) for demo in DEMOS]), strict=True):
+        with tab:
+            _render_demo(demo, session.failure_lab, language)
 
-for demo, tab in zip(DEMOS, st.tabs([demo.title.get(language) for demo in DEMOS]), strict=True):
-    with tab:
-        _render_demo(demo)
+
+run_in_frame(render)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import inspect
+from types import ModuleType
 
 import streamlit as st
 
-from memory_demos.deprecations import Deprecation
 from memory_demos.i18n import t
 from memory_demos.migration import (
     MAX_GUIDE_INPUTS,
@@ -20,35 +20,27 @@ from memory_demos.migration import (
     run_both,
     shown_functions,
 )
-from memory_demos.session import get_session, widget_key
+from memory_demos.page_state import MigrationState
+from memory_demos.session import LabSession, get_session, widget_key
 from memory_demos.ui.deprecation_status import render_deprecation_status
-from memory_demos.ui.frame import ensure_frame
+from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.text import code_span
 from memory_demos.workshop.budget import check_scripted_run
 
-ensure_frame()
-
-STEP_KEY = "ml_migration_step"
-RUN_KEY_PREFIX = "ml_migration_run_"
-BUILT_KEY_PREFIX = "ml_migration_built_"
-
-session = get_session()
-language = session.language
-step_index = st.session_state.setdefault(STEP_KEY, 0)
-step_index = min(max(int(step_index), 0), len(STEP_IDS) - 1)
-step = load_step(STEP_IDS[step_index])
-
 
 def _go(delta: int) -> None:
-    st.session_state[STEP_KEY] = min(max(st.session_state.get(STEP_KEY, 0) + delta, 0), len(STEP_IDS) - 1)
+    get_session().migration(len(STEP_IDS)).go(delta)
 
 
 def _jump() -> None:
-    st.session_state[STEP_KEY] = STEP_IDS.index(st.session_state[widget_key("migration_jump")])
+    session = get_session()
+    session.migration(len(STEP_IDS)).step_index = STEP_IDS.index(
+        session.widgets[widget_key("migration_jump")]
+    )
 
 
 def _step_title(step_id: str) -> str:
-    return load_step(step_id).TITLE.get(language)
+    return load_step(step_id).TITLE.get(get_session().language)
 
 
 def _parse_inputs(text: str, limit: int) -> list[str] | None:
@@ -71,17 +63,9 @@ def _render_side(title: str, side: VersionTurn) -> None:
     st.text(side.reply or "—")
 
 
-def _built_deprecations(step_id: str) -> tuple[tuple[Deprecation, ...], tuple[Deprecation, ...]]:
-    """Each side's warnings when it builds its memory (no model call), kept for the session."""
-    key = BUILT_KEY_PREFIX + step_id
-    if key not in st.session_state:
-        st.session_state[key] = built_deprecations(load_step(step_id))
-    return st.session_state[key]
-
-
-def _render_deprecations() -> None:
+def _render_deprecations(step: ModuleType, state: MigrationState) -> None:
     """Each side's status, from the warnings LangChain raised while that side built its memory."""
-    classic, modern = _built_deprecations(step.STEP_ID)
+    classic, modern = state.deprecations(step.STEP_ID, lambda: built_deprecations(step))
     st.caption(t("migration.deprecations_built"))
     left, right = st.columns(2, gap="medium")
     for column, version, found in ((left, "classic", classic), (right, "modern", modern)):
@@ -117,97 +101,106 @@ def _render_run(run: MigrationRun) -> None:
             st.code("\n".join(turn.diff) or t("migration.no_diff"), language="diff", wrap_lines=True)
 
 
-st.title(t("migration.title"), anchor=False)
-st.caption(t("migration.intro"))
+def _step_navigation(session: LabSession, state: MigrationState, step: ModuleType) -> None:
+    step_index = state.step_index
+    st.progress(
+        (step_index + 1) / len(STEP_IDS),
+        text=t(
+            "migration.progress",
+            n=step_index + 1,
+            total=len(STEP_IDS),
+            title=step.TITLE.get(session.language),
+        ),
+    )
+    back, jump, forward = st.columns([1, 3, 1], vertical_alignment="bottom")
+    back.button(
+        t("migration.previous"),
+        icon=":material/arrow_back:",
+        on_click=_go,
+        args=(-1,),
+        disabled=step_index == 0,
+        key=widget_key("migration_previous"),
+        width="stretch",
+    )
+    session.widgets[widget_key("migration_jump")] = STEP_IDS[step_index]
+    jump.selectbox(
+        t("migration.jump"),
+        STEP_IDS,
+        format_func=_step_title,
+        key=widget_key("migration_jump"),
+        on_change=_jump,
+    )
+    forward.button(
+        t("migration.next"),
+        icon=":material/arrow_forward:",
+        on_click=_go,
+        args=(1,),
+        disabled=step_index == len(STEP_IDS) - 1,
+        key=widget_key("migration_next"),
+        width="stretch",
+    )
 
-st.progress(
-    (step_index + 1) / len(STEP_IDS),
-    text=t("migration.progress", n=step_index + 1, total=len(STEP_IDS), title=step.TITLE.get(language)),
-)
-back, jump, forward = st.columns([1, 3, 1], vertical_alignment="bottom")
-back.button(
-    t("migration.previous"),
-    icon=":material/arrow_back:",
-    on_click=_go,
-    args=(-1,),
-    disabled=step_index == 0,
-    key=widget_key("migration_previous"),
-    width="stretch",
-)
-st.session_state[widget_key("migration_jump")] = STEP_IDS[step_index]
-jump.selectbox(
-    t("migration.jump"),
-    STEP_IDS,
-    format_func=_step_title,
-    key=widget_key("migration_jump"),
-    on_change=_jump,
-)
-forward.button(
-    t("migration.next"),
-    icon=":material/arrow_forward:",
-    on_click=_go,
-    args=(1,),
-    disabled=step_index == len(STEP_IDS) - 1,
-    key=widget_key("migration_next"),
-    width="stretch",
-)
 
-st.subheader(step.TITLE.get(language), anchor=False)
-st.markdown(step.SUMMARY.get(language))
-st.caption(t("migration.meant_to_match") if step.meant_to_match else t("migration.not_meant_to_match"))
+def _render_code(session: LabSession, step: ModuleType) -> None:
+    """The step's summary and both sides' code: the module's own source, the code that runs."""
+    language = session.language
+    st.subheader(step.TITLE.get(language), anchor=False)
+    st.markdown(step.SUMMARY.get(language))
+    st.caption(t("migration.meant_to_match") if step.meant_to_match else t("migration.not_meant_to_match"))
+    classic_column, modern_column = st.columns(2, gap="medium")
+    with classic_column:
+        st.markdown(f"**{t('migration.classic')}**")
+        st.caption(step.CLASSIC_API)
+        st.code(inspect.getsource(step.classic_version), language="python")
+    with modern_column:
+        st.markdown(f"**{t('migration.modern')}**")
+        st.caption(step.MODERN_API)
+        st.code(inspect.getsource(step.modern_version), language="python")
+    extras = shown_functions(step)[2:]
+    if extras:
+        with st.expander(t("migration.extras")):
+            for function in extras:
+                st.code(inspect.getsource(function), language="python")
 
-classic_column, modern_column = st.columns(2, gap="medium")
-with classic_column:
-    st.markdown(f"**{t('migration.classic')}**")
-    st.caption(step.CLASSIC_API)
-    st.code(inspect.getsource(step.classic_version), language="python")
-with modern_column:
-    st.markdown(f"**{t('migration.modern')}**")
-    st.caption(step.MODERN_API)
-    st.code(inspect.getsource(step.modern_version), language="python")
-extras = shown_functions(step)[2:]
-if extras:
-    with st.expander(t("migration.extras")):
-        for function in extras:
-            st.code(inspect.getsource(function), language="python")
 
-limit = session.limits.max_message_chars
-inputs_text = st.text_area(
-    t("migration.inputs"),
-    value="\n".join(step.DEFAULT_INPUTS),
-    height=140,
-    help=t("migration.inputs_help", max=MAX_GUIDE_INPUTS),
-    key=widget_key("migration_inputs", step.STEP_ID),
-)
-inputs = _parse_inputs(inputs_text, limit)
-if inputs is None:
-    st.warning(t("migration.inputs_invalid", max=MAX_GUIDE_INPUTS, chars=limit))
-st.caption(t("migration.provider", provider=code_span(session.provider.display_name)))
-if st.button(
-    t("migration.run"),
-    type="primary",
-    icon=":material/play_arrow:",
-    disabled=inputs is None,
-    key=widget_key("migration_run", step.STEP_ID),
-):
+def _run_form(session: LabSession, state: MigrationState, step: ModuleType) -> None:
+    """The messages to run both sides on, and the run (sized against a workshop budget first)."""
+    limit = session.limits.max_message_chars
+    inputs_text = st.text_area(
+        t("migration.inputs"),
+        value="\n".join(step.DEFAULT_INPUTS),
+        height=140,
+        help=t("migration.inputs_help", max=MAX_GUIDE_INPUTS),
+        key=widget_key("migration_inputs", step.STEP_ID),
+    )
+    inputs = _parse_inputs(inputs_text, limit)
+    if inputs is None:
+        st.warning(t("migration.inputs_invalid", max=MAX_GUIDE_INPUTS, chars=limit))
+    st.caption(t("migration.provider", provider=code_span(session.provider.display_name)))
+    if not st.button(
+        t("migration.run"),
+        type="primary",
+        icon=":material/play_arrow:",
+        disabled=inputs is None,
+        key=widget_key("migration_run", step.STEP_ID),
+    ):
+        return
     budget = session.budget  # workshop mode: sized before it starts, and every call goes through the gate
     encoding = session.provider.tokenizer.encoding_name
     hit = check_scripted_run(budget, inputs, SYSTEM_PROMPT, 2, encoding) if budget and inputs else None
     if hit is not None:
         st.warning(t(f"workshop.limit.{hit.kind}", limit=f"{hit.limit:,}", current=f"{hit.current:,}"))
-    else:
+    elif inputs is not None:
         with st.spinner(t("migration.running")):
-            st.session_state[RUN_KEY_PREFIX + step.STEP_ID] = run_both(step, inputs, session.provider)
+            state.runs[step.STEP_ID] = run_both(step, inputs, session.provider)
 
-last_run = st.session_state.get(RUN_KEY_PREFIX + step.STEP_ID)
-_render_deprecations()
-if isinstance(last_run, MigrationRun):
-    _render_run(last_run)
 
-st.subheader(t("migration.pitfalls"), anchor=False)
-st.markdown("\n".join(f"- {pitfall.get(language)}" for pitfall in step.PITFALLS))
-
-if hasattr(step, "SITUATIONS"):
+def _render_pitfalls_and_decision(session: LabSession, step: ModuleType) -> None:
+    language = session.language
+    st.subheader(t("migration.pitfalls"), anchor=False)
+    st.markdown("\n".join(f"- {pitfall.get(language)}" for pitfall in step.PITFALLS))
+    if not hasattr(step, "SITUATIONS"):
+        return
     st.subheader(t("migration.decision"), anchor=False)
     situation = st.radio(
         t("migration.decision_pick"),
@@ -225,3 +218,24 @@ if hasattr(step, "SITUATIONS"):
             f"**{t('migration.decision_strategies')}**: "
             + ", ".join(f"`{strategy_id}`" for strategy_id in recommendation.strategies)
         )
+
+
+def render() -> None:
+    """The page: one step of the guide, its code side by side, a run of both sides and the pitfalls."""
+    session = get_session()
+    state = session.migration(len(STEP_IDS))
+    state.step_index = min(max(int(state.step_index), 0), len(STEP_IDS) - 1)
+    step = load_step(STEP_IDS[state.step_index])
+    st.title(t("migration.title"), anchor=False)
+    st.caption(t("migration.intro"))
+    _step_navigation(session, state, step)
+    _render_code(session, step)
+    _run_form(session, state, step)
+    last_run = state.runs.get(step.STEP_ID)
+    _render_deprecations(step, state)
+    if last_run is not None:
+        _render_run(last_run)
+    _render_pitfalls_and_decision(session, step)
+
+
+run_in_frame(render)

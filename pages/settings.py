@@ -43,13 +43,13 @@ def _fill_widgets_from(provider: ProviderConfig) -> None:
     The workshop model's base URL is the host's secret: it never goes into a widget (widget values are
     sent to the browser).
     """
-    state = st.session_state
-    state.setdefault(KIND_KEY, HOSTED if provider.hosted else provider.kind)
+    widgets = get_session().widgets
+    widgets.setdefault(KIND_KEY, HOSTED if provider.hosted else provider.kind)
     own_model = provider.kind != "offline" and not provider.hosted
-    state.setdefault(MODEL_KEY, provider.model if own_model else DEFAULT_OPENAI_MODEL)
-    state.setdefault(BASE_URL_KEY, "" if provider.hosted else provider.base_url or "")
-    state.setdefault(API_KEY_KEY, "")
-    state.setdefault(TIMEOUT_KEY, int(provider.timeout_seconds))
+    widgets.setdefault(MODEL_KEY, provider.model if own_model else DEFAULT_OPENAI_MODEL)
+    widgets.setdefault(BASE_URL_KEY, "" if provider.hosted else provider.base_url or "")
+    widgets.setdefault(API_KEY_KEY, "")
+    widgets.setdefault(TIMEOUT_KEY, int(provider.timeout_seconds))
     _fill_bounds_from(provider)
 
 
@@ -63,13 +63,13 @@ def apply_settings() -> None:
     session = get_session()
     workshop = workshop_config()
     current = session.provider
-    state = st.session_state
-    typed_key = str(state.get(API_KEY_KEY) or "").strip()
-    state[API_KEY_KEY] = ""  # the key leaves the widget at once; only the SecretStr below keeps it
-    kind = state[KIND_KEY]
-    model = str(state.get(MODEL_KEY) or "").strip()
-    base_url = str(state.get(BASE_URL_KEY) or "").strip() or None
-    timeout = float(state.get(TIMEOUT_KEY) or current.timeout_seconds)
+    widgets = session.widgets
+    typed_key = str(widgets.get(API_KEY_KEY) or "").strip()
+    widgets[API_KEY_KEY] = ""  # the key leaves the widget at once; only the SecretStr below keeps it
+    kind = widgets[KIND_KEY]
+    model = str(widgets.get(MODEL_KEY) or "").strip()
+    base_url = str(widgets.get(BASE_URL_KEY) or "").strip() or None
+    timeout = float(widgets.get(TIMEOUT_KEY) or current.timeout_seconds)
     egress = workshop.egress_policy()  # None outside workshop mode: any address, as for local use
     if egress is not None:
         timeout = min(timeout, egress.max_timeout_seconds)
@@ -128,11 +128,11 @@ def _form_refusal(
 
 # -- bounds and the server's shape (issue: real providers) ------------------------------------------
 def _fill_bounds_from(provider: ProviderConfig) -> None:
-    state = st.session_state
-    state.setdefault(MAX_TOKENS_KEY, provider.max_tokens)
-    state.setdefault(CONCURRENCY_KEY, provider.max_concurrent_panes)
+    widgets = get_session().widgets
+    widgets.setdefault(MAX_TOKENS_KEY, provider.max_tokens)
+    widgets.setdefault(CONCURRENCY_KEY, provider.max_concurrent_panes)
     given = provider.context_window_tokens if provider.context_window_source == SETTINGS_SOURCE else None
-    state.setdefault(CONTEXT_WINDOW_KEY, given or 0)
+    widgets.setdefault(CONTEXT_WINDOW_KEY, given or 0)
 
 
 def _with_bounds(provider: ProviderConfig, workshop_enabled: bool) -> ProviderConfig:
@@ -142,14 +142,14 @@ def _with_bounds(provider: ProviderConfig, workshop_enabled: bool) -> ProviderCo
     is not asked in workshop mode (the hosted server would send a request to an address typed in a
     browser); the workshop model's own server is.
     """
-    state = st.session_state
+    widgets = get_session().widgets
     provider = provider.with_overrides(
-        max_tokens=int(state.get(MAX_TOKENS_KEY) or DEFAULT_MAX_TOKENS),
-        max_concurrent_panes=int(state.get(CONCURRENCY_KEY) or 0),
+        max_tokens=int(widgets.get(MAX_TOKENS_KEY) or DEFAULT_MAX_TOKENS),
+        max_concurrent_panes=int(widgets.get(CONCURRENCY_KEY) or 0),
         context_window_tokens=None,
         context_window_source="",
     )
-    typed_window = int(state.get(CONTEXT_WINDOW_KEY) or 0)
+    typed_window = int(widgets.get(CONTEXT_WINDOW_KEY) or 0)
     if typed_window > 0:
         return provider.with_overrides(
             context_window_tokens=typed_window, context_window_source=SETTINGS_SOURCE
@@ -196,7 +196,8 @@ def forget_key() -> None:
 
 
 def language_changed() -> None:
-    get_session().language = st.session_state[LANGUAGE_KEY]
+    session = get_session()
+    session.language = session.widgets[LANGUAGE_KEY]
 
 
 def render() -> None:
@@ -212,8 +213,9 @@ def render() -> None:
     if workshop.host is not None:
         kinds = (HOSTED, *PROVIDER_KINDS)
         labels[HOSTED] = t("settings.kind.hosted")
-    if st.session_state.get(KIND_KEY) not in kinds:
-        st.session_state[KIND_KEY] = "offline"
+    widgets = session.widgets
+    if widgets.get(KIND_KEY) not in kinds:
+        widgets[KIND_KEY] = "offline"
 
     with st.container(border=True):
         st.subheader(t("settings.provider"), anchor=False)
@@ -252,7 +254,7 @@ def render() -> None:
             elif kind == "openai" and not workshop.enabled and os.environ.get("OPENAI_API_KEY"):
                 st.caption(":material/key: " + t("settings.key_from_env"))
         if workshop.enabled:  # the server waits at most this long for an attendee's model
-            st.session_state[TIMEOUT_KEY] = min(int(st.session_state[TIMEOUT_KEY]), int(MAX_TIMEOUT_SECONDS))
+            widgets[TIMEOUT_KEY] = min(int(widgets[TIMEOUT_KEY]), int(MAX_TIMEOUT_SECONDS))
         st.number_input(
             t("settings.timeout"),
             min_value=1,
@@ -268,7 +270,7 @@ def render() -> None:
 
     with st.container(border=True):
         st.subheader(t("settings.language"), anchor=False)
-        st.session_state[LANGUAGE_KEY] = session.language
+        widgets[LANGUAGE_KEY] = session.language
         st.radio(
             t("settings.language"),
             LANGUAGES,

@@ -82,7 +82,9 @@ def test_retry_resends_only_a_failed_last_turn_and_replaces_it() -> None:
     session = two_pane_session()
     failed, other = session.panes
     assert not compare.retry_pane(session, failed.pane_id)  # nothing failed yet
-    failed.turns.append(Turn(user_text="My name is Ada.", reply="", seconds=0.0, reply_call=None, error="boom"))
+    failed.turns.append(
+        Turn(user_text="My name is Ada.", reply="", seconds=0.0, reply_call=None, error="boom")
+    )
     assert compare.retry_pane(session, failed.pane_id)
     job = session.job
     assert job is not None and job.pane_ids == [failed.pane_id]

@@ -253,7 +253,7 @@ def test_scorecard_replays_spend_the_same_token_budget(monkeypatch: pytest.Monke
     at.button(key=widget_key("scorecard_run")).click().run()
     assert not at.exception and at.get("download_button")
     budget = at.session_state[KEY_PREFIX + "budget"]
-    result = at.session_state["ml_scorecard_result"]["result"]
+    result = at.session_state[KEY_PREFIX + "scorecard"].outcome.result
     spent = sum(turn.total_tokens for run_ in result.runs for turn in run_.turns)
     assert budget.tokens_used == spent > 0  # counted call by call by the gate, the same as the page shows
     everything = available_strategies()
@@ -284,7 +284,7 @@ def test_run_both_and_the_failure_lab_spend_the_attendee_budget_and_show_to_the_
     key = at.session_state[KEY_PREFIX + "registry_key"]
     rows_before = {row["tokens"] for row in session_registry().session_rows()}
     at.button(key=widget_key("migration_run", "buffer")).click().run()
-    guide = at.session_state["ml_migration_run_buffer"]
+    guide = at.session_state[KEY_PREFIX + "migration"].runs["buffer"]
     assert guide.turns and budget.model_calls >= 2 * len(guide.turns)  # both versions, every turn
     assert budget.tokens_used >= sum(t.classic.prompt_tokens + t.modern.prompt_tokens for t in guide.turns)
     assert (
@@ -328,7 +328,7 @@ def test_a_scorecard_run_that_costs_more_than_its_estimate_stops_at_the_budget(
     at.button(key=widget_key("scorecard_run")).click().run()
     assert not at.exception
     budget = at.session_state[KEY_PREFIX + "budget"]
-    result = at.session_state["ml_scorecard_result"]["result"]
+    result = at.session_state[KEY_PREFIX + "scorecard"].outcome.result
     turns = result.runs[0].turns
     assert budget.refused_calls > 0  # the gate refused the calls that no longer fit, memory calls too
     assert 0 < budget.tokens_used <= 5000

@@ -48,16 +48,3 @@ def run_in_frame(render: Callable[[], None]) -> None:
         runpy.run_path(str(APP_PATH), run_name="__main__")
         return
     render()
-
-
-def ensure_frame() -> None:
-    """For pages written as top-level scripts: if started alone, run the frame and stop here.
-
-    The frame runs this page again through the real navigation; ``st.stop`` then ends the outer,
-    frameless run so nothing renders twice.
-    """
-    if _started_without_frame():
-        import streamlit as st
-
-        runpy.run_path(str(APP_PATH), run_name="__main__")
-        st.stop()
