@@ -26,10 +26,11 @@ from memory_demos.workshop.budget import gate_scope
 st.set_page_config(page_title="Memory Lab", page_icon=favicon(), layout="wide")
 
 session = get_session()
-workshop = load_config_or_stop()
+config = load_config_or_stop()
+workshop = config.workshop
 if workshop.enabled:
     recognise_attendee(workshop)  # a returning attendee's signed cookie admits them and finds their budget
-session.configure(workshop, *attendee_budget(session, workshop))
+session.configure(config, *attendee_budget(session, workshop))
 LANGUAGE_NAMES = {"en": "English", "zh": "简体中文"}
 
 

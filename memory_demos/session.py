@@ -14,15 +14,14 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import streamlit as st
 
-from memory_demos.config import MAX_PANES, max_message_chars, new_conversation_id
+from memory_demos.config import MAX_PANES, new_conversation_id
 from memory_demos.conversation_link import ConversationManifest, PaneManifest
+from memory_demos.lab_config import LabConfig, load_lab_config
 from memory_demos.page_state import FailureLabState, MigrationState, ScorecardState
 from memory_demos.panes import MIN_PANES, Pane, SessionLifecycle, default_strategy_ids, params_refusal
 from memory_demos.providers.chat_models import ProviderConfig
-from memory_demos.storage import StorageConfig
 from memory_demos.strategies.base import StrategyContext
 from memory_demos.strategies.registry import server_backed_params
-from memory_demos.workshop import WorkshopConfig
 from memory_demos.workshop.budget import BudgetGate, SessionBudget
 
 if TYPE_CHECKING:  # compare.py is the layer above: it imports this module
@@ -149,21 +148,20 @@ class LabSession:
 
     def configure(
         self,
-        workshop: WorkshopConfig,
+        config: LabConfig,
         budget: SessionBudget | None = None,
         gate_factory: Callable[[SessionBudget], BudgetGate] | None = None,
     ) -> None:
-        """Apply the workshop settings: limits, a budget and its gate, and the host's model to start with.
+        """Apply the configuration: limits, storage, a budget and its gate, the host's model to start with.
 
         Called on every script run; only the first call sets the starting model. ``budget`` is the
         attendee's (the room keeps it across reloads and tabs); without one the session gets its own,
         replaced only when the limits changed (the tokens spent so far are carried over).
         """
+        self._set("config", config)
+        workshop = config.workshop
         if workshop.host is not None and KEY_PREFIX + "provider" not in self._state:
             self._set("provider", workshop.host.provider_config())
-        chars = workshop.limits.max_message_chars
-        if self.limits.max_message_chars != chars:
-            self._set("limits", Limits(max_message_chars=chars, max_panes=MAX_PANES))
         current = self.budget
         if not workshop.enabled:
             budget = None
@@ -192,8 +190,14 @@ class LabSession:
         self._set("provider", value)
 
     @property
+    def config(self) -> LabConfig:
+        """The configuration the frame applied (``configure``); before that, the environment's."""
+        return self._state.get(KEY_PREFIX + "config") or load_lab_config()
+
+    @property
     def limits(self) -> Limits:
-        return self._setdefault("limits", lambda: Limits(max_message_chars=max_message_chars()))
+        config = self.config
+        return Limits(max_message_chars=config.max_message_chars, max_panes=config.max_panes)
 
     # -- panes ------------------------------------------------------------------------------
     @property
@@ -211,7 +215,7 @@ class LabSession:
         counter = self._setdefault("pane_counter", lambda: 0) + 1
         self._set("pane_counter", counter)
         if params is None:
-            params = server_backed_params(strategy_id, StorageConfig.from_env().sql_url)
+            params = server_backed_params(strategy_id, self.config.storage.sql_url)
         pane = Pane(pane_id=f"p{counter}", strategy_id=strategy_id, params=dict(params))
         self.build(pane)
         return pane
@@ -225,7 +229,7 @@ class LabSession:
             provider=self.provider,
             user_id=self.user_id,
             max_message_chars=self.limits.max_message_chars,
-            storage=StorageConfig.from_env(),
+            storage=self.config.storage,
         )
 
     def build(self, pane: Pane, *, fresh: bool = True) -> None:

@@ -20,7 +20,7 @@ from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.notices import show_flashes
 from memory_demos.ui.pane import PaneActions, PaneSlots, PaneView, finish_pane, render_pane
 from memory_demos.ui.text import code_span, provider_label
-from memory_demos.ui.workshop import render_conversation_link, usage_recorder, workshop_config
+from memory_demos.ui.workshop import lab_config, render_conversation_link, usage_recorder
 
 
 # -- actions (button callbacks run before the page is drawn; the core decides, the page reruns) -----
@@ -145,7 +145,7 @@ def render() -> None:
         if pane.pane_id in slots:
             finish_pane(slots[pane.pane_id], pane_view(session, pane, None, zoom), ACTIONS)
 
-    render_conversation_link(session, workshop_config())
+    render_conversation_link(session, lab_config().workshop)
     render_conversation_export(session.panes, session.provider)
 
     st.subheader(t("cost.title"), anchor=False)

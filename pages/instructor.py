@@ -11,7 +11,7 @@ from memory_demos.i18n import t
 from memory_demos.session import get_session
 from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.notices import show_flashes
-from memory_demos.ui.workshop import ROOM, instructor_unlocked, render_host_gate, workshop_config
+from memory_demos.ui.workshop import ROOM, instructor_unlocked, lab_config, render_host_gate
 
 SESSION_COLUMNS = {
     "session": "instructor.col_session",
@@ -38,7 +38,7 @@ def _table(rows: list[dict[str, Any]], columns: dict[str, str]) -> None:
 def render() -> None:
     """The page: behind the host code; counts from the session registry only."""
     session = get_session()
-    config = workshop_config()
+    config = lab_config().workshop
     st.title(t("instructor.title"), anchor=False)
     show_flashes(session)
     if not config.enabled:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import streamlit as st
 from pydantic import SecretStr
 
@@ -20,7 +18,7 @@ from memory_demos.session import LANGUAGES, get_session, widget_key
 from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.notices import show_flashes
 from memory_demos.ui.text import provider_label
-from memory_demos.ui.workshop import workshop_config
+from memory_demos.ui.workshop import lab_config
 
 LANGUAGE_NAMES = {"en": "English", "zh": "简体中文"}
 FIELD_WIDTH = 520
@@ -61,7 +59,8 @@ def apply_settings() -> None:
     with OpenAI itself, outside workshop mode.
     """
     session = get_session()
-    workshop = workshop_config()
+    config = lab_config()
+    workshop = config.workshop
     current = session.provider
     widgets = session.widgets
     typed_key = str(widgets.get(API_KEY_KEY) or "").strip()
@@ -82,7 +81,8 @@ def apply_settings() -> None:
     elif kind == "offline" or kind == HOSTED:
         new = ProviderConfig(timeout_seconds=timeout)
     else:
-        refusal = _form_refusal(kind, model, base_url, api_key, env_key_allowed, egress)
+        server_key_usable = env_key_allowed and config.server_openai_key
+        refusal = _form_refusal(kind, model, base_url, api_key, server_key_usable, egress)
         if refusal is not None:
             session.flash("error", *refusal)
             return
@@ -110,14 +110,14 @@ def _form_refusal(
     model: str,
     base_url: str | None,
     api_key: SecretStr | None,
-    env_key_allowed: bool,
+    server_key_usable: bool,
     egress: EgressPolicy | None,
 ) -> tuple[str, ...] | None:
     """Why the form cannot make a ``kind`` provider (no model, key or address; a refused address), if so."""
     if not model:
         return (t("settings.need_model"),)
     if kind == "openai":
-        if api_key is None and not (env_key_allowed and os.environ.get("OPENAI_API_KEY")):
+        if api_key is None and not server_key_usable:
             return (t("settings.need_key"),)
         return None
     if not base_url or not base_url.startswith(("http://", "https://")):
@@ -203,7 +203,8 @@ def language_changed() -> None:
 def render() -> None:
     """The page: the model form (applied by a callback) and the language."""
     session = get_session()
-    workshop = workshop_config()
+    config = lab_config()
+    workshop = config.workshop
     current = session.provider
     st.title(t("settings.title"), anchor=False)
     show_flashes(session)
@@ -251,7 +252,7 @@ def render() -> None:
             if current.api_key is not None and not current.hosted:
                 st.caption(":material/key: " + t("settings.key_in_session"))
                 st.button(t("settings.forget_key"), icon=":material/key_off:", on_click=forget_key)
-            elif kind == "openai" and not workshop.enabled and os.environ.get("OPENAI_API_KEY"):
+            elif kind == "openai" and not workshop.enabled and config.server_openai_key:
                 st.caption(":material/key: " + t("settings.key_from_env"))
         if workshop.enabled:  # the server waits at most this long for an attendee's model
             widgets[TIMEOUT_KEY] = min(int(widgets[TIMEOUT_KEY]), int(MAX_TIMEOUT_SECONDS))

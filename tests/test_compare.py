@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from memory_demos import compare
 from memory_demos.i18n import t
+from memory_demos.lab_config import LabConfig
 from memory_demos.session import KEY_PREFIX, LabSession
 from memory_demos.turn import Turn
 from memory_demos.workshop import WorkshopConfig, WorkshopLimits
@@ -35,7 +36,7 @@ def test_an_empty_message_is_refused_and_not_put_back() -> None:
 
 def test_a_too_long_message_names_its_length_and_the_limit_once_and_waits_in_the_box() -> None:
     session = two_pane_session()
-    session.configure(WorkshopConfig(limits=WorkshopLimits(max_message_chars=10)))
+    session.configure(LabConfig(workshop=WorkshopConfig(limits=WorkshopLimits(max_message_chars=10))))
     assert not compare.send_message(session, "x" * 11)
     [notice] = session.take_flashes()
     assert notice.kind == "warning" and "11" in notice.message and "10" in notice.message
@@ -55,7 +56,9 @@ def test_a_message_is_answered_by_every_pane_and_recorded_once() -> None:
 
 def test_a_workshop_turn_limit_refuses_with_its_own_reason() -> None:
     session = two_pane_session()
-    session.configure(WorkshopConfig(enabled=True, limits=WorkshopLimits(max_turns_per_conversation=1)))
+    session.configure(
+        LabConfig(workshop=WorkshopConfig(enabled=True, limits=WorkshopLimits(max_turns_per_conversation=1)))
+    )
     assert send_and_wait(session, "My name is Ada.")
     assert not compare.send_message(session, "What is my name?")
     [notice] = session.take_flashes()

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from memory_demos import config, failure_lab, migration, runner
+from memory_demos.lab_config import LabConfig, load_lab_config
 from memory_demos.session import LabSession
 from memory_demos.strategies.base import StrategyContext
 from memory_demos.workshop import WorkshopConfig, WorkshopConfigError
@@ -44,10 +47,14 @@ def test_the_environment_reader_is_the_workshop_reader(monkeypatch: pytest.Monke
 
 def test_a_session_takes_its_limits_from_the_configuration_in_both_modes() -> None:
     session = LabSession({})
-    session.configure(WorkshopConfig.from_sources({"workshop": {"limits": {"max_message_chars": 123}}}, {}))
+    session.configure(
+        LabConfig(
+            workshop=WorkshopConfig.from_sources({"workshop": {"limits": {"max_message_chars": 123}}}, {})
+        )
+    )
     assert session.limits.max_message_chars == 123
     assert session.limits.max_panes == config.MAX_PANES
-    session.configure(WorkshopConfig.from_sources({"workshop": {"enabled": True}}, {}))
+    session.configure(LabConfig.from_sources({"workshop": {"enabled": True}}, {}))
     assert session.limits.max_message_chars == 2000
 
 
@@ -56,3 +63,38 @@ def test_one_default_system_prompt() -> None:
     assert migration.SYSTEM_PROMPT is config.DEFAULT_SYSTEM_PROMPT
     assert failure_lab.SYSTEM_PROMPT is config.DEFAULT_SYSTEM_PROMPT
     assert StrategyContext.__dataclass_fields__["system_prompt"].default is config.DEFAULT_SYSTEM_PROMPT
+
+
+def test_one_configuration_is_built_from_explicit_secrets_and_environment(tmp_path: Path) -> None:
+    environ = {
+        "MEMORY_LAB_DATA_DIR": str(tmp_path / "data"),
+        "MEMORY_LAB_SQL_URL": "postgresql://lab:pw@db.example/lab",
+        "MEMORY_LAB_MAX_MESSAGE_CHARS": "900",
+        "OPENAI_API_KEY": "sk-server-only",
+    }
+    lab = LabConfig.from_sources({"workshop": {"limits": {"max_turns_per_conversation": 7}}}, environ)
+    assert lab.data_dir == tmp_path / "data" and not lab.data_dir.exists()  # made on first use only
+    assert lab.storage.sql_url == environ["MEMORY_LAB_SQL_URL"] and lab.max_message_chars == 900
+    assert lab.workshop.limits.max_turns_per_conversation == 7 and lab.max_panes == config.MAX_PANES
+    assert lab.server_openai_key is True and "sk-server-only" not in repr(lab)
+    assert LabConfig.from_sources(None, {}).server_openai_key is False
+    assert LabConfig.from_sources(None, {}).data_dir == Path(config.DEFAULT_DATA_DIR)
+
+
+def test_the_configuration_is_read_once_per_set_of_sources() -> None:
+    first = load_lab_config({"workshop": {"enabled": True}}, {"MEMORY_LAB_MAX_TURNS": "5"})
+    assert (
+        load_lab_config({"workshop": {"enabled": True}}, {"MEMORY_LAB_MAX_TURNS": "5", "PATH": "/x"}) is first
+    )
+    changed = load_lab_config({"workshop": {"enabled": True}}, {"MEMORY_LAB_MAX_TURNS": "6"})
+    assert changed is not first and changed.workshop.limits.max_turns_per_conversation == 6
+    with pytest.raises(WorkshopConfigError, match="MEMORY_LAB_MAX_TURNS"):
+        load_lab_config(None, {"MEMORY_LAB_MAX_TURNS": "many"})
+
+
+def test_a_session_takes_storage_from_the_configuration_it_was_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MEMORY_LAB_SQL_URL", raising=False)
+    session = LabSession({})
+    assert session.strategy_context().storage.sql_url is None
+    session.configure(LabConfig.from_sources(None, {"MEMORY_LAB_SQL_URL": "postgresql://lab@db/lab"}))
+    assert session.strategy_context().storage.sql_url == "postgresql://lab@db/lab"

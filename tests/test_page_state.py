@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from memory_demos.i18n import t
+from memory_demos.lab_config import LabConfig
 from memory_demos.page_state import MigrationState, ScorecardOutcome, ScorecardState
 from memory_demos.scenarios import load_scenario
 from memory_demos.session import KEY_PREFIX, LabSession, widget_key
@@ -81,7 +82,9 @@ def test_a_replay_is_sized_against_the_workshop_budget_before_it_starts() -> Non
     session = LabSession({})
     scenario = load_scenario("name_recall")
     assert ScorecardState.run_refusal(session.budget, session.provider, scenario, 6) is None  # no workshop
-    session.configure(WorkshopConfig(enabled=True, limits=WorkshopLimits(max_tokens_per_session=20_000)))
+    session.configure(
+        LabConfig(workshop=WorkshopConfig(enabled=True, limits=WorkshopLimits(max_tokens_per_session=20_000)))
+    )
     hit = ScorecardState.run_refusal(session.budget, session.provider, scenario, 6)
     assert hit is not None and hit.kind == "run_tokens" and hit.limit <= 20_000 < hit.current
     assert ScorecardState.run_refusal(session.budget, session.provider, scenario, 1) is None  # one fits

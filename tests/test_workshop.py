@@ -14,6 +14,7 @@ import pytest
 from pydantic import SecretStr
 
 from memory_demos.config import DEFAULT_MAX_MESSAGE_CHARS
+from memory_demos.lab_config import LabConfig
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.providers.errors import describe_error
 from memory_demos.runner import broadcast
@@ -317,13 +318,17 @@ def test_settings_for_a_session_come_from_the_workshop() -> None:
     )
     config = WorkshopConfig(enabled=True, limits=WorkshopLimits(max_message_chars=300), host=host)
     session = LabSession({})
-    session.configure(config)
+    session.configure(LabConfig(workshop=config))
     assert session.provider.hosted and session.limits.max_message_chars == 300
     assert session.budget is not None and session.budget.limits.max_message_chars == 300
     session.budget.record(42)
-    session.configure(WorkshopConfig(enabled=True, limits=WorkshopLimits(max_message_chars=200), host=host))
+    session.configure(
+        LabConfig(
+            workshop=WorkshopConfig(enabled=True, limits=WorkshopLimits(max_message_chars=200), host=host)
+        )
+    )
     assert session.budget.tokens_used == 42 and session.limits.max_message_chars == 200  # spent tokens stay
-    session.configure(WorkshopConfig())
+    session.configure(LabConfig(workshop=WorkshopConfig()))
     assert session.budget is None and session.provider.hosted  # the model chosen stays the session's
 
 

@@ -16,8 +16,11 @@ from typing import Any
 
 import streamlit as st
 
+from memory_demos.conversation_link import LinkError, ManifestStore, link_secret, make_token, open_link
 from memory_demos.i18n import t
+from memory_demos.lab_config import LabConfig, load_lab_config
 from memory_demos.session import KEY_PREFIX, LabSession, widget_key
+from memory_demos.storage import StorageError
 from memory_demos.turn import Turn
 from memory_demos.workshop import (
     ATTENDEE_COOKIE,
@@ -65,15 +68,15 @@ def _secrets() -> Mapping[str, Any]:
         return {}
 
 
-def workshop_config() -> WorkshopConfig:
-    """The workshop settings from secrets and the environment (read on every run: cheap, and editable)."""
-    return WorkshopConfig.from_sources(_secrets(), os.environ)
+def lab_config() -> LabConfig:
+    """The app's configuration from secrets and the environment (built again only when they change)."""
+    return load_lab_config(_secrets(), os.environ)
 
 
-def load_config_or_stop() -> WorkshopConfig:
+def load_config_or_stop() -> LabConfig:
     """The configuration, or a clear message (naming the setting, never its value) and a stop."""
     try:
-        return workshop_config()
+        return lab_config()
     except WorkshopConfigError as exc:
         st.error(t("workshop.config_error"), icon=":material/error:")
         st.text(str(exc))
@@ -167,12 +170,9 @@ def render_host_gate(config: WorkshopConfig) -> None:
 
 # -- recognising an attendee and their budget ------------------------------------------------------
 def _attendee_signing_key(config: WorkshopConfig) -> bytes:
-    from memory_demos.config import data_dir
-    from memory_demos.conversation_link import link_secret
-
     configured = config.link_secret.get_secret_value() if config.link_secret else None
     code = config.access_code.get_secret_value() if config.access_code else None
-    return attendee_key(link_secret(configured, data_dir()), code)
+    return attendee_key(link_secret(configured, lab_config().data_folder()), code)
 
 
 def recognise_attendee(config: WorkshopConfig) -> str:
@@ -265,14 +265,11 @@ def show_storage_detail(error: Exception, config: WorkshopConfig) -> None:
         st.text(str(error))
 
 
-def _link_parts(config: WorkshopConfig) -> tuple[bytes, Any]:
-    from memory_demos.config import data_dir
-    from memory_demos.conversation_link import ManifestStore, link_secret
-    from memory_demos.storage import StorageConfig
-
-    folder = data_dir()
+def _link_parts(config: WorkshopConfig) -> tuple[bytes, ManifestStore]:
+    lab = lab_config()
+    folder = lab.data_folder()
     configured = config.link_secret.get_secret_value() if config.link_secret else None
-    return link_secret(configured, folder), ManifestStore(StorageConfig.from_env(), folder)
+    return link_secret(configured, folder), ManifestStore(lab.storage, folder)
 
 
 def capture_resume_token(session: LabSession) -> str | None:
@@ -288,9 +285,6 @@ def open_resume_link(session: LabSession, config: WorkshopConfig, token: str) ->
 
     A refusal is shown at once, above whichever page opens; success is a notice for the Compare page.
     """
-    from memory_demos.conversation_link import LinkError, open_link
-    from memory_demos.storage import StorageError
-
     st.session_state[RESUME_SEEN_KEY] = token
     try:
         secret, store = _link_parts(config)
@@ -313,9 +307,6 @@ def open_resume_link(session: LabSession, config: WorkshopConfig, token: str) ->
 
 def render_conversation_link(session: LabSession, config: WorkshopConfig) -> None:
     """The Compare page's link section: the link (saving the pane manifest) or how to get one."""
-    from memory_demos.conversation_link import make_token
-    from memory_demos.storage import StorageError
-
     manifest = session.manifest()
     with st.expander(t("link.title"), icon=":material/link:"):
         if manifest.persisted_count == 0:
