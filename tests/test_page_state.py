@@ -106,3 +106,20 @@ def function_local_imports(path: Path) -> list[str]:
 @pytest.mark.parametrize("module", ["session.py", "panes.py", "compare.py", "page_state.py"])
 def test_the_session_modules_show_every_import_at_the_top(module: str) -> None:
     assert function_local_imports(ROOT / "memory_demos" / module) == []
+
+
+@pytest.mark.parametrize("page", sorted(path.name for path in (ROOT / "pages").glob("*.py")))
+def test_every_page_is_a_render_run_by_the_frame_over_the_session(page: str) -> None:
+    source = (ROOT / "pages" / page).read_text()
+    tree = ast.parse(source)
+    assert "session_state" not in source  # state goes through the session object
+    functions = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    assert "render" in functions
+    last = tree.body[-1]
+    assert isinstance(last, ast.Expr) and ast.unparse(last) == "run_in_frame(render)"
+    calls_at_top = [
+        ast.unparse(node)
+        for node in tree.body[1:-1]  # after the docstring, before the last line
+        if isinstance(node, ast.Expr)
+    ]
+    assert calls_at_top == []  # nothing else runs when the module is executed
