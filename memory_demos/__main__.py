@@ -14,24 +14,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from memory_demos import chat_command
-from memory_demos.cli_options import add_provider_arguments, provider_from_args
+from memory_demos.cli_options import (
+    add_param_argument,
+    add_provider_arguments,
+    param_assignments,
+    provider_from_args,
+)
 from memory_demos.scenarios import ScenarioError, load_scenario
 from memory_demos.strategies.base import InputError
 
 EXIT_TURN_FAILED = 1
 EXIT_BAD_INPUT = 2
-
-
-def parse_params(items: Sequence[str]) -> dict[str, dict[str, str]]:
-    """``["window.k=2", ...]`` → ``{"window": {"k": "2"}}`` (values validated later by each strategy)."""
-    params: dict[str, dict[str, str]] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        strategy_id, dot, name = key.strip().partition(".")
-        if not sep or not dot or not strategy_id or not name:
-            raise InputError(f"--param must look like id.name=value; got {item!r}")
-        params.setdefault(strategy_id, {})[name] = value.strip()
-    return params
 
 
 def cmd_strategies(args: argparse.Namespace) -> int:
@@ -53,10 +46,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     scenario = load_scenario(args.scenario)
     strategy_ids = parse_selection(args.strategies)
-    params = parse_params(args.param or [])
-    for strategy_id in params:
-        if strategy_id not in strategy_ids:
-            raise InputError(f"--param names {strategy_id!r}, which is not among --strategies")
+    params = param_assignments(args.param, strategy_ids)
     provider = provider_from_args(args)
     concurrency = provider.max_concurrent_panes
     result = replay(scenario, strategy_ids, provider, params, fork_at=args.fork_at, concurrency=concurrency)
@@ -139,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--scenario", required=True, help="a bundled scenario name or a YAML file")
     replay.add_argument("--strategies", default="all", help="'all' or ids, comma-separated")
     add_provider_arguments(replay)
-    replay.add_argument("--param", action="append", metavar="ID.NAME=VALUE")
+    add_param_argument(replay)
     replay.add_argument("--fork-at", type=int, default=None, help="rewind to turn N and branch (langgraph)")
     replay.add_argument("--json", action="store_true")
     replay.set_defaults(func=cmd_replay)

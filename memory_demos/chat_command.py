@@ -16,10 +16,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
 from typing import Any
 
-from memory_demos.cli_options import add_provider_arguments, provider_from_args
+from memory_demos.cli_options import (
+    add_param_argument,
+    add_provider_arguments,
+    param_assignments,
+    provider_from_args,
+)
 from memory_demos.strategies.base import InputError
 
 EXIT_TURN_FAILED = 1
@@ -33,29 +37,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     chat.add_argument("--strategy", required=True, help="a strategy id (see `strategies`)")
     chat.add_argument("--conversation", required=True, help="the conversation id; reuse it to continue")
     chat.add_argument("--user", default="local", help="the user id (default: local)")
-    chat.add_argument(
-        "--param",
-        action="append",
-        metavar="[ID.]NAME=VALUE",
-        help="a strategy parameter, e.g. history.backend=postgres",
-    )
+    add_param_argument(chat)
     add_provider_arguments(chat)
     chat.add_argument("--json", action="store_true", help="print the turn as JSON (Turn.to_json)")
     chat.add_argument("message", help="the message to send")
     chat.set_defaults(func=cmd_chat)
     return chat
-
-
-def strategy_params(strategy_id: str, items: Sequence[str]) -> dict[str, str]:
-    """``["k=2", "window.k=3"]`` → ``{"k": "3"}``; a prefix must name ``strategy_id``."""
-    params: dict[str, str] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        prefix, dot, name = key.strip().rpartition(".")
-        if not sep or not name or (dot and prefix != strategy_id):
-            raise InputError(f"--param must look like {strategy_id}.name=value; got {item!r}")
-        params[name] = value.strip()
-    return params
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
@@ -67,7 +54,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     get_info(args.strategy)
     if not args.conversation.strip() or not args.user.strip():
         raise InputError("--conversation and --user must not be empty")
-    params = strategy_params(args.strategy, args.param or [])
+    params = param_assignments(args.param, [args.strategy]).get(args.strategy, {})
     storage = StorageConfig()
     try:
         storage = StorageConfig.from_env()

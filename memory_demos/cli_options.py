@@ -1,4 +1,7 @@
-"""The provider flags shared by ``replay`` and ``chat``, and the ``ProviderConfig`` they describe.
+"""The flags shared by ``replay`` and ``chat``: ``--param`` and the provider, with what they describe.
+
+``--param ID.NAME=VALUE`` has one syntax for every command; the values stay strings here and are
+converted and checked once, by ``registry.parse_params`` when the strategy is built.
 
 Keys follow the same rule as Settings: ``OPENAI_API_KEY`` is read only for OpenAI itself. A custom
 base URL gets no key, hence no ``Authorization`` header, unless ``--api-key-env NAME`` names the
@@ -9,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Sequence
 from typing import Any
 
 from memory_demos.providers.context_window import with_server_context_window
@@ -16,6 +20,37 @@ from memory_demos.strategies.base import InputError
 
 PROVIDERS = ("offline", "openai", "openai_compatible")
 DEFAULT_COMPATIBLE_MODEL = "llama3.1"
+
+
+PARAM_METAVAR = "ID.NAME=VALUE"
+
+
+def add_param_argument(parser: argparse.ArgumentParser) -> None:
+    """``--param ID.NAME=VALUE``, repeatable, the same for every command."""
+    parser.add_argument(
+        "--param",
+        action="append",
+        metavar=PARAM_METAVAR,
+        help="a strategy parameter, e.g. window.k=2 (see `strategies` for each strategy's parameters)",
+    )
+
+
+def param_assignments(items: Sequence[str] | None, strategy_ids: Sequence[str]) -> dict[str, dict[str, str]]:
+    """``["window.k=2", ...]`` → ``{"window": {"k": "2"}}``; each id must be one the command runs.
+
+    Only the syntax is checked here: the values are parsed when each strategy is built.
+    """
+    params: dict[str, dict[str, str]] = {}
+    for item in items or ():
+        key, sep, value = item.partition("=")
+        strategy_id, dot, name = key.strip().partition(".")
+        if not sep or not dot or not strategy_id or not name:
+            raise InputError(f"--param must look like id.name=value (e.g. window.k=2); got {item!r}")
+        if strategy_id not in strategy_ids:
+            run = ", ".join(strategy_ids)
+            raise InputError(f"--param names {strategy_id!r}, which is not among the strategies run ({run})")
+        params.setdefault(strategy_id, {})[name.strip()] = value.strip()
+    return params
 
 
 def _positive(kind: type) -> Any:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from memory_demos.i18n import t
-from memory_demos.panes import Pane, parse_pane_params
+from memory_demos.panes import Pane
 from memory_demos.providers.errors import describe_error
 from memory_demos.runner import broadcast, pane_slots
 from memory_demos.session import Notice
@@ -229,19 +229,14 @@ def reset_all(session: LabSession) -> None:
 
 
 def apply_params(session: LabSession, pane_id: str, values: dict[str, Any]) -> None:
-    """The pane-parameters flow: parse the form's values, check them, then rebuild the pane with them.
+    """The pane-parameters flow: parse the form's values (``registry.parse_params``), then rebuild the pane.
 
     Refused values leave the pane as it was, with a notice saying why.
     """
     pane = session.pane(pane_id)
     if session.busy or pane is None:
         return
-    try:
-        params = parse_pane_params(pane.strategy_id, values)
-    except InputError as exc:
-        error: str | None = str(exc)
-    else:
-        error = session.check_params(pane.strategy_id, params)
+    params, error = session.check_params(pane.strategy_id, values)
     if error is not None:
         session.flash("warning", t("pane.params_invalid"), error)
         return

@@ -12,8 +12,8 @@ from typing import Any
 
 from memory_demos.config import new_conversation_id
 from memory_demos.conversation_link import is_persisted
-from memory_demos.strategies.base import InputError, Strategy, StrategyContext
-from memory_demos.strategies.registry import available_ids, build_strategy, check_params, get_info
+from memory_demos.strategies.base import Strategy, StrategyContext
+from memory_demos.strategies.registry import available_ids, build_strategy
 from memory_demos.turn import Turn
 
 MIN_PANES = 2
@@ -98,21 +98,6 @@ class SessionLifecycle:
     def __exit__(self, *exc: object) -> None:
         with self.lock:
             self.running -= 1
-
-
-def parse_pane_params(strategy_id: str, values: dict[str, Any]) -> dict[str, Any]:
-    """The parameter values a pane's form gave, each parsed by its spec; ``InputError`` if one is refused."""
-    info = get_info(strategy_id)
-    return {spec.name: spec.parse(values[spec.name], info.id) for spec in info.params}
-
-
-def params_refusal(strategy_id: str, params: dict[str, Any], context: StrategyContext) -> str | None:
-    """Why ``params`` cannot be used for a pane of ``strategy_id`` (None if they can); builds nothing."""
-    try:
-        check_params(strategy_id, params, context)
-    except InputError as exc:
-        return str(exc)
-    return None
 
 
 def default_strategy_ids() -> list[str]:

@@ -11,10 +11,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from memory_demos.config import DEFAULT_SYSTEM_PROMPT
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.scenarios import Scenario
 from memory_demos.strategies.base import StrategyContext
-from memory_demos.strategies.registry import build_strategy, get_info
+from memory_demos.strategies.registry import build_strategy, parse_params
 from memory_demos.turn import Turn
 
 ProgressCallback = Callable[[str, int, int], None]
@@ -148,8 +149,9 @@ def replay(
     serves one request at a time gets 1 and is never asked twice at once; results keep their order.
     """
     params = params or {}
-    for strategy_id in strategy_ids:
-        get_info(strategy_id).resolve_params(params.get(strategy_id))
+    checking = StrategyContext(provider=provider, system_prompt=scenario.system or DEFAULT_SYSTEM_PROMPT)
+    for strategy_id in strategy_ids:  # refuse a bad parameter before the first strategy runs
+        parse_params(strategy_id, params.get(strategy_id), checking)
     if fork_at is not None and not 0 <= fork_at < len(scenario.turns):
         raise ValueError(f"--fork-at must be between 0 and {len(scenario.turns) - 1}; got {fork_at}")
     result = ReplayResult(scenario=scenario.name, provider=provider.display_name)

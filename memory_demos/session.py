@@ -18,10 +18,10 @@ from memory_demos.config import MAX_PANES, new_conversation_id
 from memory_demos.conversation_link import ConversationManifest, PaneManifest
 from memory_demos.lab_config import LabConfig, load_lab_config
 from memory_demos.page_state import FailureLabState, MigrationState, ScorecardState
-from memory_demos.panes import MIN_PANES, Pane, SessionLifecycle, default_strategy_ids, params_refusal
+from memory_demos.panes import MIN_PANES, Pane, SessionLifecycle, default_strategy_ids
 from memory_demos.providers.chat_models import ProviderConfig
-from memory_demos.strategies.base import StrategyContext
-from memory_demos.strategies.registry import server_backed_params
+from memory_demos.strategies.base import InputError, StrategyContext
+from memory_demos.strategies.registry import parse_params, server_backed_params
 from memory_demos.workshop.budget import BudgetGate, SessionBudget
 
 if TYPE_CHECKING:  # compare.py is the layer above: it imports this module
@@ -236,9 +236,13 @@ class LabSession:
         """(Re)build a pane's strategy for the current provider (see ``Pane.build``)."""
         pane.build(self.strategy_context(), fresh=fresh)
 
-    def check_params(self, strategy_id: str, params: dict[str, Any]) -> str | None:
-        """Why ``params`` cannot be used for a pane of ``strategy_id`` (None if they can); builds nothing."""
-        return params_refusal(strategy_id, params, self.strategy_context())
+    def check_params(self, strategy_id: str, raw: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+        """The typed parameters for a pane of ``strategy_id`` and None, or ``{}`` and why ``raw`` cannot be
+        used (``registry.parse_params`` in this session's context); builds nothing."""
+        try:
+            return parse_params(strategy_id, raw, self.strategy_context()), None
+        except InputError as exc:
+            return {}, str(exc)
 
     def rebuild_all(self) -> int:
         """Rebuild every pane (after a provider change); returns how many panes were rebuilt."""

@@ -15,7 +15,7 @@ from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.replay import StrategyRun, replay_strategy
 from memory_demos.scenarios import bundled_names, load_scenario
 from memory_demos.strategies.base import InputError, StrategyContext
-from memory_demos.strategies.registry import CLASSIC_IDS, build_strategy, check_params, get_info
+from memory_demos.strategies.registry import CLASSIC_IDS, build_strategy, get_info, parse_params
 from memory_demos.strategies.trim import agent_tool_tokens
 from memory_demos.turn import Turn
 from tests.helpers import send_ok
@@ -135,12 +135,12 @@ def test_summary_buffer_and_summarization_differ_where_a_summary_is_sent(scenari
 def test_agent_trim_takes_exactly_one_of_k_and_max_tokens() -> None:
     context = StrategyContext()
     with pytest.raises(InputError, match="exactly one"):
-        check_params("agent_trim", {"k": 2, "max_tokens": 400}, context)
+        parse_params("agent_trim", {"k": 2, "max_tokens": 400}, context)
     with pytest.raises(InputError, match="exactly one"):
-        check_params("agent_trim", {"k": 0, "max_tokens": 0}, context)
+        parse_params("agent_trim", {"k": 0, "max_tokens": 0}, context)
     with pytest.raises(InputError, match="tool definitions"):
-        check_params("agent_trim", {"k": 0, "max_tokens": 90}, context)
-    assert check_params("agent_trim", {"k": 0, "max_tokens": 400}, context)["max_tokens"] == 400
+        parse_params("agent_trim", {"k": 0, "max_tokens": 90}, context)
+    assert parse_params("agent_trim", {"k": 0, "max_tokens": 400}, context)["max_tokens"] == 400
 
 
 def test_agent_trim_removes_trimmed_messages_from_the_thread_state(tmp_path: Path) -> None:

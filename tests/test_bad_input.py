@@ -10,7 +10,7 @@ import pytest
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.session import widget_key
 from memory_demos.strategies.base import InputError, StrategyContext, validate_user_text
-from memory_demos.strategies.registry import available_ids, build_strategy, check_params
+from memory_demos.strategies.registry import available_ids, build_strategy, parse_params
 from tests.helpers import open_inspector, open_params
 from tests.test_workshop_app import click, new_app, panes, run, send
 
@@ -93,16 +93,26 @@ def test_parameters_that_cannot_work_are_refused_with_a_reason(
     strategy_id: str, params: dict, reason: str
 ) -> None:
     with pytest.raises(InputError) as caught:
-        check_params(strategy_id, params, StrategyContext(provider=ProviderConfig()))
+        parse_params(strategy_id, params, StrategyContext(provider=ProviderConfig()))
     assert reason in str(caught.value)
 
 
 def test_a_budget_smaller_than_a_long_system_prompt_is_refused() -> None:
     context = StrategyContext(provider=ProviderConfig(), system_prompt="Be kind. " * 40)
     with pytest.raises(InputError, match=r"hybrid\.max_tokens=60 leaves no room"):
-        check_params("hybrid", {"max_tokens": 60}, context)
-    assert check_params("hybrid", {"max_tokens": 600}, context)["max_tokens"] == 600
-    assert check_params("trim", {"max_tokens": 300}, StrategyContext(provider=ProviderConfig()))
+        parse_params("hybrid", {"max_tokens": 60}, context)
+    assert parse_params("hybrid", {"max_tokens": 600}, context)["max_tokens"] == 600
+    assert parse_params("trim", {"max_tokens": 300}, StrategyContext(provider=ProviderConfig()))
+
+
+def test_build_strategy_parses_once_and_the_strategy_gets_typed_values() -> None:
+    """Strings (CLI, widgets) and typed values (YAML, code) give the same typed params; bad ones build nothing."""
+    context = StrategyContext(provider=ProviderConfig())
+    from_text = build_strategy("hybrid", context, {"window_k": "2", "max_tokens": "700"})
+    assert from_text.params == {"window_k": 2, "max_tokens": 700, "order": "history_first"}
+    assert parse_params("hybrid", from_text.params, context) == from_text.params  # typed parse to themselves
+    with pytest.raises(InputError, match=r"Set exactly one of agent_trim\.k and agent_trim\.max_tokens"):
+        build_strategy("agent_trim", context, {"k": "2", "max_tokens": "400"})
 
 
 # -- in the app -------------------------------------------------------------------------------------

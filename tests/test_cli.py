@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -9,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from memory_demos.__main__ import EXIT_BAD_INPUT, main, parse_params
+from memory_demos.__main__ import EXIT_BAD_INPUT, build_parser, main
+from memory_demos.cli_options import param_assignments
 from memory_demos.strategies.base import InputError
 
 
@@ -149,13 +151,38 @@ def test_empty_user_turn_in_a_scenario_file_is_refused(
     assert "Turn 1" in err
 
 
-def test_parse_params_groups_by_strategy() -> None:
-    assert parse_params(["window.k=2", "window.extra=x", "trim.max_tokens=50"]) == {
+def test_param_assignments_group_by_strategy_and_name_only_strategies_run() -> None:
+    assert param_assignments(["window.k=2", "window.extra=x", "trim.max_tokens=50"], ["window", "trim"]) == {
         "window": {"k": "2", "extra": "x"},
         "trim": {"max_tokens": "50"},
     }
-    with pytest.raises(InputError):
-        parse_params(["=3"])
+    with pytest.raises(InputError, match=r"id\.name=value"):
+        param_assignments(["=3"], ["window"])
+    with pytest.raises(InputError, match="'trim', which is not among the strategies run"):
+        param_assignments(["trim.max_tokens=50"], ["window"])
+
+
+def test_replay_and_chat_take_the_same_param_syntax(capsys: pytest.CaptureFixture[str]) -> None:
+    """One ``--param ID.NAME=VALUE`` for both commands: same help, same refusals, values parsed on build."""
+    parser = build_parser()
+    subcommands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    helps = {name: subcommands[name].format_help() for name in ("replay", "chat")}
+    assert all("--param ID.NAME=VALUE" in text for text in helps.values()), helps
+
+    chat = ["chat", "--strategy", "window", "--conversation", "c1", "--json"]
+    code, out, _ = run_cli(capsys, *chat, "--param", "window.k=1", "My name is Mara.")
+    assert code == 0 and json.loads(out)["state"]["k"] == 1
+    for bad, fragment in [
+        ("k=1", "id.name=value"),  # chat once took a bare NAME=VALUE; replay never did
+        ("buffer.k=1", "not among the strategies run (window)"),
+        ("window.k=-1", "window.k must be at least 0; got -1"),
+    ]:
+        for argv in (
+            [*chat, "--param", bad, "hello"],
+            ["replay", "--scenario", "name_recall", "--strategies", "window", "--param", bad],
+        ):
+            code, out, err = run_cli(capsys, *argv)
+            assert code == EXIT_BAD_INPUT and fragment in err and out == "", (argv, err)
 
 
 def test_module_entry_point_prints_no_traceback() -> None:

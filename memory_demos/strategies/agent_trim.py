@@ -85,7 +85,6 @@ class AgentTrimStrategy(AgentStrategy):
     ) -> None:
         self._removed: list[BaseMessage] = []
         super().__init__(context, params)
-        self.check_params(self.params, self.context)
 
     def count_messages(self, messages: Sequence[BaseMessage]) -> int:
         """Tokens the messages take in the prompt (tiktoken, as the capture counts them)."""

@@ -118,9 +118,13 @@ class StrategyInfo:
         known = ", ".join(f"{self.id}.{p.name}" for p in self.params) or "none"
         raise InputError(f"{self.id} has no parameter {name!r} (known: {known})")
 
+    def defaults(self) -> dict[str, Any]:
+        """Every parameter at its default value."""
+        return {spec.name: spec.default for spec in self.params}
+
     def resolve_params(self, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Defaults merged with validated overrides."""
-        values = {spec.name: spec.default for spec in self.params}
+        """Defaults merged with the overrides, each converted and range-checked (strings or typed values)."""
+        values = self.defaults()
         for name, raw in (overrides or {}).items():
             values[name] = self.param(name).parse(raw, self.id)
         return values
@@ -235,8 +239,9 @@ class Strategy(ABC):
     def __init__(
         self, context: StrategyContext | None = None, params: Mapping[str, Any] | None = None
     ) -> None:
+        """``params`` are typed and checked already (``registry.parse_params``); None means the defaults."""
         self.context = context or StrategyContext()
-        self.params = self.info.resolve_params(params)
+        self.params = dict(params) if params is not None else self.info.defaults()
         provider = self.context.provider
         self.capture = CallCapture(
             provider.tokenizer.encoding_name,
@@ -377,8 +382,8 @@ class Strategy(ABC):
     def check_params(cls, params: Mapping[str, Any], context: StrategyContext) -> None:
         """Raise ``InputError`` if ``params`` (already range-checked) cannot work in ``context``.
 
-        Asked before a pane is rebuilt with new parameters, so a budget no message could fit is refused
-        while the pane's conversation is still untouched. Most strategies accept any valid values.
+        ``registry.parse_params`` asks this after converting the values, so a budget no message could fit
+        is refused before anything is built. Most strategies accept any valid values.
         """
 
     def close(self) -> None:  # noqa: B027 - most strategies hold nothing to release

@@ -90,22 +90,26 @@ def server_backed_params(strategy_id: str, sql_url: str | None) -> dict[str, str
     }
 
 
+def parse_params(strategy_id: str, raw: Mapping[str, Any] | None, context: StrategyContext) -> dict[str, Any]:
+    """The one parameter parser: defaults merged with ``raw`` (strings from the CLI or widgets, or typed
+    values from YAML and code), each converted and range-checked against the strategy's ``ParamSpec``,
+    then checked together against ``context`` (a token budget smaller than the system prompt).
+
+    Raises ``InputError`` naming the parameter (``window.k must be at least 0; got -1``). Builds nothing,
+    so a form can refuse bad values while its pane is untouched. Typed values parse to themselves.
+    """
+    cls = strategy_class(strategy_id)
+    typed = cls.info.resolve_params(raw)
+    cls.check_params(typed, context)
+    return typed
+
+
 def build_strategy(
     strategy_id: str,
     context: StrategyContext | None = None,
     params: Mapping[str, Any] | None = None,
 ) -> Strategy:
-    """Build a strategy with validated parameters (raises ``InputError`` naming a bad one)."""
-    cls = strategy_class(strategy_id)
-    cls.info.resolve_params(params)
-    return cls(context, params)
-
-
-def check_params(
-    strategy_id: str, params: Mapping[str, Any] | None, context: StrategyContext
-) -> dict[str, Any]:
-    """The resolved parameters, or ``InputError`` if one is out of range or they cannot work together
-    with ``context`` (a token budget smaller than the system prompt). Nothing is built."""
-    resolved = get_info(strategy_id).resolve_params(params)
-    strategy_class(strategy_id).check_params(resolved, context)
-    return resolved
+    """Build a strategy from raw or typed ``params`` (``InputError`` naming a bad one; nothing built)."""
+    context = context or StrategyContext()
+    typed = parse_params(strategy_id, params, context)
+    return strategy_class(strategy_id)(context, typed)
