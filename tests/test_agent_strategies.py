@@ -16,7 +16,7 @@ from memory_demos.replay import StrategyRun, replay_strategy
 from memory_demos.scenarios import bundled_names, load_scenario
 from memory_demos.strategies.base import InputError, StrategyContext
 from memory_demos.strategies.registry import CLASSIC_IDS, build_strategy, get_info, parse_params
-from memory_demos.strategies.trim import agent_tool_tokens
+from memory_demos.strategies.shared.trimming_agent import agent_tool_tokens
 from memory_demos.turn import Turn
 from tests.helpers import send_ok
 from tests.test_cli import run_cli

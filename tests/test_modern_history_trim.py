@@ -30,11 +30,11 @@ from memory_demos.providers.tokenizer import count_messages_tokens
 from memory_demos.replay import replay_strategy
 from memory_demos.scenarios import load_scenario
 from memory_demos.storage import StorageError
-from memory_demos.strategies.base import Strategy, StrategyContext
+from memory_demos.strategies.base import InputError, Strategy, StrategyContext
 from memory_demos.strategies.history import HISTORY_FILE, HistoryStrategy
-from memory_demos.strategies.history_store import SessionHistoryStore, session_key
-from memory_demos.strategies.registry import build_strategy
-from memory_demos.strategies.trim import agent_tool_tokens
+from memory_demos.strategies.registry import build_strategy, strategy_class
+from memory_demos.strategies.shared.history_store import SessionHistoryStore, session_key
+from memory_demos.strategies.shared.trimming_agent import agent_tool_tokens
 from memory_demos.strategies.turn_trim import split_turns, validate_tool_history
 from memory_demos.turn import ModelCall, Turn
 from tests.helpers import closed_after_test, send_ok, spy_on_offline_model
@@ -441,7 +441,12 @@ def test_a_budget_smaller_than_the_system_prompt_is_a_clear_turn_error(
     strategy_id: str, built: list[Strategy], received: list[list[BaseMessage]]
 ) -> None:
     system_tokens = count_messages_tokens([SystemMessage(DEFAULT_SYSTEM_PROMPT)], ENCODING) + TOOL_TOKENS
-    strategy = make(strategy_id, {"max_tokens": system_tokens - 1})
+    with pytest.raises(InputError, match=f"{strategy_id}.max_tokens={system_tokens - 1} leaves no room"):
+        make(strategy_id, {"max_tokens": system_tokens - 1})  # refused when parsed, before anything is built
+    # Built around the parser, the strategy still refuses at the turn, before any call.
+    strategy = strategy_class(strategy_id)(
+        StrategyContext(provider=ProviderConfig()), {"max_tokens": system_tokens - 1}
+    )
     built.append(strategy)
     turn = strategy.send("Hello!")
     assert turn.error == (

@@ -233,8 +233,8 @@ def test_long_term_on_postgres_keeps_facts_and_messages_for_a_new_instance(
 def test_entity_on_postgres_keeps_notes_and_recent_messages_for_a_new_instance(
     postgres_url: str, opened: list[Strategy]
 ) -> None:
-    from memory_demos.strategies.classic import import_classic_memory
-    from memory_demos.strategies.entity_sql_store import SQLEntityStore
+    from memory_demos.strategies.shared.classic import import_classic_memory
+    from memory_demos.strategies.shared.entity_sql_store import SQLEntityStore
 
     storage = StorageConfig(sql_url=postgres_url)
     conversation = new_id()

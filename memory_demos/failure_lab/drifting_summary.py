@@ -112,7 +112,7 @@ def unsupported_sentences(summary: str, conversation: str) -> list[str]:
 
 
 def run_summary(checked: bool, messages: Sequence[str]) -> dict[str, Any]:
-    from memory_demos.strategies.classic import import_classic_memory
+    from memory_demos.strategies.shared.classic import import_classic_memory
 
     classic = import_classic_memory()
     capture = CallCapture(ENCODING)

@@ -47,7 +47,7 @@ def strict_entity_names(extracted: Sequence[str], user_text: str) -> list[str]:
 
 
 def run_entity_memory(strict: bool, messages: Sequence[str]) -> dict[str, Any]:
-    from memory_demos.strategies.classic import import_classic_memory
+    from memory_demos.strategies.shared.classic import import_classic_memory
 
     classic = import_classic_memory()
     capture = CallCapture(ENCODING)

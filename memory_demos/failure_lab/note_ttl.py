@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from memory_demos.failure_lab.common import Demo, DemoResult, Text, demo_result
 from memory_demos.note_expiry import run_note_expiry
-from memory_demos.strategies.entity_redis_store import open_redis_entity_store
+from memory_demos.strategies.shared.entity_redis_store import open_redis_entity_store
 
 
 def expiring_notes(language: str = "en") -> DemoResult:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from memory_demos.failure_lab.common import Demo, DemoResult, Text, demo_result
-from memory_demos.strategies.history_store import SessionHistoryStore
+from memory_demos.strategies.shared.history_store import SessionHistoryStore
 
 RACE_THREADS = 8
 RACE_WINDOW_SECONDS = 0.05

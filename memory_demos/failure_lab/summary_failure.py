@@ -41,7 +41,7 @@ def save_keeping_raw(memory: Any, inputs: dict[str, str], outputs: dict[str, str
 def run_failing_summary_buffer(keep_raw: bool) -> dict[str, Any]:
     from langchain_core.messages import HumanMessage, SystemMessage
 
-    from memory_demos.strategies.classic import import_classic_memory
+    from memory_demos.strategies.shared.classic import import_classic_memory
 
     classic = import_classic_memory()
     capture = CallCapture(ENCODING)

@@ -49,7 +49,7 @@ def _tool_check(messages: Sequence[Any]) -> str | None:
 
 
 def _rows(messages: Sequence[Any]) -> list[dict[str, Any]]:
-    from memory_demos.strategies.trim import message_rows
+    from memory_demos.strategies.shared.trimming_agent import message_rows
 
     return message_rows(messages)
 

@@ -39,7 +39,7 @@ def naive_vector_recall() -> dict[str, Any]:
     from langchain_core.vectorstores import InMemoryVectorStore
 
     from memory_demos.providers.embeddings import default_embeddings
-    from memory_demos.strategies.classic import import_classic_memory
+    from memory_demos.strategies.shared.classic import import_classic_memory
 
     classic = import_classic_memory()
     store = InMemoryVectorStore(default_embeddings())

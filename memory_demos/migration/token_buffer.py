@@ -10,7 +10,7 @@ from langchain_core.messages import HumanMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
 from memory_demos.migration import SYSTEM_PROMPT, Exchange, Text
-from memory_demos.strategies.agent_middleware import keep_within_tokens
+from memory_demos.strategies.shared.agent_middleware import keep_within_tokens
 from memory_demos.strategies.turn_trim import trim_turns
 
 STEP_ID = "token_buffer"

@@ -10,7 +10,7 @@ from langchain_core.messages import HumanMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
 from memory_demos.migration import SYSTEM_PROMPT, Exchange, Text
-from memory_demos.strategies.agent_middleware import keep_last_turns, replace_all
+from memory_demos.strategies.shared.agent_middleware import keep_last_turns, replace_all
 
 STEP_ID = "window"
 TITLE = Text("Window → @before_model trimming", "窗口记忆 → @before_model 裁剪")

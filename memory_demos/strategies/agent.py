@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
-from memory_demos.strategies.langgraph import CHECKPOINT_FILE, LangGraphStrategy
+from memory_demos.strategies.langgraph import LangGraphStrategy
+from memory_demos.strategies.shared.checkpointed_graph import CHECKPOINT_FILE
 
 if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver

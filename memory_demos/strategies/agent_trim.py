@@ -15,9 +15,9 @@ from langchain_core.messages import BaseMessage, SystemMessage
 
 from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message_tokens
 from memory_demos.strategies.agent import CHECKPOINTER_PARAM, TOOLS_PARAM, AgentStrategy
-from memory_demos.strategies.agent_middleware import keep_last_turns, keep_within_tokens
 from memory_demos.strategies.base import InputError, ParamSpec, StrategyContext, StrategyInfo
-from memory_demos.strategies.trim import agent_tool_tokens
+from memory_demos.strategies.shared.agent_middleware import keep_last_turns, keep_within_tokens
+from memory_demos.strategies.shared.trimming_agent import agent_tool_tokens
 
 INFO = StrategyInfo(
     id="agent_trim",
@@ -116,7 +116,7 @@ class AgentTrimStrategy(AgentStrategy):
         self._removed = removed
 
     def snapshot(self) -> dict[str, Any]:
-        from memory_demos.strategies.classic import messages_as_json
+        from memory_demos.strategies.shared.classic import messages_as_json
 
         return {
             **super().snapshot(),

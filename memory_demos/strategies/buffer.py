@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from memory_demos.strategies.base import StrategyInfo
-from memory_demos.strategies.classic import ClassicStrategy, import_classic_memory
+from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory
 
 INFO = StrategyInfo(
     id="buffer",

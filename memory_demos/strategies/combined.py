@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
-from memory_demos.strategies.classic import import_classic_memory
 from memory_demos.strategies.entity import EntityAwareStrategy, entity_fallback_variables
+from memory_demos.strategies.shared.classic import import_classic_memory
 from memory_demos.strategies.window import windowed_rows
 from memory_demos.tracing import EXTRACT_ENTITIES
 

@@ -16,7 +16,7 @@ from langchain_core.messages import BaseMessage, SystemMessage
 from memory_demos.providers.tokenizer import count_messages_tokens
 from memory_demos.strategies.agent import CHECKPOINTER_PARAM, AgentStrategy
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
-from memory_demos.strategies.trim import agent_tool_tokens
+from memory_demos.strategies.shared.trimming_agent import agent_tool_tokens
 
 PLACEHOLDER = "[cleared]"
 

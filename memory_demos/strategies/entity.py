@@ -24,8 +24,8 @@ from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from memory_demos.config import is_conversation_id
 from memory_demos.storage import StorageConfig, connect, sqlite_file
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
-from memory_demos.strategies.classic import ClassicStrategy, import_classic_memory
-from memory_demos.strategies.entity_redis_store import (
+from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory
+from memory_demos.strategies.shared.entity_redis_store import (
     DEFAULT_RECALL_TTL_S,
     DEFAULT_TTL_S,
     MESSAGES_NAME,
@@ -126,8 +126,8 @@ def build_entity_store(
             recall_ttl_seconds=recall_ttl_seconds,
         )
     if kind == "postgres":
-        from memory_demos.strategies.entity_sql_store import SQLEntityStore
-        from memory_demos.strategies.history_store import open_postgres_history_engine, session_key
+        from memory_demos.strategies.shared.entity_sql_store import SQLEntityStore
+        from memory_demos.strategies.shared.history_store import open_postgres_history_engine, session_key
 
         config = storage if storage is not None else StorageConfig.from_env()
         config.require_sql_url("entity.store=postgres")
@@ -156,7 +156,7 @@ def entity_store_rows(store: Any) -> dict[str, str]:
         return {key: value or "" for key, value in sorted(store.store.items())}
     if is_redis_entity_store(store):
         return redis_entity_rows(store)
-    from memory_demos.strategies.entity_sql_store import SQLEntityStore
+    from memory_demos.strategies.shared.entity_sql_store import SQLEntityStore
 
     if isinstance(store, SQLEntityStore):
         return store.rows()
@@ -169,7 +169,7 @@ def entity_store_rows(store: Any) -> dict[str, str]:
 
 def restore_entity_store(store: Any, rows: Mapping[str, str]) -> None:
     """Replace the store's contents with ``rows`` (one transaction for SQLite and PostgreSQL)."""
-    from memory_demos.strategies.entity_sql_store import SQLEntityStore
+    from memory_demos.strategies.shared.entity_sql_store import SQLEntityStore
 
     if isinstance(store, SQLEntityStore):
         store.replace(rows)
@@ -284,7 +284,7 @@ class EntityAwareStrategy(ClassicStrategy):
         conn = getattr(store, "conn", None)
         if conn is not None:
             conn.close()
-        from memory_demos.strategies.entity_sql_store import SQLEntityStore
+        from memory_demos.strategies.shared.entity_sql_store import SQLEntityStore
 
         if isinstance(store, SQLEntityStore):  # disposes the engine it shares with the message history
             store.close()
@@ -302,7 +302,7 @@ class EntityStrategy(EntityAwareStrategy):
         self._redis_messages: Any = None
         if self.params["store"] == "redis":
             from memory_demos.storage import redis_client
-            from memory_demos.strategies.history_store import redis_history_factory, session_key
+            from memory_demos.strategies.shared.history_store import redis_history_factory, session_key
 
             config = self.context.storage
             self._redis_messages = redis_client(config, "entity.store=redis")
@@ -314,7 +314,7 @@ class EntityStrategy(EntityAwareStrategy):
                 name=MESSAGES_NAME,
             )(session_key(self.context.user_id, self.context.conversation_id))
         elif self.params["store"] == "postgres":
-            from memory_demos.strategies.history_store import (
+            from memory_demos.strategies.shared.history_store import (
                 database_errors,
                 open_postgres_history_engine,
                 session_key,
@@ -360,7 +360,7 @@ class EntityStrategy(EntityAwareStrategy):
             "messages": windowed_rows(stored, len(self.memory.buffer[-self.memory.k * 2 :])),
         }
         if store == "redis":
-            from memory_demos.strategies.history_store import key_ttls
+            from memory_demos.strategies.shared.history_store import key_ttls
 
             notes = self.memory.entity_store
             keys = [self.memory.chat_memory.key, *redis_note_keys(notes)]

@@ -24,8 +24,8 @@ from langchain_core.runnables.history import RunnableWithMessageHistory
 
 from memory_demos.storage import StorageError, redis_client, sqlite_file
 from memory_demos.strategies.base import ParamSpec, Strategy, StrategyInfo
-from memory_demos.strategies.classic import messages_as_json
-from memory_demos.strategies.history_store import (
+from memory_demos.strategies.shared.classic import messages_as_json
+from memory_demos.strategies.shared.history_store import (
     DEFAULT_MAX_SESSIONS,
     ErrorFactory,
     SessionHistoryStore,

@@ -30,8 +30,8 @@ from memory_demos.prompts import RETRIEVED_HEADER, SUMMARY_HEADER
 from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message_tokens
 from memory_demos.storage import StorageError, chroma_collection_name, redact_url
 from memory_demos.strategies.base import InputError, ParamSpec, Strategy, StrategyContext, StrategyInfo
-from memory_demos.strategies.chroma_collection import ConversationCollectionMixin, scored_search
-from memory_demos.strategies.classic import messages_as_json
+from memory_demos.strategies.shared.chroma_collection import ConversationCollectionMixin, scored_search
+from memory_demos.strategies.shared.classic import messages_as_json
 from memory_demos.tracing import SUMMARIZE
 
 COLLECTION_PREFIX = "memory_lab_hybrid_"

@@ -22,9 +22,9 @@ from langchain_core.messages import HumanMessage, SystemMessage, trim_messages
 from memory_demos import storage
 from memory_demos.prompts import FACT_EXTRACTION_PROMPT, LONG_TERM_FACTS_HEADER
 from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo
-from memory_demos.strategies.classic import messages_as_json
-from memory_demos.strategies.langgraph import CheckpointedGraphStrategy, open_postgres_saver
-from memory_demos.strategies.paging import paged
+from memory_demos.strategies.shared.checkpointed_graph import CheckpointedGraphStrategy, open_postgres_saver
+from memory_demos.strategies.shared.classic import messages_as_json
+from memory_demos.strategies.shared.paging import paged
 
 if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver

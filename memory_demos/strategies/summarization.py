@@ -14,8 +14,8 @@ from langchain_core.messages import BaseMessage, MessageLikeRepresentation, conv
 
 from memory_demos.providers.tokenizer import count_messages_tokens
 from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo
-from memory_demos.strategies.classic import messages_as_json
-from memory_demos.strategies.langgraph import CheckpointedGraphStrategy
+from memory_demos.strategies.shared.checkpointed_graph import CheckpointedGraphStrategy
+from memory_demos.strategies.shared.classic import messages_as_json
 from memory_demos.tracing import SUMMARIZE
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from langchain_core.prompts import ChatPromptTemplate
 
 from memory_demos.prompts import SUMMARY_HEADER
 from memory_demos.strategies.base import StrategyInfo
-from memory_demos.strategies.classic import ClassicStrategy, import_classic_memory, messages_as_json
+from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory, messages_as_json
 from memory_demos.tracing import SUMMARIZE
 
 INFO = StrategyInfo(

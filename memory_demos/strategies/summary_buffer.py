@@ -8,7 +8,7 @@ from langchain_core.messages import SystemMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
-from memory_demos.strategies.classic import ClassicStrategy, import_classic_memory, messages_as_json
+from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory, messages_as_json
 from memory_demos.strategies.summary import system_with_summary
 from memory_demos.tracing import SUMMARIZE
 

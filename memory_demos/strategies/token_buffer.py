@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
-from memory_demos.strategies.classic import ClassicStrategy, import_classic_memory, messages_as_json
+from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory, messages_as_json
 
 INFO = StrategyInfo(
     id="token_buffer",

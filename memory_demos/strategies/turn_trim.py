@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from memory_demos.strategies.base import InputError, ParamSpec, StrategyInfo
-from memory_demos.strategies.trim import TrimmingAgentStrategy, TrimResult
+from memory_demos.strategies.shared.trimming_agent import TrimmingAgentStrategy, TrimResult
 
 TokenCounter = Callable[[list[BaseMessage]], int]
 

@@ -18,8 +18,8 @@ from langchain_core.prompts import ChatPromptTemplate
 from memory_demos.prompts import RETRIEVED_HEADER
 from memory_demos.storage import chroma_collection_name, redact_url
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
-from memory_demos.strategies.chroma_collection import ConversationCollectionMixin, scored_search
-from memory_demos.strategies.classic import ClassicStrategy, import_classic_memory
+from memory_demos.strategies.shared.chroma_collection import ConversationCollectionMixin, scored_search
+from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory
 
 COLLECTION_PREFIX = "memory_lab_vector_"
 

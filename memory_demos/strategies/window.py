@@ -7,7 +7,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
-from memory_demos.strategies.classic import ClassicStrategy, import_classic_memory, messages_as_json
+from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory, messages_as_json
 
 INFO = StrategyInfo(
     id="window",

@@ -12,8 +12,8 @@ from typing import Any
 
 from memory_demos.storage.config import StorageConfig
 from memory_demos.storage.redis import redis_client
-from memory_demos.strategies.classic import import_classic_memory
-from memory_demos.strategies.history_store import redis_key_prefix, session_key
+from memory_demos.strategies.shared.classic import import_classic_memory
+from memory_demos.strategies.shared.history_store import redis_key_prefix, session_key
 
 # RedisEntityStore's own defaults, the figures the seed book quotes.
 DEFAULT_TTL_S = 24 * 60 * 60
