@@ -15,11 +15,13 @@ from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.replay import StrategyRun, replay_strategy
 from memory_demos.scenarios import bundled_names, load_scenario
 from memory_demos.strategies.base import InputError, StrategyContext
-from memory_demos.strategies.registry import CLASSIC_IDS, build_strategy, get_info, parse_params
+from memory_demos.strategies.registry import build_strategy, get_info, ids_of_kind, parse_params
 from memory_demos.strategies.shared.trimming_agent import agent_tool_tokens
 from memory_demos.turn import Turn
 from tests.helpers import send_ok
 from tests.test_cli import run_cli
+
+CLASSIC_IDS = ids_of_kind("classic")  # the kind each module declares in its INFO
 
 SCENARIOS = bundled_names()
 NO_TOOLS = {"tools": "false"}  # the classic memories bind no tools: compare like with like

@@ -20,11 +20,13 @@ from memory_demos.providers.tokenizer import count_messages_tokens, encode, mess
 from memory_demos.replay import replay_strategy
 from memory_demos.scenarios import load_scenario
 from memory_demos.strategies.base import InputError, Strategy, StrategyContext
-from memory_demos.strategies.registry import CLASSIC_IDS, build_strategy, get_info
+from memory_demos.strategies.registry import build_strategy, get_info, ids_of_kind
 from memory_demos.strategies.shared.classic import import_classic_memory
 from memory_demos.tracing import EXTRACT_ENTITIES, SUMMARIZE, SUMMARIZE_ENTITY
 from memory_demos.turn import Turn
 from tests.helpers import WordEmbeddings, closed_after_test, send_ok
+
+CLASSIC_IDS = ids_of_kind("classic")  # the kind each module declares in its INFO
 
 ENCODING = "o200k_base"
 NAME_TURN = "Hi, my name is Mara and I live in Lisbon."

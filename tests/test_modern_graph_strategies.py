@@ -27,7 +27,7 @@ from memory_demos.replay import replay
 from memory_demos.scenarios import load_scenario
 from memory_demos.storage import StorageError
 from memory_demos.strategies.base import InputError, Strategy, StrategyContext
-from memory_demos.strategies.registry import STRATEGY_IDS, build_strategy, get_info
+from memory_demos.strategies.registry import available_ids, build_strategy, get_info
 from memory_demos.tracing import REPLY, SUMMARIZE
 from memory_demos.turn import ModelCall, Turn
 from tests.helpers import ModelSpy, WordEmbeddings, spy_on_offline_model
@@ -126,7 +126,7 @@ def test_listing_strategies_loads_no_langgraph_chroma_or_sql_backend() -> None:
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120, check=True
     )
     listed = json.loads(result.stdout)
-    assert listed["ids"] == list(STRATEGY_IDS)
+    assert listed["ids"] == list(available_ids())
     assert listed["loaded"] == []
 
 

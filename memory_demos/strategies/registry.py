@@ -1,7 +1,9 @@
-"""The list of strategies. Adding a strategy means adding its module here; no page changes.
+"""The list of strategies. Adding a strategy means adding its module and one line here; no page changes.
 
-Each module defines ``INFO`` (a ``StrategyInfo``) and ``STRATEGY`` (the ``Strategy`` subclass).
-Modules import their LangChain classes lazily, so listing strategies stays cheap.
+Each module defines ``INFO`` (a ``StrategyInfo``: id, kind, titles and summaries in both languages,
+parameters) and ``STRATEGY`` (the ``Strategy`` subclass). A strategy's id is its module's name, so an
+id is found without importing the other modules. Modules import their LangChain classes lazily, so
+listing strategies stays cheap.
 """
 
 from __future__ import annotations
@@ -11,43 +13,54 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
-from memory_demos.strategies.base import InputError, Strategy, StrategyContext, StrategyInfo
+from memory_demos.strategies.base import InputError, Strategy, StrategyContext, StrategyInfo, StrategyKind
 
-CLASSIC_IDS: tuple[str, ...] = (
-    "buffer",
-    "window",
-    "token_buffer",
-    "summary",
-    "summary_buffer",
-    "entity",
-    "vector",
-    "combined",
+# One line per strategy: its module. Listed classic first, then the LangChain 1.x forms.
+STRATEGY_MODULES: tuple[str, ...] = (
+    "memory_demos.strategies.buffer",
+    "memory_demos.strategies.window",
+    "memory_demos.strategies.token_buffer",
+    "memory_demos.strategies.summary",
+    "memory_demos.strategies.summary_buffer",
+    "memory_demos.strategies.entity",
+    "memory_demos.strategies.vector",
+    "memory_demos.strategies.combined",
+    "memory_demos.strategies.history",
+    "memory_demos.strategies.trim",
+    "memory_demos.strategies.turn_trim",
+    "memory_demos.strategies.langgraph",
+    "memory_demos.strategies.summarization",
+    "memory_demos.strategies.long_term",
+    "memory_demos.strategies.hybrid",
+    "memory_demos.strategies.agent",
+    "memory_demos.strategies.agent_trim",
+    "memory_demos.strategies.semantic_store",
+    "memory_demos.strategies.context_editing",
 )
-MODERN_IDS: tuple[str, ...] = (
-    "history",
-    "trim",
-    "turn_trim",
-    "langgraph",
-    "summarization",
-    "long_term",
-    "hybrid",
-    "agent",
-    "agent_trim",
-    "semantic_store",
-    "context_editing",
-)
-STRATEGY_IDS: tuple[str, ...] = CLASSIC_IDS + MODERN_IDS
+
+
+def _module_paths() -> dict[str, str]:
+    return {path.rpartition(".")[2]: path for path in STRATEGY_MODULES}
 
 
 def _module(strategy_id: str) -> ModuleType:
-    if strategy_id not in STRATEGY_IDS:
-        raise InputError(f"Unknown strategy {strategy_id!r}; known: {', '.join(STRATEGY_IDS)}")
-    return importlib.import_module(f"memory_demos.strategies.{strategy_id}")
+    path = _module_paths().get(strategy_id)
+    if path is None:
+        raise InputError(f"Unknown strategy {strategy_id!r}; known: {', '.join(_module_paths())}")
+    module = importlib.import_module(path)
+    if module.INFO.id != strategy_id or module.STRATEGY.info is not module.INFO:
+        raise TypeError(f"{path}: INFO.id must be {strategy_id!r} (the module's name) and STRATEGY.info INFO")
+    return module
 
 
 def available_ids() -> tuple[str, ...]:
-    """Every registered id, in registry order (classic first)."""
-    return STRATEGY_IDS
+    """Every registered id, classic first (by ``INFO.kind``), in registry order within a kind."""
+    return ids_of_kind("classic") + ids_of_kind("modern")
+
+
+def ids_of_kind(kind: StrategyKind) -> tuple[str, ...]:
+    """The registered ids whose ``INFO.kind`` is ``kind``, in registry order."""
+    return tuple(strategy_id for strategy_id in _module_paths() if get_info(strategy_id).kind == kind)
 
 
 def get_info(strategy_id: str) -> StrategyInfo:
