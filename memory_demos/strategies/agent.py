@@ -45,6 +45,8 @@ INFO = StrategyInfo(
         "LangChain 1.x short-term memory: an agent whose checkpointer keeps each thread's messages "
         "(tool calls included) and sends them all every turn."
     ),
+    title_zh="create_agent + 检查点（thread_id）",
+    summary_zh="LangChain 1.x 的短期记忆：智能体的检查点按线程保存消息（包括工具调用），每轮全部发送。",
     params=(CHECKPOINTER_PARAM, TOOLS_PARAM),
 )
 

@@ -34,6 +34,10 @@ INFO = StrategyInfo(
         "An agent whose before_model middleware trims the thread to the last k exchanges or to a token "
         "budget, removing the rest from the checkpointed state."
     ),
+    title_zh="create_agent + @before_model 裁剪",
+    summary_zh=(
+        "智能体的 before_model 中间件把线程裁剪到最近 k 轮或词元预算内，其余消息从检查点状态中删除。"
+    ),
     params=(
         ParamSpec(
             "k", 3, "Exchanges kept besides the current one (0 = trim by max_tokens instead).", minimum=0

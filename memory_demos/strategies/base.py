@@ -102,7 +102,11 @@ class ParamSpec:
 
 @dataclass(frozen=True)
 class StrategyInfo:
-    """What the registry knows about a strategy without building it."""
+    """What the registry knows about a strategy without building it, its texts in both languages included.
+
+    ``title`` and ``summary`` are English; ``title_zh`` and ``summary_zh`` Simplified Chinese (English is
+    shown where one is missing).
+    """
 
     id: str
     title: str
@@ -110,6 +114,16 @@ class StrategyInfo:
     langchain_classes: tuple[str, ...]
     summary: str
     params: tuple[ParamSpec, ...] = ()
+    title_zh: str = ""
+    summary_zh: str = ""
+
+    def title_in(self, language: str) -> str:
+        """The strategy's name in ``language`` (``en`` or ``zh``)."""
+        return (self.title_zh if language == "zh" else "") or self.title
+
+    def summary_in(self, language: str) -> str:
+        """The strategy's one-line description in ``language`` (``en`` or ``zh``)."""
+        return (self.summary_zh if language == "zh" else "") or self.summary
 
     def param(self, name: str) -> ParamSpec:
         for spec in self.params:
@@ -136,6 +150,8 @@ class StrategyInfo:
             "kind": self.kind,
             "langchain_classes": list(self.langchain_classes),
             "summary": self.summary,
+            "title_zh": self.title_zh,
+            "summary_zh": self.summary_zh,
             "params": [spec.to_json() for spec in self.params],
         }
 

@@ -13,6 +13,8 @@ INFO = StrategyInfo(
     kind="classic",
     langchain_classes=("langchain_classic.memory.ConversationBufferMemory",),
     summary="Keeps the whole conversation and sends all of it each turn: perfect recall, growing cost.",
+    title_zh="缓冲（全部保留）",
+    summary_zh="保留整段对话并每轮全部发送：记得最全，成本不断增长。",
 )
 
 

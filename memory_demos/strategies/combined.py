@@ -26,6 +26,11 @@ INFO = StrategyInfo(
         "Two memories in one prompt: the last k turns verbatim plus a note per name mentioned. The entity "
         "class keeps every name the model returns (see Failure lab)."
     ),
+    title_zh="组合（窗口 + 实体）",
+    summary_zh=(
+        "一个提示里两种记忆：最近 k 轮原文，加上提到的每个名字的笔记；"
+        "实体类会保留模型返回的每一个名字（见故障实验室）。"
+    ),
     params=(
         ParamSpec(
             "k",

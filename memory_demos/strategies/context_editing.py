@@ -34,6 +34,11 @@ INFO = StrategyInfo(
         "A tool-using agent whose middleware replaces old tool results with a placeholder once the "
         "prompt passes a token threshold; the thread keeps them, the prompt does not."
     ),
+    title_zh="create_agent + ContextEditingMiddleware（清除旧工具结果）",
+    summary_zh=(
+        "使用工具的智能体；提示词超过词元阈值后，中间件把旧的工具结果换成占位符。线程里保留原文，"
+        "提示词里不再发送。"
+    ),
     params=(
         ParamSpec(
             "trigger_tokens",

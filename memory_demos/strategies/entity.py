@@ -59,6 +59,11 @@ INFO = StrategyInfo(
         "Extracts names each turn and keeps a note per name: recall by name, several model calls a turn. "
         "The class keeps every name the model returns, junk included (see Failure lab)."
     ),
+    title_zh="实体记忆（按名字记笔记）",
+    summary_zh=(
+        "每轮抽取名字并为每个名字维护一条笔记：按名字回忆，每轮多次模型调用。"
+        "这个类会保留模型返回的每一个名字，包括垃圾（见故障实验室）。"
+    ),
     params=(
         ParamSpec(
             "k",

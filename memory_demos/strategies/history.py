@@ -59,6 +59,11 @@ INFO = StrategyInfo(
         "Wraps a stateless prompt | model chain; a session factory loads and saves each session's "
         "messages, in memory, in SQLite, in PostgreSQL or in Redis. Sends the whole history every turn."
     ),
+    title_zh="RunnableWithMessageHistory",
+    summary_zh=(
+        "包装无状态的 prompt | model 链；"
+        "会话工厂按会话加载和保存消息（内存、SQLite 或 PostgreSQL），每轮发送全部历史。"
+    ),
     params=(
         ParamSpec(
             "backend",

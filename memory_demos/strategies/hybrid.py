@@ -60,6 +60,8 @@ INFO = StrategyInfo(
         "Recent turns verbatim, older ones as a running summary and as searchable vectors, all "
         "packed into a hard token budget that drops the least important parts first."
     ),
+    title_zh="混合：窗口 + 摘要 + 检索，受词元预算约束",
+    summary_zh="最近几轮原文，更早的作为滚动摘要和可检索向量，全部装进硬性词元预算，先丢最不重要的部分。",
     params=(
         ParamSpec("window_k", 3, "Recent turns (a message and its reply) sent verbatim.", minimum=1),
         ParamSpec(

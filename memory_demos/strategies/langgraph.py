@@ -45,6 +45,8 @@ INFO = StrategyInfo(
         "A LangGraph graph saves a checkpoint after every step of a thread. Sends the whole history; "
         "any earlier turn can be reopened and continued on a new branch."
     ),
+    title_zh="LangGraph 检查点（线程 + 时间旅行）",
+    summary_zh="LangGraph 图在线程的每一步后保存检查点；发送全部历史，可以回到任意一轮并在新分支上继续。",
     params=(
         ParamSpec(
             "checkpointer",

@@ -57,6 +57,10 @@ INFO = StrategyInfo(
         "Extracts stable facts about the user into a LangGraph store and puts them in the system "
         "message; only the last few messages are sent. Facts outlive the conversation."
     ),
+    title_zh="LangGraph 存储（长期事实）",
+    summary_zh=(
+        "把关于用户的稳定事实抽取到 LangGraph 存储并放进系统消息；只发送最后几条消息，事实比对话活得更久。"
+    ),
     params=(
         ParamSpec(
             "store",

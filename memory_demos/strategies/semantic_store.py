@@ -54,6 +54,10 @@ INFO = StrategyInfo(
         "Every exchange goes into a LangGraph store with a MiniLM index; before each call the agent "
         "searches it with the new message and sends the closest ones: recall by meaning."
     ),
+    title_zh="带向量索引的 LangGraph 存储",
+    summary_zh=(
+        "每轮对话存入带 MiniLM 索引的 LangGraph 存储；每次调用前用新消息检索，发送最接近的几条：按语义回忆。"
+    ),
     params=(
         ParamSpec(
             "k", 2, "Past exchanges found by store.search(query=...) and sent with each message.", minimum=1

@@ -38,6 +38,8 @@ INFO = StrategyInfo(
         "An agent whose middleware replaces old messages with a model-written summary once the "
         "history passes a token threshold; the last few messages stay verbatim."
     ),
+    title_zh="智能体 + SummarizationMiddleware",
+    summary_zh="历史超过词元阈值后，中间件用模型写的摘要替换旧消息；最后几条消息原样保留。",
     params=(
         ParamSpec(
             "trigger_tokens",

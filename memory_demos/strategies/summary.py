@@ -18,6 +18,8 @@ INFO = StrategyInfo(
     kind="classic",
     langchain_classes=("langchain_classic.memory.ConversationSummaryMemory",),
     summary="Sends a running summary instead of the messages: small prompts, one extra model call per turn.",
+    title_zh="摘要（滚动摘要）",
+    summary_zh="用滚动摘要代替消息发送：提示词小，每轮多一次模型调用。",
 )
 
 

@@ -18,6 +18,8 @@ INFO = StrategyInfo(
     kind="classic",
     langchain_classes=("langchain_classic.memory.ConversationSummaryBufferMemory",),
     summary="Recent messages verbatim, older ones folded into a summary once a token budget is passed.",
+    title_zh="摘要缓冲（摘要 + 最近消息）",
+    summary_zh="最近的消息原样保留，超过词元预算后把更早的消息折叠进摘要。",
     params=(
         ParamSpec(
             "max_token_limit",

@@ -13,6 +13,8 @@ INFO = StrategyInfo(
     kind="classic",
     langchain_classes=("langchain_classic.memory.ConversationTokenBufferMemory",),
     summary="Keeps the newest messages that fit a token budget: cost is capped, old facts are dropped.",
+    title_zh="词元缓冲（最近 N 个词元）",
+    summary_zh="保留能装进词元预算的最新消息：成本有上限，旧事实被丢弃。",
     params=(
         ParamSpec(
             "max_token_limit",

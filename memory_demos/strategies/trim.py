@@ -32,6 +32,8 @@ INFO = StrategyInfo(
         "Keeps the full history but sends only the newest messages that fit a token budget "
         "(strategy='last', start_on='human'); older facts fall out of the prompt."
     ),
+    title_zh="trim_messages（词元预算）",
+    summary_zh="保留完整历史，但只发送能装进词元预算的最新消息；更早的事实会掉出提示词。",
     params=(ParamSpec("max_tokens", 300, "Token budget of the prompt sent to the model.", minimum=1),),
 )
 

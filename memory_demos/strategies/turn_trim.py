@@ -26,6 +26,10 @@ INFO = StrategyInfo(
         "A tool-using agent whose history is trimmed by whole turns under a token budget: a tool call "
         "and its results are kept or dropped together, and the history is validated first."
     ),
+    title_zh="整轮裁剪（工具调用安全）",
+    summary_zh=(
+        "使用工具的智能体，按整轮在词元预算内裁剪历史：工具调用和它的结果一起保留或一起丢弃，并先校验历史。"
+    ),
     params=(ParamSpec("max_tokens", 400, "Token budget of the prompt sent to the model.", minimum=1),),
 )
 

@@ -32,6 +32,8 @@ INFO = StrategyInfo(
         "langchain_chroma.Chroma",
     ),
     summary="Stores every exchange as an embedding and sends the k most similar ones: recall by meaning.",
+    title_zh="向量存储（相似的旧对话）",
+    summary_zh="把每轮对话存为向量，发送最相似的 k 条：按语义回忆。",
     params=(
         # Chroma converts k to a C integer: without a bound, a huge k ends in an OverflowError text.
         ParamSpec(

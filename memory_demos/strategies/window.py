@@ -15,6 +15,8 @@ INFO = StrategyInfo(
     kind="classic",
     langchain_classes=("langchain_classic.memory.ConversationBufferWindowMemory",),
     summary="Sends only the last k exchanges: constant cost, but older facts silently fall out.",
+    title_zh="窗口（最近 k 轮）",
+    summary_zh="只发送最近 k 轮对话：成本恒定，但更早的事实会悄悄丢失。",
     params=(
         ParamSpec(
             "k",
