@@ -19,17 +19,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, get_buffer_string
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import PromptTemplate
 
-from memory_demos.prompts import RETRIEVED_HEADER, SUMMARY_HEADER
 from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message_tokens
 from memory_demos.storage import StorageError, chroma_collection_name, redact_url
 from memory_demos.strategies.base import InputError, ParamSpec, Strategy, StrategyContext, StrategyInfo
+from memory_demos.strategies.shared.budgeted_prompt import (
+    SECTIONS,
+    AssembledPrompt,
+    Hit,
+    PastTurn,
+    assemble_prompt,
+    turn_from_json,
+    turn_to_json,
+)
 from memory_demos.strategies.shared.chroma_collection import ConversationCollectionMixin, scored_search
 from memory_demos.strategies.shared.classic import messages_as_json
 from memory_demos.tracing import SUMMARIZE
@@ -38,8 +46,6 @@ COLLECTION_PREFIX = "memory_lab_hybrid_"
 RETRIEVE_K = 2
 STATE_KEY = "memory_lab_hybrid_state"
 STATE_VERSION = 1
-SECTIONS = ("system", "summary", "retrieved", "history", "input")
-RETRIEVED_SHARE = 0.3  # seed 003: retrieved context may take at most 30% of the budget
 ORDERS = {
     "history_first": "retrieved context capped at 30% of the budget; oldest window turns dropped first, "
     "then retrieved lines, then the summary",
@@ -82,10 +88,6 @@ INFO = StrategyInfo(
 )
 
 
-class TokenBudgetError(InputError):
-    """The system prompt and the new message alone exceed ``hybrid.max_tokens``."""
-
-
 def collection_name(conversation_id: str, user_id: str | None = None) -> str:
     """This conversation's Chroma collection: unique, since all in-process clients share collections.
 
@@ -99,45 +101,6 @@ def summary_prompt() -> PromptTemplate:
     from langchain_classic.memory.prompt import SUMMARY_PROMPT
 
     return PromptTemplate.from_template(SUMMARY_PROMPT.template)
-
-
-@dataclass(frozen=True)
-class PastTurn:
-    """One finished turn: its number in the conversation, the message and the reply."""
-
-    number: int
-    human: HumanMessage
-    ai: AIMessage
-
-    @property
-    def messages(self) -> list[BaseMessage]:
-        return [self.human, self.ai]
-
-    @property
-    def text(self) -> str:
-        return get_buffer_string(self.messages)
-
-
-@dataclass(frozen=True)
-class Hit:
-    """A retrieved old turn and its cosine similarity to the new message (1 - cosine distance)."""
-
-    turn: int
-    text: str
-    score: float
-
-
-@dataclass
-class AssembledPrompt:
-    """The reply prompt, section by section, after the budget was applied."""
-
-    sections: dict[str, list[BaseMessage]]
-    hits: list[Hit]
-    dropped: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def messages(self) -> list[BaseMessage]:
-        return [message for name in SECTIONS for message in self.sections[name]]
 
 
 @dataclass
@@ -215,8 +178,8 @@ class HybridStrategy(ConversationCollectionMixin, Strategy):
                 raise ValueError(f"state version {state.get('version')!r}")
             self._turn_count = int(state["turn_count"])
             self._summary = str(state["summary"])
-            self._window = [_turn_from_json(row) for row in state["window"]]
-            self._unsummarized = [_turn_from_json(row) for row in state["unsummarized"]]
+            self._window = [turn_from_json(row) for row in state["window"]]
+            self._unsummarized = [turn_from_json(row) for row in state["unsummarized"]]
             self._indexed_ids = [str(doc_id) for doc_id in state["indexed_ids"]]
         except (ValueError, KeyError, TypeError) as exc:
             raise StorageError(
@@ -232,8 +195,8 @@ class HybridStrategy(ConversationCollectionMixin, Strategy):
             "version": STATE_VERSION,
             "turn_count": self._turn_count,
             "summary": self._summary,
-            "window": [_turn_to_json(turn) for turn in self._window],
-            "unsummarized": [_turn_to_json(turn) for turn in self._unsummarized],
+            "window": [turn_to_json(turn) for turn in self._window],
+            "unsummarized": [turn_to_json(turn) for turn in self._unsummarized],
             "indexed_ids": self._indexed_ids,
         }
         # modify() replaces the metadata; the cosine space lives in the collection's configuration.
@@ -254,51 +217,16 @@ class HybridStrategy(ConversationCollectionMixin, Strategy):
 
     def assemble(self, user_text: str, hits: list[Hit]) -> AssembledPrompt:
         """The reply prompt within ``max_tokens``; raises ``TokenBudgetError`` if even the minimum is over."""
-        budget = self.params["max_tokens"]
-        history_first = self.params["order"] == "history_first"
-        hits = sorted(hits, key=lambda hit: hit.score, reverse=True)
-        window = list(self._window)
-        keep_summary = bool(self._summary)
-        dropped = {"retrieved": 0, "history": 0, "summary": 0}
-        while True:
-            retrieved = (
-                [SystemMessage(RETRIEVED_HEADER + "\n" + "\n\n".join(hit.text for hit in hits))]
-                if hits
-                else []
-            )
-            if history_first and retrieved and self._tokens(retrieved) > RETRIEVED_SHARE * budget:
-                hits = hits[:-1]  # over its 30% share: the least similar line goes
-                dropped["retrieved"] += 1
-                continue
-            sections: dict[str, list[BaseMessage]] = {
-                "system": [SystemMessage(self.system_prompt)],
-                "summary": [SystemMessage(f"{SUMMARY_HEADER}\n{self._summary}")] if keep_summary else [],
-                "retrieved": retrieved,
-                "history": [message for turn in window for message in turn.messages],
-                "input": [HumanMessage(user_text)],
-            }
-            prompt = AssembledPrompt(sections, hits, {k: v for k, v in dropped.items() if v})
-            total = self._tokens(prompt.messages)
-            if total <= budget:
-                return prompt
-            if history_first and window:
-                window = window[1:]
-                dropped["history"] += 1
-            elif hits:
-                hits = hits[:-1]
-                dropped["retrieved"] += 1
-            elif window:
-                window = window[1:]
-                dropped["history"] += 1
-            elif keep_summary:
-                keep_summary = False
-                dropped["summary"] += 1
-            else:
-                raise TokenBudgetError(
-                    f"The system prompt and this message alone take {total} tokens, over "
-                    f"hybrid.max_tokens={budget}. Raise hybrid.max_tokens or send a shorter message; "
-                    "nothing was sent."
-                )
+        return assemble_prompt(
+            system_prompt=self.system_prompt,
+            summary=self._summary,
+            window=self._window,
+            hits=hits,
+            user_text=user_text,
+            budget=self.params["max_tokens"],
+            history_first=self.params["order"] == "history_first",
+            count_tokens=self._tokens,
+        )
 
     # -- the turn ---------------------------------------------------------------------------
     def _respond(self, user_text: str) -> str:
@@ -422,15 +350,6 @@ class HybridStrategy(ConversationCollectionMixin, Strategy):
         self._turn_count = 0
         self._last_prompt = None
         self._all_hits = []
-
-
-def _turn_to_json(turn: PastTurn) -> list[Any]:
-    return [turn.number, turn.human.text, turn.ai.text]
-
-
-def _turn_from_json(row: list[Any]) -> PastTurn:
-    number, human, ai = row
-    return PastTurn(int(number), HumanMessage(str(human)), AIMessage(str(ai)))
 
 
 STRATEGY = HybridStrategy
