@@ -295,7 +295,7 @@ def test_every_classic_memory_and_runnable_with_message_history_shows_the_deprec
         strategy.close()
     subjects = {item.subject for item in strategy.deprecations}
     if strategy_id == "history":
-        assert "RunnableWithMessageHistory" in subjects
+        assert {"RunnableWithMessageHistory", "InMemoryChatMessageHistory"} <= subjects
     else:
         classic = [
             item for item in strategy.deprecations if item.subject.startswith(("Conversation", "Vector"))

@@ -292,7 +292,7 @@ def test_each_history_strategy_owns_a_bounded_store(built: list[Strategy]) -> No
             {"input": "hello"}, {"configurable": {"user_id": user, "conversation_id": "c"}}
         )
     assert first.store.keys() == [session_key("u2", "c"), session_key("u3", "c")]  # type: ignore[attr-defined]
-    assert len(second.store) == 0  # type: ignore[attr-defined]
+    assert second.store.keys() == [second.session_key]  # type: ignore[attr-defined]  # its own, opened on build
 
 
 # -- SQLite: restart, concurrent writers, a damaged file ------------------------------------------------

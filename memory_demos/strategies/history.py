@@ -122,6 +122,10 @@ class HistoryStrategy(Strategy):
         else:
             factory = _new_in_memory_history
         self.store = SessionHistoryStore(factory, max_sessions=DEFAULT_MAX_SESSIONS)
+        if self.backend == "memory":
+            # Made now rather than on the first turn, so InMemoryChatMessageHistory's deprecation is
+            # captured while building, with RunnableWithMessageHistory's, and the pane shows both.
+            self.store.get(self.session_key)
         self.chain = self._build_chain()
 
     def _build_chain(self) -> RunnableWithMessageHistory:
