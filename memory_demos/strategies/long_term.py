@@ -24,6 +24,12 @@ from memory_demos.prompts import FACT_EXTRACTION_PROMPT, LONG_TERM_FACTS_HEADER
 from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo
 from memory_demos.strategies.shared.checkpointed_graph import CheckpointedGraphStrategy, open_postgres_saver
 from memory_demos.strategies.shared.classic import messages_as_json
+from memory_demos.strategies.shared.langgraph_store import (
+    STORE_FILE,
+    namespace_label,
+    open_postgres_store,
+    open_sqlite_store,
+)
 from memory_demos.strategies.shared.paging import paged
 
 if TYPE_CHECKING:
@@ -32,7 +38,6 @@ if TYPE_CHECKING:
     from langgraph.runtime import Runtime
     from langgraph.store.base import BaseStore
 
-STORE_FILE = "long_term_store.sqlite"
 EXTRACT_FACTS = "extract facts"
 MAX_FACTS = 200
 MAX_FACT_VALUE_CHARS = 200
@@ -81,12 +86,6 @@ INFO = StrategyInfo(
 )
 
 
-def namespace_label(value: str) -> str:
-    """A store namespace label: LangGraph forbids periods and empty labels."""
-    cleaned = value.replace(".", "_").replace("\x00", "")
-    return cleaned or "anonymous"
-
-
 def parse_facts(text: str) -> dict[str, str]:
     """``key: value`` lines as a dict with snake_case keys; ``NONE`` or prose gives nothing."""
     facts: dict[str, str] = {}
@@ -100,31 +99,6 @@ def parse_facts(text: str) -> dict[str, str]:
             continue
         facts[key] = value[:MAX_FACT_VALUE_CHARS]
     return facts
-
-
-def open_sqlite_store(context: StrategyContext) -> Any:
-    """A ``SqliteStore`` on the data folder's store file, migrated; ``StorageError`` names a damaged file."""
-    from langgraph.store.sqlite import SqliteStore
-
-    path = storage.sqlite_file(STORE_FILE, context.folder())
-    connection = storage.connect(path)
-    # SqliteStore issues its own BEGIN/COMMIT, so the connection must be in autocommit mode.
-    connection.isolation_level = None
-    store = SqliteStore(connection)
-    storage.run_sqlite_setup(connection, path, store.setup, "the long-term store")
-    return store
-
-
-def open_postgres_store(config: storage.StorageConfig, connection: Any) -> BaseStore:
-    """A ``PostgresStore`` on an autocommit, dict-row psycopg ``connection``, migrated.
-
-    Raises ``StorageError`` (password scrubbed) if the tables cannot be created.
-    """
-    from langgraph.store.postgres import PostgresStore
-
-    store = PostgresStore(connection)
-    storage.run_postgres_setup(config, connection, store.setup, "The long-term store")
-    return store
 
 
 class LongTermStrategy(CheckpointedGraphStrategy):

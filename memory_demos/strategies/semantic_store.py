@@ -23,13 +23,17 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from memory_demos import storage
 from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo
-from memory_demos.strategies.long_term import namespace_label, open_postgres_store, open_sqlite_store
 from memory_demos.strategies.shared.checkpointed_graph import (
     CheckpointedGraphStrategy,
     open_postgres_saver,
     open_sqlite_saver,
 )
 from memory_demos.strategies.shared.classic import messages_as_json
+from memory_demos.strategies.shared.langgraph_store import (
+    namespace_label,
+    open_postgres_store,
+    open_sqlite_store,
+)
 from memory_demos.strategies.turn_trim import split_turns
 from memory_demos.strategies.vector import system_with_retrieved
 
