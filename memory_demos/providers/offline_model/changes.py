@@ -29,20 +29,72 @@ _NEVER = re.compile(r"\b(?:do|does|did)\s+not\s+|\b(?:don't|doesn't|didn't|never
 _NOT = re.compile(r"\s+not\b|\s*n't\b", re.I)
 _CHANGED = re.compile(r"\b(?:moved|relocated|turned|changed)\b", re.I)
 _ONLY = re.compile(r"\bonly\s+", re.I)
-# Every word any rule below looks for: most clauses have none and skip them all.
+# Every word any rule below looks for: most clauses have none and skip them all. Grouped by first
+# letter, so at each word the engine tries one branch, not thirty.
 _ANY_CHANGE_WORD = re.compile(
-    r"\b(?:no|not|never|any\s?more|stopped|used|now|these|nowadays|currently|at|instead|moved|relocated|"
-    r"turned|changed|only|just|recently|actually|also|really|still|originally|absolutely|totally|mostly|"
-    r"usually|finally|officially|again)\b|n't\b",
+    r"\b(?:n(?:o(?:t|w(?:adays)?)?|ever)|a(?:ny\s?more|t|ctually|lso|bsolutely|gain)|s(?:topped|till)|"
+    r"u(?:sed|sually)|t(?:hese|urned|otally)|c(?:urrently|hanged)|instead|m(?:oved|ostly)|"
+    r"r(?:elocated|ecently|eally)|o(?:nly|riginally|fficially)|just|finally)\b|n't\b",
     re.IGNORECASE,
 )
+_CHANGE_WORDS = frozenset(
+    [
+        "no",
+        "not",
+        "never",
+        "stopped",
+        "used",
+        "now",
+        "these",
+        "nowadays",
+        "currently",
+        "at",
+        "instead",
+        "moved",
+        "relocated",
+        "turned",
+        "changed",
+        "only",
+        "just",
+        "recently",
+        "actually",
+        "also",
+        "really",
+        "still",
+        "originally",
+        "absolutely",
+        "totally",
+        "mostly",
+        "usually",
+        "finally",
+        "officially",
+        "again",
+    ]
+)
+_WORDS = re.compile(r"\w+")
+
+
+def _has_change_word(text: str) -> bool:
+    """Whether ``_ANY_CHANGE_WORD`` matches, asked of a set of the text's words first (much faster).
+
+    Casefolded words hold every word the pattern could match, except across "any more", "n't" and the
+    two letters ("İ", "ı") casefolding changes differently: those texts go straight to the pattern.
+    """
+    folded = text.casefold()
+    if "any" in folded or "n't" in folded or "İ" in text or "ı" in text:
+        return _ANY_CHANGE_WORD.search(text) is not None
+    if _CHANGE_WORDS.isdisjoint(_WORDS.findall(folded)):
+        return False
+    return _ANY_CHANGE_WORD.search(text) is not None
+
+
 _SPACES = re.compile(r"\s{2,}")
 
 
 def normalize_en(text: str) -> tuple[str, bool, bool, bool]:
     """An English clause without its change words, and (negated, change, exclusive)."""
     negated = change = exclusive = False
-    if not _ANY_CHANGE_WORD.search(text):
+    if not _has_change_word(text):
         return (_SPACES.sub(" ", text) if "  " in text else text).strip(" ,.!?"), negated, change, exclusive
     if _NO_LONGER.search(text):
         negated = change = True

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from memory_demos.providers.offline_model.lexicon import _KV_EXCLUDED_KEYS, LIST_KEYS, RELATIONS_EN
 from memory_demos.providers.offline_model.rules import read_pairs
-from memory_demos.providers.offline_model.statements import USER, Statement, may_state_facts, read_statements
+from memory_demos.providers.offline_model.sentences import may_state_facts
+from memory_demos.providers.offline_model.statements import USER, Statement, read_statements
 from memory_demos.providers.offline_model.text import (
     _KV_LINE,
     _clean_list,
@@ -44,7 +45,9 @@ _HUMANS_RELATION = re.compile(
     r"(?P<v>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?|[\u3400-\u9fff]{1,4})\s+is\s+the\s+(?:human|user)(?:'s|’s)\s+"
     r"(?P<rel>" + "|".join(sorted(RELATIONS_EN, key=len, reverse=True)) + r")\b"
 )
-_MAY_FORGET = re.compile(r"forget|ignore|scratch", re.IGNORECASE)
+# Parts of "forget", "ignore", "scratch" that casefolding keeps whole wherever re.IGNORECASE would
+# match the word (it also matches "İ" and "ı" for "i"): a cheap test before _FORGET.
+_FORGET_PARTS = ("orget", "gnore", "cratch")
 _FORGET = re.compile(
     r"\b(?:forget|ignore|scratch)\s+(?:what\s+I\s+said\s+about|that\s+bit\s+about)\s+(?P<v>[\w' -]+)", re.I
 )
@@ -77,7 +80,9 @@ def extract_facts(text: str, *, role: str = "human", last_person: str | None = N
     if ":" not in text and "：" not in text and not may_state_facts(text):
         return []
     facts = [fact for line in text.splitlines() for fact in _line_facts(line)]
-    forgets = list(_FORGET.finditer(text)) if _MAY_FORGET.search(text) else []
+    folded = text.casefold()
+    may_forget = _FORGET_PARTS[0] in folded or _FORGET_PARTS[1] in folded or _FORGET_PARTS[2] in folded
+    forgets = list(_FORGET.finditer(text)) if may_forget else []
     for forget in forgets:
         facts.append(Fact(ANY_KEY, forget.group("v").strip(), forget.group(0), negated=True, change=True))
     for statement in read_statements(text, role=role, last_person=last_person):

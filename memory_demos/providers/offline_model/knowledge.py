@@ -143,6 +143,8 @@ class Knowledge:
 
     def resolve(self, subject: str) -> str:
         """The subject a name or relation stands for: the user's own name is the user."""
+        if subject == USER:
+            return USER
         user = self.beliefs.get(USER, {})
         name = user.get("name")
         if name and any(_same(subject, v) for v in name.values):
@@ -208,7 +210,8 @@ def knowledge_of(messages: Sequence[BaseMessage]) -> Knowledge:
                 facts = extract_facts(block, role="narrative")
                 (knowledge.add_ordered if in_order else knowledge.add_unordered)(facts)
         else:
-            text = _content_text(message) if message.type == "ai" else message_text(message)
+            # A human message has no tool calls to render; message_text would look for them.
+            text = _content_text(message) if message.type in {"ai", "human"} else message_text(message)
             role = "ai" if message.type == "ai" else "human"
             facts = extract_facts(text, role=role, last_person=last_person)
             knowledge.add_ordered(facts)

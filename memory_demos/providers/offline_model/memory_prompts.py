@@ -28,8 +28,9 @@ from memory_demos.providers.offline_model.lexicon import (
     RELATIONS_EN,
 )
 from memory_demos.providers.offline_model.questions import detect_recall_question
+from memory_demos.providers.offline_model.sentences import split_sentences
 from memory_demos.providers.offline_model.small_talk import topic_of
-from memory_demos.providers.offline_model.statements import USER, split_sentences
+from memory_demos.providers.offline_model.statements import USER
 from memory_demos.providers.offline_model.text import (
     _after_last,
     _capitalize,

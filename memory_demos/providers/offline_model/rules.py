@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from memory_demos.providers.offline_model.lexicon import (
     _CJK,
@@ -30,6 +31,7 @@ from memory_demos.providers.offline_model.text import (
     _clean_place,
     _clean_value,
     _clean_zh_name,
+    first_matching,
     is_chinese,
     mostly_chinese,
     normalize_key,
@@ -41,6 +43,12 @@ BIRTHDAY = "+1"  # an age value meaning "one year older than before"
 
 _JOB_SUFFIX = re.compile(r"(?:er|or|ist|ian|ant|ent|eer|ect|ist|nurse|chef|cook|pilot|student|dentist)$")
 _NOT_JOBS = frozenset({"fan", "member", "user", "owner", "beginner", "number", "other", "lover", "person"})
+
+
+_FIRST_WORD_END = re.compile(r"[\s,.!?]")
+_FROM = re.compile(r"\bfrom\s+(?P<v>.+)")
+_CALLED = re.compile(r"(?:called|named)\s+(.+)", re.IGNORECASE)
+_ZH_MEASURE = re.compile("^(?:一名|一位|一个|个|名)")
 
 
 def _single(key: str, cleaner: Callable[[str], str | None]) -> Handler:
@@ -65,11 +73,11 @@ def _name(match: re.Match[str]) -> Pairs:
 
 def _self_name(match: re.Match[str]) -> Pairs:
     raw = match.group("v").strip()
-    word = re.split(r"[\s,.!?]", raw, maxsplit=1)[0]
+    word = _FIRST_WORD_END.split(raw, maxsplit=1)[0]
     if word in NATIONALITIES:
         return [("nationality", word)]
     name = _clean_name(raw, require_capital=True)
-    origin = re.search(r"\bfrom\s+(?P<v>.+)", raw)
+    origin = _FROM.search(raw)
     place = _clean_place(origin.group("v")) if origin else None
     return [("name", name)] + ([("hometown", place)] if place else []) if name else []
 
@@ -92,7 +100,7 @@ def _generic(match: re.Match[str]) -> Pairs:
     raw = match.group("v").strip()
     if thing.lower() in _THING_STOP or len(thing.split()) > 3 or not thing:
         return []
-    called = re.match(r"(?:called|named)\s+(.+)", raw, re.IGNORECASE)
+    called = _CALLED.match(raw)
     if called or thing.split()[-1].lower() == "name" or thing.lower() in RELATIONS_EN:
         name = _clean_name(called.group(1) if called else raw, require_capital=False)
         if not name:
@@ -110,6 +118,11 @@ def _favourite(match: re.Match[str]) -> Pairs:
     return [(normalize_key(f"favourite_{match.group('k')}"), value)] if value else []
 
 
+# "Tea is my favourite drink": the subject comes after the value, so this rule searches.
+_FAVOURITE_AFTER = r"(?P<v>\b[\w'-]+(?:\s+[\w'-]+)?)\s+(?:is|are)\s+S's\s+favou?rite\s+(?P<k>[a-z]\w{0,20})"
+# A searched rule scans the whole statement: it runs only when the statement holds this piece (its
+# letters match no other characters case-insensitively, so lowercasing the text is enough).
+_SEARCH_NEEDS = {_FAVOURITE_AFTER: "favo"}
 _EN_RULES: tuple[tuple[str, Handler], ...] = (
     (
         r"^S's\s+birthday\s*$|^S's\s+birthday\s+(?:is|was)\s+(?:today|yesterday)|^S\s+had\s+(?:a|S's)\s+birthday",
@@ -143,7 +156,7 @@ _EN_RULES: tuple[tuple[str, Handler], ...] = (
     ),
     (r"^S\s+(?P<verb>" + "|".join(sorted(HABIT_FORMS, key=len, reverse=True)) + r")\s+(?P<v>.+)", _habit),
     (r"^S's\s+favou?rite\s+(?P<k>[a-z][\w ]{0,20}?)\s+(?:is|are)\s+(?P<v>.+)", _favourite),
-    (r"(?P<v>\b[\w'-]+(?:\s+[\w'-]+)?)\s+(?:is|are)\s+S's\s+favou?rite\s+(?P<k>[a-z]\w{0,20})", _favourite),
+    (_FAVOURITE_AFTER, _favourite),
     (r"^S\s+(?:has|have)\s+an?\s+(?P<k>[a-z]+)\s+(?P<v>(?:called|named)\s+.+)", _generic),
     (r"^S's\s+(?P<k>[a-z][\w' -]{0,30}?)\s+(?:is|are|was)\s+(?P<v>.+)", _generic),
 )
@@ -198,8 +211,8 @@ def _zh_age(raw: str) -> str | None:
 
 def _zh_is(match: re.Match[str]) -> Pairs:
     value = match.group("v")
-    if re.match("(?:一名|一位|一个|个|名)", value):
-        job = re.sub("^(?:一名|一位|一个|个|名)", "", value)
+    if _ZH_MEASURE.match(value):
+        job = _ZH_MEASURE.sub("", value, count=1)
         return [("job", job)] if job and not _ZH_QUESTION.search(job) else []
     if value.endswith("人") and 2 <= len(value) <= 5:
         return [("hometown", value[:-1])]
@@ -246,36 +259,67 @@ _ZH_SELF_RULES: tuple[tuple[str, Handler], ...] = (
 )
 
 
-def _compile(rules: tuple[tuple[str, Handler], ...], flags: int) -> tuple[tuple[Callable, Handler], ...]:
-    """Anchored rules ("^S ...") compile to ``match``, which tries only the start; others to ``search``."""
-    compiled = []
-    for pattern, handler in rules:
-        if pattern.startswith("^"):
-            regex = re.compile(pattern[1:].replace("|^", "|"), flags)
-            compiled.append((regex.match, handler))
-        else:
-            compiled.append((re.compile(pattern, flags).search, handler))
-    return tuple(compiled)
+@dataclass(frozen=True)
+class _RuleSet:
+    """Rules in order. Anchored ones ("^S ...") are tried with ``match``, others with ``search``; one
+    alternation finds the first anchored rule that matches, so only it and earlier searches run.
+    """
+
+    finds: tuple[Callable[[str], re.Match[str] | None], ...]
+    handlers: tuple[Handler, ...]
+    needs: tuple[str, ...]  # per rule, a lowercase piece of text it cannot match without ("" for none)
+    orders: tuple[tuple[int, ...], ...]  # by the first anchored rule that matched: the rules to try
+    first_anchored: Callable[[str], int | None]
+
+    @classmethod
+    def of(cls, rules: tuple[tuple[str, Handler], ...], flags: int) -> _RuleSet:
+        finds: list[Callable[[str], re.Match[str] | None]] = []
+        anchored: list[str] = []
+        for pattern, _ in rules:
+            if pattern.startswith("^"):
+                anchored.append(pattern[1:].replace("|^", "|"))
+                finds.append(re.compile(anchored[-1], flags).match)
+            else:
+                anchored.append("(?!)")  # never matches: this rule is searched for instead
+                finds.append(re.compile(pattern, flags).search)
+        searched = [i for i, (pattern, _) in enumerate(rules) if not pattern.startswith("^")]
+        # Earlier searched rules, then the first anchored match and every rule after it.
+        orders = tuple(
+            (*(i for i in searched if i < first), *range(first, len(rules)))
+            for first in range(len(rules) + 1)
+        )
+        needs = tuple(_SEARCH_NEEDS.get(pattern, "") for pattern, _ in rules)
+        return cls(tuple(finds), tuple(h for _, h in rules), needs, orders, first_matching(anchored, flags))
+
+    def pairs(self, text: str) -> Pairs | None:
+        """The pairs of the first rule that matches and yields any; None when none does."""
+        first = self.first_anchored(text)
+        lowered = ""
+        for index in self.orders[len(self.finds) if first is None else first]:
+            if self.needs[index]:
+                lowered = lowered or text.lower()
+                if self.needs[index] not in lowered:
+                    continue
+            match = self.finds[index](text)
+            if match:
+                pairs = self.handlers[index](match)
+                if pairs:
+                    return pairs
+        return None
 
 
-_COMPILED = {
-    (False, False): _compile(_EN_RULES, re.IGNORECASE),
-    (False, True): _compile(_EN_SELF_RULES, 0),
-    (True, False): _compile(_ZH_RULES, 0),
-    (True, True): _compile(_ZH_SELF_RULES, 0),
+_RULE_SETS = {
+    (False, False): _RuleSet.of(_EN_RULES, re.IGNORECASE),
+    (False, True): _RuleSet.of(_EN_SELF_RULES, 0),
+    (True, False): _RuleSet.of(_ZH_RULES, 0),
+    (True, True): _RuleSet.of(_ZH_SELF_RULES, 0),
 }
 
 
 def read_pairs(text: str, *, self_subject: bool) -> Pairs:
     """The (key, value) pairs one canonical statement states; the first rule that yields wins."""
     chinese = mostly_chinese(text)
-    rules = _COMPILED[(chinese, False)]
-    if self_subject:
-        rules = rules + _COMPILED[(chinese, True)]
-    for find, handler in rules:
-        match = find(text)
-        if match:
-            pairs = handler(match)
-            if pairs:
-                return [(k, v.rstrip(".。") if not v.endswith("..") else v) for k, v in pairs if v]
-    return []
+    pairs = _RULE_SETS[(chinese, False)].pairs(text)
+    if pairs is None and self_subject:
+        pairs = _RULE_SETS[(chinese, True)].pairs(text)
+    return [(k, v.rstrip(".。") if not v.endswith("..") else v) for k, v in pairs or () if v]

@@ -10,18 +10,38 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from memory_demos.providers.offline_model.changes import normalize_en, normalize_zh
 from memory_demos.providers.offline_model.lexicon import _CJK, RELATIONS_EN, RELATIONS_ZH
-from memory_demos.providers.offline_model.text import _normalize_quotes, _segments, mostly_chinese
+from memory_demos.providers.offline_model.sentences import (
+    NAME_EN,
+    PREDICATE,
+    ZH_VERBS,
+    assistant_may_state_facts,
+    changes_mind,
+    clauses,
+    is_question,
+    quote,
+    sentence_may_state,
+    split_sentences,
+)
+from memory_demos.providers.offline_model.text import (
+    _normalize_quotes,
+    _segments,
+    first_matching,
+    mostly_chinese,
+)
 
 USER = "user"
 ASSISTANT = "assistant"
 
 
-@dataclass(frozen=True)
-class Statement:
-    """One clause about one subject: ``USER``, a person's name, or ``rel:brother`` (a relation, unnamed)."""
+class Statement(NamedTuple):
+    """One clause about one subject: ``USER``, a person's name, or ``rel:brother`` (a relation, unnamed).
+
+    A named tuple, not a dataclass: a reply builds about a hundred, and a tuple is built faster.
+    """
 
     subject: str
     text: str
@@ -44,12 +64,8 @@ class _Context:
 
 _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
 _REL_ZH = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
-_NAME_EN = r"[A-Z][a-z][\w'-]*"
-_PERSON_EN = r"(?:" + _NAME_EN + r"\b|[" + _CJK + r"]{2,4})"  # a name in English text, maybe Chinese
+_PERSON_EN = r"(?:" + NAME_EN + r"\b|[" + _CJK + r"]{2,4})"  # a name in English text, maybe Chinese
 _ZH_NAME = r"(?:[" + _CJK + r"]{2,3}?|[A-Z][a-z]+)"
-_ZH_VERBS = (
-    r"住|搬|来自|是|今年|喜欢|不|讨厌|做|当|在|的|叫|刚|已经|现在|也|还|最|说|只|喝|吃|满|过|以前|原来"
-)
 _EN_LEAD = re.compile(
     r"^(?:(?:and|but|so|then|well|oh|also|now|these days|nowadays|today|by the way|in fact|actually|"
     r"anyway|currently|big news|update|ok|okay|yes|no|hi|hello|hey)\b[\s,:!-]*)+",
@@ -65,62 +81,18 @@ _CONTINUES = re.compile(
     r"used\s+to|don't|doesn't|never|now|only|still|also)\b",
     re.IGNORECASE,
 )
-_CLAUSE_BREAK = re.compile(
-    r"\s*(?:[,;:—–]\s*(?:and\s+|but\s+|so\s+|then\s+)?|\s+(?:and|&|but|so|whereas|while)\s+)"
-    r"(?=(?:now|these days|nowadays|then|also|still|currently)?\s*"
-    r"(?:I\b|I'm|my\b|My\b|you\b|your\b|[A-Z][a-z]+\b|"
-    r"he\b|she\b|He\b|She\b|his\b|her\b|live[sd]?\b|works?\b|moved\b|is\b|likes?\b|loves?\b|drinks?\b|"
-    r"eats?\b|plays?\b|speaks?\b|turned\b|just\b|no\s+longer\b|used\s+to\b|don't\b|doesn't\b|only\b|"
-    r"comes?\b|has\b))"
-)
-_PREDICATE = (
-    r"(?:is|was|has|had|lives|lived|moved|works|worked|likes|loves|hates|enjoys|drinks|eats|plays|speaks|"
-    r"studies|comes|turned|just|no\s+longer|used\s+to|doesn't|does|never|now|only|still|also|recently)\b"
-)
-_QUOTE_EN = re.compile(
-    r"^(?P<who>.{0,40}?\b" + _NAME_EN + r")\s+(?:said|says|told\s+me|tells\s+me|wrote|writes)"
-    r"(?:\s+that)?\s*[:,]?\s*[\"“]?(?P<q>[^\"”]+)[\"”]?\s*$"
-)
-_QUOTE_ZH = re.compile(r"^(?P<who>.{0,12}?)(?:说|告诉我)[：:，,]?\s*[“\"「]?(?P<q>[^”\"」]+)[”\"」]?$")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
-_ZH_CLAUSE_END = re.compile(r"[，,；;。！!？?]|(?:但是|不过|可是)")
-_ZH_INTRO = re.compile(r"我的?(?P<rel>" + _REL_ZH + r")(?P<n>" + _ZH_NAME + r"?)(?=" + _ZH_VERBS + ")")
+_ZH_INTRO = re.compile(r"我的?(?P<rel>" + _REL_ZH + r")(?P<n>" + _ZH_NAME + r"?)(?=" + ZH_VERBS + ")")
 _ZH_MY_RELATION = re.compile(r"我的?(?P<rel>" + _REL_ZH + ")")
-_ZH_NAMED = re.compile(r"(?P<n>" + _ZH_NAME + r")(?=" + _ZH_VERBS + ")")
+_ZH_NAMED = re.compile(r"(?P<n>" + _ZH_NAME + r")(?=" + ZH_VERBS + ")")
 _ZH_NOT_NAMES = re.compile("现在|目前|今天|以前|原来|已经|最近|这里|那里|北京|上海")
-_ZH_VERB_START = re.compile(_ZH_VERBS)
-_CHANGED_MIND = re.compile(r"changed\s+my\s+mind|改主意|说错了|更正", re.IGNORECASE)
+_ZH_VERB_START = re.compile(ZH_VERBS)
 _NOT_NOTE_NAMES = re.compile(r"(?i)(?:summary|note|context|notes|key|value)$")
-_BULLET = re.compile(r"^(?:[-*•·]|\d+[.)])\s+")
 _ENTITY_NOTE = re.compile(
-    r"^\s*(?P<n>" + _NAME_EN + r"(?:\s+" + _NAME_EN + r")?|[" + _CJK + r"]{2,4})[:：]\s*(?P<t>\S.*)$"
+    r"^\s*(?P<n>" + NAME_EN + r"(?:\s+" + NAME_EN + r")?|[" + _CJK + r"]{2,4})[:：]\s*(?P<t>\S.*)$"
 )
 
 
-_ZH_ASKS = re.compile("什么|多少|哪|谁|啥|吗[？?]?$|几岁|几号|[？?]$")
-
-
-def _is_question(clause: str, chinese: bool) -> bool:
-    if chinese:
-        return bool(_ZH_ASKS.search(clause))
-    return clause.rstrip().endswith("?")
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences, split after . ! ? 。！？ and at line breaks."""
-    parts = _SENTENCE_END.split(text)
-    return [_BULLET.sub("", part.strip()) for part in parts if part and part.strip()]
-
-
-def _english_clauses(sentence: str) -> list[str]:
-    return [part.strip() for part in _CLAUSE_BREAK.split(sentence) if part and part.strip()]
-
-
-def _chinese_clauses(sentence: str) -> list[str]:
-    parts = _ZH_CLAUSE_END.split(sentence)
-    return [part.strip() for part in parts if part and part.strip()]
-
-
+_ZH_PRONOUN_STARTS = frozenset("叫用我你他她")  # first characters of the prefixes _subject_zh knows
 # --------------------------------------------------------------------------------------------
 # Subjects
 
@@ -128,49 +100,36 @@ _EN_INTRO = re.compile(
     r"(?P<poss>(?i:my)|[Hh]is|[Hh]er|[Tt]heir|(?i:the\s+(?:user|human))'s)\s+(?P<rel>"
     + _REL_EN
     + r")(?:,)?\s+"
-    r"(?P<n>" + _NAME_EN + r")\b,?\s*"
+    r"(?P<n>" + NAME_EN + r")\b,?\s*"
 )
 _EN_INSIDE = re.compile(r"\b(?:(?P<my>[Mm]y)|(?P<i>I))\b")
 # (pattern at the clause's start, who it names, what replaces it); "first" is the speaker.
-_EN_SUBJECTS: tuple[tuple[re.Pattern[str], str | None, str], ...] = tuple(
-    (re.compile(pattern), who, replacement)
-    for pattern, who, replacement in (
-        (r"(?i:(?:you\s+can\s+)?call\s+me)\b", "first", "S is called"),
-        (r"(?i:the\s+(?:human|user))(?:'s)", "user", "S's"),
-        (r"(?i:the\s+(?:human|user))\b", "user", "S"),
-        (r"(?i:my)\s+(?P<rel>" + _REL_EN + r")(?='s)", None, "rel"),
-        (r"(?i:my)\s+(?P<rel>" + _REL_EN + r")\b(?!'s)(?!\s+(?:is\s+)?(?:called|named))", None, "relnom"),
-        (r"(?i:my)\b", "first", "S's"),
-        (r"I'm\b|I\s+am\b", "first", "S is"),
-        (r"I\b", "first", "S"),
-        (r"(?i:your)\b", "second", "S's"),
-        (r"(?i:you're|you\s+are)\b", "second", "S is"),
-        (r"(?i:you)\b", "second", "S"),
-        (r"(?i:his|her)\b", "last", "S's"),
-        (r"(?i:he|she)\b", "last", "S"),
-        (r"(?P<n>" + _PERSON_EN + r")'s(?=\s+[\w ]{1,30}?\s+(?:is|are|was)\b)", None, "name's"),
-        (r"(?P<n>" + _PERSON_EN + r")(?:'s)", None, "name is"),
-        (r"(?P<n>" + _PERSON_EN + r")(?=\s+" + _PREDICATE + ")", None, "name"),
-    )
+_EN_SUBJECT_RULES: tuple[tuple[str, str | None, str], ...] = (
+    (r"(?i:(?:you\s+can\s+)?call\s+me)\b", "first", "S is called"),
+    (r"(?i:the\s+(?:human|user))(?:'s)", "user", "S's"),
+    (r"(?i:the\s+(?:human|user))\b", "user", "S"),
+    (r"(?i:my)\s+(?P<rel>" + _REL_EN + r")(?='s)", None, "rel"),
+    (r"(?i:my)\s+(?P<rel>" + _REL_EN + r")\b(?!'s)(?!\s+(?:is\s+)?(?:called|named))", None, "relnom"),
+    (r"(?i:my)\b", "first", "S's"),
+    (r"I'm\b|I\s+am\b", "first", "S is"),
+    (r"I\b", "first", "S"),
+    (r"(?i:your)\b", "second", "S's"),
+    (r"(?i:you're|you\s+are)\b", "second", "S is"),
+    (r"(?i:you)\b", "second", "S"),
+    (r"(?i:his|her)\b", "last", "S's"),
+    (r"(?i:he|she)\b", "last", "S"),
+    (r"(?P<n>" + _PERSON_EN + r")'s(?=\s+[\w ]{1,30}?\s+(?:is|are|was)\b)", None, "name's"),
+    (r"(?P<n>" + _PERSON_EN + r")(?:'s)", None, "name is"),
+    (r"(?P<n>" + _PERSON_EN + r")(?=\s+" + PREDICATE + ")", None, "name"),
 )
-# A sentence with none of these states no fact: skipped before any clause work.
-_THIRD_PERSON = r"(?:[A-Z][a-z][\w'-]*|[" + _CJK + r"]{2,4})(?:'s)?\s+" + _PREDICATE
-_EN_MAY_STATE = re.compile(
-    r"\b(?:I|[Mm]y|[Yy]ou|[Yy]our|[Hh]e|[Ss]he|[Hh]is|[Hh]er|human|user|[Cc]all\s+me)\b|" + _THIRD_PERSON
-)
-# The assistant's own "I" is about the assistant: its lines state facts only in the second or third person.
-_EN_MAY_STATE_AI = re.compile(r"\b(?:[Yy]ou|[Yy]our|[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b|" + _THIRD_PERSON)
-_ZH_MAY_STATE = re.compile(_ZH_VERBS + "|生日")
-
-
-def may_state_facts(text: str) -> bool:
-    """False when no sentence of ``text`` can state a fact: such text is skipped before any clause work."""
-    return bool(_ZH_MAY_STATE.search(text) or _EN_MAY_STATE.search(text))
-
-
+_EN_SUBJECTS = tuple((re.compile(pattern), who, how) for pattern, who, how in _EN_SUBJECT_RULES)
+_FIRST_EN_SUBJECT = first_matching([pattern for pattern, _, _ in _EN_SUBJECT_RULES])
+_NAME_OF = re.compile(r"'s\s+name\b")
+_ZH_NAME_IS = re.compile("(?:的名字)?叫|的名字是")
+_ZH_NAME_IS_PREFIX = re.compile("^(?:的名字)?(?:叫|是)")
 _PLACEHOLDER = re.compile(r"(?<![A-Za-z0-9_'])(?:叫)?S(?![A-Za-z0-9_])")
 _RELATION_PREFIX = re.compile(r"^(?:我的?(?:" + _REL_ZH + r")|(?i:my)\s+(?:" + _REL_EN + r"))\s*")
-_SPEAKER = re.compile(r"(" + _NAME_EN + r"|[" + _CJK + r"]{2,4})\W*$")
+_SPEAKER = re.compile(r"(" + NAME_EN + r"|[" + _CJK + r"]{2,4})\W*$")
 
 
 def _start(clause: str, lead_words: re.Pattern[str], context: _Context) -> tuple[str, str, str, str]:
@@ -188,22 +147,27 @@ def _named_relation(context: _Context, whose: str, relation: str) -> str | None:
 
 
 def _subject_en(clause: str, context: _Context, inherited: str | None) -> tuple[str, str, bool] | None:
-    """(subject, the clause with ``S`` in its place, whether the speaker speaks of themselves)."""
-    lead_text, body, first_person, second_person = _start(_normalize_quotes(clause), _EN_LEAD, context)
+    """(subject, the clause with ``S`` in its place, whether the speaker speaks of themselves).
+
+    ``clause`` comes from a sentence whose quotes are already normalised.
+    """
+    lead_text, body, first_person, second_person = _start(clause, _EN_LEAD, context)
     intro = _EN_INTRO.match(body)
     if intro and intro.group("n") not in {"I"}:
         return _introduced_en(intro, context, lead_text + "S " + body[intro.end() :], first_person)
-    people = {"first": first_person, "second": second_person, "user": USER, "last": context.last_person or ""}
-    for pattern, who, replacement in _EN_SUBJECTS:
+    first = _FIRST_EN_SUBJECT(body)
+    if first is not None:
+        pattern, who, replacement = _EN_SUBJECTS[first]
         match = pattern.match(body)
-        if match:
-            rest = body[match.end() :]
-            if replacement in {"rel", "relnom"}:
-                return _relation_subject_en(match, replacement, context, lead_text, rest, first_person)
-            if replacement.startswith("name"):
-                return _named_subject_en(match, replacement, context, lead_text, rest)
-            subject = people.get(who or "")
-            return _person_subject_en(subject, who, context, lead_text + replacement + rest, first_person)
+        assert match is not None  # the alternation matched this very pattern
+        rest = body[match.end() :]
+        if replacement in {"rel", "relnom"}:
+            return _relation_subject_en(match, replacement, context, lead_text, rest, first_person)
+        if replacement.startswith("name"):
+            return _named_subject_en(match, replacement, context, lead_text, rest)
+        people = {"first": first_person, "second": second_person, "user": USER, "last": context.last_person}
+        subject = people.get(who or "")
+        return _person_subject_en(subject, who, context, lead_text + replacement + rest, first_person)
     if inherited and _CONTINUES.match(body):
         return inherited, lead_text + "S " + body, inherited == context.speaker
     inside = _EN_INSIDE.search(body)
@@ -234,7 +198,7 @@ def _relation_subject_en(
     relation = match.group("rel").lower()
     named = _named_relation(context, first_person, relation)
     # "my brother's name is Kofi" is a fact about me; "my brother's job" about him.
-    if replacement == "rel" and re.match(r"'s\s+name\b", rest):
+    if replacement == "rel" and _NAME_OF.match(rest):
         return first_person, lead_text + f"S's {relation} name" + rest[len("'s name") :], True
     return named or f"rel:{relation}", lead_text + "S" + rest, False
 
@@ -274,20 +238,24 @@ def _subject_zh(clause: str, context: _Context, inherited: str | None) -> tuple[
     if rel:
         relation = RELATIONS_ZH[rel.group("rel")]
         rest = body[rel.end() :]
-        if re.match("(?:的名字)?叫|的名字是", rest):
-            value = re.sub("^(?:的名字)?(?:叫|是)", "", rest)
+        if _ZH_NAME_IS.match(rest):
+            value = _ZH_NAME_IS_PREFIX.sub("", rest)
             return first_person, f"S's {relation} name is {value}", True
         named = next(
             (n for o, r, n in reversed(context.relations) if (o, r) == (first_person, relation)), None
         )
         return named or f"rel:{relation}", lead_text + "S" + rest, False
     for prefix, subject in (
-        ("叫我", first_person),
-        ("用户", USER),
-        ("我", first_person),
-        ("你", second_person),
-        ("他", context.last_person),
-        ("她", context.last_person),
+        ()
+        if body[:1] not in _ZH_PRONOUN_STARTS
+        else (
+            ("叫我", first_person),
+            ("用户", USER),
+            ("我", first_person),
+            ("你", second_person),
+            ("他", context.last_person),
+            ("她", context.last_person),
+        )
     ):
         if body.startswith(prefix):
             if not subject:
@@ -339,32 +307,30 @@ def _noted(subject: str, clause: str) -> Iterator[Statement]:
 def _sentence_statements(sentence: str, context: _Context) -> Iterator[Statement]:
     sentence = _normalize_quotes(sentence)
     chinese = mostly_chinese(sentence)
-    english_check = _EN_MAY_STATE_AI if context.role == "ai" else _EN_MAY_STATE
-    if not (_ZH_MAY_STATE if chinese else english_check).search(sentence):
+    if not sentence_may_state(sentence, chinese=chinese, assistant=context.role == "ai"):
         return
-    split = _chinese_clauses if chinese else _english_clauses
-    quote = (_QUOTE_ZH if chinese else _QUOTE_EN).match(sentence)
-    if quote:
+    quoted = quote(sentence, chinese=chinese)
+    if quoted:
         said = "说" if chinese else " said"
-        yield from _clause_statements(quote.group("who") + said, context, None, chinese)
-        named = _SPEAKER.search(_RELATION_PREFIX.sub("", quote.group("who")))
+        yield from _clause_statements(quoted.group("who") + said, context, None, chinese)
+        named = _SPEAKER.search(_RELATION_PREFIX.sub("", quoted.group("who")))
         who = named.group(1) if named else context.last_person
         if who:
             inner = _Context(role="human", speaker=who, last_person=who, relations=context.relations)
-            for part in split(quote.group("q")):
+            for part in clauses(quoted.group("q"), chinese=chinese):
                 yield from _clause_statements(part, inner, who, chinese)
         return
     inherited: str | None = None
-    clauses = split(sentence)
-    changed_mind = bool(_CHANGED_MIND.search(sentence))
-    for clause in clauses:
-        if _is_question(clause, chinese) or (sentence.endswith(("?", "？")) and clause is clauses[-1]):
+    parts = clauses(sentence, chinese=chinese)
+    changed_mind = changes_mind(sentence)
+    for clause in parts:
+        if is_question(clause, chinese=chinese) or (sentence.endswith(("?", "？")) and clause is parts[-1]):
             inherited = None
             continue
         for statement in _clause_statements(clause, context, inherited, chinese):
             inherited = statement.subject
             if changed_mind and not statement.change:
-                statement = Statement(**{**statement.__dict__, "change": True})
+                statement = statement._replace(change=True)
             yield statement
 
 
@@ -375,6 +341,8 @@ def read_statements(
 
     ``last_person``: whom "he"/"she" means at the start (the person an earlier message spoke of).
     """
+    if role == "ai" and ":" not in text and not assistant_may_state_facts(text):
+        return  # one assistant segment, and no sentence of it passes the assistant's test
     context = _Context(role=role, speaker=speaker, last_person=last_person)
     for segment in _segments(text, role):
         context.role = segment.role

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import html
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from langchain_core.messages import BaseMessage
@@ -43,6 +43,28 @@ class _Segment:
 
 
 # --------------------------------------------------------------------------------------------
+# Many patterns tried in order, in one regex call
+
+_GROUP_NAME = re.compile(r"\(\?P<\w+>")
+
+
+def first_matching(patterns: Sequence[str], flags: int = 0) -> Callable[[str], int | None]:
+    """A function giving the index of the first of ``patterns`` that matches at the start of a text.
+
+    One alternation replaces a loop of ``match`` calls: at one position the engine tries the
+    alternatives in order, so the first that matches is the first pattern that would.
+    """
+    alternatives = (f"(?P<_{i}>{_GROUP_NAME.sub('(?:', p)})" for i, p in enumerate(patterns))
+    combined = re.compile("|".join(alternatives), flags)
+
+    def first(text: str) -> int | None:
+        found = combined.match(text)
+        return int(found.lastgroup[1:]) if found and found.lastgroup else None
+
+    return first
+
+
+# --------------------------------------------------------------------------------------------
 # Small text helpers
 
 
@@ -58,6 +80,8 @@ def mostly_chinese(text: str) -> bool:
     """True when ideographs outnumber Latin letters: the clause is read with the Chinese rules."""
     if not _CJK_RE.search(text):
         return False
+    if not _LATIN_RE.search(text):
+        return True
     return len(_CJK_RE.findall(text)) >= len(_LATIN_RE.findall(text))
 
 
@@ -65,10 +89,14 @@ def _stable_hash(text: str) -> int:
     return int(hashlib.sha1(text.encode("utf-8")).hexdigest()[:8], 16)
 
 
+_POSSESSIVE = re.compile(r"'s\b")
+_NOT_WORD = re.compile(r"[^\w]+")
+
+
 def _snake(thing: str) -> str:
     thing = thing.strip().lower().replace("’", "'")
-    thing = re.sub(r"'s\b", "", thing)
-    thing = re.sub(r"[^\w]+", "_", thing).strip("_")
+    thing = _POSSESSIVE.sub("", thing)
+    thing = _NOT_WORD.sub("_", thing).strip("_")
     return thing
 
 
@@ -146,7 +174,7 @@ def _clean_name(raw: str, *, require_capital: bool) -> str | None:
     words: list[str] = []
     for word in raw.split()[:3]:
         word = word.strip(".,!?;:\"'")
-        if not word or word == "I" or word.lower() in _NAME_STOP or not re.fullmatch(_WORD, word):
+        if not word or word == "I" or word.lower() in _NAME_STOP or not _WORD_RE.fullmatch(word):
             break
         if require_capital and not word[0].isupper():
             break
@@ -158,8 +186,14 @@ def _clean_name(raw: str, *, require_capital: bool) -> str | None:
     return " ".join(words)
 
 
+_WORD_RE = re.compile(_WORD)
+_ZH_NAME_END = re.compile(f"[{_ZH_STOP_CHARS}]|住在|住|来自|喜欢|今年|我|在|是|的")
+_ZH_PLACE_END = re.compile(f"[{_ZH_STOP_CHARS}]|我|喜欢|工作|的时候|了|啦|呢")
+_PLACE_WORDS = re.compile(r"[^\W\d_][\w'-]*|\S")
+
+
 def _clean_zh_name(raw: str) -> str | None:
-    value = re.split(f"[{_ZH_STOP_CHARS}]|住在|住|来自|喜欢|今年|我|在|是|的", raw, maxsplit=1)[0]
+    value = _ZH_NAME_END.split(raw, maxsplit=1)[0]
     if not value or _ZH_QUESTION.search(value) or value in _ZH_PRONOUNS:
         return None
     if is_chinese(value) and len(value) > 4:
@@ -172,12 +206,12 @@ def _clean_place(raw: str) -> str | None:
     if not raw:
         return None
     if is_chinese(raw[:1]):
-        value = re.split(f"[{_ZH_STOP_CHARS}]|我|喜欢|工作|的时候|了|啦|呢", raw, maxsplit=1)[0]
+        value = _ZH_PLACE_END.split(raw, maxsplit=1)[0]
         if not value or _ZH_QUESTION.search(value) or len(value) > 8:
             return None
         return value
-    words = re.findall(r"[^\W\d_][\w'-]*|\S", raw)
-    if not words or not re.fullmatch(_WORD, words[0]):
+    words = _PLACE_WORDS.findall(raw)
+    if not words or not _WORD_RE.fullmatch(words[0]):
         return None
     if not words[0][0].isupper():
         if words[0].lower() in _PLACE_STOP or words[0].lower() in _NAME_STOP:
@@ -188,10 +222,10 @@ def _clean_place(raw: str) -> str | None:
         joins_capitals = (
             word in _PLACE_JOINERS
             and index + 1 < len(words)
-            and re.fullmatch(_WORD, words[index + 1]) is not None
+            and _WORD_RE.fullmatch(words[index + 1]) is not None
             and words[index + 1][0].isupper()
         )
-        if (re.fullmatch(_WORD, word) and word[0].isupper()) or joins_capitals:
+        if (_WORD_RE.fullmatch(word) and word[0].isupper()) or joins_capitals:
             taken.append(word)
         else:
             break
@@ -200,25 +234,25 @@ def _clean_place(raw: str) -> str | None:
     return " ".join(taken)
 
 
+_ZH_LIST_END = re.compile(f"[{_ZH_STOP_CHARS.replace('、', '')}]")
+_ZH_LIST_SEP = re.compile("、|和|以及|还有|跟")
+_LIST_END = re.compile(r"[;!?—–]|\.(?:\s|$)|\s+(?:but|because|so|though|since|when|if)\s+")
+_LIST_NEXT_CLAUSE = re.compile(r",?\s+and\s+I\b|,\s*I\b")
+_LIST_SEP = re.compile(r",\s*(?:and\s+)?|\s+and\s+|\s+or\s+")
+_LIST_TAIL = re.compile(r"\s+(?:too|a lot|very much|so much|as well|now|anymore|these days|any more)$")
+
+
 def _clean_list(raw: str, *, chinese: bool = False) -> list[str]:
     if chinese:
-        head = re.split(f"[{_ZH_STOP_CHARS.replace('、', '')}]", raw, maxsplit=1)[0]
-        items = re.split("、|和|以及|还有|跟", head)
+        head = _ZH_LIST_END.split(raw, maxsplit=1)[0]
+        items = _ZH_LIST_SEP.split(head)
     else:
-        head = re.split(
-            r"[;!?—–]|\.(?:\s|$)|\s+(?:but|because|so|though|since|when|if)\s+",
-            raw,
-            maxsplit=1,
-        )[0]
-        head = re.split(r",?\s+and\s+I\b|,\s*I\b", head, maxsplit=1)[0]
-        items = re.split(r",\s*(?:and\s+)?|\s+and\s+|\s+or\s+", head)
+        head = _LIST_END.split(raw, maxsplit=1)[0]
+        head = _LIST_NEXT_CLAUSE.split(head, maxsplit=1)[0]
+        items = _LIST_SEP.split(head)
     values: list[str] = []
     for item in items:
-        item = re.sub(
-            r"\s+(?:too|a lot|very much|so much|as well|now|anymore|these days|any more)$",
-            "",
-            item.strip().strip("\"'“”."),
-        )
+        item = _LIST_TAIL.sub("", item.strip().strip("\"'“”."))
         if not item or len(item) > 40:
             continue
         first = item.split()[0].lower() if not chinese else item
