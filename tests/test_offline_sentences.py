@@ -116,3 +116,55 @@ def test_first_matching_is_the_first_pattern_that_matches() -> None:
     first = first_matching(patterns)
     for text, expected in [("abc", 0), ("abd", 1), ("Ax", 2), ("x", 3), ("y", None)]:
         assert first(text) == expected
+
+
+def _normalize_en_with_every_pattern(text: str) -> tuple[str, bool, bool, bool]:
+    """normalize_en as it read before its word checks: every pattern tried in turn."""
+    c = changes
+    negated = change = exclusive = False
+    if not c._ANY_CHANGE_WORD.search(text):
+        return (c._SPACES.sub(" ", text) if "  " in text else text).strip(" ,.!?"), negated, change, exclusive
+    if c._NO_LONGER.search(text):
+        negated = change = True
+        text = c._BE_NOT.sub("is ", c._DO_NOT.sub("", c._NO_LONGER_WORDS.sub("", text)))
+    elif c._USED_TO.search(text):
+        negated = change = True
+        text = c._USED_TO.sub("", text)
+    elif not c._DONT_LIKE.search(text):
+        if c._NEVER.search(text):
+            negated = True
+            text = c._NEVER.sub("", text)
+        elif c._NOT.search(text):
+            negated = True
+            text = c._NOT.sub("", text)
+    if c._EN_CHANGE.search(text) or c._CHANGED.search(text):
+        change = True
+        text = c._EN_CHANGE.sub("", text)
+    if c._ONLY.search(text):
+        exclusive = True
+        text = c._ONLY.sub("", text)
+    text = c._SPACES.sub(" ", c._EN_STRIP.sub("", text)).strip(" ,.!?")
+    return text, negated, change, exclusive
+
+
+CHANGE_CLAUSES = [
+    "S no longer live in Lisbon",
+    "S don't drink coffee any more",
+    "S do not like jazz anymore",
+    "S used to love coffee",
+    "S NEVER eat meat",
+    "S isn't 30 anymore",
+    "S 'm not from Rome",
+    "S just turned 31",
+    "S moved to Porto at the moment",
+    "S only drink tea these days",
+    "S ſtopped smoking",
+    "S İnstead drink tea",
+    "S'm not  really   sure",
+]
+
+
+@pytest.mark.parametrize("text", [*TEXTS, *CHANGE_CLAUSES])
+def test_change_words_are_read_as_every_pattern_would(text: str) -> None:
+    for clause in {text, *(s.text for s in statements.read_statements(text))}:
+        assert changes.normalize_en(clause) == _normalize_en_with_every_pattern(clause), clause

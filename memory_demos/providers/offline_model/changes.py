@@ -37,85 +37,73 @@ _ANY_CHANGE_WORD = re.compile(
     r"r(?:elocated|ecently|eally)|o(?:nly|riginally|fficially)|just|finally)\b|n't\b",
     re.IGNORECASE,
 )
-_CHANGE_WORDS = frozenset(
-    [
-        "no",
-        "not",
-        "never",
-        "stopped",
-        "used",
-        "now",
-        "these",
-        "nowadays",
-        "currently",
-        "at",
-        "instead",
-        "moved",
-        "relocated",
-        "turned",
-        "changed",
-        "only",
-        "just",
-        "recently",
-        "actually",
-        "also",
-        "really",
-        "still",
-        "originally",
-        "absolutely",
-        "totally",
-        "mostly",
-        "usually",
-        "finally",
-        "officially",
-        "again",
-    ]
+_NOW_WORDS = frozenset({"now", "these", "nowadays", "currently", "at", "any", "anymore", "instead"})
+_CHANGED_WORDS = frozenset({"moved", "relocated", "turned", "changed"})
+_STRIP_WORDS = frozenset(
+    {"just", "recently", "actually", "also", "really", "still", "originally", "absolutely", "totally"}
+    | {"mostly", "usually", "finally", "officially", "again"}
 )
+_CHANGE_WORDS = _NOW_WORDS | _CHANGED_WORDS | _STRIP_WORDS | {"no", "not", "never", "stopped", "used", "only"}
 _WORDS = re.compile(r"\w+")
+_SPACES = re.compile(r"\s{2,}")
+
+
+class _Words:
+    """The casefolded words of a clause: a pattern none of whose words are there cannot match.
+
+    Each pattern below ignores case and looks for whole words, so its words are among the clause's
+    casefolded words wherever it matches; "n't" is looked for as text. Casefolding keeps every letter
+    the patterns use except "İ" and "ı": with those, every pattern is tried.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.folded = text.casefold()
+        self.every = "İ" in text or "ı" in text
+        self.words = frozenset(_WORDS.findall(self.folded))
+        self.nt = "n't" in self.folded
+
+    def any_of(self, words: frozenset[str] | set[str]) -> bool:
+        return self.every or not self.words.isdisjoint(words)
 
 
 def _has_change_word(text: str) -> bool:
-    """Whether ``_ANY_CHANGE_WORD`` matches, asked of a set of the text's words first (much faster).
-
-    Casefolded words hold every word the pattern could match, except across "any more", "n't" and the
-    two letters ("İ", "ı") casefolding changes differently: those texts go straight to the pattern.
-    """
-    folded = text.casefold()
-    if "any" in folded or "n't" in folded or "İ" in text or "ı" in text:
-        return _ANY_CHANGE_WORD.search(text) is not None
-    if _CHANGE_WORDS.isdisjoint(_WORDS.findall(folded)):
-        return False
-    return _ANY_CHANGE_WORD.search(text) is not None
-
-
-_SPACES = re.compile(r"\s{2,}")
+    """Whether ``_ANY_CHANGE_WORD`` matches, asked of the text's words first (much faster)."""
+    words = _Words(text)
+    return (words.nt or words.any_of(_CHANGE_WORDS)) and _ANY_CHANGE_WORD.search(text) is not None
 
 
 def normalize_en(text: str) -> tuple[str, bool, bool, bool]:
     """An English clause without its change words, and (negated, change, exclusive)."""
     negated = change = exclusive = False
-    if not _has_change_word(text):
+    words = _Words(text)
+    if not (words.nt or words.any_of(_CHANGE_WORDS)) or not _ANY_CHANGE_WORD.search(text):
         return (_SPACES.sub(" ", text) if "  " in text else text).strip(" ,.!?"), negated, change, exclusive
-    if _NO_LONGER.search(text):
+    # Edits below only remove words (or write "is"), so the first clause's words stay a superset.
+    no_longer = words.any_of({"no"}) and words.any_of({"longer"})
+    anymore = (words.nt or words.any_of({"not"})) and "any" in words.folded
+    if (no_longer or anymore or words.any_of({"stopped"})) and _NO_LONGER.search(text):
         negated = change = True
         text = _BE_NOT.sub("is ", _DO_NOT.sub("", _NO_LONGER_WORDS.sub("", text)))
-    elif _USED_TO.search(text):
+    elif words.any_of({"used"}) and _USED_TO.search(text):
         negated = change = True  # "used to": true once, not now
         text = _USED_TO.sub("", text)
-    elif not _DONT_LIKE.search(text):
-        if _NEVER.search(text):
+    elif not (words.any_of({"like"}) and _DONT_LIKE.search(text)):
+        if (words.nt or words.any_of({"not", "never"})) and _NEVER.search(text):
             negated = True
             text = _NEVER.sub("", text)
-        elif _NOT.search(text):
+        elif (words.nt or words.any_of({"not"})) and _NOT.search(text):
             negated = True
             text = _NOT.sub("", text)
-    if _EN_CHANGE.search(text) or _CHANGED.search(text):
+    now = words.any_of(_NOW_WORDS) and _EN_CHANGE.search(text)
+    if now or (words.any_of(_CHANGED_WORDS) and _CHANGED.search(text)):
         change = True
         text = _EN_CHANGE.sub("", text)
-    if _ONLY.search(text):
+    if words.any_of({"only"}) and _ONLY.search(text):
         exclusive = True
         text = _ONLY.sub("", text)
-    text = _SPACES.sub(" ", _EN_STRIP.sub("", text)).strip(" ,.!?")
+    if words.any_of(_STRIP_WORDS):
+        text = _EN_STRIP.sub("", text)
+    text = _SPACES.sub(" ", text).strip(" ,.!?")
     return text, negated, change, exclusive
 
 
