@@ -293,4 +293,45 @@ def chinese_cases() -> list[Case]:
     return cases
 
 
-CASES = english_cases() + chinese_cases()
+def greeting_and_people_cases() -> list[Case]:
+    """A greeting or thanks with a question, and several people in one question (issue 9's last two
+    wrong answers and their siblings), in both languages."""
+    cases: list[Case] = []
+    retrieved_en = f"{RETRIEVED}\ninput: What's the weather in Lisbon?\noutput: I can't answer that from what I was given."
+    retrieved_zh = f"{RETRIEVED}\ninput: 里斯本的天气怎么样？\noutput: 这个我回答不了：我收到的内容里没有。"
+    for (name, city, city2, _, person, _), (zh_name, zh_city, zh_city2, _, zh_person, _) in zip(
+        PEOPLE_EN, PEOPLE_ZH, strict=True
+    ):
+        intro = f"Hi! I'm {name}, I work as a nurse. My sister {person} lives in {city}."
+        zh_intro = f"你好！我叫{zh_name}，我是一名护士。我姐姐{zh_person}住在{zh_city}。"
+        cases += [
+            _c([intro], f"Who is {person} and what does {name} do?", [city, "nurse"]),
+            _c([intro, f"I live in {city2}."], f"Where do {name} and {person} live?", [city2, city]),
+            _c([intro, f"I live in {city2}."], f"Where do {person} and I live?", [city, city2]),
+            _c([intro], f"Who are {name} and {person}?", ["nurse", city]),
+            _c([intro], "Where does my sister live and what's her name?", [city, person]),
+            _c([intro], "Thanks, what's my name", [name], ["welcome"]),
+            _c([intro], "Thanks! What's my job?", ["nurse"], ["welcome"]),
+            _c([f"I live in {city2}."], "Hello, where do I live?", [city2]),
+            _c(
+                [],
+                f"Thanks! What's the weather in {city2}?",
+                refuse=True,
+                reject=["welcome"],
+                system=retrieved_en,
+            ),
+            _c([], "Thanks, what's the weather like today", refuse=True, reject=["welcome"]),
+            _c([], "Hi, any tips?", refuse=True, reject=["Hello"]),
+            _c([zh_intro], f"{zh_person}是谁？{zh_name}是做什么的？", [zh_city, "护士"]),
+            _c([zh_intro, f"我住在{zh_city2}。"], f"{zh_person}和{zh_name}住在哪里？", [zh_city, zh_city2]),
+            _c([zh_intro, f"我住在{zh_city2}。"], f"{zh_person}和我住在哪里？", [zh_city, zh_city2]),
+            _c([zh_intro], "我姐姐住在哪里？她叫什么名字？", [zh_city, zh_person]),
+            _c([zh_intro], "谢谢！我叫什么名字？", [zh_name], ["不客气"]),
+            _c([f"我住在{zh_city2}。"], "你好，我住在哪里？", [zh_city2]),
+            _c([], f"谢谢！{zh_city2}的天气怎么样？", refuse=True, reject=["不客气"], system=retrieved_zh),
+            _c([], "你好，今天天气怎么样？", refuse=True, reject=["想聊点什么"]),
+        ]
+    return cases
+
+
+CASES = english_cases() + chinese_cases() + greeting_and_people_cases()

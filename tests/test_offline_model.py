@@ -20,6 +20,8 @@ from memory_demos.prompts import (
 )
 from memory_demos.providers.errors import InjectedFault
 from memory_demos.providers.offline_model import (
+    DONT_KNOW_EN,
+    DONT_KNOW_ZH,
     DRIFT_DETAILS,
     MAX_SUMMARY_FACTS,
     CallCounter,
@@ -29,6 +31,7 @@ from memory_demos.providers.offline_model import (
     dont_know,
     extract_facts,
     merge_facts,
+    small_talk,
 )
 from memory_demos.providers.tokenizer import count_messages_tokens, encode
 from memory_demos.tools import TOOLS, get_order_status, get_weather
@@ -240,6 +243,25 @@ def test_forgetting_is_visible_when_the_fact_left_the_window() -> None:
 
 def test_answers_in_chinese_when_the_latest_message_is_chinese() -> None:
     assert reply(HumanMessage("I'm Mara"), HumanMessage("我叫什么名字？")) == "你叫Mara。"
+
+
+@pytest.mark.parametrize(
+    ("text", "chinese", "reply"),
+    [
+        ("Thanks!", False, "You're welcome!"),
+        ("Hello!", False, "Hello! What would you like to talk about?"),
+        ("Hello?", False, "Hello! What would you like to talk about?"),
+        ("Thanks! What's the weather in Oslo?", False, DONT_KNOW_EN),
+        ("Thanks, what's the weather in Oslo", False, DONT_KNOW_EN),
+        ("Hi, any tips?", False, DONT_KNOW_EN),
+        ("谢谢！", True, "不客气！"),
+        ("你好吗？", True, "你好！想聊点什么？"),
+        ("谢谢！奥斯陆的天气怎么样？", True, DONT_KNOW_ZH),
+        ("你好，今天天气怎么样？", True, DONT_KNOW_ZH),
+    ],
+)
+def test_a_greeting_or_thanks_does_not_swallow_a_question(text: str, chinese: bool, reply: str) -> None:
+    assert small_talk(text, chinese=chinese) == reply
 
 
 def test_small_talk_is_short_deterministic_and_about_the_message() -> None:

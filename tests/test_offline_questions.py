@@ -34,6 +34,17 @@ def asked(text: str) -> list[tuple[str, str | None]]:
         ("我的狗叫什么？", [(USER, "dog_name")]),
         ("我现在喝什么？", [(USER, "drinks")]),
         ("我今年几岁？", [(USER, "age")]),
+        ("Who is Li and what does Tom do?", [("Li", ALL_FACTS), ("Tom", "job")]),
+        ("Where do Tom and Li live?", [("Tom", "city"), ("Li", "city")]),
+        ("Where do Li and I live?", [("Li", "city"), (USER, "city")]),
+        ("Where does my sister live and what's her name?", [("rel:sister", "city"), (USER, "sister_name")]),
+        ("Where does Kofi live? What does he do?", [("Kofi", "city"), ("Kofi", "job")]),
+        ("Thanks, what's my name", [(USER, "name")]),
+        ("Hi! Where do I live?", [(USER, "city")]),
+        ("小丽和小明住在哪里？", [("小丽", "city"), ("小明", "city")]),
+        ("小丽和我住在哪里？", [("小丽", "city"), (USER, "city")]),
+        ("我姐姐住在哪里？她叫什么名字？", [("rel:sister", "city"), (USER, "sister_name")]),
+        ("谢谢！我住在哪里？", [(USER, "city")]),
     ],
 )
 def test_questions(text: str, expected: list[tuple[str, str | None]]) -> None:
@@ -43,3 +54,20 @@ def test_questions(text: str, expected: list[tuple[str, str | None]]) -> None:
 def test_statements_are_not_questions() -> None:
     assert asked("I live in Lisbon.") == []
     assert asked("我住在北京。") == []
+    assert asked("Tom and Li live in Paris.") == []
+    # Without "?", a part that starts like a question counts only when it asks for a fact.
+    assert asked("Thanks, what a lovely day") == []
+    assert asked("Tell me a joke") == []
+
+
+def test_a_question_about_two_people_answers_each_and_refuses_only_the_unknown_half() -> None:
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from memory_demos.providers.offline_model import compose_reply
+
+    said = "Hi! I'm Tom, I work as a nurse. My sister Li lives in Paris."
+    reply = compose_reply(
+        [HumanMessage(said), AIMessage("Got it."), HumanMessage("What do Tom and Li do?")]
+    ).text
+    assert reply.startswith("Tom works as a nurse.")
+    assert "second question" in reply and "Paris" not in reply

@@ -169,7 +169,9 @@ def _subject_en(text: str) -> tuple[str, str] | None:
 
 
 def _subject_zh(text: str) -> tuple[str, str] | None:
-    body = re.sub(r"^(?:请问|那么|那|还有|和|你(?:还)?(?:知道|记得)(?=.+[吗呢]))+", "", text)
+    body = _ZH_ASK_LEAD.sub("", text)
+    if body.startswith(("他", "她")):
+        return None  # a pronoun: the previous question's person
     match = re.search(r"我的?(?P<rel>" + _REL_ZH + ")", body)
     if match:
         rest = body[match.end() :]
@@ -257,31 +259,72 @@ def _is_question(part: str, full: str, last: bool) -> bool:
     )
 
 
+_ZH_ASK_LEAD = re.compile(r"^(?:请问|那么|那|还有|和|你(?:还)?(?:知道|记得)(?=.+[吗呢]))+")
+# Two people in one question: "Where do Tom and Li live?", "小丽和小明住在哪里？".
+_PAIR_EN = re.compile(r"\b(?P<a>[A-Z][a-z][\w-]*|I|me)\s+and\s+(?P<b>[A-Z][a-z][\w-]*|I|me)\b")
+_PAIR_ZH = re.compile(
+    r"^(?P<a>我|[" + _CJK + r"]{2,3}?|[A-Z][a-z]+)(?:和|跟|与)(?P<b>我|[" + _CJK + r"]{2,3}?|[A-Z][a-z]+)"
+    r"(?=住|是|多大|几岁|做|干|喜欢|不喜欢|的|叫|来自|今年|最|在|搬|喝|吃)"
+)
+_PRONOUN_EN = re.compile(r"\b(?:(?P<poss>[Hh]is|[Hh]er|[Tt]heir)|[Hh]e|[Ss]he|[Tt]hey)\b")
+_ASKS_EN_RE = re.compile(_ASKS_EN + r"\b", re.I)
+
+
+def _pair(part: str, chinese: bool) -> tuple[list[str], str] | None:
+    """The two people a question asks about at once, and the question with ``S`` in their place."""
+    body = _ZH_ASK_LEAD.sub("", part) if chinese else part
+    pair = (_PAIR_ZH if chinese else _PAIR_EN).search(body)
+    if pair is None or {pair.group("a"), pair.group("b")} & (_NOT_NAMES - {"I"}):
+        return None
+    people = [USER if name in {"I", "me", "我"} else name for name in (pair.group("a"), pair.group("b"))]
+    return people, body[: pair.start()] + "S" + body[pair.end() :]
+
+
+def _about_previous(part: str, chinese: bool) -> str:
+    """A follow-up ("and what's her name?", "她住在哪里？") with ``S`` for the person asked about before."""
+    if chinese:
+        return "S" + (part[1:] if part.startswith(("他", "她")) else part)
+    return _PRONOUN_EN.sub(lambda m: "S's" if m.group("poss") else "S", part, count=1)
+
+
+def _part_questions(part: str, chinese: bool, previous: str | None) -> list[Question]:
+    """The questions one part asks: about one person, or the same question about two."""
+    key_of = _key_zh if chinese else _key_en
+    pair = _pair(part, chinese)
+    if pair is not None:
+        people, canonical = pair
+        return [Question(person, key_of(canonical), part) for person in people]
+    found = (_subject_zh if chinese else _subject_en)(part)
+    if found is None and previous is not None:
+        found = (previous, _about_previous(part, chinese))
+    if found is None:
+        return [Question(USER, None, part)]
+    subject, canonical = found
+    key = key_of(canonical)
+    if key == ALL_FACTS and subject == USER and re.search(r"\bwho\s+(?:am|is)\s+S\b|^S是谁", canonical, re.I):
+        key = "name"
+    if key == "name" and subject.startswith("rel:"):  # "my sister ... her name": the user's sister_name
+        subject, key = USER, f"{subject[4:]}_name"
+    return [Question(subject, key, part)]
+
+
 def find_questions(text: str) -> list[Question]:
-    """Every question in ``text``, in order; a part with no subject asks about the previous one's."""
+    """Every question in ``text``, in order; a part with no subject asks about the previous one's.
+
+    A part that starts like a question but has no "?" ("thanks, what's my name") counts when it
+    asks for a fact: people often leave the mark out.
+    """
     text = _normalize_quotes(text).strip()
     chinese = bool(re.search(f"[{_CJK}]", text))
     questions: list[Question] = []
     parts = _parts(text)
     for index, part in enumerate(parts):
-        if not _is_question(part, text, index == len(parts) - 1):
+        asked = _is_question(part, text, index == len(parts) - 1)
+        unmarked = not (asked or chinese or "?" in text) and bool(_ASKS_EN_RE.match(part))
+        if not (asked or unmarked):
             continue
-        found = (_subject_zh if chinese else _subject_en)(part)
-        if found is None and questions:
-            previous = questions[-1].subject
-            found = (previous, "S" + part) if chinese else (previous, part.replace(" I ", " S ", 1))
-        if found is None:
-            questions.append(Question(USER, None, part))
-            continue
-        subject, canonical = found
-        key = (_key_zh if chinese else _key_en)(canonical)
-        if (
-            key == ALL_FACTS
-            and subject == USER
-            and re.search(r"\bwho\s+(?:am|is)\s+S\b|^S是谁", canonical, re.I)
-        ):
-            key = "name"
-        questions.append(Question(subject, key, part))
+        found = _part_questions(part, chinese, questions[-1].subject if questions else None)
+        questions += [q for q in found if q.key is not None] if unmarked else found
     return questions
 
 

@@ -39,8 +39,28 @@ def small_talk(text: str, *, chinese: bool) -> str:
     return _small_talk_en(text, plain, variant)
 
 
+# A greeting or thanks that opens a message; what follows it may still be a question.
+_OPENER_ZH = re.compile(r"^(?:(?:你好|您好|嗨|哈喽|早上好|晚上好|谢谢你?|多谢|好的)[！!，,。.~\s]*)+")
+_OPENER_EN = re.compile(
+    r"^(?:(?:hi|hello|hey|good (?:morning|afternoon|evening)|greetings|thanks|thank you|many thanks|"
+    r"ok|okay|great|cool)\b(?: so much| a lot| very much)?[\s,.!]*)+"
+)
+_WH_QUESTION = re.compile(
+    r"^(?:what|where|who|which|when|how)(?:'s|\s+(?:is|are|was|were|do|does|did|am|can|could|will|would|"
+    r"should|old|much|many|long))\b"
+)
+_HOW_ARE_YOU = re.compile(r"^(?:how\s+are\s+you|how's\s+it\s+going|what's\s+up)\b")
+
+
 def _small_talk_zh(text: str, plain: str, variant: int) -> str:
-    """``small_talk`` in Chinese: greetings, thanks, farewells, else a word about the topic."""
+    """``small_talk`` in Chinese: greetings, thanks, farewells, else a word about the topic.
+
+    A question after a greeting or thanks ("谢谢！奥斯陆的天气怎么样？") is not swallowed by it.
+    """
+    rest = _OPENER_ZH.sub("", plain)
+    asks = rest.endswith(("?", "？", "吗", "呢")) or re.search("什么|哪|谁|多少|几|怎么样|如何", rest)
+    if rest != plain and len(rest.strip("？?！!。，, ")) >= 2 and asks:
+        return DONT_KNOW_ZH
     if re.match(r"^(?:你好|您好|嗨|哈喽|早上好|晚上好)", plain):
         return "你好！想聊点什么？"
     if re.search("谢谢|多谢", plain):
@@ -59,7 +79,19 @@ def _small_talk_zh(text: str, plain: str, variant: int) -> str:
 
 
 def _small_talk_en(text: str, plain: str, variant: int) -> str:
-    """``small_talk`` in English: greetings, "how are you", thanks, farewells, else a word about the topic."""
+    """``small_talk`` in English: greetings, "how are you", thanks, farewells, else a word about the topic.
+
+    A question after a greeting or thanks ("Hi, any tips?", "Thanks, what's the weather") is not
+    swallowed by it.
+    """
+    rest = _OPENER_EN.sub("", plain)
+    if rest != plain and rest.strip(" ?!.,"):
+        if _HOW_ARE_YOU.match(rest):
+            return (
+                "I'm a rule-based offline model, so I'm always the same. What would you like to talk about?"
+            )
+        if rest.endswith("?") or _WH_QUESTION.match(rest):
+            return DONT_KNOW_EN
     if (
         re.match(r"^(?:hi|hello|hey|good (?:morning|afternoon|evening)|greetings)\b", plain)
         and len(plain) < 30
