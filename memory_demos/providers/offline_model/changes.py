@@ -75,9 +75,11 @@ def _has_change_word(text: str) -> bool:
 def normalize_en(text: str) -> tuple[str, bool, bool, bool]:
     """An English clause without its change words, and (negated, change, exclusive)."""
     negated = change = exclusive = False
-    words = _Words(text)
-    if not (words.nt or words.any_of(_CHANGE_WORDS)) or not _ANY_CHANGE_WORD.search(text):
+    folded = text.casefold()
+    plain = "n't" not in folded and "İ" not in text and "ı" not in text
+    if (plain and _CHANGE_WORDS.isdisjoint(_WORDS.findall(folded))) or not _ANY_CHANGE_WORD.search(text):
         return (_SPACES.sub(" ", text) if "  " in text else text).strip(" ,.!?"), negated, change, exclusive
+    words = _Words(text)
     # Edits below only remove words (or write "is"), so the first clause's words stay a superset.
     no_longer = words.any_of({"no"}) and words.any_of({"longer"})
     anymore = (words.nt or words.any_of({"not"})) and "any" in words.folded

@@ -39,6 +39,7 @@ _MAY_BREAK_CLAUSE = re.compile(r"[,;:—–\s](?:(?<=[,;:—–])|(?:and|&|but|s
 _ZH_CLAUSE_END = re.compile(r"[，,；;。！!？?]|(?:但是|不过|可是)")
 _CHANGED_MIND = re.compile(r"changed\s+my\s+mind|改主意|说错了|更正", re.IGNORECASE)
 _BULLET = re.compile(r"^(?:[-*•·]|\d+[.)])\s+")
+_BULLET_STARTS = frozenset("-*•·")  # or a digit (str.isdigit holds every \d and more)
 
 # A sentence with none of these states no fact: skipped before any clause work.
 _THIRD_PERSON = r"(?:[A-Z][a-z][\w'-]*|[" + _CJK + r"]{2,4})(?:'s)?\s+" + PREDICATE
@@ -52,14 +53,15 @@ _ZH_MAY_STATE = re.compile(ZH_VERBS + "|生日")
 
 def may_state_facts(text: str) -> bool:
     """False when no sentence of ``text`` can state a fact: such text is skipped before any clause work."""
-    return bool(_ZH_MAY_STATE.search(text) or _EN_MAY_STATE.search(text))
+    # ASCII text holds no ideograph: the Chinese test cannot match it.
+    return bool((not text.isascii() and _ZH_MAY_STATE.search(text)) or _EN_MAY_STATE.search(text))
 
 
 def assistant_may_state_facts(text: str) -> bool:
     """False when no sentence of the assistant's ``text`` (no role lines) can state a fact."""
     return bool(
         "<message type=" in text
-        or _ZH_MAY_STATE.search(text)
+        or (not text.isascii() and _ZH_MAY_STATE.search(text))
         or _EN_MAY_STATE_AI.search(_normalize_quotes(text))
     )
 
@@ -83,16 +85,16 @@ def is_question(clause: str, *, chinese: bool) -> bool:
 def quote(sentence: str, *, chinese: bool) -> re.Match[str] | None:
     """ "Anna said: I live in Rome": ``who`` said it and the quoted words ``q``; None for other sentences."""
     if chinese:
-        may_quote = "说" in sentence or "告诉我" in sentence
-    else:
-        may_quote = any(word in sentence for word in ("said", "says", "told", "tells", "wrote", "writes"))
-    return (_QUOTE_ZH if chinese else _QUOTE_EN).match(sentence) if may_quote else None
+        return _QUOTE_ZH.match(sentence) if "说" in sentence or "告诉我" in sentence else None
+    says = "said" in sentence or "says" in sentence or "told" in sentence or "tells" in sentence
+    return _QUOTE_EN.match(sentence) if says or "wrote" in sentence or "writes" in sentence else None
 
 
 def changes_mind(sentence: str) -> bool:
     """ "I changed my mind: ...", 改主意: what follows replaces what was said before."""
     # "changed" casefolds whole wherever the case-insensitive pattern could match it.
-    if "changed" not in sentence.casefold() and not any(w in sentence for w in ("改主意", "说错了", "更正")):
+    chinese = "改主意" in sentence or "说错了" in sentence or "更正" in sentence
+    if not chinese and "changed" not in sentence.casefold():
         return False
     return _CHANGED_MIND.search(sentence) is not None
 
@@ -100,7 +102,10 @@ def changes_mind(sentence: str) -> bool:
 def split_sentences(text: str) -> list[str]:
     """Sentences, split after . ! ? 。！？ and at line breaks."""
     parts = _SENTENCE_END.split(text) if _MAY_END_SENTENCE.search(text) else (text,)
-    return [_BULLET.sub("", part.strip()) for part in parts if part and part.strip()]
+    stripped = [part.strip() for part in parts if part and part.strip()]
+    return [
+        _BULLET.sub("", part) if part[0] in _BULLET_STARTS or part[0].isdigit() else part for part in stripped
+    ]
 
 
 def clauses(sentence: str, *, chinese: bool) -> list[str]:

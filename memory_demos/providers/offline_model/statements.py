@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from memory_demos.providers.offline_model.changes import normalize_en, normalize_zh
@@ -52,14 +51,22 @@ class Statement(NamedTuple):
     self_subject: bool = False  # the speaker talks about themselves ("I ...")
 
 
-@dataclass
 class _Context:
     """What a reader keeps in mind while reading one message."""
 
-    role: str
-    speaker: str
-    last_person: str | None = None
-    relations: list[tuple[str, str, str]] = field(default_factory=list)  # (whose, relation, name)
+    __slots__ = ("last_person", "relations", "role", "speaker")
+
+    def __init__(
+        self,
+        role: str,
+        speaker: str,
+        last_person: str | None = None,
+        relations: list[tuple[str, str, str]] | None = None,
+    ) -> None:
+        self.role = role
+        self.speaker = speaker
+        self.last_person = last_person
+        self.relations = [] if relations is None else relations  # (whose, relation, name)
 
 
 _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
@@ -323,8 +330,9 @@ def _sentence_statements(sentence: str, context: _Context) -> Iterator[Statement
     inherited: str | None = None
     parts = clauses(sentence, chinese=chinese)
     changed_mind = changes_mind(sentence)
+    asks_last = sentence.endswith(("?", "？"))
     for clause in parts:
-        if is_question(clause, chinese=chinese) or (sentence.endswith(("?", "？")) and clause is parts[-1]):
+        if is_question(clause, chinese=chinese) or (asks_last and clause is parts[-1]):
             inherited = None
             continue
         for statement in _clause_statements(clause, context, inherited, chinese):

@@ -6,7 +6,7 @@ import hashlib
 import html
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from langchain_core.messages import BaseMessage
 
@@ -36,8 +36,7 @@ _ROLE_LINE = re.compile(
 _KV_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?P<k>[a-z][a-z0-9_]{0,30})\s*[:：]\s*(?P<v>\S.*?)\s*$")
 
 
-@dataclass(frozen=True)
-class _Segment:
+class _Segment(NamedTuple):
     role: str  # "human", "ai" or "narrative"
     text: str
 
@@ -70,7 +69,7 @@ def first_matching(patterns: Sequence[str], flags: int = 0) -> Callable[[str], i
 
 def is_chinese(text: str) -> bool:
     """True when ``text`` contains CJK ideographs."""
-    return bool(_CJK_RE.search(text))
+    return not text.isascii() and _CJK_RE.search(text) is not None
 
 
 _LATIN_RE = re.compile("[A-Za-z]")
@@ -78,7 +77,7 @@ _LATIN_RE = re.compile("[A-Za-z]")
 
 def mostly_chinese(text: str) -> bool:
     """True when ideographs outnumber Latin letters: the clause is read with the Chinese rules."""
-    if not _CJK_RE.search(text):
+    if text.isascii() or not _CJK_RE.search(text):
         return False
     if not _LATIN_RE.search(text):
         return True
