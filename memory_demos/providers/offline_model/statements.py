@@ -287,21 +287,24 @@ def _subject_zh(clause: str, context: _Context, inherited: str | None) -> tuple[
 
 def _clause_statements(
     clause: str, context: _Context, inherited: str | None, chinese: bool
-) -> Iterator[Statement]:
+) -> list[Statement]:
     known_relations = len(context.relations)
     found = (_subject_zh if chinese else _subject_en)(clause, context, inherited)
     if found is None:
-        return
-    for whose, relation, name in context.relations[known_relations:]:
-        yield Statement(whose, f"S's {relation} name is {name}", clause, self_subject=True)
+        return []
+    said = [
+        Statement(whose, f"S's {relation} name is {name}", clause, self_subject=True)
+        for whose, relation, name in context.relations[known_relations:]
+    ]
     subject, text, self_subject = found
     if subject == ASSISTANT:
-        return
+        return said
     text, negated, change, exclusive = (normalize_zh if chinese else normalize_en)(text)
     start = _PLACEHOLDER.search(text)
     if start is None:
-        return
-    yield Statement(subject, text[start.start() :], clause, negated, change, exclusive, self_subject)
+        return said
+    said.append(Statement(subject, text[start.start() :], clause, negated, change, exclusive, self_subject))
+    return said
 
 
 def _noted(subject: str, clause: str) -> Iterator[Statement]:
@@ -311,22 +314,24 @@ def _noted(subject: str, clause: str) -> Iterator[Statement]:
     yield Statement(subject, text, clause, negated, change, exclusive)
 
 
-def _sentence_statements(sentence: str, context: _Context) -> Iterator[Statement]:
+def _sentence_statements(sentence: str, context: _Context) -> list[Statement]:
+    """The statements of one sentence, read eagerly (a list is cheaper than a chain of generators)."""
     sentence = _normalize_quotes(sentence)
     chinese = mostly_chinese(sentence)
     if not sentence_may_state(sentence, chinese=chinese, assistant=context.role == "ai"):
-        return
+        return []
     quoted = quote(sentence, chinese=chinese)
     if quoted:
         said = "说" if chinese else " said"
-        yield from _clause_statements(quoted.group("who") + said, context, None, chinese)
+        found = _clause_statements(quoted.group("who") + said, context, None, chinese)
         named = _SPEAKER.search(_RELATION_PREFIX.sub("", quoted.group("who")))
         who = named.group(1) if named else context.last_person
         if who:
             inner = _Context(role="human", speaker=who, last_person=who, relations=context.relations)
             for part in clauses(quoted.group("q"), chinese=chinese):
-                yield from _clause_statements(part, inner, who, chinese)
-        return
+                found += _clause_statements(part, inner, who, chinese)
+        return found
+    found = []
     inherited: str | None = None
     parts = clauses(sentence, chinese=chinese)
     changed_mind = changes_mind(sentence)
@@ -337,9 +342,10 @@ def _sentence_statements(sentence: str, context: _Context) -> Iterator[Statement
             continue
         for statement in _clause_statements(clause, context, inherited, chinese):
             inherited = statement.subject
-            if changed_mind and not statement.change:
-                statement = statement._replace(change=True)
-            yield statement
+            found.append(
+                statement._replace(change=True) if changed_mind and not statement.change else statement
+            )
+    return found
 
 
 def read_statements(
@@ -359,7 +365,7 @@ def read_statements(
             if note and not _NOT_NOTE_NAMES.match(note.group("n")):
                 context.last_person = note.group("n")
                 for sentence in split_sentences(note.group("t")):
-                    found = list(_sentence_statements(sentence, context))
+                    found = _sentence_statements(sentence, context)
                     yield from found
                     if not found:
                         yield from _noted(note.group("n"), sentence)
