@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from memory_demos.providers.offline_model.lexicon import _KV_EXCLUDED_KEYS, LIST_KEYS, RELATIONS_EN
 from memory_demos.providers.offline_model.rules import read_pairs
@@ -20,13 +20,13 @@ from memory_demos.providers.offline_model.text import (
 ANY_KEY = "*"  # "forget what I said about Lisbon" takes a value back whatever its key
 
 
-@dataclass(frozen=True)
-class Fact:
+class Fact(NamedTuple):
     """One fact: about ``subject`` (``"user"``, a person, ``"rel:brother"``), a snake_case key and a value.
 
     ``negated``: no longer (or never) true. ``change``: said as a change ("now", "moved to"), so it is
     newer than what it contradicts even where the prompt gives no order. ``exclusive``: "only" — the
-    values replace the earlier ones of a list key.
+    values replace the earlier ones of a list key. A named tuple (immutable, compared by value): a
+    long prompt yields about a hundred, and a tuple is built several times faster than a dataclass.
     """
 
     key: str

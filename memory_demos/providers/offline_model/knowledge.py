@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from langchain_core.messages import BaseMessage
 
@@ -95,7 +95,7 @@ class Knowledge:
         """Fold one fact into the beliefs: a forget, a denial, a birthday, a list value or a single value."""
         subject = self.resolve(fact.subject)
         if subject != fact.subject:
-            fact = replace(fact, subject=subject)
+            fact = fact._replace(subject=subject)
         if fact.key == ANY_KEY:
             self._forget(fact)
             return
