@@ -9,6 +9,7 @@ bound tools. One concern per module:
 - ``model``: the LangChain chat model class and its shared call counter;
 - ``lexicon``: English and Chinese word lists and key tables;
 - ``text``: language, keys, value cleaning, roles and clauses;
+- ``sentences``: sentences and clauses, and the cheap tests that skip text stating no fact;
 - ``statements``: who says what about whom; ``changes``: negation and change words;
 - ``rules``: the fact each clause states;
 - ``facts``: facts read from text; ``knowledge``: what is true now, per person, conflicts kept;
