@@ -24,7 +24,9 @@ from memory_demos.cli_options import (
     param_assignments,
     provider_from_args,
 )
-from memory_demos.strategies.base import InputError
+from memory_demos.lab_config import load_lab_config
+from memory_demos.storage import StorageConfig, StorageError
+from memory_demos.strategies.base import InputError, StrategyContext
 
 EXIT_TURN_FAILED = 1
 
@@ -47,8 +49,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def cmd_chat(args: argparse.Namespace) -> int:
     """Build, send one message, print the turn, close (never discard)."""
-    from memory_demos.storage import StorageConfig, StorageError
-    from memory_demos.strategies.base import StrategyContext
+    # Lazy: the registry imports every strategy module; the CLI's other commands start without them.
     from memory_demos.strategies.registry import build_strategy, get_info
 
     get_info(args.strategy)
@@ -57,12 +58,13 @@ def cmd_chat(args: argparse.Namespace) -> int:
     params = param_assignments(args.param, [args.strategy]).get(args.strategy, {})
     storage = StorageConfig()
     try:
-        storage = StorageConfig.from_env()
-        context = StrategyContext(
+        config = load_lab_config()
+        storage = config.storage
+        context = StrategyContext.from_config(
+            config,
             provider=provider_from_args(args),
             conversation_id=args.conversation,
             user_id=args.user,
-            storage=storage,
         )
         strategy = build_strategy(args.strategy, context, params)
         try:

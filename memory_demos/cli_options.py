@@ -11,10 +11,11 @@ variable that holds one.
 from __future__ import annotations
 
 import argparse
-import os
 from collections.abc import Sequence
 from typing import Any
 
+from memory_demos.providers.api_keys import key_from_environment
+from memory_demos.providers.chat_models import DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_SECONDS, ProviderConfig
 from memory_demos.providers.context_window import with_server_context_window
 from memory_demos.strategies.base import InputError
 
@@ -68,8 +69,6 @@ def _positive(kind: type) -> Any:
 
 def add_provider_arguments(parser: argparse.ArgumentParser) -> None:
     """``--provider``, ``--model``, ``--base-url`` and the bounds every real provider needs."""
-    from memory_demos.providers.chat_models import DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_SECONDS
-
     parser.add_argument("--provider", default="offline", choices=PROVIDERS)
     parser.add_argument("--model", default=None)
     parser.add_argument("--base-url", default=None)
@@ -108,10 +107,8 @@ def add_provider_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def provider_from_args(args: argparse.Namespace, *, latency_ms: int = 0) -> Any:
+def provider_from_args(args: argparse.Namespace, *, latency_ms: int = 0) -> ProviderConfig:
     """The ``ProviderConfig`` the flags describe; ``InputError`` for a combination that cannot work."""
-    from memory_demos.providers.chat_models import ProviderConfig
-
     bounds = {
         "timeout_seconds": args.timeout,
         "max_tokens": args.max_tokens,
@@ -121,7 +118,7 @@ def provider_from_args(args: argparse.Namespace, *, latency_ms: int = 0) -> Any:
         bounds |= {"context_window_tokens": args.context_window, "context_window_source": "--context-window"}
     if args.provider == "offline":
         return ProviderConfig(latency_ms=latency_ms, **bounds)
-    if args.api_key_env and not os.environ.get(args.api_key_env):
+    if args.api_key_env and key_from_environment(args.api_key_env) is None:
         raise InputError(f"--api-key-env names {args.api_key_env}, which is not set")
     keys = {"api_key_env": args.api_key_env}  # None: OPENAI_API_KEY for OpenAI, no key elsewhere
     if args.provider == "openai":

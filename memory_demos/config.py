@@ -1,15 +1,13 @@
-"""Where Memory Lab keeps its files, the default system prompt, and the defaults of its limits.
+"""The names and defaults of Memory Lab's settings, the default system prompt, and conversation ids.
 
-Every limit is read in one place, ``WorkshopConfig.from_sources`` (``[workshop.limits]`` in secrets,
-else its ``MEMORY_LAB_*`` env var, else its default), in and outside workshop mode alike.
+Nothing here reads the environment: ``lab_config.load_lab_config`` is the one reader, and every value
+the app uses comes from the ``LabConfig`` it builds (the defaults below apply when a variable is unset).
 """
 
 from __future__ import annotations
 
-import os
 import re
 import uuid
-from collections.abc import Mapping
 from pathlib import Path
 
 DATA_DIR_ENV = "MEMORY_LAB_DATA_DIR"
@@ -24,29 +22,12 @@ MAX_PANES = 8
 _CONVERSATION_ID = re.compile(r"^[0-9a-f]{32}$")
 
 
-def data_dir() -> Path:
-    """The folder that holds every SQLite file and the persistent chromadb; created on demand (0700)."""
-    return private_folder(Path(os.environ.get(DATA_DIR_ENV) or DEFAULT_DATA_DIR).expanduser())
-
-
 def private_folder(folder: Path) -> Path:
     """``folder``, made owner-only (0700) if missing; an existing one keeps its mode (it may be shared)."""
     if not folder.is_dir():
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         folder.chmod(0o700)  # mkdir's mode is masked by the umask; this is exact
     return folder
-
-
-def max_message_chars(environ: Mapping[str, str] | None = None) -> int:
-    """Longest user message accepted, in characters, as the environment sets it.
-
-    The app reads the limit with its secrets through ``WorkshopConfig``; this is the same reader
-    without secrets, for callers without Streamlit (``WorkshopConfigError`` for a bad value).
-    """
-    from memory_demos.workshop.config import WorkshopConfig
-
-    config = WorkshopConfig.from_sources(None, os.environ if environ is None else environ)
-    return config.limits.max_message_chars
 
 
 def new_conversation_id() -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_demos.config import DATA_DIR_ENV, DEFAULT_DATA_DIR, MAX_PANES, private_folder
-from memory_demos.providers.chat_models import DEFAULT_API_KEY_ENV
+from memory_demos.providers.api_keys import DEFAULT_API_KEY_ENV
 from memory_demos.storage import StorageConfig
 from memory_demos.workshop.config import WorkshopConfig
 

@@ -13,6 +13,7 @@ import time
 import uuid
 from typing import Any
 
+from memory_demos.lab_config import load_lab_config
 from memory_demos.storage import StorageConfig
 from memory_demos.strategies.base import Strategy, StrategyContext
 from memory_demos.strategies.registry import build_strategy
@@ -72,7 +73,7 @@ def run_note_expiry(storage: StorageConfig | None = None, ttl_seconds: int = SHO
     key's TTL after the fact was told and before the question (-1: never expires, -2: gone).
     Every key the demo wrote is deleted at the end (the ones without a TTL would otherwise stay forever).
     """
-    storage = storage if storage is not None else StorageConfig.from_env()
+    storage = storage if storage is not None else load_lab_config().storage
     forever = _entity_on_redis(storage, 0)
     try:
         expiring = _entity_on_redis(storage, ttl_seconds)

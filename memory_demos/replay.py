@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT
+from memory_demos.lab_config import LabConfig, load_lab_config
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.scenarios import Scenario
 from memory_demos.strategies.base import StrategyContext
@@ -99,10 +100,12 @@ def replay_strategy(
     should_cancel: CancelCheck | None = None,
     fork_at: int | None = None,
     context: StrategyContext | None = None,
+    config: LabConfig | None = None,
 ) -> StrategyRun:
-    """Play every scenario turn through one freshly built strategy."""
+    """Play every scenario turn through one freshly built strategy (in ``context``, else one built from
+    ``config``, else from the process's configuration)."""
     if context is None:
-        context = StrategyContext(provider=provider)
+        context = StrategyContext.from_config(config or load_lab_config(), provider=provider)
     if scenario.system:
         context.system_prompt = scenario.system
     strategy = build_strategy(strategy_id, context, params)
@@ -142,14 +145,19 @@ def replay(
     should_cancel: CancelCheck | None = None,
     fork_at: int | None = None,
     concurrency: int = 1,
+    config: LabConfig | None = None,
 ) -> ReplayResult:
     """Replay ``scenario`` through each strategy (each gets a fresh conversation).
 
     ``concurrency`` strategies run at a time (each makes one model call at a time), so a server that
     serves one request at a time gets 1 and is never asked twice at once; results keep their order.
+    Storage, data folder and message limit come from ``config`` (default: the process's configuration).
     """
     params = params or {}
-    checking = StrategyContext(provider=provider, system_prompt=scenario.system or DEFAULT_SYSTEM_PROMPT)
+    config = config or load_lab_config()
+    checking = StrategyContext.from_config(
+        config, provider=provider, system_prompt=scenario.system or DEFAULT_SYSTEM_PROMPT
+    )
     for strategy_id in strategy_ids:  # refuse a bad parameter before the first strategy runs
         parse_params(strategy_id, params.get(strategy_id), checking)
     if fork_at is not None and not 0 <= fork_at < len(scenario.turns):
@@ -165,6 +173,7 @@ def replay(
             on_progress=on_progress,
             should_cancel=should_cancel,
             fork_at=fork_at,
+            config=config,
         )
 
     workers = min(max(concurrency, 1), len(strategy_ids))

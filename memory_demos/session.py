@@ -225,12 +225,7 @@ class LabSession:
 
     def strategy_context(self) -> StrategyContext:
         """What this session's strategies are built with: its model, user id, message limit and storage."""
-        return StrategyContext(
-            provider=self.provider,
-            user_id=self.user_id,
-            max_message_chars=self.limits.max_message_chars,
-            storage=self.config.storage,
-        )
+        return StrategyContext.from_config(self.config, provider=self.provider, user_id=self.user_id)
 
     def build(self, pane: Pane, *, fresh: bool = True) -> None:
         """(Re)build a pane's strategy for the current provider (see ``Pane.build``)."""

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from itertools import cycle, islice
 from typing import Any
 
+from memory_demos.lab_config import load_lab_config
 from memory_demos.storage import StorageConfig, StorageError
 from memory_demos.strategies.base import StrategyContext
 from memory_demos.strategies.registry import build_strategy
@@ -95,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     storage = StorageConfig()
     try:
-        storage = StorageConfig.from_env()
+        storage = load_lab_config().storage
         storage.require_redis_url("redis_capacity")
         results = [measure(strategy_id, args.turns, storage) for strategy_id in strategy_ids]
     except StorageError as exc:

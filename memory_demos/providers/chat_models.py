@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -11,6 +10,7 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
 from pydantic import SecretStr
 
+from memory_demos.providers.api_keys import DEFAULT_API_KEY_ENV, resolve_openai_key
 from memory_demos.providers.checked_openai import StreamEndWatch, checked_chat_openai_class
 from memory_demos.providers.context_window import ContextWindow, assumed_context_window, known_context_window
 from memory_demos.providers.tokenizer import TokenizerChoice, choose_encoding, get_encoding
@@ -25,7 +25,6 @@ DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
 DEFAULT_TIMEOUT_SECONDS = 60.0
 DEFAULT_MAX_RETRIES = 2
 DEFAULT_MAX_TOKENS = 512
-DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 OFFLINE_CONTEXT_WINDOW = ContextWindow(
     8_192, "assumed: the offline teaching model has no limit; 8,192 is shown for scale", assumed=True
 )
@@ -151,16 +150,6 @@ class ProviderConfig:
     def generic_errors(self) -> bool:
         """True where errors name only their kind: the host's model, an attendee-typed address."""
         return self.egress is not None or self.hosted
-
-
-def resolve_openai_key(config: ProviderConfig) -> SecretStr | None:
-    """The key from the config, else from the variable ``config.key_env_name`` names; never logged."""
-    if config.api_key is not None and config.api_key.get_secret_value():
-        return config.api_key
-    if config.key_env_name is None:
-        return None
-    from_env = os.environ.get(config.key_env_name)
-    return SecretStr(from_env) if from_env else None
 
 
 def build_chat_model(

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from memory_demos.providers.api_keys import resolve_openai_key
+
 ASSUMED_CONTEXT_WINDOW = 8_192
 PROBE_TIMEOUT_SECONDS = 3.0
 OPENAI_MODELS_PAGE = "platform.openai.com/docs/models (checked November 2026)"
@@ -169,10 +171,8 @@ def ask_server(
     return None
 
 
-def with_server_context_window(config: Any) -> Any:  # a ProviderConfig (imported lazily: no cycle)
+def with_server_context_window(config: Any) -> Any:  # a ProviderConfig (chat_models imports this module)
     """``config`` with the window its server reports, when the table does not know the model."""
-    from memory_demos.providers.chat_models import resolve_openai_key
-
     if config.base_url is None or known_context_window(config.model) is not None:
         return config
     key = resolve_openai_key(config)

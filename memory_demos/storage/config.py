@@ -6,7 +6,6 @@ message it produces has the passwords of those URLs replaced by ``***``.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
@@ -53,7 +52,7 @@ def _url_secrets(url: str | None) -> tuple[str, ...]:
 
 @dataclass(frozen=True, repr=False)
 class StorageConfig:
-    """Where shared state lives; each field falls back to an env var.
+    """Where shared state lives; each field is read from its env var (``from_env``).
 
     ``sql_url`` (``MEMORY_LAB_SQL_URL``, ``postgresql://user:password@host:5432/db``) serves chat histories,
     LangGraph checkpoints and stores, and entity notes to every app process; None keeps the SQLite files in
@@ -99,13 +98,15 @@ class StorageConfig:
             )
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> StorageConfig:
-        """The configuration in the ``MEMORY_LAB_SQL/CHROMA/REDIS_URL`` variables (unset: embedded)."""
-        env = os.environ if environ is None else environ
+    def from_env(cls, environ: Mapping[str, str]) -> StorageConfig:
+        """The configuration in ``environ``'s ``MEMORY_LAB_SQL/CHROMA/REDIS_URL`` (unset: embedded).
+
+        The app passes the mapping ``lab_config.load_lab_config`` read; nothing here reads ``os.environ``.
+        """
         return cls(
-            sql_url=env.get(SQL_URL_ENV) or None,
-            chroma_url=env.get(CHROMA_URL_ENV) or None,
-            redis_url=env.get(REDIS_URL_ENV) or None,
+            sql_url=environ.get(SQL_URL_ENV) or None,
+            chroma_url=environ.get(CHROMA_URL_ENV) or None,
+            redis_url=environ.get(REDIS_URL_ENV) or None,
         )
 
     @property

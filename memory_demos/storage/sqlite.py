@@ -11,19 +11,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from memory_demos.config import DATA_DIR_ENV, data_dir, private_folder
+from memory_demos.config import DATA_DIR_ENV, private_folder
 from memory_demos.storage.config import StorageError
 
 BUSY_TIMEOUT_MS = 10_000
 
 
-def sqlite_file(name: str, folder: Path | None = None) -> Path:
-    """Path of a named SQLite file inside the data folder, created owner-only (0600): it holds messages.
+def sqlite_file(name: str, folder: Path) -> Path:
+    """Path of the SQLite file ``name`` in ``folder`` (the data folder), owner-only (0600): it holds messages.
 
     SQLite gives its -wal and -shm files the database file's mode.
     """
-    base = private_folder(folder) if folder is not None else data_dir()
-    path = base / name
+    path = private_folder(folder) / name
     try:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     except FileExistsError:

@@ -14,174 +14,75 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
-from memory_demos.config import (
-    DEFAULT_SYSTEM_PROMPT,
-    data_dir,
-    max_message_chars,
-    new_conversation_id,
-    private_folder,
-)
+from memory_demos.config import DEFAULT_SYSTEM_PROMPT, new_conversation_id, private_folder
 from memory_demos.deprecations import Deprecation, capture_deprecations, merge
+from memory_demos.lab_config import LabConfig, load_lab_config
+from memory_demos.providers.api_keys import resolve_openai_key
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
+from memory_demos.providers.embeddings import build_openai_embeddings, default_embeddings
 from memory_demos.providers.errors import error_kind
 from memory_demos.storage import StorageConfig
+from memory_demos.strategies.info import InputError, ParamSpec, StrategyInfo, StrategyKind
 from memory_demos.tracing import CUT_BY_CONTEXT, CUT_BY_DEADLINE, REPLY, CallCapture, purpose_tag
 from memory_demos.turn import Turn
 
-StrategyKind = Literal["classic", "modern"]
+# A strategy module imports what it declares from here too: one import for a strategy's author.
+__all__ = [
+    "InputError",
+    "ParamSpec",
+    "Strategy",
+    "StrategyContext",
+    "StrategyInfo",
+    "StrategyKind",
+    "TokenListener",
+    "cut_reply_note",
+    "validate_user_text",
+]
+
 _NO_POINT = object()  # send() failed before it could note where to roll back to
 TokenListener = Callable[[str], None]
 
 
-class InputError(ValueError):
-    """A user message or parameter that cannot be used; the message says why."""
-
-
-@dataclass(frozen=True)
-class ParamSpec:
-    """One tunable parameter of a strategy (its CLI name is ``<strategy id>.<name>``)."""
-
-    name: str
-    default: Any
-    help: str
-    minimum: int | None = None
-    maximum: int | None = None
-    choices: tuple[str, ...] | None = None
-
-    @property
-    def type_name(self) -> str:
-        return "choice" if self.choices else type(self.default).__name__
-
-    def parse(self, raw: Any, strategy_id: str = "") -> Any:
-        """Convert and range-check a value; raises ``InputError`` naming the parameter."""
-        label = f"{strategy_id}.{self.name}" if strategy_id else self.name
-        if self.choices is not None:
-            value = str(raw)
-            if value not in self.choices:
-                raise InputError(f"{label} must be one of {', '.join(self.choices)}; got {value!r}")
-            return value
-        if isinstance(self.default, bool):
-            text = str(raw).strip().lower()
-            if text in {"1", "true", "yes", "on"}:
-                return True
-            if text in {"0", "false", "no", "off"}:
-                return False
-            raise InputError(f"{label} must be true or false; got {raw!r}")
-        if isinstance(self.default, int):
-            try:
-                value = int(str(raw).strip()) if not isinstance(raw, int) else raw
-            except ValueError:
-                raise InputError(f"{label} must be a whole number; got {raw!r}") from None
-            if self.minimum is not None and value < self.minimum:
-                raise InputError(f"{label} must be at least {self.minimum}; got {value}")
-            if self.maximum is not None and value > self.maximum:
-                raise InputError(f"{label} must be at most {self.maximum}; got {value}")
-            return value
-        return str(raw)
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "name": self.name,
-            "type": self.type_name,
-            "default": self.default,
-            "help": self.help,
-        }
-        if self.minimum is not None:
-            data["minimum"] = self.minimum
-        if self.maximum is not None:
-            data["maximum"] = self.maximum
-        if self.choices is not None:
-            data["choices"] = list(self.choices)
-        return data
-
-
-@dataclass(frozen=True)
-class StrategyInfo:
-    """What the registry knows about a strategy without building it, its texts in both languages included.
-
-    ``title`` and ``summary`` are English; ``title_zh`` and ``summary_zh`` Simplified Chinese (English is
-    shown where one is missing).
-    """
-
-    id: str
-    title: str
-    kind: StrategyKind
-    langchain_classes: tuple[str, ...]
-    summary: str
-    params: tuple[ParamSpec, ...] = ()
-    title_zh: str = ""
-    summary_zh: str = ""
-
-    def title_in(self, language: str) -> str:
-        """The strategy's name in ``language`` (``en`` or ``zh``)."""
-        return (self.title_zh if language == "zh" else "") or self.title
-
-    def summary_in(self, language: str) -> str:
-        """The strategy's one-line description in ``language`` (``en`` or ``zh``)."""
-        return (self.summary_zh if language == "zh" else "") or self.summary
-
-    def param(self, name: str) -> ParamSpec:
-        for spec in self.params:
-            if spec.name == name:
-                return spec
-        known = ", ".join(f"{self.id}.{p.name}" for p in self.params) or "none"
-        raise InputError(f"{self.id} has no parameter {name!r} (known: {known})")
-
-    def defaults(self) -> dict[str, Any]:
-        """Every parameter at its default value."""
-        return {spec.name: spec.default for spec in self.params}
-
-    def resolve_params(self, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Defaults merged with the overrides, each converted and range-checked (strings or typed values)."""
-        values = self.defaults()
-        for name, raw in (overrides or {}).items():
-            values[name] = self.param(name).parse(raw, self.id)
-        return values
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "title": self.title,
-            "kind": self.kind,
-            "langchain_classes": list(self.langchain_classes),
-            "summary": self.summary,
-            "title_zh": self.title_zh,
-            "summary_zh": self.summary_zh,
-            "params": [spec.to_json() for spec in self.params],
-        }
-
-
 @dataclass
 class StrategyContext:
-    """Everything a strategy needs from outside: the model to build, who the user is, where files go."""
+    """Everything a strategy needs from outside: the model to build, who the user is, where files go.
+
+    The data folder, message limit and storage come from one ``LabConfig``: ``from_config`` takes them
+    from the one given; fields left out default to the process's configuration (``load_lab_config``).
+    """
 
     provider: ProviderConfig = field(default_factory=ProviderConfig)
     conversation_id: str = field(default_factory=new_conversation_id)
     user_id: str = "local"
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
-    data_dir: Path | None = None
+    data_dir: Path = field(default_factory=lambda: load_lab_config().data_dir)
     embeddings: Embeddings | None = None
-    max_message_chars: int = field(default_factory=max_message_chars)
-    storage: StorageConfig = field(default_factory=StorageConfig.from_env)
+    max_message_chars: int = field(default_factory=lambda: load_lab_config().max_message_chars)
+    storage: StorageConfig = field(default_factory=lambda: load_lab_config().storage)
+
+    @classmethod
+    def from_config(cls, config: LabConfig, **fields: Any) -> StrategyContext:
+        """A context with ``config``'s data folder, message limit and storage; ``fields`` set the rest."""
+        return cls(
+            data_dir=config.data_dir,
+            max_message_chars=config.max_message_chars,
+            storage=config.storage,
+            **fields,
+        )
 
     def folder(self) -> Path:
-        """The data folder (created on demand)."""
-        if self.data_dir is None:
-            return data_dir()
-        return private_folder(self.data_dir)
+        """The data folder (created owner-only on demand)."""
+        return private_folder(self.data_dir.expanduser())
 
     def get_embeddings(self) -> Embeddings:
         """The embedding model: the one given, the provider's when configured, else the offline MiniLM."""
         if self.embeddings is None:
             if self.provider.embeddings == "openai" and self.provider.kind != "offline":
-                from memory_demos.providers.chat_models import resolve_openai_key
-                from memory_demos.providers.embeddings import build_openai_embeddings
-
                 key = resolve_openai_key(self.provider)
                 if key is None and self.provider.kind == "openai":
                     raise InputError("OpenAI embeddings need an API key.")
@@ -189,8 +90,6 @@ class StrategyContext:
                     key or "not-needed", self.provider.base_url, self.provider.embedding_model
                 )
             else:
-                from memory_demos.providers.embeddings import default_embeddings
-
                 self.embeddings = default_embeddings()
         return self.embeddings
 
@@ -277,6 +176,7 @@ class Strategy(ABC):
     def make_model(self, purpose: str = REPLY, *, streaming: bool | None = None) -> BaseChatModel:
         """A chat model carrying this strategy's capture callback and a purpose tag."""
         if self._model_counter is None and self.context.provider.kind == "offline":
+            # Lazy: the offline model's rule set loads only for a strategy that uses it.
             from memory_demos.providers.offline_model import CallCounter
 
             self._model_counter = CallCounter()

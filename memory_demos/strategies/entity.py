@@ -22,7 +22,7 @@ from typing import Any
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
 from memory_demos.config import is_conversation_id
-from memory_demos.storage import StorageConfig, connect, sqlite_file
+from memory_demos.storage import StorageConfig, connect, redis_client, sqlite_file
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
 from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory
 from memory_demos.strategies.shared.entity_redis_store import (
@@ -33,6 +33,15 @@ from memory_demos.strategies.shared.entity_redis_store import (
     open_redis_entity_store,
     redis_entity_rows,
     redis_note_keys,
+)
+from memory_demos.strategies.shared.entity_sql_store import SQLEntityStore
+from memory_demos.strategies.shared.history_store import (
+    database_errors,
+    key_ttls,
+    open_postgres_history_engine,
+    redis_history_factory,
+    session_key,
+    sql_history_factory,
 )
 from memory_demos.strategies.window import windowed_rows
 from memory_demos.tracing import EXTRACT_ENTITIES, SUMMARIZE_ENTITY
@@ -109,8 +118,8 @@ def build_entity_store(
     conversation_id: str,
     folder: Path,
     *,
+    storage: StorageConfig,
     user_id: str = "local",
-    storage: StorageConfig | None = None,
     engine: Any = None,
     ttl_seconds: int = DEFAULT_TTL_S,
     recall_ttl_seconds: int = DEFAULT_RECALL_TTL_S,
@@ -124,23 +133,19 @@ def build_entity_store(
         return classic.InMemoryEntityStore()
     if kind == "redis":
         return open_redis_entity_store(
-            storage if storage is not None else StorageConfig.from_env(),
+            storage,
             user_id,
             conversation_id,
             ttl_seconds=ttl_seconds,
             recall_ttl_seconds=recall_ttl_seconds,
         )
     if kind == "postgres":
-        from memory_demos.strategies.shared.entity_sql_store import SQLEntityStore
-        from memory_demos.strategies.shared.history_store import open_postgres_history_engine, session_key
-
-        config = storage if storage is not None else StorageConfig.from_env()
-        config.require_sql_url("entity.store=postgres")
+        storage.require_sql_url("entity.store=postgres")
         return SQLEntityStore.open(
-            engine if engine is not None else open_postgres_history_engine(config),
+            engine if engine is not None else open_postgres_history_engine(storage),
             session_key(user_id, conversation_id),
-            where=config.redacted_sql_url or "PostgreSQL",
-            redact=config.redact,
+            where=storage.redacted_sql_url or "PostgreSQL",
+            redact=storage.redact,
         )
     path = sqlite_file(ENTITY_DB_FILE, folder)
     # connect() checks the file first and opens it with check_same_thread=False; the store's own
@@ -161,8 +166,6 @@ def entity_store_rows(store: Any) -> dict[str, str]:
         return {key: value or "" for key, value in sorted(store.store.items())}
     if is_redis_entity_store(store):
         return redis_entity_rows(store)
-    from memory_demos.strategies.shared.entity_sql_store import SQLEntityStore
-
     if isinstance(store, SQLEntityStore):
         return store.rows()
     if isinstance(store, classic.SQLiteEntityStore):
@@ -174,8 +177,6 @@ def entity_store_rows(store: Any) -> dict[str, str]:
 
 def restore_entity_store(store: Any, rows: Mapping[str, str]) -> None:
     """Replace the store's contents with ``rows`` (one transaction for SQLite and PostgreSQL)."""
-    from memory_demos.strategies.shared.entity_sql_store import SQLEntityStore
-
     if isinstance(store, SQLEntityStore):
         store.replace(rows)
         return
@@ -289,8 +290,6 @@ class EntityAwareStrategy(ClassicStrategy):
         conn = getattr(store, "conn", None)
         if conn is not None:
             conn.close()
-        from memory_demos.strategies.shared.entity_sql_store import SQLEntityStore
-
         if isinstance(store, SQLEntityStore):  # disposes the engine it shares with the message history
             store.close()
 
@@ -306,9 +305,6 @@ class EntityStrategy(EntityAwareStrategy):
         engine = None
         self._redis_messages: Any = None
         if self.params["store"] == "redis":
-            from memory_demos.storage import redis_client
-            from memory_demos.strategies.shared.history_store import redis_history_factory, session_key
-
             config = self.context.storage
             self._redis_messages = redis_client(config, "entity.store=redis")
             # The recent messages expire with the notes: a forgotten note must not live on in them.
@@ -319,13 +315,6 @@ class EntityStrategy(EntityAwareStrategy):
                 name=MESSAGES_NAME,
             )(session_key(self.context.user_id, self.context.conversation_id))
         elif self.params["store"] == "postgres":
-            from memory_demos.strategies.shared.history_store import (
-                database_errors,
-                open_postgres_history_engine,
-                session_key,
-                sql_history_factory,
-            )
-
             config = self.context.storage
             config.require_sql_url("entity.store=postgres")
             engine = open_postgres_history_engine(config)
@@ -365,8 +354,6 @@ class EntityStrategy(EntityAwareStrategy):
             "messages": windowed_rows(stored, len(self.memory.buffer[-self.memory.k * 2 :])),
         }
         if store == "redis":
-            from memory_demos.strategies.shared.history_store import key_ttls
-
             notes = self.memory.entity_store
             keys = [self.memory.chat_memory.key, *redis_note_keys(notes)]
             state["redis_keys"] = key_ttls(notes.redis_client, keys)

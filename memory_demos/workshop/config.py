@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import SecretStr
 
 from memory_demos.config import DEFAULT_MAX_MESSAGE_CHARS, MAX_MESSAGE_CHARS_ENV
+from memory_demos.providers.url_policy import EgressPolicy, UrlRefused, origin_of
 
 if TYPE_CHECKING:
     from memory_demos.providers.chat_models import ProviderConfig
-    from memory_demos.providers.url_policy import EgressPolicy
 
 WORKSHOP_ENV = "MEMORY_LAB_WORKSHOP"
 SECRETS_TABLE = "workshop"
@@ -169,6 +169,7 @@ class HostProvider:
 
     def provider_config(self) -> ProviderConfig:
         """The chat-model configuration sessions use; marked ``hosted`` so its secrets are never shown."""
+        # Lazy, not a cycle: reading the settings should not load the chat-model stack (langchain_openai).
         from memory_demos.providers.chat_models import ProviderConfig
 
         return ProviderConfig(
@@ -255,8 +256,6 @@ class WorkshopConfig:
         """The rules for an address an attendee types (None outside workshop mode: anything goes)."""
         if not self.enabled:
             return None
-        from memory_demos.providers.url_policy import EgressPolicy
-
         return EgressPolicy(allowed_origins=frozenset(self.allowed_base_urls))
 
     @property
@@ -302,8 +301,6 @@ def _read(
 
 
 def _origins(values: tuple[str, ...]) -> tuple[str, ...]:
-    from memory_demos.providers.url_policy import UrlRefused, origin_of
-
     try:
         return tuple(dict.fromkeys(origin_of(value) for value in values))
     except UrlRefused:

@@ -1,0 +1,131 @@
+"""What a strategy declares without being built: its ``StrategyInfo`` and each ``ParamSpec``.
+
+The registry, the CLI and the pages read these to list, describe and check strategies; building one
+(``strategies.base``) is a separate, heavier step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+StrategyKind = Literal["classic", "modern"]
+
+
+class InputError(ValueError):
+    """A user message or parameter that cannot be used; the message says why."""
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """One tunable parameter of a strategy (its CLI name is ``<strategy id>.<name>``)."""
+
+    name: str
+    default: Any
+    help: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] | None = None
+
+    @property
+    def type_name(self) -> str:
+        return "choice" if self.choices else type(self.default).__name__
+
+    def parse(self, raw: Any, strategy_id: str = "") -> Any:
+        """Convert and range-check a value; raises ``InputError`` naming the parameter."""
+        label = f"{strategy_id}.{self.name}" if strategy_id else self.name
+        if self.choices is not None:
+            value = str(raw)
+            if value not in self.choices:
+                raise InputError(f"{label} must be one of {', '.join(self.choices)}; got {value!r}")
+            return value
+        if isinstance(self.default, bool):
+            text = str(raw).strip().lower()
+            if text in {"1", "true", "yes", "on"}:
+                return True
+            if text in {"0", "false", "no", "off"}:
+                return False
+            raise InputError(f"{label} must be true or false; got {raw!r}")
+        if isinstance(self.default, int):
+            try:
+                value = int(str(raw).strip()) if not isinstance(raw, int) else raw
+            except ValueError:
+                raise InputError(f"{label} must be a whole number; got {raw!r}") from None
+            if self.minimum is not None and value < self.minimum:
+                raise InputError(f"{label} must be at least {self.minimum}; got {value}")
+            if self.maximum is not None and value > self.maximum:
+                raise InputError(f"{label} must be at most {self.maximum}; got {value}")
+            return value
+        return str(raw)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "name": self.name,
+            "type": self.type_name,
+            "default": self.default,
+            "help": self.help,
+        }
+        if self.minimum is not None:
+            data["minimum"] = self.minimum
+        if self.maximum is not None:
+            data["maximum"] = self.maximum
+        if self.choices is not None:
+            data["choices"] = list(self.choices)
+        return data
+
+
+@dataclass(frozen=True)
+class StrategyInfo:
+    """What the registry knows about a strategy without building it, its texts in both languages included.
+
+    ``title`` and ``summary`` are English; ``title_zh`` and ``summary_zh`` Simplified Chinese (English is
+    shown where one is missing).
+    """
+
+    id: str
+    title: str
+    kind: StrategyKind
+    langchain_classes: tuple[str, ...]
+    summary: str
+    params: tuple[ParamSpec, ...] = ()
+    title_zh: str = ""
+    summary_zh: str = ""
+
+    def title_in(self, language: str) -> str:
+        """The strategy's name in ``language`` (``en`` or ``zh``)."""
+        return (self.title_zh if language == "zh" else "") or self.title
+
+    def summary_in(self, language: str) -> str:
+        """The strategy's one-line description in ``language`` (``en`` or ``zh``)."""
+        return (self.summary_zh if language == "zh" else "") or self.summary
+
+    def param(self, name: str) -> ParamSpec:
+        for spec in self.params:
+            if spec.name == name:
+                return spec
+        known = ", ".join(f"{self.id}.{p.name}" for p in self.params) or "none"
+        raise InputError(f"{self.id} has no parameter {name!r} (known: {known})")
+
+    def defaults(self) -> dict[str, Any]:
+        """Every parameter at its default value."""
+        return {spec.name: spec.default for spec in self.params}
+
+    def resolve_params(self, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Defaults merged with the overrides, each converted and range-checked (strings or typed values)."""
+        values = self.defaults()
+        for name, raw in (overrides or {}).items():
+            values[name] = self.param(name).parse(raw, self.id)
+        return values
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "kind": self.kind,
+            "langchain_classes": list(self.langchain_classes),
+            "summary": self.summary,
+            "title_zh": self.title_zh,
+            "summary_zh": self.summary_zh,
+            "params": [spec.to_json() for spec in self.params],
+        }
