@@ -9,7 +9,8 @@ import pytest
 from memory_demos import config, failure_lab, migration, runner
 from memory_demos.lab_config import LabConfig, load_lab_config
 from memory_demos.session import LabSession
-from memory_demos.strategies.base import StrategyContext
+from memory_demos.strategies.base import InputError, StrategyContext
+from memory_demos.strategies.registry import build_strategy
 from memory_demos.workshop import WorkshopConfig, WorkshopConfigError
 
 
@@ -37,12 +38,32 @@ def test_message_length_is_read_the_same_way_in_both_modes(enabled: bool) -> Non
         )
 
 
-def test_the_environment_reader_is_the_workshop_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_strategy_context_takes_its_settings_from_one_configuration(tmp_path: Path) -> None:
+    lab = LabConfig.from_sources(
+        None,
+        {
+            "MEMORY_LAB_DATA_DIR": str(tmp_path / "data"),
+            "MEMORY_LAB_MAX_MESSAGE_CHARS": "77",
+            "MEMORY_LAB_REDIS_URL": "redis://:pw@127.0.0.1:6379/0",
+        },
+    )
+    context = StrategyContext.from_config(lab, user_id="ada")
+    assert context.user_id == "ada" and context.storage == lab.storage and context.max_message_chars == 77
+    assert context.folder() == tmp_path / "data" and (tmp_path / "data").stat().st_mode & 0o777 == 0o700
+    strategy = build_strategy("buffer", context)
+    with pytest.raises(InputError, match="the limit is 77"):
+        strategy.send("x" * 78)
+    assert strategy.send("x" * 77).ok
+
+
+def test_a_context_built_without_a_configuration_has_the_process_configuration(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.delenv("MEMORY_LAB_WORKSHOP", raising=False)
-    monkeypatch.setenv("MEMORY_LAB_MAX_MESSAGE_CHARS", "77")
-    assert config.max_message_chars() == 77
-    assert config.max_message_chars({}) == config.DEFAULT_MAX_MESSAGE_CHARS
-    assert config.max_message_chars({"MEMORY_LAB_WORKSHOP": "1"}) == 2000
+    monkeypatch.setenv("MEMORY_LAB_MAX_MESSAGE_CHARS", "66")
+    context, lab = StrategyContext(), load_lab_config()
+    assert lab.max_message_chars == 66 == context.max_message_chars
+    assert (context.data_dir, context.storage) == (lab.data_dir, lab.storage)
 
 
 def test_a_session_takes_its_limits_from_the_configuration_in_both_modes() -> None:

@@ -109,13 +109,13 @@ def test_a_guessed_malformed_or_unknown_link_is_refused(private_data_dir: Path) 
 
 
 def test_the_notice_counts_the_panes_that_really_came_back(owner_session: AppTest) -> None:
-    from memory_demos.config import data_dir
+    from memory_demos.lab_config import load_lab_config
     from memory_demos.strategies.history import HISTORY_FILE
 
     token = link_token(owner_session)
     for pane in panes(owner_session):
         pane.release()
-    damaged = data_dir() / HISTORY_FILE  # the persisted pane's file is damaged while nobody uses it
+    damaged = load_lab_config().data_folder() / HISTORY_FILE  # the persisted pane's file is damaged while nobody uses it
     for extra in ("-wal", "-shm"):
         damaged.with_name(damaged.name + extra).unlink(missing_ok=True)
     damaged.write_bytes(b"not a database " * 200)

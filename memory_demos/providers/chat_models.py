@@ -13,6 +13,7 @@ from pydantic import SecretStr
 from memory_demos.providers.api_keys import DEFAULT_API_KEY_ENV, resolve_openai_key
 from memory_demos.providers.checked_openai import StreamEndWatch, checked_chat_openai_class
 from memory_demos.providers.context_window import ContextWindow, assumed_context_window, known_context_window
+from memory_demos.providers.errors import STORAGE_HIDDEN, describe_error, error_kind, redact
 from memory_demos.providers.tokenizer import TokenizerChoice, choose_encoding, get_encoding
 from memory_demos.providers.url_policy import EgressPolicy
 
@@ -139,8 +140,6 @@ class ProviderConfig:
         For an attendee-typed address in a workshop, and for the host's model, it names only the kind
         of failure: never the remote body, nor whether the port answered (a port scanner otherwise).
         """
-        from memory_demos.providers.errors import STORAGE_HIDDEN, describe_error, error_kind, redact
-
         if self.gate is not None and error_kind(error) == "storage":  # a workshop attendee: no server paths
             logger.warning("Storage error: %s", redact(str(error), *self.secret_values()))
             return STORAGE_HIDDEN
@@ -167,6 +166,7 @@ def build_chat_model(
     """
     callbacks = _with_gate(config, callbacks)
     if config.kind == "offline":
+        # Lazy: the offline model's rule set (~0.14 s to import) loads only where it answers.
         from memory_demos.providers.offline_model import OfflineTeachingModel
 
         kwargs: dict[str, Any] = {
@@ -225,6 +225,7 @@ def _with_gate(
     config: ProviderConfig, callbacks: list[BaseCallbackHandler] | None
 ) -> list[BaseCallbackHandler]:
     """``callbacks`` with the attendee's budget gate first (so a refusal stops the call before it goes)."""
+    # Lazy: workshop/ builds ProviderConfigs (workshop.config, lazily); neither imports the other on load.
     from memory_demos.workshop.budget import current_gate
 
     gate = config.gate or current_gate()

@@ -9,7 +9,6 @@ a ``clear_cache`` message. It is thread-safe and keeps counters per opaque id, n
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -69,8 +68,8 @@ def _secrets() -> Mapping[str, Any]:
 
 
 def lab_config() -> LabConfig:
-    """The app's configuration from secrets and the environment (built again only when they change)."""
-    return load_lab_config(_secrets(), os.environ)
+    """The app's configuration from secrets and the environment (``load_lab_config`` reads the latter)."""
+    return load_lab_config(_secrets())
 
 
 def load_config_or_stop() -> LabConfig:
