@@ -64,6 +64,7 @@ def test_a_context_built_without_a_configuration_has_the_process_configuration(
     context, lab = StrategyContext(), load_lab_config()
     assert lab.max_message_chars == 66 == context.max_message_chars
     assert (context.data_dir, context.storage) == (lab.data_dir, lab.storage)
+    assert StrategyContext(data_dir=None).folder() == lab.data_folder()  # None: the configuration's folder
 
 
 def test_a_session_takes_its_limits_from_the_configuration_in_both_modes() -> None:

@@ -60,7 +60,7 @@ class StrategyContext:
     conversation_id: str = field(default_factory=new_conversation_id)
     user_id: str = "local"
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
-    data_dir: Path = field(default_factory=lambda: load_lab_config().data_dir)
+    data_dir: Path | None = None  # None: the configuration's (set in __post_init__)
     embeddings: Embeddings | None = None
     max_message_chars: int = field(default_factory=lambda: load_lab_config().max_message_chars)
     storage: StorageConfig = field(default_factory=lambda: load_lab_config().storage)
@@ -75,9 +75,13 @@ class StrategyContext:
             **fields,
         )
 
+    def __post_init__(self) -> None:
+        if self.data_dir is None:
+            self.data_dir = load_lab_config().data_dir
+
     def folder(self) -> Path:
         """The data folder (created owner-only on demand)."""
-        return private_folder(self.data_dir.expanduser())
+        return private_folder(Path(self.data_dir or load_lab_config().data_dir).expanduser())
 
     def get_embeddings(self) -> Embeddings:
         """The embedding model: the one given, the provider's when configured, else the offline MiniLM."""
