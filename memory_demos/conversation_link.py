@@ -28,7 +28,16 @@ from pathlib import Path
 from typing import Any, Literal
 
 from memory_demos.config import is_conversation_id, private_folder
-from memory_demos.storage import StorageConfig, StorageError, connect, sqlite_file
+from memory_demos.storage import (
+    StorageConfig,
+    StorageError,
+    connect,
+    postgres_connection,
+    postgres_setup_lock,
+    sqlite_file,
+)
+from memory_demos.strategies.info import InputError
+from memory_demos.strategies.registry import get_info
 
 SECRET_FILE = "link_secret"
 MANIFEST_FILE = "conversations.sqlite"
@@ -191,9 +200,6 @@ class ConversationManifest:
     @classmethod
     def from_json(cls, text: str) -> ConversationManifest:
         """Parse and check a stored manifest (strategy ids known, parameters valid, ids well-formed)."""
-        from memory_demos.strategies.base import InputError
-        from memory_demos.strategies.registry import get_info
-
         try:
             data = json.loads(text)
             if data.get("version") != MANIFEST_VERSION or not isinstance(data.get("panes"), list):
@@ -270,8 +276,6 @@ class ManifestStore:
 
     @contextlib.contextmanager
     def _postgres(self) -> Iterator[Any]:
-        from memory_demos.storage import postgres_connection, postgres_setup_lock
-
         connection = postgres_connection(self.storage, "conversation links")
         try:
             exists = connection.execute("SELECT to_regclass(%s) AS found", (MANIFEST_TABLE,)).fetchone()

@@ -39,6 +39,7 @@ CLEANED = (
     "session.py",
     "replay.py",
     "chat_command.py",
+    "conversation_link.py",
     "cli_options.py",
     "note_expiry.py",
     "storage/config.py",
