@@ -28,6 +28,7 @@ EXIT_BAD_INPUT = 2
 
 
 def cmd_strategies(args: argparse.Namespace) -> int:
+    # Lazy, here and below: each command loads only what it runs (the registry loads every strategy).
     from memory_demos.strategies.registry import all_infos
 
     infos = all_infos()
@@ -41,6 +42,7 @@ def cmd_strategies(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    # Lazy: see cmd_strategies.
     from memory_demos.replay import replay
     from memory_demos.strategies.registry import parse_selection
 
@@ -95,7 +97,7 @@ def counted_by_label(turns: Sequence[Any]) -> str:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from memory_demos import bench
+    from memory_demos import bench  # lazy: see cmd_strategies
 
     if args.what == "overhead":
         return bench.overhead(turns=args.turns, strategy_ids=args.strategies)

@@ -15,6 +15,13 @@ from typing import Any
 
 import httpx
 
+from memory_demos.providers.errors import (
+    ContextWindowExceeded,
+    IncompleteStreamError,
+    ServerInterruptedError,
+    error_kind,
+)
+
 
 def _stream_finished(chunk: Any) -> bool:
     info = getattr(chunk, "generation_info", None) or {}
@@ -27,6 +34,7 @@ def _deadline_chunk() -> Any:
     from langchain_core.messages import AIMessageChunk
     from langchain_core.outputs import ChatGenerationChunk
 
+    # Lazy like LangChain above: tracing loads langchain_core, which this module leaves to its callers.
     from memory_demos.tracing import DEADLINE_FINISH_REASON
 
     message = AIMessageChunk(content="", response_metadata={"finish_reason": DEADLINE_FINISH_REASON})
@@ -103,8 +111,6 @@ def _bounded_stream(chunks: Iterator[Any], deadline_seconds: float | None) -> Ge
 
 def _overflow_or(error: Exception, model: Any, messages: Any) -> Exception:
     """``error``, or a context overflow if the connection died with ``model``'s prompt at its window."""
-    from memory_demos.providers.errors import ContextWindowExceeded, error_kind
-
     window = model.context_window_tokens
     if not window or error_kind(error) != "connection_dropped":
         return error
@@ -142,8 +148,6 @@ def _checked_stream(model: Any, chunks: Iterator[Any], messages: Any) -> Iterato
 
 def _unfinished(stream_watch: Any) -> Exception:
     """Why a stream ended without a finish reason: the server's ``[DONE]`` (on purpose) or a cut."""
-    from memory_demos.providers.errors import IncompleteStreamError, ServerInterruptedError
-
     if stream_watch is not None and stream_watch.done_seen:
         return ServerInterruptedError("the server ended the stream ([DONE]) without a finish reason")
     return IncompleteStreamError("the stream ended without a finish reason")
@@ -177,8 +181,6 @@ def checked_chat_openai_class() -> type:
             yield from _checked_stream(self, super()._stream(messages, *args, **kwargs), messages)
 
         async def _astream(self, *args: Any, **kwargs: Any) -> Any:
-            from memory_demos.providers.errors import IncompleteStreamError
-
             finished = False
             async for chunk in super()._astream(*args, **kwargs):
                 finished = finished or _stream_finished(chunk)

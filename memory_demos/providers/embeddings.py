@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 
 from langchain_core.embeddings import Embeddings
 
+from memory_demos.providers.tokenizer import seed_tiktoken_cache
+
 if TYPE_CHECKING:
     import numpy as np
     from langchain_openai import OpenAIEmbeddings
@@ -200,8 +202,6 @@ def build_openai_embeddings(
     """
     from langchain_openai import OpenAIEmbeddings
     from pydantic import SecretStr
-
-    from memory_demos.providers.tokenizer import seed_tiktoken_cache
 
     key = api_key if isinstance(api_key, SecretStr) else SecretStr(api_key)
     if base_url:

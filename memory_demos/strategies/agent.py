@@ -57,7 +57,7 @@ class AgentStrategy(LangGraphStrategy):
     info = INFO
 
     def agent_tools(self) -> list[Any]:
-        from memory_demos.tools import TOOLS
+        from memory_demos.tools import TOOLS  # lazy: langchain_core.tools loads only for a tool agent
 
         return list(TOOLS) if self.params["tools"] else []
 

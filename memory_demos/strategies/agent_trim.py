@@ -17,6 +17,7 @@ from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message
 from memory_demos.strategies.agent import CHECKPOINTER_PARAM, TOOLS_PARAM, AgentStrategy
 from memory_demos.strategies.base import InputError, ParamSpec, StrategyContext, StrategyInfo
 from memory_demos.strategies.shared.agent_middleware import keep_last_turns, keep_within_tokens
+from memory_demos.strategies.shared.classic import messages_as_json
 from memory_demos.strategies.shared.trimming_agent import agent_tool_tokens
 
 INFO = StrategyInfo(
@@ -120,8 +121,6 @@ class AgentTrimStrategy(AgentStrategy):
         self._removed = removed
 
     def snapshot(self) -> dict[str, Any]:
-        from memory_demos.strategies.shared.classic import messages_as_json
-
         return {
             **super().snapshot(),
             "k": self.params["k"],

@@ -58,7 +58,7 @@ class ContextEditingStrategy(AgentStrategy):
     info = INFO
 
     def agent_tools(self) -> list[Any]:
-        from memory_demos.tools import TOOLS
+        from memory_demos.tools import TOOLS  # lazy: langchain_core.tools loads only for a tool agent
 
         return list(TOOLS)
 

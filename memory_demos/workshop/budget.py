@@ -23,6 +23,10 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import LLMResult
 
+from memory_demos.providers.tokenizer import count_messages_tokens, count_text_tokens
+from memory_demos.providers.tool_tokens import count_tool_tokens
+from memory_demos.tracing import call_tokens, failed_call_tokens
+
 if TYPE_CHECKING:
     from memory_demos.workshop.config import WorkshopLimits
 
@@ -230,9 +234,6 @@ class _GateHandler(BaseCallbackHandler):
     def on_chat_model_start(
         self, serialized: dict[str, Any], messages: list[list[BaseMessage]], *, run_id: UUID, **kwargs: Any
     ) -> None:
-        from memory_demos.providers.tokenizer import count_messages_tokens
-        from memory_demos.providers.tool_tokens import count_tool_tokens
-
         prompt = list(messages[0]) if messages else []
         tools = tuple(dict(tool) for tool in (kwargs.get("invocation_params") or {}).get("tools") or ())
         budget = self.gate.budget
@@ -253,8 +254,6 @@ class _GateHandler(BaseCallbackHandler):
             running.streamed.append(token)
 
     def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
-        from memory_demos.tracing import call_tokens
-
         running = self._finish(run_id)
         if running is not None:
             _output, prompt_tokens, completion_tokens, _source = call_tokens(
@@ -263,8 +262,6 @@ class _GateHandler(BaseCallbackHandler):
             self._count(prompt_tokens + completion_tokens, running.held)
 
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
-        from memory_demos.tracing import failed_call_tokens
-
         running = self._finish(run_id)
         if running is not None:  # what the provider reported for the failed call, as the pane shows
             self._count(sum(failed_call_tokens(error)), running.held)
@@ -314,8 +311,6 @@ def estimate_run_tokens(
     ``ESTIMATED_REPLY_TOKENS``). Memory calls of summarising strategies are not in it: the gate still
     stops a run that goes past what is left.
     """
-    from memory_demos.providers.tokenizer import count_text_tokens
-
     system = count_text_tokens(system_prompt, encoding_name) + PER_MESSAGE_OVERHEAD_TOKENS
     history = 0
     total = 0
@@ -332,8 +327,6 @@ def estimate_next_turn_tokens(last_prompts: Sequence[int], text: str, encoding_n
     Each pane's next prompt is taken as its last one plus the new message, with a reply reserve: close
     for a buffer, generous for memories that trim (the gate counts what is really spent).
     """
-    from memory_demos.providers.tokenizer import count_text_tokens
-
     message = count_text_tokens(text, encoding_name) + PER_MESSAGE_OVERHEAD_TOKENS
     return sum(last + message + REPLY_RESERVE_TOKENS for last in last_prompts)
 

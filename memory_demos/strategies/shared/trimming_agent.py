@@ -19,6 +19,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.messages.tool import ToolCall
 
 from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message_tokens, count_messages_tokens
+from memory_demos.providers.tool_tokens import count_tool_tokens
 from memory_demos.strategies.base import InputError, Strategy, StrategyContext
 from memory_demos.strategies.shared.classic import messages_as_json
 from memory_demos.strategies.shared.paging import paged
@@ -39,7 +40,7 @@ def agent_tool_tokens(encoding_name: str) -> int:
     """Estimated prompt tokens of the agent tools' definitions, sent with every call that binds them."""
     from langchain_core.utils.function_calling import convert_to_openai_tool
 
-    from memory_demos.providers.tool_tokens import count_tool_tokens
+    # Lazy: the tools load langchain_core.tools (~0.6 s), needed only by the strategies that bind them.
     from memory_demos.tools import TOOLS
 
     return count_tool_tokens([convert_to_openai_tool(tool) for tool in TOOLS], encoding_name)
@@ -181,7 +182,7 @@ class TrimmingAgentStrategy(Strategy):
         self._token_cache = {key: entry for key, entry in self._token_cache.items() if key in stored}
 
     def tools(self) -> list[Any]:
-        from memory_demos.tools import TOOLS
+        from memory_demos.tools import TOOLS  # lazy: see agent_tool_tokens
 
         return list(TOOLS)
 
