@@ -115,7 +115,8 @@ def test_the_notice_counts_the_panes_that_really_came_back(owner_session: AppTes
     token = link_token(owner_session)
     for pane in panes(owner_session):
         pane.release()
-    damaged = load_lab_config().data_folder() / HISTORY_FILE  # the persisted pane's file is damaged while nobody uses it
+    # The persisted pane's file is damaged while nobody uses it.
+    damaged = load_lab_config().data_folder() / HISTORY_FILE
     for extra in ("-wal", "-shm"):
         damaged.with_name(damaged.name + extra).unlink(missing_ok=True)
     damaged.write_bytes(b"not a database " * 200)
