@@ -33,8 +33,8 @@ def _render_result(result: DemoResult) -> None:
 
 
 def _render_demo(demo: Demo, state: FailureLabState, language: str) -> None:
-    st.subheader(demo.title.get(language), anchor=False)
-    st.markdown(demo.explanation.get(language))
+    st.subheader(t(demo.title_key), anchor=False)
+    st.markdown(t(demo.explanation_key))
     if st.button(
         t("failure.run"), type="primary", icon=":material/play_arrow:", key=widget_key("failure", demo.id)
     ):
@@ -47,7 +47,7 @@ def _render_demo(demo: Demo, state: FailureLabState, language: str) -> None:
     result = state.results.get(demo.id)
     if result is not None:
         _render_result(result)
-    st.markdown(f"**{t('failure.fix')}**: {demo.fix.get(language)}")
+    st.markdown(f"**{t('failure.fix')}**: {t(demo.fix_key)}")
     if demo.code:
         with st.expander(t("failure.code")):
             for function in demo.code:
@@ -60,7 +60,7 @@ def render() -> None:
     language = session.language
     st.title(t("failure.title"), anchor=False)
     st.caption(t("failure.intro"))
-    for demo, tab in zip(DEMOS, st.tabs([demo.title.get(language) for demo in DEMOS]), strict=True):
+    for demo, tab in zip(DEMOS, st.tabs([t(demo.title_key) for demo in DEMOS]), strict=True):
         with tab:
             _render_demo(demo, session.failure_lab, language)
 

@@ -40,7 +40,7 @@ def _jump() -> None:
 
 
 def _step_title(step_id: str) -> str:
-    return load_step(step_id).TITLE.get(get_session().language)
+    return t(load_step(step_id).TITLE_KEY)
 
 
 def _parse_inputs(text: str, limit: int) -> list[str] | None:
@@ -109,7 +109,7 @@ def _step_navigation(session: LabSession, state: MigrationState, step: ModuleTyp
             "migration.progress",
             n=step_index + 1,
             total=len(STEP_IDS),
-            title=step.TITLE.get(session.language),
+            title=t(step.TITLE_KEY),
         ),
     )
     back, jump, forward = st.columns([1, 3, 1], vertical_alignment="bottom")
@@ -141,11 +141,10 @@ def _step_navigation(session: LabSession, state: MigrationState, step: ModuleTyp
     )
 
 
-def _render_code(session: LabSession, step: ModuleType) -> None:
+def _render_code(step: ModuleType) -> None:
     """The step's summary and both sides' code: the module's own source, the code that runs."""
-    language = session.language
-    st.subheader(step.TITLE.get(language), anchor=False)
-    st.markdown(step.SUMMARY.get(language))
+    st.subheader(t(step.TITLE_KEY), anchor=False)
+    st.markdown(t(step.SUMMARY_KEY))
     st.caption(t("migration.meant_to_match") if step.meant_to_match else t("migration.not_meant_to_match"))
     classic_column, modern_column = st.columns(2, gap="medium")
     with classic_column:
@@ -195,25 +194,24 @@ def _run_form(session: LabSession, state: MigrationState, step: ModuleType) -> N
             state.runs[step.STEP_ID] = run_both(step, inputs, session.provider)
 
 
-def _render_pitfalls_and_decision(session: LabSession, step: ModuleType) -> None:
-    language = session.language
+def _render_pitfalls_and_decision(step: ModuleType) -> None:
     st.subheader(t("migration.pitfalls"), anchor=False)
-    st.markdown("\n".join(f"- {pitfall.get(language)}" for pitfall in step.PITFALLS))
+    st.markdown("\n".join(f"- {t(key)}" for key in step.PITFALL_KEYS))
     if not hasattr(step, "SITUATIONS"):
         return
     st.subheader(t("migration.decision"), anchor=False)
     situation = st.radio(
         t("migration.decision_pick"),
         [rec.situation for rec in step.SITUATIONS],
-        format_func=lambda value: step.recommend(value).label.get(language),
+        format_func=lambda value: t(step.recommend(value).label_key),
         horizontal=True,
         key=widget_key("migration_situation"),
     )
     recommendation = step.recommend(situation)
     with st.container(border=True):
-        st.markdown(f"**{t('migration.decision_pattern')}**: {recommendation.pattern.get(language)}")
-        st.markdown(f"**{t('migration.decision_why')}**: {recommendation.why.get(language)}")
-        st.markdown(f"**{t('migration.decision_watch')}**: {recommendation.watch_out.get(language)}")
+        st.markdown(f"**{t('migration.decision_pattern')}**: {t(recommendation.pattern_key)}")
+        st.markdown(f"**{t('migration.decision_why')}**: {t(recommendation.why_key)}")
+        st.markdown(f"**{t('migration.decision_watch')}**: {t(recommendation.watch_out_key)}")
         st.markdown(
             f"**{t('migration.decision_strategies')}**: "
             + ", ".join(f"`{strategy_id}`" for strategy_id in recommendation.strategies)
@@ -229,13 +227,13 @@ def render() -> None:
     st.title(t("migration.title"), anchor=False)
     st.caption(t("migration.intro"))
     _step_navigation(session, state, step)
-    _render_code(session, step)
+    _render_code(step)
     _run_form(session, state, step)
     last_run = state.runs.get(step.STEP_ID)
     _render_deprecations(step, state)
     if last_run is not None:
         _render_run(last_run)
-    _render_pitfalls_and_decision(session, step)
+    _render_pitfalls_and_decision(step)
 
 
 run_in_frame(render)

@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from memory_demos.failure_lab import DEMOS
+from memory_demos.i18n import t
 from memory_demos.migration import SAME_CONTEXT, STEP_IDS, load_step
 from memory_demos.session import widget_key
 
@@ -27,7 +28,7 @@ def test_migration_guide_steps_run_both_and_show_prompts_and_equivalence() -> No
     assert not at.exception
     for index, step_id in enumerate(STEP_IDS):
         step = load_step(step_id)
-        assert at.subheader[0].value == step.TITLE.en
+        assert at.subheader[0].value == t(step.TITLE_KEY, "en")
         assert f"Step {index + 1} of {len(STEP_IDS)}" in at.progress[0].proto.text
         codes = _codes(at)
         # The code on screen is the step's own source.
@@ -64,9 +65,9 @@ def test_migration_guide_previous_and_jump() -> None:
     at.run()
     assert at.button(key=widget_key("migration_previous")).disabled
     at.selectbox(key=widget_key("migration_jump")).set_value("vector").run()
-    assert at.subheader[0].value == load_step("vector").TITLE.en
+    assert at.subheader[0].value == t(load_step("vector").TITLE_KEY, "en")
     at.button(key=widget_key("migration_previous")).click().run()
-    assert at.subheader[0].value == load_step("entity").TITLE.en
+    assert at.subheader[0].value == t(load_step("entity").TITLE_KEY, "en")
     assert not at.exception
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from memory_demos import failure_lab
 from memory_demos.failure_lab import DEMOS, demo_ids, run_demo
+from memory_demos.i18n import CATALOGUE
 from memory_demos.storage import REDIS_URL_ENV
 from tests.services import redis_url  # noqa: F401 - a pytest fixture, asked for by name
 
@@ -30,7 +31,8 @@ def test_every_demo_fails_naively_and_holds_with_the_fix(
 
 def test_demo_texts_exist_in_chinese() -> None:
     result = run_demo("trim_orphan", language="zh")
-    assert result["explanation"] == failure_lab.get_demo("trim_orphan").explanation.zh
+    assert result["explanation"] == CATALOGUE["zh"][failure_lab.get_demo("trim_orphan").explanation_key]
+    assert result["explanation"] != CATALOGUE["en"]["failure.trim_orphan.explanation"]
     assert demo_ids() == [
         "chatty_entities",
         "summary_drift",

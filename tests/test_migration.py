@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from memory_demos.i18n import CATALOGUE
 from memory_demos.migration import (
     SAME_CONTEXT,
     STEP_IDS,
@@ -141,9 +142,11 @@ def test_each_step_has_source_pitfalls_and_texts_in_both_languages(step_id: str)
     step = load_step(step_id)
     for function in shown_functions(step):
         assert inspect.getsource(function).lstrip().startswith(("def ", "class "))
-    assert step.PITFALLS
-    for text in (step.TITLE, step.SUMMARY, *step.PITFALLS):
-        assert text.get("en") and text.get("zh") and text.get("en") != text.get("zh")
+    assert step.PITFALL_KEYS
+    for key in (step.TITLE_KEY, step.SUMMARY_KEY, *step.PITFALL_KEYS):
+        assert key.startswith(f"migration.{step_id}.")
+        assert key in CATALOGUE["en"] and key in CATALOGUE["zh"]
+        assert CATALOGUE["en"][key] != CATALOGUE["zh"][key]
     assert isinstance(step.meant_to_match, bool)
 
 

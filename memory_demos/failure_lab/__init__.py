@@ -5,8 +5,9 @@ Every demo returns plain data, ``{"naive", "fixed", "failed", "fixed_ok", "expla
 happen with the fix. The demos always use the offline teaching model (its fault switches make the
 failures reproducible); no demo touches the network.
 
-One module per demo, each ending in its catalogue entry ``DEMO`` (texts in both languages, the function
-that runs it, the functions the page shows); this package lists them in the lab's order.
+One module per demo, each ending in its catalogue entry ``DEMO`` (the keys of its texts in
+``memory_demos.i18n``, the function that runs it, the functions the page shows); this package lists
+them in the lab's order.
 """
 
 from __future__ import annotations

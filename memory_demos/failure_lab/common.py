@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT as SYSTEM_PROMPT
-from memory_demos.migration import Text
+from memory_demos.i18n import t
 from memory_demos.tracing import CallCapture
 from memory_demos.turn import ModelCall
 
@@ -16,7 +16,6 @@ __all__ = [
     "SYSTEM_PROMPT",
     "Demo",
     "DemoResult",
-    "Text",
     "calls_by_purpose",
     "demo_result",
     "offline_model",
@@ -39,12 +38,12 @@ class DemoResult(TypedDict):
 
 @dataclass(frozen=True)
 class Demo:
-    """One failure mode: its title, what goes wrong, how to fix it, and the function that shows both."""
+    """One failure mode: catalogue keys of its title, failure and fix, and the function that shows both."""
 
     id: str
-    title: Text
-    explanation: Text
-    fix: Text
+    title_key: str
+    explanation_key: str
+    fix_key: str
     run: Callable[[str], DemoResult]
     code: tuple[Callable[..., Any], ...] = ()
 
@@ -77,6 +76,6 @@ def demo_result(
         fixed=fixed,
         failed=failed,
         fixed_ok=ok,
-        explanation=demo.explanation.get(language),
-        fix=demo.fix.get(language),
+        explanation=t(demo.explanation_key, language),
+        fix=t(demo.fix_key, language),
     )

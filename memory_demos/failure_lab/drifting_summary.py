@@ -11,7 +11,6 @@ from memory_demos.failure_lab.common import (
     SYSTEM_PROMPT,
     Demo,
     DemoResult,
-    Text,
     demo_result,
     offline_model,
 )
@@ -146,24 +145,9 @@ def summary_drift(language: str = "en") -> DemoResult:
 
 DEMO = Demo(
     "summary_drift",
-    Text("Summary drift", "摘要漂移"),
-    Text(
-        "A running summary is rewritten by the model every turn from the previous summary. Whatever the "
-        "model "
-        "adds is fed back in and kept: here the model invents one detail per round ('travelled to "
-        "Paris', "
-        "'favourite colour is green'), and the summary presents them as facts.",
-        "滚动摘要每轮都由模型基于上一版摘要重写。模型加进去的东西会被反复带入并保留："
-        "这里模型每轮编造一个细节"
-        "（「去过巴黎」「最喜欢绿色」），摘要把它们当作事实呈现。",
-    ),
-    Text(
-        "Check the summary against the conversation before storing it (every name, number and content "
-        "word "
-        "must come from what was said) and keep the facts that matter as raw, structured facts.",
-        "存储前对照对话检查摘要（每个名字、数字和实词都必须出自对话），"
-        "并把重要的事实保存为原始的结构化事实。",
-    ),
+    "failure.summary_drift.title",
+    "failure.summary_drift.explanation",
+    "failure.summary_drift.fix",
     summary_drift,
     (unsupported_sentences, run_summary),
 )

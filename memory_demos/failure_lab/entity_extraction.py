@@ -11,7 +11,6 @@ from memory_demos.failure_lab.common import (
     SYSTEM_PROMPT,
     Demo,
     DemoResult,
-    Text,
     calls_by_purpose,
     demo_result,
     offline_model,
@@ -86,25 +85,9 @@ def chatty_entities(language: str = "en") -> DemoResult:
 
 DEMO = Demo(
     "chatty_entities",
-    Text("Entity extraction fooled by a chatty reply", "啰嗦的回答骗过实体抽取"),
-    Text(
-        "ConversationEntityMemory asks the model for the proper nouns of the last line and splits the "
-        "answer "
-        "on commas. A model that answers 'Sure, the entities are: John, Paris' creates entities named "
-        "'Sure' and 'the entities are: John', and every one of them costs an entity-summary call per "
-        "turn.",
-        "ConversationEntityMemory 让模型列出最后一句里的专有名词，再按逗号切分答案。模型若回答"
-        "「Sure, the entities are: John, Paris」，就会生成名为「Sure」和「the entities are: John」"
-        "的实体，"
-        "每个实体每轮都要多一次实体摘要调用。",
-    ),
-    Text(
-        "Parse strictly: keep only capitalised names the user actually wrote (or ask for structured "
-        "output "
-        "with a list-of-names schema), before any note is written.",
-        "严格解析：在写任何笔记之前，只保留用户确实写过的首字母大写的名字（或用「名字列表」"
-        "模式请求结构化输出）。",
-    ),
+    "failure.chatty_entities.title",
+    "failure.chatty_entities.explanation",
+    "failure.chatty_entities.fix",
     chatty_entities,
     (strict_entity_names, run_entity_memory),
 )

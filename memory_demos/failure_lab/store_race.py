@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from memory_demos.failure_lab.common import Demo, DemoResult, Text, demo_result
+from memory_demos.failure_lab.common import Demo, DemoResult, demo_result
 from memory_demos.strategies.shared.history_store import SessionHistoryStore
 
 RACE_THREADS = 8
@@ -76,24 +76,9 @@ def session_race(language: str = "en", threads: int = RACE_THREADS) -> DemoResul
 
 DEMO = Demo(
     "session_race",
-    Text("The session-store race", "会话存储的竞态"),
-    Text(
-        "Many examples create a session's history lazily: 'if session_id not in store: store[session_id] "
-        "= "
-        "...'. When several first requests for one new session arrive together, each sees it missing, "
-        "each "
-        "creates a history, and all but the last one written lose their messages.",
-        "许多示例惰性创建会话历史：「if session_id not in store: store[session_id] = ...」。"
-        "同一新会话的多个首请求"
-        "同时到达时，每个都看到会话不存在、各自创建历史，除了最后写入的那个，其余的消息全部丢失。",
-    ),
-    Text(
-        "Create under a lock (check and create in one critical section), as SessionHistoryStore does, or "
-        "use "
-        "the database's own insert-if-absent.",
-        "在锁内创建（检查与创建放在同一个临界区），就像 SessionHistoryStore 那样，"
-        "或使用数据库自带的「不存在才插入」。",
-    ),
+    "failure.session_race.title",
+    "failure.session_race.explanation",
+    "failure.session_race.fix",
     session_race,
     (naive_get_session_history, SessionHistoryStore.get),
 )

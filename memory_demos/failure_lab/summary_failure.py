@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memory_demos.failure_lab.common import ENCODING, SYSTEM_PROMPT, Demo, DemoResult, Text, demo_result
+from memory_demos.failure_lab.common import ENCODING, SYSTEM_PROMPT, Demo, DemoResult, demo_result
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
 from memory_demos.tracing import (
     REPLY,
@@ -91,23 +91,9 @@ def summary_buffer_failure(language: str = "en") -> DemoResult:
 
 DEMO = Demo(
     "summary_buffer_failure",
-    Text("Summary buffer loses turns when summarising fails", "摘要失败时摘要缓冲丢失对话"),
-    Text(
-        "ConversationSummaryBufferMemory.prune pops the oldest messages out of the buffer and only then "
-        "asks "
-        "the model to summarise them. If that call fails (a timeout, a rate limit), the popped messages "
-        "are "
-        "neither in the buffer nor in the summary: here the user's name is gone.",
-        "ConversationSummaryBufferMemory.prune 先把最旧的消息弹出缓冲区，然后才请模型摘要。若这次调用失败"
-        "（超时、限流），弹出的消息既不在缓冲区也不在摘要里：这里用户的名字就丢了。",
-    ),
-    Text(
-        "Keep the raw messages until the summary has succeeded: restore what prune popped, keep the new "
-        "turn "
-        "raw, and try the summary again next turn (the summary_buffer strategy degrades the same way).",
-        "在摘要成功之前保留原始消息：恢复被 prune 弹出的消息，新一轮保持原文，下一轮再尝试摘要"
-        "（summary_buffer 策略也以同样方式降级）。",
-    ),
+    "failure.summary_buffer_failure.title",
+    "failure.summary_buffer_failure.explanation",
+    "failure.summary_buffer_failure.fix",
     summary_buffer_failure,
     (save_keeping_raw, run_failing_summary_buffer),
 )

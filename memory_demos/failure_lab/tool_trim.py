@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from memory_demos.failure_lab.common import SYSTEM_PROMPT, Demo, DemoResult, Text, demo_result
+from memory_demos.failure_lab.common import SYSTEM_PROMPT, Demo, DemoResult, demo_result
 from memory_demos.strategies.turn_trim import trim_turns
 
 KEEP_MESSAGES = 4
@@ -72,23 +72,9 @@ def trim_orphan(language: str = "en") -> DemoResult:
 
 DEMO = Demo(
     "trim_orphan",
-    Text("A trim that orphans a tool result", "裁剪留下孤立的工具结果"),
-    Text(
-        "Keeping 'the last N messages' of an agent's history can cut between an AI tool call and its "
-        "ToolMessage. The prompt then starts with a tool result nobody asked for, which OpenAI's API "
-        "rejects "
-        "('messages with role tool must be a response to a preceding message with tool_calls').",
-        "保留智能体历史的「最后 N 条消息」可能在 AI 工具调用与其 ToolMessage 之间截断。"
-        "提示词于是以一个没人请求过的"
-        "工具结果开头，OpenAI API 会拒绝它。",
-    ),
-    Text(
-        "Trim by whole turns (a human message, its tool calls and results, and the answer), and validate "
-        "the "
-        "tool pairs before sending; trim_messages(start_on='human') is the minimum.",
-        "按整轮裁剪（一条人类消息、其工具调用与结果、以及回答），发送前校验工具调用配对；"
-        "trim_messages(start_on='human') 是最低要求。",
-    ),
+    "failure.trim_orphan.title",
+    "failure.trim_orphan.explanation",
+    "failure.trim_orphan.fix",
     trim_orphan,
     (trim_orphan, trim_turns),
 )

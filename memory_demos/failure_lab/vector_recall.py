@@ -6,7 +6,7 @@ import re
 from types import MappingProxyType
 from typing import Any
 
-from memory_demos.failure_lab.common import Demo, DemoResult, Text, demo_result
+from memory_demos.failure_lab.common import Demo, DemoResult, demo_result
 
 VECTOR_TURNS: tuple[tuple[str, str], ...] = (
     ("Hi, I'm Mara and I live in Lisbon.", "Nice to meet you, Mara!"),
@@ -108,22 +108,9 @@ def vector_privacy(language: str = "en") -> DemoResult:
 
 DEMO = Demo(
     "vector_privacy",
-    Text("Vector memory recalls the wrong thing, and a secret", "向量记忆召回无关内容，甚至是秘密"),
-    Text(
-        "A retriever returns its k nearest documents however far away they are. Asked 'How do I reset my "
-        "password?', the memory injects the turn where the user gave their password hint, plus an "
-        "unrelated "
-        "turn to fill k.",
-        "检索器无论距离多远都会返回最近的 k 条文档。问「如何重置密码？」时，"
-        "记忆会注入用户说出密码提示的那一轮，"
-        "再补上一条无关的轮次凑够 k 条。",
-    ),
-    Text(
-        "Drop hits under a relevance threshold, tag private turns when saving them (redact the text), "
-        "and "
-        "filter on that tag when searching.",
-        "丢弃低于相关度阈值的结果；保存时给私密轮次打标签（并脱敏文本），检索时按标签过滤。",
-    ),
+    "failure.vector_privacy.title",
+    "failure.vector_privacy.explanation",
+    "failure.vector_privacy.fix",
     vector_privacy,
     (naive_vector_recall, is_private, fixed_vector_recall),
 )

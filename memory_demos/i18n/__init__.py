@@ -1,9 +1,10 @@
 """Every interface string, in English and Simplified Chinese, from one catalogue.
 
-The texts live in ``en.py`` and ``zh.py`` (the same keys in both). ``t(key, **kwargs)`` looks the key
-up in the session's language (falling back to English, then to the key itself) and fills
-``{placeholders}``. Model output, memory contents and user input are never put through here: they are
-data, rendered as text.
+The texts live in ``en.py`` and ``zh.py`` (the same keys in both); the failure lab's and the
+migration guide's longer texts in ``<language>_failure_lab.py`` and ``<language>_migration.py``.
+``t(key, **kwargs)`` looks the key up in the session's language (falling back to English, then to the
+key itself) and fills ``{placeholders}``. Model output, memory contents and user input are never put
+through here: they are data, rendered as text.
 """
 
 from __future__ import annotations
@@ -11,10 +12,20 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
-from memory_demos.i18n import en, zh
+from memory_demos.i18n import en, en_failure_lab, en_migration, zh, zh_failure_lab, zh_migration
 
+# Each language's texts, area by area; a key is written in one area only (tests/test_i18n_catalogue.py).
+CATALOGUE_PARTS: MappingProxyType[str, tuple[dict[str, str], ...]] = MappingProxyType(
+    {
+        "en": (en.TEXTS, en_failure_lab.TEXTS, en_migration.TEXTS),
+        "zh": (zh.TEXTS, zh_failure_lab.TEXTS, zh_migration.TEXTS),
+    }
+)
 CATALOGUE: MappingProxyType[str, MappingProxyType[str, str]] = MappingProxyType(
-    {"en": MappingProxyType(en.TEXTS), "zh": MappingProxyType(zh.TEXTS)}
+    {
+        language: MappingProxyType({key: text for part in parts for key, text in part.items()})
+        for language, parts in CATALOGUE_PARTS.items()
+    }
 )
 FALLBACK_LANGUAGE = "en"
 

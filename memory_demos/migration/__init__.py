@@ -1,8 +1,9 @@
 """The migration guide: each classic memory class next to its modern replacement, run on the same inputs.
 
 Every step is one module holding a ``classic_version(model, inputs)`` and a ``modern_version(model,
-inputs)`` (small functions written to be read: the guide page shows their own source), ``PITFALLS``
-and ``meant_to_match``. ``run_both`` plays the same scripted messages through both and compares, turn
+inputs)`` (small functions written to be read: the guide page shows their own source), the catalogue
+keys of its texts (``TITLE_KEY``, ``SUMMARY_KEY``, ``PITFALL_KEYS``; see ``memory_demos.i18n``) and
+``meant_to_match``. ``run_both`` plays the same scripted messages through both and compares, turn
 by turn, the prompts the model really received, as recorded by ``CallCapture`` on each model.
 """
 
@@ -39,17 +40,6 @@ STEP_IDS: tuple[str, ...] = (
 )
 SAME_CONTEXT = "same context"
 MAX_GUIDE_INPUTS = 12
-
-
-@dataclass(frozen=True)
-class Text:
-    """A short text in both languages of the app."""
-
-    en: str
-    zh: str
-
-    def get(self, language: str) -> str:
-        return self.zh if language == "zh" else self.en
 
 
 @dataclass(frozen=True)
@@ -386,7 +376,6 @@ __all__ = [
     "Exchange",
     "GuideStep",
     "MigrationRun",
-    "Text",
     "TurnComparison",
     "VersionTurn",
     "all_steps",

@@ -9,20 +9,14 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
-from memory_demos.migration import SYSTEM_PROMPT, Exchange, Text
+from memory_demos.migration import SYSTEM_PROMPT, Exchange
 from memory_demos.tracing import SUMMARIZE, with_purpose
 
 STEP_ID = "summary_buffer"
-TITLE = Text("Summary buffer → SummarizationMiddleware", "摘要缓冲 → SummarizationMiddleware")
+TITLE_KEY = "migration.summary_buffer.title"
 CLASSIC_API = "langchain_classic.memory.ConversationSummaryBufferMemory"
 MODERN_API = "langchain.agents.create_agent + langchain.agents.middleware.SummarizationMiddleware"
-SUMMARY = Text(
-    "Both keep recent messages verbatim and fold older ones into a summary once a token budget is passed. "
-    "The middleware runs before each model call of an agent, replaces the old messages in the thread's "
-    "state with one summary message and keeps the last few messages whole.",
-    "两者都原样保留最近的消息，超过 token 预算后把更早的消息并入摘要。中间件在智能体每次调用模型前运行，"
-    "用一条摘要消息替换线程状态中的旧消息，并完整保留最后几条。",
-)
+SUMMARY_KEY = "migration.summary_buffer.summary"
 meant_to_match = False
 MAX_TOKENS = 120
 KEEP_MESSAGES = 4
@@ -33,27 +27,11 @@ DEFAULT_INPUTS: tuple[str, ...] = (
     "What do you think about spring weather in general?",
     "What's my name?",
 )
-PITFALLS: tuple[Text, ...] = (
-    Text(
-        "ConversationSummaryBufferMemory.prune pops the old messages before it asks for the summary: if that "
-        "call fails, those turns are gone (see the failure lab).",
-        "ConversationSummaryBufferMemory.prune 先弹出旧消息再请求摘要：一旦摘要调用失败，"
-        "这几轮就丢了（见失败实验室）。",
-    ),
-    Text(
-        "The middleware counts tokens approximately by default; pass a token_counter built on the model's "
-        "tokenizer when the budget matters.",
-        "中间件默认用近似方法计 token；预算要紧时，请传入基于模型分词器的 token_counter。",
-    ),
-    Text(
-        "Use the trigger/keep tuples: max_tokens_before_summary and messages_to_keep are deprecated names.",
-        "请使用 trigger/keep 元组：max_tokens_before_summary 和 messages_to_keep 是已弃用的参数名。",
-    ),
-    Text(
-        "The summary replaces the messages in the checkpointed state: the original wording is gone from the "
-        "thread. Keep a raw transcript elsewhere if you need an audit trail.",
-        "摘要会替换检查点状态中的消息：原始措辞从线程中消失。如需审计记录，请另存原始对话。",
-    ),
+PITFALL_KEYS: tuple[str, ...] = (
+    "migration.summary_buffer.pitfall.1",
+    "migration.summary_buffer.pitfall.2",
+    "migration.summary_buffer.pitfall.3",
+    "migration.summary_buffer.pitfall.4",
 )
 
 

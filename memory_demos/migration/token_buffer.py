@@ -9,24 +9,15 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
-from memory_demos.migration import SYSTEM_PROMPT, Exchange, Text
+from memory_demos.migration import SYSTEM_PROMPT, Exchange
 from memory_demos.strategies.shared.agent_middleware import keep_within_tokens
 from memory_demos.strategies.turn_trim import trim_turns
 
 STEP_ID = "token_buffer"
-TITLE = Text("Token buffer → @before_model trimming by tokens", "Token 缓冲 → 按 token 的 @before_model 裁剪")
+TITLE_KEY = "migration.token_buffer.title"
 CLASSIC_API = "langchain_classic.memory.ConversationTokenBufferMemory"
 MODERN_API = "langchain.agents.create_agent + before_model + trim_messages(token_counter=model)"
-SUMMARY = Text(
-    "Both keep the newest messages that fit a token budget, counted by the model's own tokenizer. The "
-    "classic class prunes its stored buffer after saving, one message at a time, and budgets the history "
-    "alone; the middleware runs trim_messages before each model call over the thread (the new question "
-    "included) and, with start_on='human', cuts only between turns. So they can differ by a message at "
-    "the edge: this pair is not meant to match exactly.",
-    "两者都保留能装进 token 预算的最新消息，用模型自己的分词器计数。经典类在保存后逐条修剪已存的缓冲，"
-    "预算只算历史；中间件在每次调用模型前对整个线程（包括新问题）运行 trim_messages，并且在 "
-    "start_on='human' 时只在轮与轮之间截断。所以边界处可能差一条消息：这一对本来就不要求完全一致。",
-)
+SUMMARY_KEY = "migration.token_buffer.summary"
 meant_to_match = False
 MAX_TOKENS = 90
 DEFAULT_INPUTS: tuple[str, ...] = (
@@ -38,29 +29,11 @@ DEFAULT_INPUTS: tuple[str, ...] = (
 )
 # Shown under the pair: the middleware, and how turn_trim trims when the history holds tool calls.
 EXTRAS = (keep_within_tokens, trim_turns)
-PITFALLS: tuple[Text, ...] = (
-    Text(
-        "Classic chat memories silently drop tool calls: save_context stores only the input and output "
-        "strings, so the AI tool call and the ToolMessage never reach the history.",
-        "经典聊天记忆会悄悄丢掉工具调用：save_context 只存输入和输出字符串，AI 的工具调用和 ToolMessage "
-        "从未进入历史。",
-    ),
-    Text(
-        "With tools in the history, cut whole turns: a ToolMessage without the AI message that called it is "
-        "rejected by the API. start_on='human' helps; trimming by whole turns (shown below) is safer.",
-        "历史里有工具消息时，要整轮裁剪：缺少发起调用的 AI 消息的 ToolMessage 会被 API 拒绝。"
-        "start_on='human' 有帮助；按整轮裁剪（见下方）更稳妥。",
-    ),
-    Text(
-        "Count with the real tokenizer of the model you call (pass token_counter=model, or a tiktoken "
-        "function); an approximate counter lets prompts overflow.",
-        "请用所调用模型的真实分词器计数（token_counter=model 或 tiktoken 函数）；近似计数会让提示词溢出。",
-    ),
-    Text(
-        "ConversationTokenBufferMemory raises IndexError when even an empty history is over the budget "
-        "(langchain#11734).",
-        "当空历史都超出预算时，ConversationTokenBufferMemory 会抛出 IndexError（langchain#11734）。",
-    ),
+PITFALL_KEYS: tuple[str, ...] = (
+    "migration.token_buffer.pitfall.1",
+    "migration.token_buffer.pitfall.2",
+    "migration.token_buffer.pitfall.3",
+    "migration.token_buffer.pitfall.4",
 )
 
 

@@ -8,27 +8,15 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.prompts import ChatPromptTemplate
 
-from memory_demos.migration import SYSTEM_PROMPT, Exchange, Text
+from memory_demos.migration import SYSTEM_PROMPT, Exchange
 
 STEP_ID = "vector"
-TITLE = Text("Vector memory → a LangGraph store with an index", "向量记忆 → 带索引的 LangGraph 存储")
+TITLE_KEY = "migration.vector.title"
 CLASSIC_API = "langchain_classic.memory.VectorStoreRetrieverMemory"
 MODERN_API = (
     "langgraph.store.memory.InMemoryStore(index={'embed': MiniLM, 'dims': 384}) + store.search(query=)"
 )
-SUMMARY = Text(
-    "The classic memory stores every exchange as a document and sends only the k most similar ones: the "
-    "conversation itself is never sent, so 'what did I just say?' fails. In LangChain 1.x a LangGraph store "
-    "given an index (the shipped all-MiniLM-L6-v2, 384 dimensions) embeds each item it is given, and "
-    "store.search(namespace, query=...) returns the closest ones. Stored in the same format, the two send "
-    "the same prompt. The Chroma version below does the same on a vector database; the semantic_store "
-    "strategy puts this store behind an agent middleware.",
-    "经典向量记忆把每轮对话存成文档，只发送最相似的 k 条：对话本身从不发送，所以「我刚才说了什么？」"
-    "会答不上。在 LangChain 1.x 中，给 LangGraph 存储配上索引（随附的 all-MiniLM-L6-v2，384 维），"
-    "它会为每个存入的条目生成向量，store.search(namespace, query=...) 返回最接近的条目。"
-    "按相同格式保存时，两边发送的提示词相同。下面的 Chroma 版本在向量数据库上做同样的事；"
-    "semantic_store 策略把这个存储放在智能体中间件后面。",
-)
+SUMMARY_KEY = "migration.vector.summary"
 meant_to_match = True
 TOP_K = 2
 DEFAULT_INPUTS: tuple[str, ...] = (
@@ -38,29 +26,11 @@ DEFAULT_INPUTS: tuple[str, ...] = (
     "What makes a good cup of tea?",
     "What's my order number?",
 )
-PITFALLS: tuple[Text, ...] = (
-    Text(
-        "A retriever always returns its k nearest documents, relevant or not: without a score threshold "
-        "unrelated turns, private ones included, land in the prompt (see the failure lab).",
-        "检索器总会返回最近的 k 条文档，不管相关与否：没有分数阈值时，无关的轮次（包括私密内容）"
-        "也会进入提示词（见失败实验室）。",
-    ),
-    Text(
-        "Redact or tag private turns (passwords, hints, card numbers) before they are embedded, and filter "
-        "on that metadata when searching.",
-        "在嵌入之前对私密轮次（密码、提示、卡号）做脱敏或打标签，检索时按该元数据过滤。",
-    ),
-    Text(
-        "Keep retrieval apart from the message history: the model should see which text is the conversation "
-        "and which was found by similarity.",
-        "检索结果要与消息历史分开：模型应能分辨哪些是对话本身，哪些是按相似度找来的。",
-    ),
-    Text(
-        "All chromadb EphemeralClients in one process share collections: name a collection per conversation, "
-        "or two users read each other's memories.",
-        "同一进程中的所有 chromadb EphemeralClient 共享集合：每个对话要用独立的集合名，"
-        "否则两个用户会读到彼此的记忆。",
-    ),
+PITFALL_KEYS: tuple[str, ...] = (
+    "migration.vector.pitfall.1",
+    "migration.vector.pitfall.2",
+    "migration.vector.pitfall.3",
+    "migration.vector.pitfall.4",
 )
 
 

@@ -9,22 +9,14 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
-from memory_demos.migration import SYSTEM_PROMPT, Exchange, Text
+from memory_demos.migration import SYSTEM_PROMPT, Exchange
 from memory_demos.strategies.shared.agent_middleware import keep_last_turns, replace_all
 
 STEP_ID = "window"
-TITLE = Text("Window → @before_model trimming", "窗口记忆 → @before_model 裁剪")
+TITLE_KEY = "migration.window.title"
 CLASSIC_API = "langchain_classic.memory.ConversationBufferWindowMemory"
 MODERN_API = "langchain.agents.create_agent + langchain.agents.middleware.before_model (RemoveMessage)"
-SUMMARY = Text(
-    "The window keeps the last k exchanges. In LangChain 1.x a @before_model middleware runs before each "
-    "model call of the agent and returns RemoveMessage(id=REMOVE_ALL_MESSAGES) followed by the messages to "
-    "keep: the current exchange and the k before it, cut only before a human message so a tool call never "
-    "loses its result. Both send the same prompt every turn.",
-    "窗口记忆保留最近 k 轮。在 LangChain 1.x 中，@before_model 中间件在智能体每次调用模型前运行，"
-    "返回 RemoveMessage(id=REMOVE_ALL_MESSAGES) 加上要保留的消息：当前这一轮和之前的 k 轮，"
-    "只在 human 消息前截断，工具调用不会丢掉它的结果。两边每轮发送的提示词相同。",
-)
+SUMMARY_KEY = "migration.window.summary"
 meant_to_match = True
 K = 2
 DEFAULT_INPUTS: tuple[str, ...] = (
@@ -34,32 +26,11 @@ DEFAULT_INPUTS: tuple[str, ...] = (
     "What makes a good cup of tea?",
     "What's my name?",
 )
-PITFALLS: tuple[Text, ...] = (
-    Text(
-        "Counting messages is not counting tokens: one pasted document can still overflow the context "
-        "window. "
-        "Trim by tokens when message sizes vary (next step).",
-        "按条数计不等于按 token 计：一条粘贴进来的长文档仍可能撑爆上下文窗口。消息长短不一时请按 token "
-        "裁剪（下一步）。",
-    ),
-    Text(
-        "Without start_on='human' a cut can begin with an AI message or a tool result, and with tools an "
-        "orphaned tool result is rejected by OpenAI's API.",
-        "不加 start_on='human' 时，截断可能从 AI 消息或工具结果开始；有工具时，孤立的工具结果会被 OpenAI API "
-        "拒绝。",
-    ),
-    Text(
-        "RemoveMessage(id=REMOVE_ALL_MESSAGES) rewrites the thread's state: the dropped messages are gone "
-        "from the thread (only older checkpoints still hold them). Trim in wrap_model_call instead if you "
-        "need the full history later.",
-        "RemoveMessage(id=REMOVE_ALL_MESSAGES) 会改写线程状态：被丢弃的消息从线程中消失（只有更早的检查点"
-        "还保留着）。如果之后还需要完整历史，请改在 wrap_model_call 里裁剪发送的副本。",
-    ),
-    Text(
-        "Old facts fall out silently, exactly as with the window: the user's name in turn 1 is gone by turn "
-        "k+2.",
-        "旧事实会悄无声息地掉出去，和窗口记忆一模一样：第 1 轮说的名字到第 k+2 轮就没了。",
-    ),
+PITFALL_KEYS: tuple[str, ...] = (
+    "migration.window.pitfall.1",
+    "migration.window.pitfall.2",
+    "migration.window.pitfall.3",
+    "migration.window.pitfall.4",
 )
 
 

@@ -1,0 +1,79 @@
+"""English texts of the failure lab: each demo's title, what goes wrong, and the fix."""
+
+TEXTS: dict[str, str] = {
+    "failure.chatty_entities.title": "Entity extraction fooled by a chatty reply",
+    "failure.chatty_entities.explanation": (
+        "ConversationEntityMemory asks the model for the proper nouns of the last line and splits the answer "
+        "on commas. A model that answers 'Sure, the entities are: John, Paris' creates entities named 'Sure' "
+        "and 'the entities are: John', and every one of them costs an entity-summary call per turn."
+    ),
+    "failure.chatty_entities.fix": (
+        "Parse strictly: keep only capitalised names the user actually wrote (or ask for structured output "
+        "with a list-of-names schema), before any note is written."
+    ),
+    "failure.summary_drift.title": "Summary drift",
+    "failure.summary_drift.explanation": (
+        "A running summary is rewritten by the model every turn from the previous summary. Whatever the "
+        "model adds is fed back in and kept: here the model invents one detail per round ('travelled to "
+        "Paris', 'favourite colour is green'), and the summary presents them as facts."
+    ),
+    "failure.summary_drift.fix": (
+        "Check the summary against the conversation before storing it (every name, number and content word "
+        "must come from what was said) and keep the facts that matter as raw, structured facts."
+    ),
+    "failure.vector_privacy.title": "Vector memory recalls the wrong thing, and a secret",
+    "failure.vector_privacy.explanation": (
+        "A retriever returns its k nearest documents however far away they are. Asked 'How do I reset my "
+        "password?', the memory injects the turn where the user gave their password hint, plus an unrelated "
+        "turn to fill k."
+    ),
+    "failure.vector_privacy.fix": (
+        "Drop hits under a relevance threshold, tag private turns when saving them (redact the text), and "
+        "filter on that tag when searching."
+    ),
+    "failure.trim_orphan.title": "A trim that orphans a tool result",
+    "failure.trim_orphan.explanation": (
+        "Keeping 'the last N messages' of an agent's history can cut between an AI tool call and its "
+        "ToolMessage. The prompt then starts with a tool result nobody asked for, which OpenAI's API rejects "
+        "('messages with role tool must be a response to a preceding message with tool_calls')."
+    ),
+    "failure.trim_orphan.fix": (
+        "Trim by whole turns (a human message, its tool calls and results, and the answer), and validate the "
+        "tool pairs before sending; trim_messages(start_on='human') is the minimum."
+    ),
+    "failure.session_race.title": "The session-store race",
+    "failure.session_race.explanation": (
+        "Many examples create a session's history lazily: 'if session_id not in store: store[session_id] = "
+        "...'. When several first requests for one new session arrive together, each sees it missing, each "
+        "creates a history, and all but the last one written lose their messages."
+    ),
+    "failure.session_race.fix": (
+        "Create under a lock (check and create in one critical section), as SessionHistoryStore does, or use "
+        "the database's own insert-if-absent."
+    ),
+    "failure.summary_buffer_failure.title": "Summary buffer loses turns when summarising fails",
+    "failure.summary_buffer_failure.explanation": (
+        "ConversationSummaryBufferMemory.prune pops the oldest messages out of the buffer and only then asks "
+        "the model to summarise them. If that call fails (a timeout, a rate limit), the popped messages are "
+        "neither in the buffer nor in the summary: here the user's name is gone."
+    ),
+    "failure.summary_buffer_failure.fix": (
+        "Keep the raw messages until the summary has succeeded: restore what prune popped, keep the new turn "
+        "raw, and try the summary again next turn (the summary_buffer strategy degrades the same way)."
+    ),
+    "failure.expiring_notes.title": "Notes that never expire (Redis)",
+    "failure.expiring_notes.explanation": (
+        "On Redis, RedisChatMessageHistory sets no TTL unless given one, and an entity store with no TTL "
+        "keeps its notes too: whatever a user said stays on the server for ever, memory only grows, and "
+        "personal data outlives its use (against data minimisation). Here an entity memory keeps Mara's note "
+        "and messages without a TTL: after the wait they are still there and go into the next prompt. This "
+        "demo needs a Redis server: set MEMORY_LAB_REDIS_URL."
+    ),
+    "failure.expiring_notes.fix": (
+        "Give every key a TTL sized to how long a fact should matter. Here 1 second: Redis itself deletes "
+        "the note and the recent messages, and the next prompt is without them, so the model no longer knows "
+        "where Mara lives (real expiry, no simulated clock). RedisEntityStore keeps a note 1 day and renews "
+        "it to 3 days on every read; the seed book suggests 30 days for a history (history.ttl_seconds, "
+        "entity.ttl_seconds)."
+    ),
+}

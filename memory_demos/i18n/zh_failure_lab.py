@@ -1,0 +1,71 @@
+"""Simplified Chinese texts of the failure lab: the same keys as ``en_failure_lab.TEXTS``."""
+
+TEXTS: dict[str, str] = {
+    "failure.chatty_entities.title": "啰嗦的回答骗过实体抽取",
+    "failure.chatty_entities.explanation": (
+        "ConversationEntityMemory 让模型列出最后一句里的专有名词，再按逗号切分答案。模型若回答「Sure, the "
+        "entities are: John, Paris」，就会生成名为「Sure」和「the entities are: John」的实体，"
+        "每个实体每轮都要多一次实体摘要调用。"
+    ),
+    "failure.chatty_entities.fix": (
+        "严格解析：在写任何笔记之前，"
+        "只保留用户确实写过的首字母大写的名字（或用「名字列表」模式请求结构化输出）。"
+    ),
+    "failure.summary_drift.title": "摘要漂移",
+    "failure.summary_drift.explanation": (
+        "滚动摘要每轮都由模型基于上一版摘要重写。模型加进去的东西会被反复带入并保留："
+        "这里模型每轮编造一个细节（「去过巴黎」「最喜欢绿色」），摘要把它们当作事实呈现。"
+    ),
+    "failure.summary_drift.fix": (
+        "存储前对照对话检查摘要（每个名字、数字和实词都必须出自对话），并把重要的事实保存为原始的结构化事实。"
+    ),
+    "failure.vector_privacy.title": "向量记忆召回无关内容，甚至是秘密",
+    "failure.vector_privacy.explanation": (
+        "检索器无论距离多远都会返回最近的 k 条文档。问「如何重置密码？」时，"
+        "记忆会注入用户说出密码提示的那一轮，再补上一条无关的轮次凑够 k 条。"
+    ),
+    "failure.vector_privacy.fix": (
+        "丢弃低于相关度阈值的结果；保存时给私密轮次打标签（并脱敏文本），检索时按标签过滤。"
+    ),
+    "failure.trim_orphan.title": "裁剪留下孤立的工具结果",
+    "failure.trim_orphan.explanation": (
+        "保留智能体历史的「最后 N 条消息」可能在 AI 工具调用与其 ToolMessage 之间截断。"
+        "提示词于是以一个没人请求过的工具结果开头，OpenAI API 会拒绝它。"
+    ),
+    "failure.trim_orphan.fix": (
+        "按整轮裁剪（一条人类消息、其工具调用与结果、以及回答），发送前校验工具调用配对；"
+        "trim_messages(start_on='human') 是最低要求。"
+    ),
+    "failure.session_race.title": "会话存储的竞态",
+    "failure.session_race.explanation": (
+        "许多示例惰性创建会话历史：「if session_id not in store: store[session_id] = ...」。"
+        "同一新会话的多个首请求同时到达时，每个都看到会话不存在、各自创建历史，除了最后写入的那个，"
+        "其余的消息全部丢失。"
+    ),
+    "failure.session_race.fix": (
+        "在锁内创建（检查与创建放在同一个临界区），就像 SessionHistoryStore 那样，"
+        "或使用数据库自带的「不存在才插入」。"
+    ),
+    "failure.summary_buffer_failure.title": "摘要失败时摘要缓冲丢失对话",
+    "failure.summary_buffer_failure.explanation": (
+        "ConversationSummaryBufferMemory.prune 先把最旧的消息弹出缓冲区，然后才请模型摘要。"
+        "若这次调用失败（超时、限流），弹出的消息既不在缓冲区也不在摘要里：这里用户的名字就丢了。"
+    ),
+    "failure.summary_buffer_failure.fix": (
+        "在摘要成功之前保留原始消息：恢复被 prune 弹出的消息，新一轮保持原文，"
+        "下一轮再尝试摘要（summary_buffer 策略也以同样方式降级）。"
+    ),
+    "failure.expiring_notes.title": "永不过期的笔记（Redis）",
+    "failure.expiring_notes.explanation": (
+        "在 Redis 上，RedisChatMessageHistory 默认不设 TTL，实体存储不设 TTL 时笔记也一样："
+        "用户说过的话永远留在服务器上，内存只增不减，个人数据在用完之后仍被保存（违背数据最小化）。"
+        "这里实体记忆不带 TTL 地保存了 Mara 的笔记和消息：等待之后它们仍在，并进入下一轮提示。本演示需要 "
+        "Redis 服务器：请设置 MEMORY_LAB_REDIS_URL。"
+    ),
+    "failure.expiring_notes.fix": (
+        "给每个键设置与事实有效期相称的 TTL。这里是 1 秒：Redis 自己删除了笔记和最近的消息，"
+        "下一轮提示中不再有它们，模型也就不再知道 Mara 住在哪里（真实过期，没有模拟时钟）。RedisEntityStore "
+        "默认保留笔记 1 天，每次读取续期到 3 天；种子书建议聊天历史保留 30 天（history.ttl_seconds、"
+        "entity.ttl_seconds）。"
+    ),
+}
