@@ -127,41 +127,6 @@ def test_teaching_pages_render_in_chinese(page: str) -> None:
     assert at.title[0].value in {"迁移指南：经典记忆 → 现代 API", "场景评分卡", "失败实验室"}
 
 
-def test_teaching_text_catalogue_is_complete_in_both_languages() -> None:
-    import re
-    import string
-
-    from memory_demos.i18n import CATALOGUE, t
-
-    english, chinese = CATALOGUE["en"], CATALOGUE["zh"]
-    assert set(english) == set(chinese)
-    for key, text in english.items():
-        fields = {name for _, name, _, _ in string.Formatter().parse(text) if name}
-        zh_fields = {name for _, name, _, _ in string.Formatter().parse(chinese[key]) if name}
-        assert fields == zh_fields, key
-        assert chinese[key].strip(), key
-        if re.search("[A-Za-z]{4}", text) and key.split(".")[0] in {"migration", "scorecard", "failure"}:
-            assert chinese[key] != text, f"{key} is not translated"
-    used: set[str] = set()
-    for page in (MIGRATION, SCORECARD, FAILURE_LAB):
-        used |= set(re.findall(r"""\bt\(\s*f?["']([a-z_]+(?:\.[a-z_{}]+)+)["']""", Path(page).read_text()))
-    expanded = set()
-    for key in used:
-        if "{value}" in key:
-            expanded |= {key.replace("{value}", value) for value in ("bundled", "upload")}
-        elif "{hit.kind}" in key:
-            expanded |= {k for k in english if k.startswith("workshop.limit.")}
-        elif "{version}" in key:
-            expanded |= {key.replace("{version}", value) for value in ("classic", "modern")}
-        else:
-            expanded.add(key)
-    missing = sorted(key for key in expanded if key not in english)
-    assert not missing, missing
-    assert len(expanded) > 40
-    assert t("migration.turn", language="zh", n=2) == "第 2 轮"
-    assert t("no.such.key", language="en") == "no.such.key"
-
-
 def test_migration_guide_buffer_step_shows_the_captured_deprecations_after_run_both() -> None:
     at = AppTest.from_file(MIGRATION, default_timeout=60)
     at.run()

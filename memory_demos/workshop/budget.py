@@ -30,7 +30,7 @@ from memory_demos.tracing import call_tokens, failed_call_tokens
 if TYPE_CHECKING:
     from memory_demos.workshop.config import WorkshopLimits
 
-LimitKind = Literal["message_chars", "turns", "tokens", "run_tokens", "concurrency"]
+LimitKind = Literal["message_chars", "turns", "tokens", "run_tokens"]
 # Tokens held back for a reply when a call is checked: the call is refused unless its prompt plus this
 # still fits what is left. A reply longer than this may take the attendee past the limit by the rest.
 REPLY_RESERVE_TOKENS = 256
