@@ -91,7 +91,7 @@ def _render_run(run: MigrationRun) -> None:
             st.caption(t("migration.user"))
             st.text(turn.user)
             st.caption(t("migration.equivalence"))
-            st.code(turn.equivalence.text, language=None, wrap_lines=True)
+            st.code(turn.equivalence.describe(), language=None, wrap_lines=True)
             left, right = st.columns(2, gap="medium")
             with left:
                 _render_side(t("migration.classic"), turn.classic)

@@ -142,6 +142,22 @@ def test_every_key_the_code_asks_for_exists() -> None:
     assert len(literal) > 250 and len(patterns) > 5  # the scan found the code
 
 
+def key_shaped_literals(source: str, namespaces: set[str]) -> Iterator[str]:
+    """Whole string literals shaped like a key of one of ``namespaces`` (not the pieces of an f-string)."""
+    tree = ast.parse(source)
+    pieces = {id(part) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for part in node.values}
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in pieces
+            and KEY_SHAPE.fullmatch(node.value)
+            and node.value.split(".")[0] in namespaces
+            and not node.value.endswith(".py")
+        ):
+            yield node.value
+
+
 def test_every_key_the_data_carries_exists() -> None:
     """Keys kept in data (demos, guide steps, navigation, lists of keys in pages) rather than in a t() call."""
     from memory_demos.failure_lab import DEMOS
@@ -162,15 +178,7 @@ def test_every_key_the_data_carries_exists() -> None:
     namespaces = {key.split(".")[0] for key in CATALOGUE["en"]}
     for path in CODE_SOURCES:
         if path.parent.name != "i18n":
-            carried |= {
-                node.value
-                for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-                if isinstance(node, ast.Constant)
-                and isinstance(node.value, str)
-                and KEY_SHAPE.fullmatch(node.value)
-                and node.value.split(".")[0] in namespaces
-                and not node.value.endswith(".py")
-            }
+            carried |= set(key_shaped_literals(path.read_text(encoding="utf-8"), namespaces))
     missing = sorted(key for key in carried if key not in CATALOGUE["en"])
     assert not missing, missing
     assert len(carried) > 400
@@ -188,6 +196,16 @@ def literal_values(type_name: str) -> tuple[str, ...]:
             ):
                 return tuple(ast.literal_eval(node.value.slice))
     raise LookupError(type_name)
+
+
+def assigned_literal(name: str) -> tuple[str, ...]:
+    """The literal value of a module-level ``name = (...)`` wherever the code declares it."""
+    for path in CODE_SOURCES:
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+            if [getattr(target, "id", None) for target in targets] == [name] and node.value is not None:
+                return tuple(ast.literal_eval(node.value))
+    raise LookupError(name)
 
 
 def tuple_column(name: str, column: int) -> tuple[str, ...]:
@@ -214,6 +232,9 @@ KNOWN_VALUES = {
     "scorecard.source.{}": lambda: ("bundled", "upload"),
     "settings.kind.{}": lambda: literal_values("ProviderKind"),
     "{}_help": lambda: tuple_column("BOUND_FIELDS", 1),
+    "error.{}": lambda: assigned_literal("_OWN_SENTENCES") + assigned_literal("_WITH_DETAIL"),
+    "error.generic.{}": lambda: assigned_literal("_GENERIC_SENTENCES"),
+    "error.budget.{}": lambda: literal_values("BudgetReason"),
     "state.key.{}": None,
 }
 
@@ -225,6 +246,16 @@ def key_templates(source: str) -> Iterator[str]:
             yield "".join(
                 part.value if isinstance(part, ast.Constant) else "{}" for part in node.args[0].values
             )
+
+
+def test_the_key_scans_find_planted_keys() -> None:
+    source = (
+        'a = t("home.nope")\nb = t(f"section.{s}")\nc = ("home.kept_key", f"home.{n}_x", "app.py", "x.y")'
+    )
+    assert {key for key in keys_asked_for(source) if isinstance(key, str)} == {"home.nope"}
+    assert [key.pattern for key in keys_asked_for(source) if not isinstance(key, str)] == [r"section\..+"]
+    assert list(key_templates(source)) == ["section.{}"]
+    assert set(key_shaped_literals(source, {"home", "app"})) == {"home.nope", "home.kept_key"}
 
 
 def test_every_key_built_at_run_time_exists_for_each_known_value() -> None:

@@ -95,6 +95,14 @@ def test_compare_prompts_names_extra_messages_and_tool_calls() -> None:
     longer = compare_prompts([system, human, PromptMessage("ai", "Hi!")], [system, human])
     assert not longer.same
     assert "only the classic prompt has [ai] 'Hi!'" in longer.text
+    assert (
+        longer.describe("zh") == "从第 3 条消息开始不同：只有经典写法的提示词有 [ai] 'Hi!'（3 条对 2 条消息）"
+    )
+    assert (
+        compare_prompts([human], [system])
+        .describe("zh")
+        .startswith("从第 1 条消息开始不同：经典写法 [human]")
+    )
     call = {"name": "get_weather", "args": {"city": "Oslo"}, "id": "c1"}
     with_call = PromptMessage("ai", "", tool_calls=(call,))
     without_call = PromptMessage("ai", "")

@@ -439,7 +439,8 @@ def test_markdown_reports_keep_uploaded_names_inert() -> None:
 def test_attendees_see_no_server_path_in_a_storage_fault_and_failed_turns_are_logged_by_kind(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    from memory_demos.providers.errors import STORAGE_HIDDEN
+    from memory_demos.i18n import t
+    from memory_demos.providers.errors import STORAGE_HIDDEN_KEY
     from memory_demos.session import LabSession
     from memory_demos.storage import StorageError
     from memory_demos.turn import Turn
@@ -449,7 +450,7 @@ def test_attendees_see_no_server_path_in_a_storage_fault_and_failed_turns_are_lo
         "/srv/lab/.memory_lab/histories.sqlite is damaged; point MEMORY_LAB_DATA_DIR elsewhere"
     )
     attendee = gated(SessionBudget(WorkshopLimits()))
-    assert attendee.describe(fault) == STORAGE_HIDDEN
+    assert attendee.describe(fault) == t(STORAGE_HIDDEN_KEY, "en")
     assert "/srv/lab" in ProviderConfig().describe(fault)  # local use: the path helps
     session = LabSession({})
     failed = Turn("my secret message", "", 0.1, None, error="failed", error_kind="timeout")

@@ -1,7 +1,8 @@
 """Every interface string, in English and Simplified Chinese, from one catalogue.
 
-The texts live in ``en.py`` and ``zh.py`` (the same keys in both); the failure lab's and the
-migration guide's longer texts in ``<language>_failure_lab.py`` and ``<language>_migration.py``.
+The texts live in ``en.py`` and ``zh.py`` (the same keys in both); what the core says when a call fails
+in ``<language>_errors.py``; the failure lab's and the migration guide's longer texts in
+``<language>_failure_lab.py`` and ``<language>_migration.py``.
 ``t(key, **kwargs)`` looks the key up in the session's language (falling back to English, then to the
 key itself) and fills ``{placeholders}``. Model output, memory contents and user input are never put
 through here: they are data, rendered as text.
@@ -12,13 +13,22 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
-from memory_demos.i18n import en, en_failure_lab, en_migration, zh, zh_failure_lab, zh_migration
+from memory_demos.i18n import (
+    en,
+    en_errors,
+    en_failure_lab,
+    en_migration,
+    zh,
+    zh_errors,
+    zh_failure_lab,
+    zh_migration,
+)
 
 # Each language's texts, area by area; a key is written in one area only (tests/test_i18n_catalogue.py).
 CATALOGUE_PARTS: MappingProxyType[str, tuple[dict[str, str], ...]] = MappingProxyType(
     {
-        "en": (en.TEXTS, en_failure_lab.TEXTS, en_migration.TEXTS),
-        "zh": (zh.TEXTS, zh_failure_lab.TEXTS, zh_migration.TEXTS),
+        "en": (en.TEXTS, en_errors.TEXTS, en_failure_lab.TEXTS, en_migration.TEXTS),
+        "zh": (zh.TEXTS, zh_errors.TEXTS, zh_failure_lab.TEXTS, zh_migration.TEXTS),
     }
 )
 CATALOGUE: MappingProxyType[str, MappingProxyType[str, str]] = MappingProxyType(
@@ -31,8 +41,13 @@ FALLBACK_LANGUAGE = "en"
 
 
 def current_language() -> str:
-    """The session's language; English outside a Streamlit session."""
+    """The session's language; English outside a Streamlit script run (the CLI, worker threads)."""
     try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        # Quietly: a worker thread has no script context, and asking for its session state logs a warning.
+        if get_script_run_ctx(suppress_warning=True) is None:
+            return FALLBACK_LANGUAGE
         from memory_demos.session import LabSession
 
         return LabSession().language

@@ -1,6 +1,16 @@
 """English texts of the migration guide: each step's title, summary and pitfalls; the decision helper."""
 
 TEXTS: dict[str, str] = {
+    "migration.prompts_same": "same context",
+    "migration.prompts_differ": "first difference at message {index}: classic {classic} vs modern {modern}",
+    "migration.prompts_only_classic": (
+        "first difference at message {index}: only the classic prompt has {extra} ({classic_count} vs "
+        "{modern_count} messages)"
+    ),
+    "migration.prompts_only_modern": (
+        "first difference at message {index}: only the modern prompt has {extra} ({classic_count} vs "
+        "{modern_count} messages)"
+    ),
     "migration.buffer.title": "Buffer → create_agent + checkpointer",
     "migration.buffer.summary": (
         "Both send every earlier message, every turn. In LangChain 1.x the agent is stateless: its "

@@ -1,6 +1,16 @@
 """Simplified Chinese texts of the migration guide: the same keys as ``en_migration.TEXTS``."""
 
 TEXTS: dict[str, str] = {
+    "migration.prompts_same": "上下文相同",
+    "migration.prompts_differ": "从第 {index} 条消息开始不同：经典写法 {classic}，现代写法 {modern}",
+    "migration.prompts_only_classic": (
+        "从第 {index} 条消息开始不同：只有经典写法的提示词有 {extra}（{classic_count} 条对 {modern_count} "
+        "条消息）"
+    ),
+    "migration.prompts_only_modern": (
+        "从第 {index} 条消息开始不同：只有现代写法的提示词有 {extra}（{classic_count} 条对 {modern_count} "
+        "条消息）"
+    ),
     "migration.buffer.title": "缓冲记忆 → create_agent + 检查点",
     "migration.buffer.summary": (
         "两者每轮都发送全部历史消息。在 LangChain 1.x 中智能体本身无状态：检查点按线程保存消息，config 里的 "

@@ -21,6 +21,7 @@ from langchain_core.language_models import BaseChatModel
 
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT as SYSTEM_PROMPT
 from memory_demos.deprecations import Deprecation, capture_deprecations
+from memory_demos.i18n import t
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
 from memory_demos.tracing import REPLY, CallCapture
 from memory_demos.turn import ModelCall, PromptMessage
@@ -38,7 +39,7 @@ STEP_IDS: tuple[str, ...] = (
     "combined",
     "retired",
 )
-SAME_CONTEXT = "same context"
+SAME_CONTEXT = t("migration.prompts_same", "en")
 MAX_GUIDE_INPUTS = 12
 
 
@@ -93,10 +94,20 @@ class VersionTurn:
 
 @dataclass(frozen=True)
 class Equivalence:
-    """Whether two prompts carry the same context, and if not, where they first part."""
+    """Whether two prompts carry the same context, and if not, where they first part (a catalogue text)."""
 
     same: bool
-    text: str
+    key: str = "migration.prompts_same"
+    fields: tuple[tuple[str, str | int], ...] = ()
+
+    def describe(self, language: str | None = None) -> str:
+        """The verdict in ``language`` (default: the session's)."""
+        return t(self.key, language, **dict(self.fields))
+
+    @property
+    def text(self) -> str:
+        """The verdict in English, as the JSON export and the command line give it."""
+        return self.describe("en")
 
 
 @dataclass(frozen=True)
@@ -220,19 +231,21 @@ def compare_prompts(classic: Sequence[PromptMessage], modern: Sequence[PromptMes
     """``same context`` when both prompts hold the same messages in order; else where they first differ."""
     for index, (left, right) in enumerate(zip(classic, modern, strict=False), start=1):
         if _message_key(left) != _message_key(right):
-            return Equivalence(
-                False,
-                f"first difference at message {index}: classic {_short(left)} vs modern {_short(right)}",
-            )
+            fields = (("index", index), ("classic", _short(left)), ("modern", _short(right)))
+            return Equivalence(False, "migration.prompts_differ", fields)
     if len(classic) != len(modern):
-        longer, name = (classic, "classic") if len(classic) > len(modern) else (modern, "modern")
-        extra = longer[min(len(classic), len(modern))]
-        return Equivalence(
-            False,
-            f"first difference at message {min(len(classic), len(modern)) + 1}: only the {name} prompt "
-            f"has {_short(extra)} ({len(classic)} vs {len(modern)} messages)",
+        classic_longer = len(classic) > len(modern)
+        longer = classic if classic_longer else modern
+        key = "migration.prompts_only_classic" if classic_longer else "migration.prompts_only_modern"
+        shorter_length = min(len(classic), len(modern))
+        fields = (
+            ("index", shorter_length + 1),
+            ("extra", _short(longer[shorter_length])),
+            ("classic_count", len(classic)),
+            ("modern_count", len(modern)),
         )
-    return Equivalence(True, SAME_CONTEXT)
+        return Equivalence(False, key, fields)
+    return Equivalence(True)
 
 
 # -- running both -------------------------------------------------------------------------------

@@ -10,10 +10,11 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
 from pydantic import SecretStr
 
+from memory_demos.i18n import t
 from memory_demos.providers.api_keys import DEFAULT_API_KEY_ENV, resolve_openai_key
 from memory_demos.providers.checked_openai import StreamEndWatch, checked_chat_openai_class
 from memory_demos.providers.context_window import ContextWindow, assumed_context_window, known_context_window
-from memory_demos.providers.errors import STORAGE_HIDDEN, describe_error, error_kind, redact
+from memory_demos.providers.errors import STORAGE_HIDDEN_KEY, describe_error, error_kind, redact
 from memory_demos.providers.tokenizer import TokenizerChoice, choose_encoding, get_encoding
 from memory_demos.providers.url_policy import EgressPolicy
 
@@ -142,7 +143,7 @@ class ProviderConfig:
         """
         if self.gate is not None and error_kind(error) == "storage":  # a workshop attendee: no server paths
             logger.warning("Storage error: %s", redact(str(error), *self.secret_values()))
-            return STORAGE_HIDDEN
+            return t(STORAGE_HIDDEN_KEY)
         return describe_error(error, *self.secret_values(), generic=self.generic_errors)
 
     @property

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from memory_demos.i18n import t
+
 _KEY_PATTERN = re.compile(r"(sk-[A-Za-z0-9_\-]{6,}|Bearer\s+\S+)")
 # Matched against every class in the exception's MRO: langchain-openai re-raises the SDK's errors as
 # subclasses (``OpenAITimeoutError(openai.APITimeoutError, ModelTimeoutError)``), so the exact class name
@@ -33,10 +35,8 @@ _MALFORMED = {"JSONDecodeError", "APIResponseValidationError"}
 _DROPPED = {"RemoteProtocolError", "ReadError", "IncompleteRead", "ConnectionResetError", "EndOfStream"}
 
 
-# What a workshop attendee sees for a storage fault: the full text (paths, settings) goes to the server log.
-STORAGE_HIDDEN = (
-    "The server's storage for this memory cannot be used right now; the host can see why in the log."
-)
+# What a workshop attendee sees for a storage fault (a catalogue key): the full text goes to the server log.
+STORAGE_HIDDEN_KEY = "error.storage_hidden"
 
 
 class InjectedFault(RuntimeError):
@@ -136,66 +136,55 @@ def error_kind(error: BaseException) -> str:
     return next((kind for kind, matches in _KINDS if matches(error, names)), "other")
 
 
-_MESSAGES = {
-    "timeout": (
-        "The model did not answer in time (timeout). Raise the timeout (Settings, or --timeout) or lower "
-        "max_tokens, then try again."
-    ),
-    "rate_limit": "The provider is rate limiting requests (429). Wait a moment and retry.",
-    "authentication": (
-        "The provider refused the API key (401). Check the key (in Settings, or the variable named by "
-        "--api-key-env on the command line)."
-    ),
-    "permission": "The provider denied access to this model (403).",
-    "not_found": "The provider does not know this model or URL (404).",
-    "context_overflow": (
-        "Context window exceeded: the prompt (or the prompt plus the reply) is longer than the model can "
-        "take. This is not a network fault and retrying as is will fail again. A smaller memory budget "
-        "helps (a smaller window k, max_token_limit or max_tokens for the memory), as do a lower "
-        "max_tokens per reply, clearing the chat, or a larger context on the server."
-    ),
-    "interrupted": (
-        "The server stopped this reply to answer another request: it serves one request at a time. "
-        "Set 'Answer panes at most N at a time' to 1 in Settings (command line: --concurrency 1), or "
-        "let the server queue requests (llama-cpp-python: --interrupt_requests false)."
-    ),
-    "connection_dropped": "The connection to the provider dropped before the reply was complete. Try again.",
-    "connection": "Cannot reach the provider: check the base URL and that the server is running.",
-    "server": "The provider had an internal error (5xx). Retry in a moment.",
-    "malformed": "The provider sent a malformed response.",
-    "url_refused": "The server refused to call that address (a workshop rule); nothing was sent.",
-}
+# The kinds described by a sentence of our own, from the catalogue (``error.<kind>``); never cut short.
+_OWN_SENTENCES = (
+    "timeout",
+    "rate_limit",
+    "authentication",
+    "permission",
+    "not_found",
+    "context_overflow",
+    "interrupted",
+    "connection_dropped",
+    "connection",
+    "server",
+    "malformed",
+    "url_refused",
+)
+_WITH_DETAIL = ("injected", "rejected")  # error.<kind> around the error's own text
 # What an attendee sees for a model at an address they typed in a workshop: the kind, never the remote
 # body, and "connection" for both "cannot reach" and "dropped" (else the server answers port scans).
 _GENERIC_KINDS = {"connection_dropped": "connection", "malformed": "server", "rejected": "rejected"}
-_GENERIC_MESSAGES = {
-    "rejected": "The provider rejected the request (its reply is not shown in a workshop).",
-    "other": "The call to the provider failed.",
-}
+_GENERIC_SENTENCES = ("rejected", "other")  # error.generic.<kind>
 
 
-def describe_error(error: BaseException, *secrets: str | None, generic: bool = False) -> str:
-    """A one-line, user-facing description of a failed model call.
+def _message(error: BaseException, kind: str, generic: bool, language: str | None) -> str:
+    """The sentence for ``kind`` in ``language``; the error's own text only where it helps and is allowed."""
+    if kind == "budget":  # a workshop BudgetExceeded: which limit, and its numbers
+        reason, numbers = getattr(error, "reason", "tokens"), getattr(error, "numbers", {})
+        return t(f"error.budget.{reason}", language, **numbers)
+    if generic:
+        kind = _GENERIC_KINDS.get(kind, kind)
+        if kind in _GENERIC_SENTENCES:
+            return t(f"error.generic.{kind}", language)
+        return t(f"error.{kind}", language) if kind in _OWN_SENTENCES else t("error.generic.other", language)
+    if kind in _WITH_DETAIL:
+        return t(f"error.{kind}", language, detail=str(error))
+    if kind in _OWN_SENTENCES:
+        message = t(f"error.{kind}", language)
+        return message + f" ({error})" if isinstance(error, ContextWindowExceeded) else message
+    return f"{type(error).__name__}: {error}"
+
+
+def describe_error(
+    error: BaseException, *secrets: str | None, generic: bool = False, language: str | None = None
+) -> str:
+    """A one-line, user-facing description of a failed model call, in ``language`` (default: the session's).
 
     ``generic`` (an attendee-typed address in a workshop) names only the kind of failure.
     """
     kind = error_kind(error)
-    if kind == "budget":
-        message = str(error)
-    elif generic:
-        kind = _GENERIC_KINDS.get(kind, kind)
-        message = _GENERIC_MESSAGES.get(kind) or _MESSAGES.get(kind) or _GENERIC_MESSAGES["other"]
-    elif kind == "injected":
-        message = f"Injected fault: {error}"
-    elif kind == "rejected":
-        message = f"The provider rejected the request: {error}"
-    elif kind in _MESSAGES:
-        message = _MESSAGES[kind]
-        if isinstance(error, ContextWindowExceeded):
-            message += f" ({error})"
-    else:
-        message = f"{type(error).__name__}: {error}"
-    message = " ".join(message.split())
-    if kind not in _MESSAGES and len(message) > 300:  # our own sentences are never cut
+    message = " ".join(_message(error, kind, generic, language).split())
+    if kind not in _OWN_SENTENCES and len(message) > 300:  # our own sentences are never cut
         message = message[:297] + "..."
     return redact(message, *secrets)

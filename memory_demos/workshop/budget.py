@@ -23,6 +23,7 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import LLMResult
 
+from memory_demos.i18n import t
 from memory_demos.providers.tokenizer import count_messages_tokens, count_text_tokens
 from memory_demos.providers.tool_tokens import count_tool_tokens
 from memory_demos.tracing import call_tokens, failed_call_tokens
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from memory_demos.workshop.config import WorkshopLimits
 
 LimitKind = Literal["message_chars", "turns", "tokens", "run_tokens"]
+BudgetReason = Literal["tokens", "concurrency"]  # why a model call was refused: error.budget.<reason>
 # Tokens held back for a reply when a call is checked: the call is refused unless its prompt plus this
 # still fits what is left. A reply longer than this may take the attendee past the limit by the rest.
 REPLY_RESERVE_TOKENS = 256
@@ -42,7 +44,16 @@ PER_MESSAGE_OVERHEAD_TOKENS = 4
 
 
 class BudgetExceeded(RuntimeError):
-    """A model call the attendee's budget refused before it was sent; the message says which limit."""
+    """A model call the attendee's budget refused before it was sent; ``reason`` says which limit.
+
+    Its text is the catalogue's ``error.budget.<reason>`` (English in logs; ``describe_error`` shows it in
+    the session's language).
+    """
+
+    def __init__(self, reason: BudgetReason, **numbers: str) -> None:
+        super().__init__(t(f"error.budget.{reason}", "en", **numbers))
+        self.reason = reason
+        self.numbers = numbers
 
 
 @dataclass(frozen=True)
@@ -158,8 +169,10 @@ class SessionBudget:
             if needed > left:
                 self._refused += 1
                 raise BudgetExceeded(
-                    f"Token budget reached: this call needs about {needed:,} tokens (prompt and a reply) and "
-                    f"{max(0, left):,} of {self.limits.max_tokens_per_session:,} are left. Nothing was sent."
+                    "tokens",
+                    needed=f"{needed:,}",
+                    left=f"{max(0, left):,}",
+                    limit=f"{self.limits.max_tokens_per_session:,}",
                 )
             self._reserved += needed
             return needed
@@ -171,7 +184,7 @@ class SessionBudget:
         if not slots.acquire(timeout=timeout):
             with self._lock:
                 self._refused += 1
-            raise BudgetExceeded("Too many model calls at once for this attendee; nothing was sent.")
+            raise BudgetExceeded("concurrency")
         with self._lock:
             self._running += 1
             self._peak = max(self._peak, self._running)

@@ -1,0 +1,45 @@
+"""English texts of what the core says when a call fails: provider errors, workshop limits, storage."""
+
+TEXTS: dict[str, str] = {
+    "error.timeout": (
+        "The model did not answer in time (timeout). Raise the timeout (Settings, or --timeout) or lower "
+        "max_tokens, then try again."
+    ),
+    "error.rate_limit": "The provider is rate limiting requests (429). Wait a moment and retry.",
+    "error.authentication": (
+        "The provider refused the API key (401). Check the key (in Settings, or the variable named by "
+        "--api-key-env on the command line)."
+    ),
+    "error.permission": "The provider denied access to this model (403).",
+    "error.not_found": "The provider does not know this model or URL (404).",
+    "error.context_overflow": (
+        "Context window exceeded: the prompt (or the prompt plus the reply) is longer than the model can "
+        "take. This is not a network fault and retrying as is will fail again. A smaller memory budget helps "
+        "(a smaller window k, max_token_limit or max_tokens for the memory), as do a lower max_tokens per "
+        "reply, clearing the chat, or a larger context on the server."
+    ),
+    "error.interrupted": (
+        "The server stopped this reply to answer another request: it serves one request at a time. Set "
+        "'Answer panes at most N at a time' to 1 in Settings (command line: --concurrency 1), or let the "
+        "server queue requests (llama-cpp-python: --interrupt_requests false)."
+    ),
+    "error.connection_dropped": (
+        "The connection to the provider dropped before the reply was complete. Try again."
+    ),
+    "error.connection": "Cannot reach the provider: check the base URL and that the server is running.",
+    "error.server": "The provider had an internal error (5xx). Retry in a moment.",
+    "error.malformed": "The provider sent a malformed response.",
+    "error.url_refused": "The server refused to call that address (a workshop rule); nothing was sent.",
+    "error.generic.rejected": "The provider rejected the request (its reply is not shown in a workshop).",
+    "error.generic.other": "The call to the provider failed.",
+    "error.injected": "Injected fault: {detail}",
+    "error.rejected": "The provider rejected the request: {detail}",
+    "error.storage_hidden": (
+        "The server's storage for this memory cannot be used right now; the host can see why in the log."
+    ),
+    "error.budget.tokens": (
+        "Token budget reached: this call needs about {needed} tokens (prompt and a reply) and {left} of "
+        "{limit} are left. Nothing was sent."
+    ),
+    "error.budget.concurrency": "Too many model calls at once for this attendee; nothing was sent.",
+}
