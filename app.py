@@ -23,7 +23,7 @@ from memory_demos.ui.workshop import (
 from memory_demos.workshop.budget import gate_scope
 
 # A drawn favicon: Material-icon favicons would be fetched from fonts.gstatic.com.
-st.set_page_config(page_title="Memory Lab", page_icon=favicon(), layout="wide")
+st.set_page_config(page_title=t("app.name"), page_icon=favicon(), layout="wide")
 
 session = get_session()
 config = load_config_or_stop()

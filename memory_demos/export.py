@@ -17,10 +17,11 @@ from datetime import datetime, timezone
 from typing import Any
 
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT
+from memory_demos.i18n import t
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.replay import ReplayResult
 from memory_demos.scenarios import Scenario
-from memory_demos.scorecard import ESTIMATE_NOTE, PRICES_LABEL, Price, ScorecardRow
+from memory_demos.scorecard import ESTIMATE_NOTE_KEY, PRICES_LABEL_KEY, Price, ScorecardRow
 
 CSV_COLUMNS: tuple[str, ...] = (
     "strategy",
@@ -105,7 +106,7 @@ def markdown_report(
             f"{row.total_tokens} | {row.model_calls} | {row.errors} | ~{row.estimated_cost_usd:.6f} "
             f"({_cell(row.price_model)}) | {row.mean_latency_seconds:.3f} |"
         )
-    lines += ["", f"_{ESTIMATE_NOTE}_", ""]
+    lines += ["", f"_{t(ESTIMATE_NOTE_KEY, 'en')}_", ""]
     if timeline:
         lines += [
             "## Recall timeline",
@@ -122,7 +123,7 @@ def markdown_report(
         lines.append("")
     if prices:
         lines += [
-            f"## Price table ({PRICES_LABEL})",
+            f"## Price table ({t(PRICES_LABEL_KEY, 'en')})",
             "",
             "| model | input / 1M | output / 1M |",
             "|---|---:|---:|",

@@ -17,11 +17,9 @@ from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.replay import ReplayCancelled, ReplayResult, StrategyRun, replay
 from memory_demos.scenarios import Scenario
 
-PRICES_LABEL = "List prices as of 2025 (USD per million tokens), editable"
-ESTIMATE_NOTE = (
-    "Estimated cost: token totals × the price table. An estimate, not a bill: cached-input discounts, "
-    "batch prices and the provider's own token counts are not applied."
-)
+# Catalogue keys: the page shows them in the session's language, the Markdown export in English.
+PRICES_LABEL_KEY = "scorecard.prices_label"
+ESTIMATE_NOTE_KEY = "scorecard.estimate_note"
 TOKENS_PER_MILLION = 1_000_000
 MAX_PRICE_PER_MILLION = 10_000.0
 

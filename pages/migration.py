@@ -24,7 +24,7 @@ from memory_demos.page_state import MigrationState
 from memory_demos.session import LabSession, get_session, widget_key
 from memory_demos.ui.deprecation_status import render_deprecation_status
 from memory_demos.ui.frame import run_in_frame
-from memory_demos.ui.text import code_span
+from memory_demos.ui.text import code_span, provider_label
 from memory_demos.workshop.budget import check_scripted_run
 
 
@@ -175,7 +175,7 @@ def _run_form(session: LabSession, state: MigrationState, step: ModuleType) -> N
     inputs = _parse_inputs(inputs_text, limit)
     if inputs is None:
         st.warning(t("migration.inputs_invalid", max=MAX_GUIDE_INPUTS, chars=limit))
-    st.caption(t("migration.provider", provider=code_span(session.provider.display_name)))
+    st.caption(t("migration.provider", provider=code_span(provider_label(session.provider))))
     if not st.button(
         t("migration.run"),
         type="primary",

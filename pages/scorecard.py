@@ -19,7 +19,7 @@ from memory_demos.session import LabSession, get_session, widget_key
 from memory_demos.strategies.registry import available_ids, get_info
 from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.scorecard_view import render_results
-from memory_demos.ui.text import code_span
+from memory_demos.ui.text import code_span, provider_label
 from memory_demos.ui.workshop import usage_recorder
 
 DEFAULT_STRATEGIES = ("buffer", "window", "summary_buffer", "trim", "summarization", "long_term")
@@ -68,7 +68,7 @@ def _choose_scenario() -> Scenario | None:
 
 def _show_progress(job: ReplayJob) -> None:
     """Progress bars updated in place until the replay ends; a Cancel click reruns the page and cancels."""
-    st.caption(t("scorecard.provider", provider=code_span(job.provider.display_name)))
+    st.caption(t("scorecard.provider", provider=code_span(provider_label(job.provider))))
     st.button(
         t("scorecard.cancel"),
         icon=":material/stop_circle:",

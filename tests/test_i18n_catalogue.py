@@ -235,6 +235,7 @@ KNOWN_VALUES = {
     "error.{}": lambda: assigned_literal("_OWN_SENTENCES") + assigned_literal("_WITH_DETAIL"),
     "error.generic.{}": lambda: assigned_literal("_GENERIC_SENTENCES"),
     "error.budget.{}": lambda: literal_values("BudgetReason"),
+    "url.{}": lambda: literal_values("RefusalReason"),
     "state.key.{}": None,
 }
 

@@ -162,8 +162,11 @@ def test_only_listed_exact_origins_of_a_plain_shape_are_allowed() -> None:
         "https://user:pw@models.example.com/v1",
         "ftp://models.example.com/v1",
     ):
-        with pytest.raises(UrlRefused):
+        with pytest.raises(UrlRefused) as raised:
             policy.check_url(refused)
+        assert str(raised.value).startswith(
+            "The base URL"
+        )  # English for logs, whatever the session's language
     assert url_refusal(EgressPolicy(), "http://localhost:11434/v1") is not None  # nothing listed: off
 
 
@@ -172,6 +175,10 @@ def test_a_listed_loopback_origin_or_a_name_resolving_inside_gets_no_request() -
         origin = f"http://127.0.0.1:{inside.port}"
         listed = EgressPolicy.from_origins([origin])
         assert "private, loopback" in (url_refusal(listed, f"{origin}/v1") or "")
+        assert (
+            url_refusal(listed, f"{origin}/v1", language="zh")
+            == "基础 URL 指向私有、回环或链路本地地址：已拒绝。"
+        )
         # A public-looking name whose DNS answer points inside (checked at every request, not once).
         name = f"http://models.example.com:{inside.port}"
         rebinding = EgressPolicy(

@@ -436,6 +436,11 @@ TEXTS: dict[str, str] = {
     "scorecard.waiting": "{strategy}: waiting",
     "scorecard.provider": "Model: {provider}",
     "scorecard.results": "Results: {scenario}",
+    "scorecard.prices_label": "List prices as of 2025 (USD per million tokens), editable",
+    "scorecard.estimate_note": (
+        "Estimated cost: token totals × the price table. An estimate, not a bill: cached-input discounts, "
+        "batch prices and the provider's own token counts are not applied."
+    ),
     "scorecard.prices": "Price table",
     "scorecard.prices_invalid": "The price table cannot be used:",
     "scorecard.price_model": "Estimate cost with",

@@ -1,4 +1,4 @@
-"""English texts of what the core says when a call fails: provider errors, workshop limits, storage."""
+"""English texts of what the core says when a call fails: provider errors, workshop limits, refused URLs."""
 
 TEXTS: dict[str, str] = {
     "error.timeout": (
@@ -42,4 +42,15 @@ TEXTS: dict[str, str] = {
         "{limit} are left. Nothing was sent."
     ),
     "error.budget.concurrency": "Too many model calls at once for this attendee; nothing was sent.",
+    "url.invalid": "The base URL is not a valid URL.",
+    "url.scheme": "The base URL must start with http:// or https:// and name a host.",
+    "url.unresolved": "The base URL's host name does not resolve.",
+    "url.credentials": "The base URL must not carry a user name or password.",
+    "url.query": "The base URL must not carry a query (?) or fragment (#).",
+    "url.not_allowed": (
+        "In this workshop the server calls only the addresses the host allowed; this one is not among them. "
+        "Use the workshop model, or ask the host."
+    ),
+    "url.private": "The base URL points at a private, loopback or link-local address: refused.",
+    "url.left_allowed": "The request left the allowed address: refused.",
 }

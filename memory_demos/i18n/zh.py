@@ -396,6 +396,11 @@ TEXTS: dict[str, str] = {
     "scorecard.waiting": "{strategy}：等待中",
     "scorecard.provider": "模型：{provider}",
     "scorecard.results": "结果：{scenario}",
+    "scorecard.prices_label": "2025 年的标价（美元 / 百万词元），可编辑",
+    "scorecard.estimate_note": (
+        "估算费用：词元总数 × 价格表。这是估算，不是账单：没有计入缓存输入折扣、批量价格"
+        "和服务商自己的词元计数。"
+    ),
     "scorecard.prices": "价格表",
     "scorecard.prices_invalid": "价格表无法使用：",
     "scorecard.price_model": "估算费用所用模型",

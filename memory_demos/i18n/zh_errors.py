@@ -35,4 +35,14 @@ TEXTS: dict[str, str] = {
         "个。没有发送任何内容。"
     ),
     "error.budget.concurrency": "这位参与者同时发起的模型调用太多；没有发送任何内容。",
+    "url.invalid": "基础 URL 不是有效的 URL。",
+    "url.scheme": "基础 URL 必须以 http:// 或 https:// 开头，并写明主机。",
+    "url.unresolved": "无法解析基础 URL 的主机名。",
+    "url.credentials": "基础 URL 不能带用户名或密码。",
+    "url.query": "基础 URL 不能带查询（?）或片段（#）。",
+    "url.not_allowed": (
+        "在这个工作坊里，服务器只调用主持人允许的地址；这个地址不在其中。请使用工作坊模型，或询问主持人。"
+    ),
+    "url.private": "基础 URL 指向私有、回环或链路本地地址：已拒绝。",
+    "url.left_allowed": "请求离开了允许的地址：已拒绝。",
 }

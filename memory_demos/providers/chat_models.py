@@ -22,7 +22,6 @@ logger = logging.getLogger(__name__)
 ProviderKind = Literal["offline", "openai", "openai_compatible"]
 PROVIDER_KINDS: tuple[ProviderKind, ...] = ("offline", "openai", "openai_compatible")
 OFFLINE_MODEL_NAME = "offline-teaching-model"
-OFFLINE_DISPLAY_NAME = "Offline teaching model (rule-based, not an LLM)"
 DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
 DEFAULT_TIMEOUT_SECONDS = 60.0
 DEFAULT_MAX_RETRIES = 2
@@ -87,8 +86,9 @@ class ProviderConfig:
 
     @property
     def display_name(self) -> str:
+        """The provider's name in English (CLI, exports); the interface shows ``ui.text.provider_label``."""
         if self.kind == "offline":
-            return OFFLINE_DISPLAY_NAME
+            return t("provider.offline", "en")
         if self.hosted:
             return f"Workshop model · {self.model}"
         if self.kind == "openai":

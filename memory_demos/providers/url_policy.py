@@ -14,10 +14,12 @@ import ipaddress
 import socket
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import httpx
+
+from memory_demos.i18n import t
 
 MAX_TIMEOUT_SECONDS = 60.0
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -28,8 +30,17 @@ Resolver = Callable[[str, int], list[str]]
 AddressCheck = Callable[[str], bool]
 
 
+RefusalReason = Literal[
+    "invalid", "scheme", "unresolved", "credentials", "query", "not_allowed", "private", "left_allowed"
+]
+
+
 class UrlRefused(ValueError):
-    """A base URL or request address the policy refuses; the message says why, for the attendee."""
+    """A base URL or request address the policy refuses; ``reason`` says why (``url.<reason>``)."""
+
+    def __init__(self, reason: RefusalReason) -> None:
+        super().__init__(t(f"url.{reason}", "en"))
+        self.reason = reason
 
 
 def origin_of(url: str) -> str:
@@ -38,10 +49,10 @@ def origin_of(url: str) -> str:
         parts = urlsplit(url.strip())
         port = parts.port
     except ValueError:
-        raise UrlRefused("The base URL is not a valid URL.") from None
+        raise UrlRefused("invalid") from None
     scheme = parts.scheme.lower()
     if scheme not in _DEFAULT_PORTS or not parts.hostname:
-        raise UrlRefused("The base URL must start with http:// or https:// and name a host.")
+        raise UrlRefused("scheme")
     host = parts.hostname.lower().rstrip(".")
     if ":" in host:
         host = f"[{host}]"
@@ -66,7 +77,7 @@ def resolve(host: str, port: int) -> list[str]:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError):
-        raise UrlRefused("The base URL's host name does not resolve.") from None
+        raise UrlRefused("unresolved") from None
     return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
@@ -93,30 +104,27 @@ class EgressPolicy:
         origin = origin_of(url)
         parts = urlsplit(url)
         if parts.username is not None or parts.password is not None:
-            raise UrlRefused("The base URL must not carry a user name or password.")
+            raise UrlRefused("credentials")
         if parts.query or parts.fragment or "?" in url or "#" in url:
-            raise UrlRefused("The base URL must not carry a query (?) or fragment (#).")
+            raise UrlRefused("query")
         if origin not in self.allowed_origins:
-            raise UrlRefused(
-                "In this workshop the server calls only the addresses the host allowed; this one is not "
-                "among them. Use the workshop model, or ask the host."
-            )
+            raise UrlRefused("not_allowed")
         return url
 
     def pinned_address(self, host: str, port: int) -> str:
         """The address to connect to: ``host`` resolved, refused if any answer is not public."""
         addresses = self.resolver(host, port)
         if not addresses:
-            raise UrlRefused("The base URL's host name does not resolve.")
+            raise UrlRefused("unresolved")
         if not all(self.address_allowed(address) for address in addresses):
-            raise UrlRefused("The base URL points at a private, loopback or link-local address: refused.")
+            raise UrlRefused("private")
         return addresses[0]
 
     def vet(self, request: httpx.Request) -> None:
         """Check one outgoing request and pin it to the address that was checked (keeps Host and SNI)."""
         url = request.url
         if origin_of(str(url)) not in self.allowed_origins:
-            raise UrlRefused("The request left the allowed address: refused.")
+            raise UrlRefused("left_allowed")
         host = url.host
         port = url.port or _DEFAULT_PORTS[url.scheme]
         address = self.pinned_address(host, port)
@@ -158,12 +166,12 @@ class _AsyncGuardedTransport(httpx.AsyncHTTPTransport):
         return await super().handle_async_request(request)
 
 
-def url_refusal(policy: EgressPolicy, url: str) -> str | None:
-    """Why ``policy`` refuses ``url`` (shape, allow-list, then what its name resolves to), or None."""
+def url_refusal(policy: EgressPolicy, url: str, language: str | None = None) -> str | None:
+    """Why ``policy`` refuses ``url`` (shape, allow-list, then what it resolves to), or None."""
     try:
         policy.check_url(url)
         parts = urlsplit(url.strip())
         policy.pinned_address(parts.hostname or "", parts.port or _DEFAULT_PORTS[parts.scheme.lower()])
     except UrlRefused as exc:
-        return str(exc)
+        return t(f"url.{exc.reason}", language)
     return None

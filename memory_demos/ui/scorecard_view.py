@@ -15,8 +15,6 @@ from memory_demos.scenarios import Scenario
 from memory_demos.scorecard import (
     DEFAULT_PRICE_MODEL,
     DEFAULT_PRICES,
-    ESTIMATE_NOTE,
-    PRICES_LABEL,
     cost_by_model,
     price_records,
     prices_from_records,
@@ -28,7 +26,7 @@ from memory_demos.session import widget_key
 
 
 def _price_table() -> tuple[list[Any], Any] | None:
-    st.caption(PRICES_LABEL)
+    st.caption(t("scorecard.prices_label"))
     edited = st.data_editor(
         pd.DataFrame(price_records(DEFAULT_PRICES)),
         num_rows="dynamic",
@@ -146,7 +144,7 @@ def render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> N
         },
         key=widget_key("scorecard_table"),
     )
-    st.caption(ESTIMATE_NOTE)
+    st.caption(t("scorecard.estimate_note"))
     with st.expander(t("scorecard.cost_by_model")):
         costs = pd.DataFrame(cost_by_model(result, prices))
         st.dataframe(
