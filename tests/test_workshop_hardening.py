@@ -164,9 +164,7 @@ def test_only_listed_exact_origins_of_a_plain_shape_are_allowed() -> None:
     ):
         with pytest.raises(UrlRefused) as raised:
             policy.check_url(refused)
-        assert str(raised.value).startswith(
-            "The base URL"
-        )  # English for logs, whatever the session's language
+        assert str(raised.value).isascii()  # English for logs, whatever the session's language
     assert url_refusal(EgressPolicy(), "http://localhost:11434/v1") is not None  # nothing listed: off
 
 
