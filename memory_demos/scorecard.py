@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from memory_demos.i18n import t
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.replay import ReplayCancelled, ReplayResult, StrategyRun, replay
 from memory_demos.scenarios import Scenario
@@ -192,8 +193,9 @@ def _blank(value: Any) -> bool:
 def prices_from_records(records: Iterable[Mapping[str, Any]]) -> list[Price]:
     """Validate an edited price table (``model``, ``input_per_million``, ``output_per_million`` per row).
 
-    Rows left entirely blank are skipped. Raises ``ValueError`` naming the first bad row: an empty or
-    repeated name, or a price that is missing, negative, not a number or absurdly large.
+    Rows left entirely blank are skipped. Raises ``ValueError`` naming the first bad row (in the session's
+    language): an empty or repeated name, or a price that is missing, negative, not a number or absurdly
+    large.
     """
     prices: list[Price] = []
     seen: set[str] = set()
@@ -202,9 +204,9 @@ def prices_from_records(records: Iterable[Mapping[str, Any]]) -> list[Price]:
             continue  # a row just added in the editor and not filled in yet
         model = str(record.get("model") or "").strip()
         if not model:
-            raise ValueError(f"Price row {number}: the model name is empty.")
+            raise ValueError(t("price.no_model", number=number))
         if model in seen:
-            raise ValueError(f"Price row {number}: {model!r} appears twice.")
+            raise ValueError(t("price.twice", number=number, model=repr(model)))
         seen.add(model)
         values = []
         for field_name in ("input_per_million", "output_per_million"):
@@ -213,15 +215,17 @@ def prices_from_records(records: Iterable[Mapping[str, Any]]) -> list[Price]:
                 value = float(raw)  # type: ignore[arg-type]
             except (TypeError, ValueError):
                 raise ValueError(
-                    f"Price row {number} ({model}): {field_name} must be a number; got {raw!r}."
+                    t("price.not_number", number=number, model=model, field=field_name, value=repr(raw))
                 ) from None
             if math.isnan(value) or value < 0 or value > MAX_PRICE_PER_MILLION:
                 limit = f"{MAX_PRICE_PER_MILLION:g}"
-                raise ValueError(f"Price row {number} ({model}): {field_name} must be between 0 and {limit}.")
+                raise ValueError(
+                    t("price.out_of_range", number=number, model=model, field=field_name, limit=limit)
+                )
             values.append(value)
         prices.append(Price(model, values[0], values[1]))
     if not prices:
-        raise ValueError("The price table is empty.")
+        raise ValueError(t("price.empty"))
     return prices
 
 

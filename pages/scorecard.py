@@ -62,7 +62,7 @@ def _choose_scenario() -> Scenario | None:
         return load_scenario(name)
     except ScenarioError as exc:
         st.error(t("scorecard.invalid"))
-        st.code(str(exc), language=None, wrap_lines=True)
+        st.code(exc.describe(), language=None, wrap_lines=True)
         return None
 
 

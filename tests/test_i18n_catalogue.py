@@ -208,6 +208,19 @@ def assigned_literal(name: str) -> tuple[str, ...]:
     raise LookupError(name)
 
 
+def first_arguments(callable_name: str) -> tuple[str, ...]:
+    """The literal first argument of every ``callable_name(...)`` call in the code (an error's reason)."""
+    return tuple(
+        node.args[0].value
+        for path in CODE_SOURCES
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", None) == callable_name
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    )
+
+
 def tuple_column(name: str, column: int) -> tuple[str, ...]:
     """Column ``column`` of the literal rows of a module-level tuple ``name = ((...), ...)``."""
     for path in CODE_SOURCES:
@@ -236,6 +249,7 @@ KNOWN_VALUES = {
     "error.generic.{}": lambda: assigned_literal("_GENERIC_SENTENCES"),
     "error.budget.{}": lambda: literal_values("BudgetReason"),
     "url.{}": lambda: literal_values("RefusalReason"),
+    "scenario.{}": lambda: first_arguments("ScenarioError"),
     "state.key.{}": None,
 }
 

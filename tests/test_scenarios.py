@@ -141,3 +141,10 @@ def test_a_one_exchange_window_refuses_what_left_it_instead_of_guessing(name: st
     for scripted, turn in zip(scenario.turns, run.turns, strict=True):
         if scripted.is_probe:
             assert answering_text(turn.reply) == "", (scripted.user, turn.reply)
+
+
+def test_a_rejected_scenario_is_described_in_either_language() -> None:
+    with pytest.raises(ScenarioError) as raised:
+        parse_scenario("name: x\nturns:\n  - user: hi\n    bad: 1\n")
+    assert str(raised.value) == "Turn 1 has unknown fields: bad"  # English for the command line
+    assert raised.value.describe("zh") == "第 1 轮有未知字段：bad"

@@ -1,4 +1,4 @@
-"""English texts of what the core says when a call fails: provider errors, workshop limits, refused URLs."""
+"""English texts of what the core says when something fails: model calls, budgets, URLs, scenarios, prices."""
 
 TEXTS: dict[str, str] = {
     "error.timeout": (
@@ -53,4 +53,32 @@ TEXTS: dict[str, str] = {
     ),
     "url.private": "The base URL points at a private, loopback or link-local address: refused.",
     "url.left_allowed": "The request left the allowed address: refused.",
+    "scenario.anchors": "Scenario files may not use YAML anchors or aliases.",
+    "scenario.tag": "Scenario files may not use YAML tags ({tag}).",
+    "scenario.too_deep": "The scenario is nested deeper than {depth} levels.",
+    "scenario.not_yaml": "Not valid YAML: {detail}",
+    "scenario.not_strings": "Turn {index}: '{field}' must be a list of strings.",
+    "scenario.bytes_over": "The scenario file is {size} bytes; the limit is {limit}.",
+    "scenario.not_utf8": "The scenario file is not UTF-8 text.",
+    "scenario.too_large": "The scenario file is larger than {limit} bytes.",
+    "scenario.unknown_fields": "Unknown scenario fields: {names}",
+    "scenario.name": "'name' must be a non-empty string.",
+    "scenario.language": "'language' must be 'en' or 'zh'.",
+    "scenario.system": "'system' must be a string.",
+    "scenario.description": "'description' must be a string.",
+    "scenario.turn_not_mapping": "Turn {index} must be a mapping with 'user' (optional 'expect', 'reject').",
+    "scenario.turn_unknown_fields": "Turn {index} has unknown fields: {names}",
+    "scenario.user_empty": "Turn {index}: 'user' must be a non-empty string.",
+    "scenario.user_too_long": "Turn {index}: 'user' is longer than {limit} characters.",
+    "scenario.not_mapping": "A scenario is a mapping with name, language and turns.",
+    "scenario.turns_empty": "'turns' must be a non-empty list.",
+    "scenario.too_many_turns": "The scenario has {count} turns; the limit is {limit}.",
+    "scenario.no_file": "No scenario file at {path}.",
+    "scenario.path_too_large": "{path} is larger than {limit} bytes.",
+    "scenario.unknown": "Unknown scenario {name}; bundled: {bundled}",
+    "price.no_model": "Price row {number}: the model name is empty.",
+    "price.twice": "Price row {number}: {model} appears twice.",
+    "price.not_number": "Price row {number} ({model}): {field} must be a number; got {value}.",
+    "price.out_of_range": "Price row {number} ({model}): {field} must be between 0 and {limit}.",
+    "price.empty": "The price table is empty.",
 }

@@ -1,4 +1,4 @@
-"""Simplified Chinese texts of what the core says when a call fails: the same keys as ``en_errors.TEXTS``."""
+"""Simplified Chinese texts of what the core says when something fails: the keys of ``en_errors.TEXTS``."""
 
 TEXTS: dict[str, str] = {
     "error.timeout": (
@@ -45,4 +45,32 @@ TEXTS: dict[str, str] = {
     ),
     "url.private": "基础 URL 指向私有、回环或链路本地地址：已拒绝。",
     "url.left_allowed": "请求离开了允许的地址：已拒绝。",
+    "scenario.anchors": "场景文件不能使用 YAML 锚点或别名。",
+    "scenario.tag": "场景文件不能使用 YAML 标签（{tag}）。",
+    "scenario.too_deep": "场景的嵌套超过了 {depth} 层。",
+    "scenario.not_yaml": "不是有效的 YAML：{detail}",
+    "scenario.not_strings": "第 {index} 轮：“{field}” 必须是字符串列表。",
+    "scenario.bytes_over": "场景文件有 {size} 字节，上限是 {limit}。",
+    "scenario.not_utf8": "场景文件不是 UTF-8 文本。",
+    "scenario.too_large": "场景文件超过了 {limit} 字节。",
+    "scenario.unknown_fields": "未知的场景字段：{names}",
+    "scenario.name": "“name” 必须是非空字符串。",
+    "scenario.language": "“language” 必须是 “en” 或 “zh”。",
+    "scenario.system": "“system” 必须是字符串。",
+    "scenario.description": "“description” 必须是字符串。",
+    "scenario.turn_not_mapping": "第 {index} 轮必须是包含 “user” 的映射（“expect”、“reject” 可选）。",
+    "scenario.turn_unknown_fields": "第 {index} 轮有未知字段：{names}",
+    "scenario.user_empty": "第 {index} 轮：“user” 必须是非空字符串。",
+    "scenario.user_too_long": "第 {index} 轮：“user” 超过了 {limit} 个字符。",
+    "scenario.not_mapping": "场景是一个包含 name、language 和 turns 的映射。",
+    "scenario.turns_empty": "“turns” 必须是非空列表。",
+    "scenario.too_many_turns": "场景有 {count} 轮，上限是 {limit}。",
+    "scenario.no_file": "{path} 处没有场景文件。",
+    "scenario.path_too_large": "{path} 超过了 {limit} 字节。",
+    "scenario.unknown": "未知的场景 {name}；内置场景：{bundled}",
+    "price.no_model": "价格表第 {number} 行：模型名为空。",
+    "price.twice": "价格表第 {number} 行：{model} 出现了两次。",
+    "price.not_number": "价格表第 {number} 行（{model}）：{field} 必须是数字；收到的是 {value}。",
+    "price.out_of_range": "价格表第 {number} 行（{model}）：{field} 必须在 0 到 {limit} 之间。",
+    "price.empty": "价格表是空的。",
 }

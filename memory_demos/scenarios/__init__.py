@@ -10,6 +10,8 @@ from typing import Any
 
 import yaml
 
+from memory_demos.i18n import t
+
 MAX_SCENARIO_BYTES = 256 * 1024
 MAX_TURNS = 300
 MAX_DEPTH = 6
@@ -17,7 +19,19 @@ MAX_USER_CHARS = 4000
 
 
 class ScenarioError(ValueError):
-    """A scenario file that cannot be used; the message names the problem."""
+    """A scenario file that cannot be used; ``reason`` names the problem (``scenario.<reason>``).
+
+    ``str()`` is English (the command line, logs); ``describe()`` is in the session's language.
+    """
+
+    def __init__(self, reason: str, **fields: object) -> None:
+        self.reason = reason
+        self.fields = {name: str(value) for name, value in fields.items()}
+        super().__init__(self.describe("en"))
+
+    def describe(self, language: str | None = None) -> str:
+        """The problem in ``language`` (default: the session's)."""
+        return t(f"scenario.{self.reason}", language, **self.fields)
 
 
 # Sentences that say the model cannot answer. Their words never count as recall: "I don't know
@@ -105,20 +119,20 @@ def _check_events(text: str) -> None:
     try:
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-                raise ScenarioError("Scenario files may not use YAML anchors or aliases.")
+                raise ScenarioError("anchors")
             tag = getattr(event, "tag", None)
             implicit = getattr(event, "implicit", True)
             explicit = not any(implicit) if isinstance(implicit, tuple) else not implicit
             if tag and explicit:
-                raise ScenarioError(f"Scenario files may not use YAML tags ({tag}).")
+                raise ScenarioError("tag", tag=tag)
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    raise ScenarioError(f"The scenario is nested deeper than {MAX_DEPTH} levels.")
+                    raise ScenarioError("too_deep", depth=MAX_DEPTH)
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
     except yaml.YAMLError as exc:
-        raise ScenarioError(f"Not valid YAML: {exc}") from None
+        raise ScenarioError("not_yaml", detail=exc) from None
 
 
 def _strings(raw: dict[str, Any], field_name: str, index: int) -> tuple[str, ...]:
@@ -126,7 +140,7 @@ def _strings(raw: dict[str, Any], field_name: str, index: int) -> tuple[str, ...
     if isinstance(values, str | int):
         values = [values]
     if not isinstance(values, list) or not all(isinstance(v, str | int) for v in values):
-        raise ScenarioError(f"Turn {index}: '{field_name}' must be a list of strings.")
+        raise ScenarioError("not_strings", index=index, field=field_name)
     return tuple(str(v) for v in values if str(v).strip())
 
 
@@ -134,13 +148,13 @@ def _decoded(text: str | bytes) -> str:
     """``text`` as a string within the size limit, checked before decoding when it comes as bytes."""
     if isinstance(text, bytes):
         if len(text) > MAX_SCENARIO_BYTES:
-            raise ScenarioError(f"The scenario file is {len(text)} bytes; the limit is {MAX_SCENARIO_BYTES}.")
+            raise ScenarioError("bytes_over", size=len(text), limit=MAX_SCENARIO_BYTES)
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
-            raise ScenarioError("The scenario file is not UTF-8 text.") from None
+            raise ScenarioError("not_utf8") from None
     if len(text.encode("utf-8")) > MAX_SCENARIO_BYTES:
-        raise ScenarioError(f"The scenario file is larger than {MAX_SCENARIO_BYTES} bytes.")
+        raise ScenarioError("too_large", limit=MAX_SCENARIO_BYTES)
     return text
 
 
@@ -148,34 +162,34 @@ def _header(data: dict[str, Any]) -> tuple[str, str, str | None, str]:
     """The scenario's name, language, system prompt and description, each checked."""
     unknown = set(data) - {"name", "language", "system", "turns", "description"}
     if unknown:
-        raise ScenarioError(f"Unknown scenario fields: {', '.join(sorted(map(str, unknown)))}")
+        raise ScenarioError("unknown_fields", names=", ".join(sorted(map(str, unknown))))
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise ScenarioError("'name' must be a non-empty string.")
+        raise ScenarioError("name")
     language = data.get("language", "en")
     if language not in {"en", "zh"}:
-        raise ScenarioError("'language' must be 'en' or 'zh'.")
+        raise ScenarioError("language")
     system = data.get("system")
     if system is not None and not isinstance(system, str):
-        raise ScenarioError("'system' must be a string.")
+        raise ScenarioError("system")
     description = data.get("description", "")
     if not isinstance(description, str):
-        raise ScenarioError("'description' must be a string.")
+        raise ScenarioError("description")
     return name.strip(), language, system, description
 
 
 def _turn(raw: Any, index: int) -> ScenarioTurn:
     """Turn ``index`` (from 1): a mapping with ``user`` and optional ``expect`` and ``reject`` lists."""
     if not isinstance(raw, dict):
-        raise ScenarioError(f"Turn {index} must be a mapping with 'user' (optional 'expect', 'reject').")
+        raise ScenarioError("turn_not_mapping", index=index)
     extra = set(raw) - {"user", "expect", "reject"}
     if extra:
-        raise ScenarioError(f"Turn {index} has unknown fields: {', '.join(sorted(map(str, extra)))}")
+        raise ScenarioError("turn_unknown_fields", index=index, names=", ".join(sorted(map(str, extra))))
     user = raw.get("user")
     if not isinstance(user, str) or not user.strip():
-        raise ScenarioError(f"Turn {index}: 'user' must be a non-empty string.")
+        raise ScenarioError("user_empty", index=index)
     if len(user) > MAX_USER_CHARS:
-        raise ScenarioError(f"Turn {index}: 'user' is longer than {MAX_USER_CHARS} characters.")
+        raise ScenarioError("user_too_long", index=index, limit=MAX_USER_CHARS)
     checks = {field_name: _strings(raw, field_name, index) for field_name in ("expect", "reject")}
     return ScenarioTurn(user=user, **checks)
 
@@ -187,15 +201,15 @@ def parse_scenario(text: str | bytes, source: str = "<text>") -> Scenario:
     try:
         data: Any = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise ScenarioError(f"Not valid YAML: {exc}") from None
+        raise ScenarioError("not_yaml", detail=exc) from None
     if not isinstance(data, dict):
-        raise ScenarioError("A scenario is a mapping with name, language and turns.")
+        raise ScenarioError("not_mapping")
     name, language, system, description = _header(data)
     raw_turns = data.get("turns")
     if not isinstance(raw_turns, list) or not raw_turns:
-        raise ScenarioError("'turns' must be a non-empty list.")
+        raise ScenarioError("turns_empty")
     if len(raw_turns) > MAX_TURNS:
-        raise ScenarioError(f"The scenario has {len(raw_turns)} turns; the limit is {MAX_TURNS}.")
+        raise ScenarioError("too_many_turns", count=len(raw_turns), limit=MAX_TURNS)
     turns = tuple(_turn(raw, index) for index, raw in enumerate(raw_turns, start=1))
     return Scenario(name, language, turns, system, description, source)
 
@@ -214,8 +228,8 @@ def load_scenario(name_or_path: str) -> Scenario:
     path = Path(name_or_path)
     if path.suffix in {".yaml", ".yml"} or path.exists():
         if not path.is_file():
-            raise ScenarioError(f"No scenario file at {path}.")
+            raise ScenarioError("no_file", path=path)
         if path.stat().st_size > MAX_SCENARIO_BYTES:
-            raise ScenarioError(f"{path} is larger than {MAX_SCENARIO_BYTES} bytes.")
+            raise ScenarioError("path_too_large", path=path, limit=MAX_SCENARIO_BYTES)
         return parse_scenario(path.read_bytes(), source=str(path))
-    raise ScenarioError(f"Unknown scenario {name_or_path!r}; bundled: {', '.join(bundled_names())}")
+    raise ScenarioError("unknown", name=repr(name_or_path), bundled=", ".join(bundled_names()))
