@@ -435,3 +435,68 @@ def test_the_hard_coded_text_check_flags_planted_literals() -> None:
     ]
     for line in clean:
         assert not hard_coded_text(line), f"flagged wrongly: {line}"
+
+
+# Core modules whose messages reach the screen (point 2 of issue 12): their sentences come from the
+# catalogue too. The command line, logs and exports stay English through t(key, "en").
+CORE_MESSAGE_SOURCES = [
+    ROOT / "memory_demos" / name
+    for name in (
+        "providers/errors.py",
+        "providers/url_policy.py",
+        "workshop/budget.py",
+        "scenarios/__init__.py",
+        "scorecard.py",
+        "migration/__init__.py",
+        "failure_lab/common.py",
+    )
+]
+SENTENCE = re.compile(r"^[A-Z][a-z']*(?: [A-Za-z'{}]+){2,}")
+# Sentences these modules may keep, with the reason: none is ever shown to a user.
+CORE_ALLOWED = {
+    "Unknown guide step {}; known: {}": "KeyError for a developer: the page offers only known steps",
+    "The guide plays at most {} messages; got {}.": "the page checks the count before it calls run_both",
+    "No price for {}; the table has {}": "KeyError for a developer: the page offers only the table's models",
+}
+
+
+def core_sentences(source: str) -> list[tuple[int, str]]:
+    """(line, text) of each sentence written in the code, docstrings and log calls aside."""
+    tree = ast.parse(source)
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            skipped.add(id(body[0].value))  # a docstring
+        if isinstance(node, ast.Call) and "log" in ast.unparse(node.func).lower():
+            skipped |= {id(argument) for argument in node.args}
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.JoinedStr):
+            text = "".join(part.value if isinstance(part, ast.Constant) else "{}" for part in node.values)
+            skipped |= {id(part) for part in node.values}
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+        else:
+            continue
+        if SENTENCE.match(text) and text not in CORE_ALLOWED:
+            found.append((node.lineno, text))
+    return found
+
+
+@pytest.mark.parametrize("path", CORE_MESSAGE_SOURCES, ids=lambda path: str(path.relative_to(ROOT)))
+def test_core_messages_come_from_the_catalogue(path: Path) -> None:
+    found = core_sentences(path.read_text(encoding="utf-8"))
+    assert not found, f"{path.name}: sentences outside the catalogue: {found}"
+
+
+def test_the_core_message_check_flags_planted_sentences() -> None:
+    assert core_sentences('raise UrlRefused("The base URL is not valid.")')
+    assert core_sentences('message = f"Token budget reached: {n} left."')
+    assert not core_sentences(
+        'def f():\n    """Say what this does in a sentence."""\n    return t("error.timeout")'
+    )
+    assert not core_sentences('logger.warning("Storage error: %s", error)')
+    assert not core_sentences('MARKERS = ("i do not know", "context_length_exceeded")')
