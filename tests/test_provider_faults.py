@@ -673,7 +673,7 @@ def test_describe_error_speaks_the_asked_language_and_keeps_the_details() -> Non
     assert describe_error(refused, language="zh") == (
         "已达到词元预算：这次调用大约需要 1,200 个词元（提示词加一次回答），而 5,000 个中只剩 300 个。没有发送任何内容。"
     )
-    assert describe_error(BudgetExceeded("concurrency"), language="zh").startswith("这位参与者同时发起")
+    assert describe_error(BudgetExceeded("concurrency"), language="zh").startswith("这位学员同时发起")
 
 
 def test_fake_server_records_bodies_thread_safely(server: FakeOpenAIServer) -> None:

@@ -34,7 +34,7 @@ TEXTS: dict[str, str] = {
         "已达到词元预算：这次调用大约需要 {needed} 个词元（提示词加一次回答），而 {limit} 个中只剩 {left} "
         "个。没有发送任何内容。"
     ),
-    "error.budget.concurrency": "这位参与者同时发起的模型调用太多；没有发送任何内容。",
+    "error.budget.concurrency": "这位学员同时发起的模型调用太多；没有发送任何内容。",
     "url.invalid": "基础 URL 不是有效的 URL。",
     "url.scheme": "基础 URL 必须以 http:// 或 https:// 开头，并写明主机。",
     "url.unresolved": "无法解析基础 URL 的主机名。",
