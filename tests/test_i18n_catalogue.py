@@ -449,6 +449,7 @@ CORE_MESSAGE_SOURCES = [
         "scorecard.py",
         "migration/__init__.py",
         "failure_lab/common.py",
+        "compare.py",
     )
 ]
 SENTENCE = re.compile(r"^[A-Z][a-z']*(?: [A-Za-z'{}]+){2,}")
