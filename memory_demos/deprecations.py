@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from memory_demos.i18n import t
+
 # Modules whose classes carry LangChain's once-per-process deprecation flag.
 _ONCE_PER_PROCESS_MODULES = ("langchain_classic.memory", "langchain_core.chat_history")
 _SINCE = re.compile(r"deprecated in (?:LangChain |[\w-]+ )?(\d+\.\d+(?:\.\d+)?)")
@@ -41,10 +43,11 @@ class Deprecation:
 
     @property
     def label(self) -> str:
-        """``ConversationBufferMemory · deprecated since 0.3.1`` (or without a version if none is named)."""
+        """``ConversationBufferMemory · deprecated since 0.3.1`` (or without a version if none is named),
+        in the session's language; the warning's own text (``message``) stays as LangChain raised it."""
         if self.since:
-            return f"{self.subject} · deprecated since {self.since}"
-        return f"{self.subject} · deprecated (the warning names no version)"
+            return t("deprecation.label", subject=self.subject, since=self.since)
+        return t("deprecation.label_no_version", subject=self.subject)
 
     def to_json(self) -> dict[str, str | None]:
         return {

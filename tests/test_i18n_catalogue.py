@@ -450,6 +450,7 @@ CORE_MESSAGE_SOURCES = [
         "migration/__init__.py",
         "failure_lab/common.py",
         "compare.py",
+        "deprecations.py",
     )
 ]
 SENTENCE = re.compile(r"^[A-Z][a-z']*(?: [A-Za-z'{}]+){2,}")

@@ -263,3 +263,19 @@ def test_each_step_shows_its_status_before_anything_is_sent() -> None:
             assert {item.subject for item in modern} == {"RunnableWithMessageHistory"}
         else:
             assert modern == (), f"{step_id}: {[item.label for item in modern]}"
+
+
+def test_a_deprecation_is_labelled_in_the_interface_language_and_its_text_kept_as_raised() -> None:
+    from unittest import mock
+
+    from memory_demos.deprecations import parse_deprecation
+
+    raised = (
+        "The class `ConversationBufferMemory` was deprecated in LangChain 0.3.1 and will be removed in 2.0.0."
+    )
+    found = parse_deprecation(raised)
+    assert found.label == "ConversationBufferMemory · deprecated since 0.3.1"
+    with mock.patch("memory_demos.i18n.current_language", return_value="zh"):
+        assert found.label == "ConversationBufferMemory · 自 0.3.1 起弃用"
+    assert found.message == raised  # LangChain's own words are data: never translated
+    assert parse_deprecation("`X` is deprecated.").label == "X · deprecated (the warning names no version)"

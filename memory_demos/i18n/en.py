@@ -138,6 +138,8 @@ TEXTS: dict[str, str] = {
     "deprecation.none": "No deprecation warning raised",
     "deprecation.raised": "LangChain warned: deprecated",
     "deprecation.since": " (since {versions})",
+    "deprecation.label": "{subject} · deprecated since {since}",
+    "deprecation.label_no_version": "{subject} · deprecated (the warning names no version)",
     "deprecation.details": "Deprecation warnings LangChain raised while building this memory",
     "tokens.seconds": "Turn took {seconds} s",
     "tokens.failed_calls": "{n} failed call(s): they cost only what the provider reported ({tokens} "

@@ -121,6 +121,8 @@ TEXTS: dict[str, str] = {
     "deprecation.none": "没有弃用警告",
     "deprecation.raised": "LangChain 警告：已弃用",
     "deprecation.since": "（自 {versions} 起）",
+    "deprecation.label": "{subject} · 自 {since} 起弃用",
+    "deprecation.label_no_version": "{subject} · 已弃用（警告未写明版本）",
     "deprecation.details": "构建此记忆时 LangChain 发出的弃用警告",
     "tokens.seconds": "本轮用时 {seconds} 秒",
     "tokens.failed_calls": "{n} 次失败的调用（上面的数字已含在内）："
