@@ -16,7 +16,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from memory_demos.i18n import t
+from memory_demos.i18n import language_scope, t
 from memory_demos.panes import Pane
 from memory_demos.providers.errors import describe_error
 from memory_demos.runner import broadcast, pane_slots
@@ -146,9 +146,10 @@ def start_broadcast(
     strategies = {pane.pane_id: pane.strategy for pane in ready if pane.strategy is not None}
     listeners = [queues[pane.pane_id].put for pane in ready]
     lifecycle = session.lifecycle  # the idle sweep leaves a session alone while its turn runs
+    language = session.language  # read here: the worker thread cannot see the session
 
     def run() -> list[Turn]:
-        with lifecycle:
+        with lifecycle, language_scope(language):
             turns = broadcast(list(strategies.values()), text, listeners, call_slot=call_slot)
         if on_done is not None:
             on_done(turns)

@@ -6,6 +6,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
+from contextvars import copy_context
 
 from memory_demos.config import MAX_PANES
 from memory_demos.strategies.base import Strategy, TokenListener
@@ -71,5 +72,9 @@ def _run_all(
     strategies: Sequence[Strategy],
     listeners: Sequence[TokenListener | None],
 ) -> list[Turn]:
-    futures = [pool.submit(send, s, listener) for s, listener in zip(strategies, listeners, strict=True)]
+    # Each pane runs in the caller's context (a copy per pane): the language its errors are written in.
+    futures = [
+        pool.submit(copy_context().run, send, s, listener)
+        for s, listener in zip(strategies, listeners, strict=True)
+    ]
     return [future.result() for future in futures]

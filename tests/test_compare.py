@@ -111,3 +111,15 @@ def test_panes_are_added_reset_and_removed_within_the_limits() -> None:
     assert session.take_flashes()[-1].message == t("compare.reset_all_done")
     compare.remove_pane(session, session.panes[2].pane_id)
     assert [pane.strategy_id for pane in session.panes] == ["buffer", "window"]
+
+
+def test_a_pane_error_speaks_the_session_language_though_written_on_a_worker_thread() -> None:
+    from memory_demos.providers.chat_models import ProviderConfig
+
+    session = LabSession({KEY_PREFIX + "panes_initialised": True})
+    session.language = "zh"
+    session.provider = ProviderConfig(fail_on_calls=(1,))  # the offline model's first call fails
+    session.panes.extend(session.new_pane(sid) for sid in ("buffer", "window"))
+    assert send_and_wait(session, "My name is Ada.")
+    errors = [pane.turns[0].error or "" for pane in session.panes]
+    assert all(error.startswith("注入的故障：") for error in errors), errors

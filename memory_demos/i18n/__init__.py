@@ -10,6 +10,9 @@ through here: they are data, rendered as text.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from types import MappingProxyType
 from typing import Any
 
@@ -40,8 +43,26 @@ CATALOGUE: MappingProxyType[str, MappingProxyType[str, str]] = MappingProxyType(
 FALLBACK_LANGUAGE = "en"
 
 
+# The language of work handed to another thread (a Compare broadcast): that thread has no script run to
+# read the session from, so the work carries the language in its context.
+_SCOPED_LANGUAGE: ContextVar[str | None] = ContextVar("memory_lab_language", default=None)
+
+
+@contextmanager
+def language_scope(language: str) -> Iterator[None]:
+    """Texts looked up with no language in the block (and in threads given its context) use ``language``."""
+    token = _SCOPED_LANGUAGE.set(language)
+    try:
+        yield
+    finally:
+        _SCOPED_LANGUAGE.reset(token)
+
+
 def current_language() -> str:
-    """The session's language; English outside a Streamlit script run (the CLI, worker threads)."""
+    """The scoped language, else the session's; English outside both (the CLI, a bare worker thread)."""
+    scoped = _SCOPED_LANGUAGE.get()
+    if scoped is not None:
+        return scoped
     try:
         from streamlit.runtime.scriptrunner import get_script_run_ctx
 
