@@ -1,8 +1,8 @@
 """Every interface string, in English and Simplified Chinese, from one catalogue.
 
 The texts live in ``en.py`` and ``zh.py`` (the same keys in both); what the core says when a call fails
-in ``<language>_errors.py``; the failure lab's and the migration guide's longer texts in
-``<language>_failure_lab.py`` and ``<language>_migration.py``.
+in ``<language>_errors.py``; what strategies note on a turn in ``<language>_strategies.py``; the failure
+lab's and the migration guide's longer texts in ``<language>_failure_lab.py`` and ``<language>_migration.py``.
 ``t(key, **kwargs)`` looks the key up in the session's language (falling back to English, then to the
 key itself) and fills ``{placeholders}``. Model output, memory contents and user input are never put
 through here: they are data, rendered as text.
@@ -21,17 +21,19 @@ from memory_demos.i18n import (
     en_errors,
     en_failure_lab,
     en_migration,
+    en_strategies,
     zh,
     zh_errors,
     zh_failure_lab,
     zh_migration,
+    zh_strategies,
 )
 
 # Each language's texts, area by area; a key is written in one area only (tests/test_i18n_catalogue.py).
 CATALOGUE_PARTS: MappingProxyType[str, tuple[dict[str, str], ...]] = MappingProxyType(
     {
-        "en": (en.TEXTS, en_errors.TEXTS, en_failure_lab.TEXTS, en_migration.TEXTS),
-        "zh": (zh.TEXTS, zh_errors.TEXTS, zh_failure_lab.TEXTS, zh_migration.TEXTS),
+        "en": (en.TEXTS, en_errors.TEXTS, en_failure_lab.TEXTS, en_migration.TEXTS, en_strategies.TEXTS),
+        "zh": (zh.TEXTS, zh_errors.TEXTS, zh_failure_lab.TEXTS, zh_migration.TEXTS, zh_strategies.TEXTS),
     }
 )
 CATALOGUE: MappingProxyType[str, MappingProxyType[str, str]] = MappingProxyType(

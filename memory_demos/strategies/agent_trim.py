@@ -13,6 +13,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, SystemMessage
 
+from memory_demos.i18n import t
 from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message_tokens
 from memory_demos.strategies.agent import CHECKPOINTER_PARAM, TOOLS_PARAM, AgentStrategy
 from memory_demos.strategies.base import InputError, ParamSpec, StrategyContext, StrategyInfo
@@ -71,8 +72,7 @@ class AgentTrimStrategy(AgentStrategy):
         """Exactly one of ``k`` and ``max_tokens``; a token budget must leave room for a message."""
         if (params["k"] > 0) == (params["max_tokens"] > 0):
             raise InputError(
-                "Set exactly one of agent_trim.k and agent_trim.max_tokens (the other to 0); "
-                f"got k={params['k']}, max_tokens={params['max_tokens']}."
+                t("strategy.error.agent_trim_one_of", k=params["k"], max_tokens=params["max_tokens"])
             )
         if params["max_tokens"]:
             reserved = reserved_tokens(
@@ -80,9 +80,12 @@ class AgentTrimStrategy(AgentStrategy):
             )
             if params["max_tokens"] <= reserved:
                 raise InputError(
-                    f"agent_trim.max_tokens={params['max_tokens']} leaves no room for a message: the system "
-                    f"prompt and the tool definitions alone take {reserved} tokens. "
-                    f"Choose more than {reserved}."
+                    t(
+                        "strategy.error.no_room_with_tools",
+                        param="agent_trim.max_tokens",
+                        value=params["max_tokens"],
+                        reserved=reserved,
+                    )
                 )
 
     def __init__(
@@ -109,7 +112,7 @@ class AgentTrimStrategy(AgentStrategy):
         kept = {message.id for message in self.messages()}
         self._removed = [message for message in before if message.id not in kept]
         if self._removed:
-            self.note(f"The middleware removed {len(self._removed)} message(s) from the thread's state.")
+            self.note(t("strategy.note.middleware_removed", count=len(self._removed)))
         return reply
 
     def _rollback_point(self) -> Any:

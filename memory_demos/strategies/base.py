@@ -21,6 +21,7 @@ from langchain_core.language_models import BaseChatModel
 
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT, new_conversation_id, private_folder
 from memory_demos.deprecations import Deprecation, capture_deprecations, merge
+from memory_demos.i18n import t
 from memory_demos.lab_config import LabConfig, load_lab_config
 from memory_demos.providers.api_keys import resolve_openai_key
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
@@ -89,7 +90,7 @@ class StrategyContext:
             if self.provider.embeddings == "openai" and self.provider.kind != "offline":
                 key = resolve_openai_key(self.provider)
                 if key is None and self.provider.kind == "openai":
-                    raise InputError("OpenAI embeddings need an API key.")
+                    raise InputError(t("strategy.error.embeddings_key"))
                 self.embeddings = build_openai_embeddings(
                     key or "not-needed", self.provider.base_url, self.provider.embedding_model
                 )
@@ -100,16 +101,11 @@ class StrategyContext:
 
 def cut_reply_note(cut_by: str, provider: ProviderConfig) -> str:
     """The pane's note for a reply a limit stopped early: which limit, and that the text is kept."""
-    kept = "What the model said until then is kept, marked as cut."
     if cut_by == CUT_BY_DEADLINE:
-        return f"Reply cut: the deadline of {provider.deadline_seconds:g} s per call ended it. {kept}"
+        return t("strategy.note.cut_by_deadline", seconds=f"{provider.deadline_seconds:g}")
     if cut_by == CUT_BY_CONTEXT:
-        window = provider.context_window_info
-        return (
-            f"Reply cut: the model's context window ({window.tokens:,} tokens) filled up before max_tokens "
-            f"was reached. {kept} A smaller memory budget leaves more room for the reply."
-        )
-    return f"Reply cut: max_tokens ({provider.max_tokens} tokens per reply) ended it. {kept}"
+        return t("strategy.note.cut_by_context", tokens=f"{provider.context_window_info.tokens:,}")
+    return t("strategy.note.cut_by_max_tokens", max_tokens=provider.max_tokens)
 
 
 def validate_user_text(text: str, limit: int) -> str:
@@ -311,4 +307,4 @@ class Strategy(ABC):
 
     def fork_at(self, turn_index: int) -> None:
         """Go back to the state after turn ``turn_index`` (only strategies with checkpoints)."""
-        raise InputError(f"{self.info.id} keeps no checkpoints; only langgraph can fork.")
+        raise InputError(t("strategy.error.no_fork", strategy=self.info.id))

@@ -26,6 +26,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import PromptTemplate
 
+from memory_demos.i18n import t
 from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message_tokens
 from memory_demos.storage import StorageError, chroma_collection_name, redact_url
 from memory_demos.strategies.base import InputError, ParamSpec, Strategy, StrategyContext, StrategyInfo
@@ -130,8 +131,12 @@ class HybridStrategy(ConversationCollectionMixin, Strategy):
         )
         if params["max_tokens"] <= system_tokens:
             raise InputError(
-                f"hybrid.max_tokens={params['max_tokens']} leaves no room for a message: the system prompt "
-                f"alone takes {system_tokens} tokens. Choose more than {system_tokens}."
+                t(
+                    "strategy.error.no_room",
+                    param="hybrid.max_tokens",
+                    value=params["max_tokens"],
+                    reserved=system_tokens,
+                )
             )
 
     def __init__(
@@ -235,7 +240,12 @@ class HybridStrategy(ConversationCollectionMixin, Strategy):
         if prompt.dropped:
             parts = ", ".join(f"{count} {name}" for name, count in prompt.dropped.items())
             self.note(
-                f"Token budget {self.params['max_tokens']} ({self.params['order']}): dropped {parts} to fit."
+                t(
+                    "strategy.note.budget_dropped",
+                    budget=self.params["max_tokens"],
+                    order=self.params["order"],
+                    parts=parts,
+                )
             )
         reply = self.reply_model.invoke(prompt.messages).text
         self._all_hits = hits
@@ -266,10 +276,7 @@ class HybridStrategy(ConversationCollectionMixin, Strategy):
             ).strip()
             self._unsummarized = []
         except Exception as exc:  # degrade: the reply is good and the turns stay retrievable
-            self.note(
-                f"Summary update skipped ({type(exc).__name__}: {exc}); those turns stay retrievable "
-                "and are summarised next time."
-            )
+            self.note(t("strategy.note.summary_update_skipped", error=f"{type(exc).__name__}: {exc}"))
 
     # -- Strategy hooks ---------------------------------------------------------------------
     def _rollback_point(self) -> HybridRollbackPoint:

@@ -7,6 +7,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.prompts import ChatPromptTemplate
 
+from memory_demos.i18n import t
 from memory_demos.prompts import SUMMARY_HEADER
 from memory_demos.strategies.base import StrategyInfo
 from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory, messages_as_json
@@ -63,7 +64,7 @@ class SummaryStrategy(ClassicStrategy):
                 self.memory.buffer = self.memory.predict_new_summary(self._unsummarized, self.memory.buffer)
                 self._unsummarized = []
             except Exception as exc:  # still degraded: keep waiting with the raw turns
-                self.note(f"Catching up the summary failed again ({self.describe(exc)}).")
+                self.note(t("strategy.note.summary_catch_up_failed", reason=self.describe(exc)))
         notes_before = len(self._notes)
         super()._save(inputs, reply_text)
         if len(self._notes) > notes_before:

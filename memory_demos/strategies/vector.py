@@ -15,6 +15,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 from langchain_core.prompts import ChatPromptTemplate
 
+from memory_demos.i18n import t
 from memory_demos.prompts import RETRIEVED_HEADER
 from memory_demos.storage import chroma_collection_name, redact_url
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
@@ -119,9 +120,7 @@ class VectorStrategy(ConversationCollectionMixin, ClassicStrategy):
             self.memory.save_context(inputs, {"output": reply_text})
         except Exception as exc:  # degrade: the reply is good, only storing it failed
             self._rollback(before)
-            self.note(
-                f"Storing this exchange skipped ({type(exc).__name__}: {exc}); it cannot be retrieved later."
-            )
+            self.note(t("strategy.note.store_skipped", error=f"{type(exc).__name__}: {exc}"))
 
     def _rollback_point(self) -> VectorRollbackPoint:
         return VectorRollbackPoint(frozenset(self.document_ids()), self._last_query, list(self._last_hits))

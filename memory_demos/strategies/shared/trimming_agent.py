@@ -18,6 +18,7 @@ from langchain_core.chat_history import InMemoryChatMessageHistory
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.messages.tool import ToolCall
 
+from memory_demos.i18n import t
 from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message_tokens, count_messages_tokens
 from memory_demos.providers.tool_tokens import count_tool_tokens
 from memory_demos.strategies.base import InputError, Strategy, StrategyContext
@@ -143,9 +144,12 @@ class TrimmingAgentStrategy(Strategy):
         system_tokens += agent_tool_tokens(encoding)
         if params["max_tokens"] <= system_tokens:
             raise InputError(
-                f"{cls.info.id}.max_tokens={params['max_tokens']} leaves no room for a message: the system "
-                f"prompt and the tool definitions alone take {system_tokens} tokens. "
-                f"Choose more than {system_tokens}."
+                t(
+                    "strategy.error.no_room_with_tools",
+                    param=f"{cls.info.id}.max_tokens",
+                    value=params["max_tokens"],
+                    reserved=system_tokens,
+                )
             )
 
     @abstractmethod
@@ -196,8 +200,12 @@ class TrimmingAgentStrategy(Strategy):
         system_tokens = self.count_tokens([system])
         if system_tokens > self.max_tokens:
             raise InputError(
-                f"The system prompt and tool definitions take {system_tokens} tokens, more than "
-                f"{self.info.id}.max_tokens={self.max_tokens}. Raise the budget; nothing was sent."
+                t(
+                    "strategy.error.tools_over_budget",
+                    tokens=system_tokens,
+                    param=f"{self.info.id}.max_tokens",
+                    value=self.max_tokens,
+                )
             )
 
     def _respond(self, user_text: str) -> str:
@@ -234,16 +242,17 @@ class TrimmingAgentStrategy(Strategy):
             if len(this_turn) == 1:
                 tokens = self.count_tokens([result.kept[0], question]) if result.kept else 0
                 raise InputError(
-                    f"The system prompt and your message take {tokens} tokens, more than "
-                    f"{self.info.id}.max_tokens={self.max_tokens}. Raise the budget; nothing was sent."
+                    t(
+                        "strategy.error.message_over_budget",
+                        tokens=tokens,
+                        param=f"{self.info.id}.max_tokens",
+                        value=self.max_tokens,
+                    )
                 )
-            self.note(
-                f"Tool round: the trimmed prompt lost this turn's question and tool messages "
-                f"({len(result.dropped)} dropped); the model saw {len(result.kept)} message(s)."
-            )
+            self.note(t("strategy.note.tool_round_lost", dropped=len(result.dropped), kept=len(result.kept)))
         orphans = orphaned_tool_results(result.kept)
         if orphans:
-            self.note(f"The trimmed prompt holds {len(orphans)} tool result(s) without their tool call.")
+            self.note(t("strategy.note.orphan_tool_results", count=len(orphans)))
 
     def snapshot(self) -> dict[str, Any]:
         last = self.trims[-1] if self.trims else TrimResult([], [])

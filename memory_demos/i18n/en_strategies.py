@@ -1,0 +1,76 @@
+"""English texts strategies write: the notes on a turn and why they refuse a budget or a fork."""
+
+TEXTS: dict[str, str] = {
+    "strategy.error.agent_trim_one_of": (
+        "Set exactly one of agent_trim.k and agent_trim.max_tokens (the other to 0); got k={k}, "
+        "max_tokens={max_tokens}."
+    ),
+    "strategy.note.middleware_removed": "The middleware removed {count} message(s) from the thread's state.",
+    "strategy.error.no_room_with_tools": (
+        "{param}={value} leaves no room for a message: the system prompt and the tool definitions alone take "
+        "{reserved} tokens. Choose more than {reserved}."
+    ),
+    "strategy.error.tools_over_budget": (
+        "The system prompt and tool definitions take {tokens} tokens, more than {param}={value}. Raise the "
+        "budget; nothing was sent."
+    ),
+    "strategy.note.tool_round_lost": (
+        "Tool round: the trimmed prompt lost this turn's question and tool messages ({dropped} dropped); the "
+        "model saw {kept} message(s)."
+    ),
+    "strategy.note.orphan_tool_results": (
+        "The trimmed prompt holds {count} tool result(s) without their tool call."
+    ),
+    "strategy.error.message_over_budget": (
+        "The system prompt and your message take {tokens} tokens, more than {param}={value}. Raise the "
+        "budget; nothing was sent."
+    ),
+    "strategy.error.no_fork": "{strategy} keeps no checkpoints; only langgraph can fork.",
+    "strategy.error.embeddings_key": "OpenAI embeddings need an API key.",
+    "strategy.note.cut_by_deadline": (
+        "Reply cut: the deadline of {seconds} s per call ended it. What the model said until then is kept, "
+        "marked as cut."
+    ),
+    "strategy.note.cut_by_context": (
+        "Reply cut: the model's context window ({tokens} tokens) filled up before max_tokens was reached. "
+        "What the model said until then is kept, marked as cut. A smaller memory budget leaves more room for "
+        "the reply."
+    ),
+    "strategy.note.cut_by_max_tokens": (
+        "Reply cut: max_tokens ({max_tokens} tokens per reply) ended it. What the model said until then is "
+        "kept, marked as cut."
+    ),
+    "strategy.note.entity_skipped": (
+        "Entity extraction skipped ({error}); this turn's prompt has no entity notes and no note is updated."
+    ),
+    "strategy.error.no_room": (
+        "{param}={value} leaves no room for a message: the system prompt alone takes {reserved} tokens. "
+        "Choose more than {reserved}."
+    ),
+    "strategy.note.budget_dropped": "Token budget {budget} ({order}): dropped {parts} to fit.",
+    "strategy.note.summary_update_skipped": (
+        "Summary update skipped ({error}); those turns stay retrievable and are summarised next time."
+    ),
+    "strategy.error.checkpoint_not_in_thread": "Checkpoint {checkpoint} is not in thread {thread}.",
+    "strategy.error.fork_turn": "Cannot fork at turn {turn}: this branch has {finished} finished turns.",
+    "strategy.error.checkpoint_mid_turn": (
+        "Checkpoint {checkpoint} is in the middle of a turn; pick a turn's end."
+    ),
+    "strategy.error.turn_over_budget": (
+        "This turn's messages take {tokens} tokens, more than the {budget} the budget leaves for messages. "
+        "Raise the budget; nothing was sent."
+    ),
+    "strategy.note.upkeep_skipped": "Memory upkeep skipped ({reason}); the raw turn was kept.",
+    "strategy.note.nothing_fits": (
+        "Nothing fits in max_token_limit={limit}: the history is now empty (LangChain raised IndexError "
+        "popping an empty list, langchain#11734; handled)."
+    ),
+    "strategy.note.exchange_over_limit": (
+        "This exchange alone is over max_token_limit={limit}: nothing was kept."
+    ),
+    "strategy.note.summarization_replaced": (
+        "SummarizationMiddleware replaced {count} messages with a summary."
+    ),
+    "strategy.note.summary_catch_up_failed": "Catching up the summary failed again ({reason}).",
+    "strategy.note.store_skipped": "Storing this exchange skipped ({error}); it cannot be retrieved later.",
+}

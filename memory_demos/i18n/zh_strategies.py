@@ -1,0 +1,60 @@
+"""Simplified Chinese texts strategies write: the keys of ``en_strategies.TEXTS``."""
+
+TEXTS: dict[str, str] = {
+    "strategy.error.agent_trim_one_of": (
+        "agent_trim.k 和 agent_trim.max_tokens 必须恰好设置一个（另一个设为 0）；收到的是 k={k}、"
+        "max_tokens={max_tokens}。"
+    ),
+    "strategy.note.middleware_removed": "中间件从线程状态中删除了 {count} 条消息。",
+    "strategy.error.no_room_with_tools": (
+        "{param}={value} 没有给消息留下空间：仅系统提示词和工具定义就占用了 {reserved} 个词元。请选择大于 "
+        "{reserved} 的值。"
+    ),
+    "strategy.error.tools_over_budget": (
+        "系统提示词和工具定义占用 {tokens} 个词元，超过了 {param}={value}。请调高预算；没有发送任何内容。"
+    ),
+    "strategy.note.tool_round_lost": (
+        "工具轮：裁剪后的提示词丢掉了本轮的问题和工具消息（丢弃 {dropped} 条）；模型只看到 {kept} 条消息。"
+    ),
+    "strategy.note.orphan_tool_results": "裁剪后的提示词里有 {count} 条工具结果没有对应的工具调用。",
+    "strategy.error.message_over_budget": (
+        "系统提示词和你的消息占用 {tokens} 个词元，超过了 {param}={value}。请调高预算；没有发送任何内容。"
+    ),
+    "strategy.error.no_fork": "{strategy} 不保存检查点；只有 langgraph 可以分叉。",
+    "strategy.error.embeddings_key": "OpenAI 嵌入需要 API 密钥。",
+    "strategy.note.cut_by_deadline": (
+        "回答被截断：每次调用 {seconds} 秒的时限到了。模型到那时为止说的话都保留，并标记为截断。"
+    ),
+    "strategy.note.cut_by_context": (
+        "回答被截断：还没到 max_tokens，模型的上下文窗口（{tokens} 个词元）就已填满。"
+        "模型到那时为止说的话都保留，并标记为截断。更小的记忆预算能给回答留出更多空间。"
+    ),
+    "strategy.note.cut_by_max_tokens": (
+        "回答被截断：达到了 max_tokens（每次回答 {max_tokens} 个词元）。模型到那时为止说的话都保留，"
+        "并标记为截断。"
+    ),
+    "strategy.note.entity_skipped": (
+        "跳过了实体抽取（{error}）；本轮提示词里没有实体笔记，也没有更新任何笔记。"
+    ),
+    "strategy.error.no_room": (
+        "{param}={value} 没有给消息留下空间：仅系统提示词就占用了 {reserved} 个词元。请选择大于 {reserved} "
+        "的值。"
+    ),
+    "strategy.note.budget_dropped": "词元预算 {budget}（{order}）：为了装下，丢弃了 {parts}。",
+    "strategy.note.summary_update_skipped": "跳过了摘要更新（{error}）；这些轮次仍可检索，下次再写入摘要。",
+    "strategy.error.checkpoint_not_in_thread": "检查点 {checkpoint} 不在线程 {thread} 中。",
+    "strategy.error.fork_turn": "无法在第 {turn} 轮分叉：这条分支只有 {finished} 个已完成的轮次。",
+    "strategy.error.checkpoint_mid_turn": "检查点 {checkpoint} 位于一轮的中间；请选择某一轮的结束处。",
+    "strategy.error.turn_over_budget": (
+        "本轮的消息占用 {tokens} 个词元，超过了预算留给消息的 {budget} 个。请调高预算；没有发送任何内容。"
+    ),
+    "strategy.note.upkeep_skipped": "跳过了记忆维护（{reason}）；原始的这一轮已保留。",
+    "strategy.note.nothing_fits": (
+        "max_token_limit={limit} 装不下任何内容：历史现在是空的（LangChain 从空列表弹出时抛出了 IndexError，"
+        "langchain#11734；已处理）。"
+    ),
+    "strategy.note.exchange_over_limit": "仅这一轮对话就超过了 max_token_limit={limit}：什么都没有保留。",
+    "strategy.note.summarization_replaced": "SummarizationMiddleware 用一段摘要替换了 {count} 条消息。",
+    "strategy.note.summary_catch_up_failed": "补写摘要再次失败（{reason}）。",
+    "strategy.note.store_skipped": "跳过了保存这一轮对话（{error}）；之后无法检索到它。",
+}
