@@ -7,6 +7,7 @@ import ast
 import re
 import string
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -184,10 +185,16 @@ def test_every_key_the_data_carries_exists() -> None:
     assert len(carried) > 400
 
 
+@cache
+def parsed(path: Path) -> ast.Module:
+    """A source file's syntax tree, parsed once per test run."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def literal_values(type_name: str) -> tuple[str, ...]:
     """The values of ``TypeName = Literal[...]`` wherever the code declares it (modules move; names stay)."""
     for path in CODE_SOURCES:
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        for node in parsed(path).body:
             if (
                 isinstance(node, ast.Assign)
                 and [getattr(target, "id", None) for target in node.targets] == [type_name]
@@ -201,7 +208,7 @@ def literal_values(type_name: str) -> tuple[str, ...]:
 def assigned_literal(name: str) -> tuple[str, ...]:
     """The literal value of a module-level ``name = (...)`` wherever the code declares it."""
     for path in CODE_SOURCES:
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        for node in parsed(path).body:
             targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
             if [getattr(target, "id", None) for target in targets] == [name] and node.value is not None:
                 return tuple(ast.literal_eval(node.value))
@@ -213,7 +220,7 @@ def first_arguments(callable_name: str) -> tuple[str, ...]:
     return tuple(
         node.args[0].value
         for path in CODE_SOURCES
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        for node in ast.walk(parsed(path))
         if isinstance(node, ast.Call)
         and getattr(node.func, "id", None) == callable_name
         and node.args
@@ -224,7 +231,7 @@ def first_arguments(callable_name: str) -> tuple[str, ...]:
 def tuple_column(name: str, column: int) -> tuple[str, ...]:
     """Column ``column`` of the literal rows of a module-level tuple ``name = ((...), ...)``."""
     for path in CODE_SOURCES:
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        for node in parsed(path).body:
             if isinstance(node, ast.Assign) and [getattr(target, "id", None) for target in node.targets] == [
                 name
             ]:
