@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from memory_demos.heap import freeze_imported_objects
 from memory_demos.i18n import t
 from memory_demos.session import LANGUAGES, get_session, widget_key
 from memory_demos.ui.frame import frame_scope
@@ -21,6 +22,8 @@ from memory_demos.ui.workshop import (
     track_session,
 )
 from memory_demos.workshop.budget import gate_scope
+
+freeze_imported_objects()  # full garbage collections then skip the libraries' objects (see heap.py)
 
 # A drawn favicon: Material-icon favicons would be fetched from fonts.gstatic.com.
 st.set_page_config(page_title=t("app.name"), page_icon=favicon(), layout="wide")
