@@ -115,7 +115,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             think_seconds=args.think_seconds,
         )
     if args.what == "render":
-        return bench.render(panes=args.panes or 4, turns=args.turns)
+        return bench.render(panes=args.panes or 4, turns=args.turns, repeats=args.repeats)
     raise InputError(f"Unknown benchmark {args.what!r}")
 
 
@@ -143,7 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--latency-ms", type=int, default=300)
     bench.add_argument("--sessions", type=int, default=40)
     bench.add_argument("--strategies", default="all")
-    bench.add_argument("--repeats", type=int, default=None, help="model: timed replies per prompt")
+    bench.add_argument(
+        "--repeats", type=int, default=None, help="model: timed replies per prompt; render: runs (default 1)"
+    )
     bench.add_argument("--url", default=None, help="workshop: a running server (default: start one)")
     bench.add_argument(
         "--client",

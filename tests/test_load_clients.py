@@ -52,6 +52,12 @@ def test_bench_render_prints_cpu_per_message_and_the_ratio() -> None:
     output = run_bench("render", "--panes", "2", "--turns", "4")
     assert re.search(r"turn 2 \d\.\d{3} s · turn 4 \d\.\d{3} s", output), output
     assert re.search(r"ratio turn 4 / turn 2: \d+\.\d\d", output), output
+    # The strategies alone, replayed without the page, and the page's share: the server's CPU minus theirs.
+    alone = re.search(r"strategies alone: turn 2 (\d\.\d{3}) s · turn 4 (\d\.\d{3}) s · ratio", output)
+    assert alone is not None and float(alone.group(2)) > 0, output
+    assert re.search(r"page \(server - strategies\): turn 2 -?\d\.\d{3} s · turn 4 -?\d\.\d{3} s", output), (
+        output
+    )
 
 
 def alive(pid: int) -> bool:

@@ -35,8 +35,8 @@ def workshop(
     )
 
 
-def render(panes: int = 4, turns: int | None = None) -> int:
+def render(panes: int = 4, turns: int | None = None, repeats: int | None = None) -> int:
     """Server CPU per Compare message as the conversation grows (see ``bench/render.py``)."""
     from memory_demos.bench.render import run_render
 
-    return run_render(panes=panes, turns=turns or 30)
+    return run_render(panes=panes, turns=turns or 30, repeats=repeats or 1)

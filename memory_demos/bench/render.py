@@ -6,6 +6,10 @@ model and reads the server process's CPU time (user + system, ``/proc/<pid>/stat
 each message, from submit to the end of the run that answers it. CPU time, not wall time, so other
 work on a shared machine changes the figures little. Prints the CPU per message at turns 2, 10 and
 the last (each the mean of that turn and its neighbours) and the ratio last / turn 2.
+
+Part of that CPU is the strategies' own work, which grows by design for a pane that sends the whole
+history (``buffer``). To tell it from the page's, the same messages go through the same strategies in
+this process, without the page, and the page's share is the server's CPU minus theirs.
 """
 
 from __future__ import annotations
@@ -14,14 +18,17 @@ import asyncio
 import statistics
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memory_demos.bench.server import cpu_seconds, interruptible, lab_server
 from memory_demos.bench.workshop_ws import set_pane_count
 from memory_demos.bench.ws_client import AppClient
 from memory_demos.config import MAX_PANES
-from memory_demos.strategies.base import InputError
+from memory_demos.providers.chat_models import ProviderConfig
+from memory_demos.session import DEFAULT_PANE_STRATEGIES
+from memory_demos.strategies.base import InputError, StrategyContext
+from memory_demos.strategies.registry import available_ids, build_strategy
 
 SETTLE_SECONDS = 0.05
 REPORT_TURNS = (2, 10, 30)
@@ -37,15 +44,59 @@ class TurnSample:
     wall_seconds: float
     runs: int
     deltas: int
+    strategy_seconds: float = 0.0
+
+    @property
+    def page_seconds(self) -> float:
+        """The server's CPU for this message minus the strategies' own: drawing, protocol, session."""
+        return self.cpu_seconds - self.strategy_seconds
 
 
-def around(samples: list[TurnSample], turn: int) -> float:
-    """Mean CPU of ``turn`` and its neighbours, the first turn left out (it loads what the rest reuse).
+@dataclass(frozen=True)
+class RenderRun:
+    """One measured conversation: its samples and the turns its summary reports."""
 
-    ``/proc`` counts CPU time in 10 ms ticks: a mean over a few messages is finer than any one of them.
-    """
-    window = [s.cpu_seconds for s in samples if abs(s.turn - turn) <= 1 and s.turn > 1]
-    return statistics.mean(window)
+    samples: list[TurnSample]
+    report: list[int]
+
+    def at(self, turn: int, field: str = "cpu_seconds") -> float:
+        """Mean of ``field`` over ``turn`` and its neighbours, the first turn left out (it loads what
+        the rest reuse). ``/proc`` counts CPU time in 10 ms ticks: a mean over a few messages is finer
+        than any one of them."""
+        return statistics.mean(
+            getattr(s, field) for s in self.samples if abs(s.turn - turn) <= 1 and s.turn > 1
+        )
+
+    def ratio(self, field: str = "cpu_seconds") -> float:
+        first = self.at(self.report[0], field)
+        return self.at(self.report[-1], field) / first if first > 0 else float("inf")
+
+
+def message(turn: int) -> str:
+    return f"Turn {turn}: my name is Ada, I live in Lisbon and I like tea."
+
+
+def pane_strategies(panes: int) -> list[str]:
+    """The strategies of the page's panes after ``set_pane_count``: the default panes, then the one
+    the page's "add pane" button adds (the first in the registry) for each pane beyond them."""
+    defaults = list(DEFAULT_PANE_STRATEGIES)
+    return (defaults + [available_ids()[0]] * panes)[:panes]
+
+
+def strategy_cpu(strategy_ids: list[str], turns: int) -> list[float]:
+    """CPU seconds per turn of the bench's messages sent through the strategies alone, in this process."""
+    strategies = [build_strategy(i, StrategyContext(provider=ProviderConfig())) for i in strategy_ids]
+    per_turn = []
+    try:
+        for turn in range(1, turns + 1):
+            started = time.process_time()
+            for strategy in strategies:
+                strategy.send(message(turn))
+            per_turn.append(time.process_time() - started)
+    finally:
+        for strategy in strategies:
+            strategy.close()
+    return per_turn
 
 
 async def _drive(url: str, pid: int, panes: int, turns: int) -> list[TurnSample]:
@@ -57,7 +108,7 @@ async def _drive(url: str, pid: int, panes: int, turns: int) -> list[TurnSample]
             await asyncio.sleep(SETTLE_SECONDS)
             before = cpu_seconds(pid) or 0.0
             started = time.perf_counter()
-            run = await client.send_chat(f"Turn {turn}: my name is Ada, I live in Lisbon and I like tea.")
+            run = await client.send_chat(message(turn))
             wall = time.perf_counter() - started
             await asyncio.sleep(SETTLE_SECONDS)
             after = cpu_seconds(pid) or 0.0
@@ -66,33 +117,66 @@ async def _drive(url: str, pid: int, panes: int, turns: int) -> list[TurnSample]
     return samples
 
 
-def run_render(panes: int = 4, turns: int = 30) -> int:
-    """Start a server, measure, print; 0 unless the page could not be driven."""
-    if not 2 <= panes <= MAX_PANES or turns < 3:
-        raise InputError(f"bench render needs 2 <= --panes <= {MAX_PANES} and --turns >= 3")
+def measure(panes: int, turns: int) -> RenderRun:
+    """One server, one conversation of ``turns`` messages; then the strategies alone on the same ones."""
     report = [t for t in REPORT_TURNS if t < turns] + [turns]
     limits = {"MEMORY_LAB_MAX_TURNS": str(turns + 10), "MEMORY_LAB_MAX_TOKENS_PER_SESSION": str(10**9)}
     with (
-        interruptible(),
         tempfile.TemporaryDirectory(prefix="memory_lab_render_") as folder,
         lab_server(Path(folder), env_overrides=limits) as (url, pid),
     ):
         print(f"Server: {url} (pid {pid}), workshop mode, offline model, {panes} panes, {turns} turns")
         samples = asyncio.run(_drive(url, pid, panes, turns))
-    print(f"{'turn':>5} {'server CPU (s)':>15} {'wall (s)':>9} {'script runs':>12} {'deltas':>7}")
-    for sample in samples:
-        if sample.turn in report or sample.turn == 1:
+    alone = strategy_cpu(pane_strategies(panes), turns)
+    samples = [replace(sample, strategy_seconds=alone[sample.turn - 1]) for sample in samples]
+    return RenderRun(samples, report)
+
+
+def print_run(run: RenderRun) -> None:
+    print(
+        f"{'turn':>5} {'server CPU (s)':>15} {'strategies (s)':>15} {'page (s)':>9} {'wall (s)':>9} "
+        f"{'script runs':>12} {'deltas':>7}"
+    )
+    for sample in run.samples:
+        if sample.turn in run.report or sample.turn == 1:
             print(
-                f"{sample.turn:>5} {sample.cpu_seconds:>15.3f} {sample.wall_seconds:>9.2f} "
-                f"{sample.runs:>12} {sample.deltas:>7}"
+                f"{sample.turn:>5} {sample.cpu_seconds:>15.3f} {sample.strategy_seconds:>15.3f} "
+                f"{sample.page_seconds:>9.3f} {sample.wall_seconds:>9.2f} {sample.runs:>12} "
+                f"{sample.deltas:>7}"
             )
-    first, last = around(samples, report[0]), around(samples, turns)
+    first, last = run.report[0], run.report[-1]
     print(
         "CPU per message (mean of the turn and its neighbours): "
-        + " · ".join(f"turn {t} {around(samples, t):.3f} s" for t in report)
+        + " · ".join(f"turn {t} {run.at(t):.3f} s" for t in run.report)
     )
-    print(f"ratio turn {turns} / turn {report[0]}: {last / first:.2f}" if first > 0 else "ratio: n/a")
-    print(
-        f"mean over turns 2-{turns}: {statistics.mean(s.cpu_seconds for s in samples[1:]):.3f} s per message"
-    )
+    print(f"ratio turn {last} / turn {first}: {run.ratio():.2f}")
+    for field, label in (
+        ("strategy_seconds", "strategies alone"),
+        ("page_seconds", "page (server - strategies)"),
+    ):
+        figures = " · ".join(f"turn {t} {run.at(t, field):.3f} s" for t in run.report)
+        print(f"{label}: {figures} · ratio {run.ratio(field):.2f}")
+    mean = statistics.mean(s.cpu_seconds for s in run.samples[1:])
+    print(f"mean over turns 2-{last}: {mean:.3f} s per message")
+
+
+def run_render(panes: int = 4, turns: int = 30, repeats: int = 1) -> int:
+    """Start a server per repeat, measure, print; 0 unless the page could not be driven."""
+    if not 2 <= panes <= MAX_PANES or turns < 3 or repeats < 1:
+        raise InputError(f"bench render needs 2 <= --panes <= {MAX_PANES}, --turns >= 3 and --repeats >= 1")
+    runs = []
+    with interruptible():
+        for _ in range(repeats):
+            runs.append(measure(panes, turns))
+            print_run(runs[-1])
+    if repeats > 1:
+        first, last = runs[0].report[0], runs[0].report[-1]
+        print(f"over {repeats} runs, ratio turn {last} / turn {first} (min / median / max):")
+        for field, label in (
+            ("cpu_seconds", "server"),
+            ("strategy_seconds", "strategies alone"),
+            ("page_seconds", "page"),
+        ):
+            ratios = sorted(run.ratio(field) for run in runs)
+            print(f"  {label:<17} {ratios[0]:.2f} / {statistics.median(ratios):.2f} / {ratios[-1]:.2f}")
     return 0
