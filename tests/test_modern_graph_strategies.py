@@ -257,7 +257,9 @@ def test_long_term_keeps_a_fact_from_thirty_turns_ago_with_only_recent_messages(
     assert len(rest) <= strategy.params["recent_messages"]
     assert rest[-1].content == "What's my name?"
     assert all("Mara" not in m.content for m in rest)
-    assert final.state.get("messages_total", len(final.state["messages"])) == 2 * 31  # all kept, newest shown
+    # The thread keeps only what a later prompt can include; the state counts what was removed.
+    assert len(final.state["messages"]) == strategy.params["recent_messages"]
+    assert final.state["messages_removed"] + len(final.state["messages"]) == 2 * 31
     [item] = [item for item in final.state["items"] if item["key"] == "name"]
     assert item["namespace"] == ["users", "local", "facts"] and item["source"] == NAME_MESSAGE
     strategy.close()
@@ -445,6 +447,30 @@ def test_sqlite_checkpoints_survive_a_restart(folder: Path) -> None:
     other = make("langgraph", folder, {"checkpointer": "sqlite"}, conversation_id="f" * 32)
     assert other.snapshot()["messages"] == []
     other.close()
+
+
+@pytest.mark.parametrize("recent", [1, 3, 4])
+def test_long_term_sends_the_prompt_the_whole_thread_would_give(folder: Path, recent: int) -> None:
+    """Removing old messages from the thread leaves every prompt as trimming the whole history would."""
+    from langchain_core.messages import trim_messages
+
+    strategy = make("long_term", folder, {"recent_messages": recent})
+    history: list[BaseMessage] = []
+    for text in [NAME_MESSAGE, *FILLERS[:5], "What's my name?"]:
+        turn = strategy.send(text)
+        expected = trim_messages(
+            [*history, HumanMessage(text)],
+            max_tokens=recent,
+            token_counter=len,
+            strategy="last",
+            start_on="human",
+        )
+        assert as_pairs(turn.injected_prompt[1:]) == as_pairs(expected)
+        history += [HumanMessage(text), AIMessage(turn.reply)]
+        assert len(turn.state["messages"]) == min(recent, len(history))
+        assert turn.state["messages_removed"] == len(history) - len(turn.state["messages"])
+    assert "Mara" in turn.reply  # the fact outlived the messages it came from
+    strategy.close()
 
 
 def test_sqlite_long_term_store_survives_a_restart_and_is_per_user(folder: Path) -> None:

@@ -5,9 +5,12 @@ message and puts them in the store under ``("users", <user id>, "facts")``; ``re
 fact back into the system message and sends only the last few messages. Facts are keyed by user, not
 by conversation: ``SqliteStore`` shares them across all of a user's conversations and restarts, while
 ``InMemoryStore`` lives only as long as this object. The messages themselves are short-term memory in
-the thread's ``InMemorySaver`` checkpoints. With ``store=postgres`` both live in the PostgreSQL server
-of ``MEMORY_LAB_SQL_URL`` (``PostgresStore`` and ``PostgresSaver``), so any app process can continue
-the conversation.
+the thread's ``InMemorySaver`` checkpoints, and only the few the next prompt needs stay there: once a
+turn is answered, ``respond`` removes older messages from the thread (``RemoveMessage``; their facts
+are already in the store), so a turn costs the same at turn 200 as at turn 10 (LangGraph saves the
+whole message list at every step). The state says how many were removed. With ``store=postgres``
+both live in the PostgreSQL server of ``MEMORY_LAB_SQL_URL`` (``PostgresStore`` and
+``PostgresSaver``), so any app process can continue the conversation.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import sqlite3
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from langchain_core.messages import HumanMessage, SystemMessage, trim_messages
+from langchain_core.messages import BaseMessage, HumanMessage, RemoveMessage, SystemMessage, trim_messages
 
 from memory_demos import storage
 from memory_demos.prompts import FACT_EXTRACTION_PROMPT, LONG_TERM_FACTS_HEADER
@@ -142,7 +145,10 @@ class LongTermStrategy(CheckpointedGraphStrategy):
             self.store = InMemoryStore()
         self.extract_model = self.make_model(EXTRACT_FACTS)
 
-        builder = StateGraph(MessagesState)
+        class LongTermState(MessagesState):
+            removed_messages: int  # messages removed from the thread so far
+
+        builder = StateGraph(LongTermState)
         builder.add_node("remember", self._remember)
         builder.add_node("respond", self._respond_node)
         builder.add_edge(START, "remember")
@@ -180,7 +186,19 @@ class LongTermStrategy(CheckpointedGraphStrategy):
             start_on="human",
         )
         response = self.reply_model.invoke([SystemMessage(system_text), *recent])
-        return {"messages": [response]}
+        removed = self._older_than_next_prompt([*state["messages"], response])
+        return {
+            "messages": [response, *(RemoveMessage(id=str(message.id)) for message in removed)],
+            "removed_messages": state.get("removed_messages", 0) + len(removed),
+        }
+
+    def _older_than_next_prompt(self, messages: list[BaseMessage]) -> list[BaseMessage]:
+        """The messages no later prompt can include: all but the last ``recent_messages``.
+
+        The next prompt trims the kept ones plus the next user message to the last ``recent_messages``,
+        so it is the same prompt the whole thread would give.
+        """
+        return messages[: max(len(messages) - self.params["recent_messages"], 0)]
 
     def _respond(self, user_text: str) -> str:
         self._facts_this_turn = {}
@@ -239,6 +257,7 @@ class LongTermStrategy(CheckpointedGraphStrategy):
             "facts_this_turn": dict(self._facts_this_turn),
             "recent_messages": self.params["recent_messages"],
             **paged("messages", self.messages(), messages_as_json),
+            "messages_removed": self.head_values().get("removed_messages", 0),
         }
 
 
