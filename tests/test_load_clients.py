@@ -46,6 +46,8 @@ def test_websocket_attendees_see_only_their_own_replies() -> None:
     assert re.search(r"errors:\s+0\b", output), output
     assert re.search(r"cross-talk:\s+0\b", output), output
     assert re.search(r"server CPU:\s+\d+ s in \d+ s .* \d\.\d{3} s per message", output), output
+    assert re.search(r"by turn \(p95\):\s+1: \d+\.\d\d s · 2: \d+\.\d\d s$", output, re.MULTILINE), output
+    assert re.search(r"client CPU:\s+\d+ s \(\d+% of one core", output), output
 
 
 def test_bench_render_prints_cpu_per_message_and_the_ratio() -> None:

@@ -20,9 +20,10 @@ FILLER = (
     "How long does it take to learn a new language?",
 )
 WINDOW = 5
-# Strategies that send the whole history, so their cost grows with it; every other prompt is bounded (a
-# window, a token budget, a summary, retrieved lines) and should cost the same at turn 200 as at turn 10.
-GROWING_PROMPT = frozenset({"buffer", "history", "langgraph"})
+# Strategies that send the whole history, so their cost grows with it (``context_editing`` only shortens
+# old tool results; ``agent`` trims nothing); every other prompt is bounded (a window, a token budget, a
+# summary, retrieved lines) and should cost the same at turn 200 as at turn 10.
+GROWING_PROMPT = frozenset({"buffer", "history", "langgraph", "agent", "context_editing"})
 BOUNDED_RATIO_GOAL = 1.5
 
 

@@ -70,7 +70,7 @@ def run_load(
         print(f"Server: {url}" + (f" (pid {pid})" if pid else " (started elsewhere: RSS not measured)"))
         before = rss_kib(pid)
         cpu_before = cpu_seconds(pid)
-        started = time.perf_counter()
+        started, client_started = time.perf_counter(), time.process_time()
         with RssSampler(pid) as sampler:
             if client == "ws":
                 from memory_demos.bench.workshop_ws import drive
@@ -81,7 +81,7 @@ def run_load(
                 from memory_demos.bench.workshop_browser import drive as drive_browsers
 
                 asyncio.run(drive_browsers(url, results, panes, turns, concurrency))
-        wall = time.perf_counter() - started
+        wall, client_cpu = time.perf_counter() - started, time.process_time() - client_started
         cpu_after = cpu_seconds(pid)
         time.sleep(1.0)  # let the server finish the last reruns
         report = LoadReport(
@@ -95,6 +95,7 @@ def run_load(
             None if cpu_before is None or cpu_after is None else cpu_after - cpu_before,
             client=client,
             think_seconds=think_seconds if client == "ws" else None,
+            client_cpu_seconds=client_cpu if client == "ws" else None,
         )
     for line in report.lines():
         print(line)

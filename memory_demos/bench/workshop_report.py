@@ -33,10 +33,15 @@ class LoadReport:
     server_cpu_seconds: float | None = None
     client: str = "browser"
     think_seconds: float | None = None
+    client_cpu_seconds: float | None = None
 
     @property
     def latencies(self) -> list[float]:
         return sorted(latency for result in self.results for latency in result.latencies)
+
+    def latencies_of_turn(self, turn: int) -> list[float]:
+        """Every attendee's latency for its ``turn``-th message (1-based), sorted."""
+        return sorted(r.latencies[turn - 1] for r in self.results if len(r.latencies) >= turn)
 
     @property
     def errors(self) -> Counter[str]:
@@ -53,10 +58,10 @@ class LoadReport:
         latencies = self.latencies
         done = len(latencies)
 
-        def pct(q: float) -> str:
-            if not latencies:
+        def pct(q: float, values: list[float] = latencies) -> str:
+            if not values:
                 return "n/a"
-            return f"{latencies[min(done - 1, round(q * (done - 1)))]:.2f} s"
+            return f"{values[min(len(values) - 1, round(q * (len(values) - 1)))]:.2f} s"
 
         def mib(kib: int | None) -> str:
             return f"{kib / 1024:.0f} MiB" if kib is not None else "n/a"
@@ -79,6 +84,8 @@ class LoadReport:
             f"({done * self.panes} pane replies) in {self.wall_seconds:.1f} s",
             f"turn latency:     p50 {pct(0.5)} · p95 {pct(0.95)} · max {pct(1.0)}"
             + (f" · mean {statistics.mean(latencies):.2f} s" if latencies else ""),
+            "by turn (p95):    "
+            + " · ".join(f"{n}: {pct(0.95, self.latencies_of_turn(n))}" for n in range(1, self.turns + 1)),
             f"errors:           {sum(errors.values())}"
             + (f" ({', '.join(f'{kind}: {n}' for kind, n in sorted(errors.items()))})" if errors else ""),
             f"cross-talk:       {self.crosstalk}",
@@ -89,6 +96,13 @@ class LoadReport:
                 f"{self.server_cpu_seconds:.0f} s in {self.wall_seconds:.0f} s "
                 f"({self.server_cpu_seconds / self.wall_seconds:.0%} of one core){cpu_per_message}"
                 if self.server_cpu_seconds is not None and self.wall_seconds > 0
+                else "n/a"
+            ),
+            "client CPU:       "
+            + (
+                f"{self.client_cpu_seconds:.0f} s "
+                f"({self.client_cpu_seconds / self.wall_seconds:.0%} of one core, on the same machine)"
+                if self.client_cpu_seconds is not None and self.wall_seconds > 0
                 else "n/a"
             ),
         ]
