@@ -34,6 +34,7 @@ from memory_demos.strategies.shared.langgraph_store import (
     open_postgres_store,
     open_sqlite_store,
 )
+from memory_demos.strategies.shared.paging import paged
 from memory_demos.strategies.turn_trim import split_turns
 from memory_demos.strategies.vector import system_with_retrieved
 
@@ -97,7 +98,11 @@ class SemanticRecallMiddleware:
 
     @staticmethod
     def build(
-        namespace: tuple[str, ...], k: int, recent_turns: int, on_hits: Callable[[list[Any]], None]
+        namespace: tuple[str, ...],
+        k: int,
+        recent_turns: int,
+        on_hits: Callable[[list[Any]], None],
+        on_write: Callable[[str], None],
     ) -> Any:
         from langchain.agents.middleware import AgentMiddleware
 
@@ -124,7 +129,9 @@ class SemanticRecallMiddleware:
                 answer = messages[-1]
                 if isinstance(answer, AIMessage) and not answer.tool_calls:
                     text = exchange_text(messages[question].text, answer.text)
-                    runtime.store.put(namespace, exchange_key(), {"text": text})
+                    key = exchange_key()
+                    runtime.store.put(namespace, key, {"text": text})
+                    on_write(key)
 
         return SemanticRecall()
 
@@ -141,6 +148,9 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
         self._durable_connection: Any = None
         self._hits: list[dict[str, Any]] = []
         self._query: str | None = None
+        # Keys the current turn wrote: copied to the durable store, or deleted if the turn fails. Tracked
+        # rather than found by listing the store before and after, which cost more every turn.
+        self._written: list[str] = []
         super().__init__(context, params)
 
     @property
@@ -165,7 +175,11 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
         self.store = InMemoryStore(index=index)
         self._open_durable_copy()
         middleware = SemanticRecallMiddleware.build(
-            self.namespace, self.params["k"], self.params["recent_turns"], self._record_hits
+            self.namespace,
+            self.params["k"],
+            self.params["recent_turns"],
+            self._record_hits,
+            self._written.append,
         )
         return create_agent(
             model=self.reply_model,
@@ -198,25 +212,26 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
 
     def _respond(self, user_text: str) -> str:
         self._query, self._hits = user_text, []
-        before = self.keys()
         reply = self._run_turn(user_text)
         if self._durable is not None:
-            for key in self.keys() - before:
+            for key in self._written:
                 item = self.store.get(self.namespace, key)
                 if item is not None:
                     self._durable.put(self.namespace, key, dict(item.value), index=False)
         return reply
 
     def _rollback_point(self) -> Any:
-        return super()._rollback_point(), self.keys(), self._query, list(self._hits)
+        self._written.clear()
+        return super()._rollback_point(), self._query, list(self._hits)
 
     def _rollback(self, point: Any) -> None:
-        head, keys, self._query, self._hits = point
+        head, self._query, self._hits = point
         super()._rollback(head)
-        for key in self.keys() - keys:
+        for key in self._written:
             self.store.delete(self.namespace, key)
             if self._durable is not None:
                 self._durable.delete(self.namespace, key)
+        self._written.clear()
 
     def clear(self) -> None:
         """Forget this conversation's thread and the user's stored exchanges."""
@@ -243,14 +258,14 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
                 "fields": ["text"],
                 "embeddings": type(self.context.get_embeddings()).__name__,
             },
-            "items": [{"key": item.key, "text": item.value.get("text")} for item in items],
+            **paged("items", items, lambda page: [{"key": i.key, "text": i.value.get("text")} for i in page]),
             "query": self._query,
             "hits": self._hits,
             "k": self.params["k"],
             "recent_turns": self.params["recent_turns"],
             "thread_id": self.thread_id,
-            "checkpoints": self.checkpoints(),
-            "messages": messages_as_json(self.messages()),
+            **paged("checkpoints", self.checkpoints()),
+            **paged("messages", self.messages(), messages_as_json),
         }
 
 
