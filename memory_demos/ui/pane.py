@@ -27,7 +27,7 @@ from memory_demos.ui.token_view import render_turn_tokens
 
 CONVERSATION_HEIGHT = 340
 # Turns drawn on every run; earlier ones sit in a folded expander, drawn when it is opened.
-RECENT_TURNS = 4
+RECENT_TURNS = 2
 
 
 @dataclass(frozen=True)
