@@ -113,6 +113,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             url=args.url,
             client=args.client,
             think_seconds=args.think_seconds,
+            warm=args.warm,
         )
     if args.what == "render":
         return bench.render(panes=args.panes or 4, turns=args.turns, repeats=args.repeats)
@@ -158,6 +159,11 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=None,
         help="workshop --client ws: mean pause between an attendee's messages (default 8)",
+    )
+    bench.add_argument(
+        "--warm",
+        action="store_true",
+        help="workshop: a host session sends one message before the room (no cold start in the figures)",
     )
     bench.set_defaults(func=cmd_bench)
 

@@ -41,7 +41,8 @@ def run_bench(*args: str) -> str:
 
 def test_websocket_attendees_see_only_their_own_replies() -> None:
     ws_room = ("--client", "ws", "--sessions", "4", "--panes", "2", "--turns", "2", "--think-seconds", "0.3")
-    output = run_bench("workshop", *ws_room)
+    output = run_bench("workshop", *ws_room, "--warm")
+    assert re.search(r"Warmed up: a host session .*\(\d+\.\d\d s of server CPU\)", output), output
     assert re.search(r"turns completed:\s+8 of 8 \(16 pane replies\)", output), output
     assert re.search(r"errors:\s+0\b", output), output
     assert re.search(r"cross-talk:\s+0\b", output), output

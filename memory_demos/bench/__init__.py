@@ -21,6 +21,7 @@ def workshop(
     url: str | None = None,
     client: str = "browser",
     think_seconds: float | None = None,
+    warm: bool = False,
 ) -> int:
     """Drive concurrent app sessions against a server (see ``bench/workshop.py``)."""
     from memory_demos.bench.workshop import DEFAULT_THINK_SECONDS, run_load
@@ -32,6 +33,7 @@ def workshop(
         url=url,
         client=client,
         think_seconds=DEFAULT_THINK_SECONDS if think_seconds is None else think_seconds,
+        warm=warm,
     )
 
 

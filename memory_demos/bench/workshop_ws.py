@@ -90,6 +90,14 @@ async def attendee(
         result.errors[type(exc).__name__] += 1
 
 
+async def warm_up(url: str) -> None:
+    """A host's check of the room: open Compare and send one message, so the process has loaded what
+    every session uses (imports, tokenizer, the default strategies) before the attendees arrive."""
+    async with AppClient(url, "compare") as client:
+        await client.open()
+        await client.send_chat("Hello, I am the host checking the room.")
+
+
 async def drive(
     url: str, results: list[SessionResult], panes: int, turns: int, think_seconds: float, start_within: float
 ) -> list[SessionResult]:
