@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from memory_demos.strategies.base import StrategyContext
-from memory_demos.strategies.shared.paging import STATE_PAGE, paged
 from memory_demos.strategies.registry import build_strategy
+from memory_demos.strategies.shared.paging import STATE_PAGE, paged
 
 
 def test_a_long_list_shows_its_newest_page_and_its_total() -> None:
