@@ -10,26 +10,43 @@ collected as before.
 from __future__ import annotations
 
 import gc
+import math
 import sys
 import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
-# Process-wide, not per user: how many modules were loaded at the last freeze.
+# A frozen cycle that becomes garbage (a session that ended) is only freed once thawed: re-freezing at
+# least this often bounds how long it stays, for one full collection per period.
+REFREEZE_SECONDS = 600.0
+
+
+@dataclass
+class FreezeMark:
+    """When the heap was last frozen, and how many modules were loaded then (process-wide, no user data)."""
+
+    modules: int = 0
+    at: float = -math.inf
+
+
 _lock = threading.Lock()
-_modules_at_last_freeze = [0]
+_last = FreezeMark()
 
 
-def freeze_imported_objects() -> bool:
-    """Freeze the heap if modules were imported since the last call; True if it froze.
+def freeze_imported_objects(clock: Callable[[], float] = time.monotonic) -> bool:
+    """Freeze the heap if modules were imported since the last freeze, or it is ``REFREEZE_SECONDS`` old.
 
-    Cheap when nothing new was imported (one length comparison), so it can run on every script run.
-    Freezing only after imports keeps what it pins to the libraries plus whatever sessions held at that
-    moment: a frozen object is still freed when its last reference goes, only a frozen *cycle* that
-    becomes garbage stays in memory, and imports stop after the first pages and strategies have loaded.
+    True if it froze. Cheap otherwise (a length and a clock comparison), so it can run on every script
+    run. Freezing thaws first and collects: garbage cycles frozen last time (sessions that have ended
+    since) are freed, and only what is alive now is frozen.
     """
     with _lock:
-        loaded = len(sys.modules)
-        if loaded <= _modules_at_last_freeze[0]:
+        loaded, now = len(sys.modules), clock()
+        if loaded <= _last.modules and now - _last.at < REFREEZE_SECONDS:
             return False
-        _modules_at_last_freeze[0] = loaded
+        gc.unfreeze()
+        gc.collect()
         gc.freeze()
+        _last.modules, _last.at = loaded, now
         return True
