@@ -10,24 +10,24 @@ collected as before.
 from __future__ import annotations
 
 import gc
-import math
 import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-# A frozen cycle that becomes garbage (a session that ended) is only freed once thawed: re-freezing at
-# least this often bounds how long it stays, for one full collection per period.
+# A frozen cycle that becomes garbage (a session that ended) is only freed once thawed: thawing and
+# collecting at least this often bounds how long it stays, for one full collection per period.
 REFREEZE_SECONDS = 600.0
 
 
 @dataclass
 class FreezeMark:
-    """When the heap was last frozen, and how many modules were loaded then (process-wide, no user data)."""
+    """Process-wide (no user data): modules loaded at the last freeze, and when the heap was last thawed
+    and collected (None until the first call)."""
 
     modules: int = 0
-    at: float = -math.inf
+    collected_at: float | None = None
 
 
 _lock = threading.Lock()
@@ -35,18 +35,26 @@ _last = FreezeMark()
 
 
 def freeze_imported_objects(clock: Callable[[], float] = time.monotonic) -> bool:
-    """Freeze the heap if modules were imported since the last freeze, or it is ``REFREEZE_SECONDS`` old.
+    """Freeze the heap if modules were imported since the last freeze; True if it froze.
 
-    True if it froze. Cheap otherwise (a length and a clock comparison), so it can run on every script
-    run. Freezing thaws first and collects: garbage cycles frozen last time (sessions that have ended
-    since) are freed, and only what is alive now is frozen.
+    Cheap when nothing new was imported (a length and a clock comparison), so it can run on every
+    script run; ``gc.freeze`` itself only moves lists. Every ``REFREEZE_SECONDS`` it thaws the heap,
+    collects and freezes again instead: garbage cycles frozen since (sessions that have ended) are
+    freed then. Collecting on every import would cost a full collection each time a lazily imported
+    module appears, which a busy room does dozens of times in its first minute.
     """
     with _lock:
         loaded, now = len(sys.modules), clock()
-        if loaded <= _last.modules and now - _last.at < REFREEZE_SECONDS:
-            return False
-        gc.unfreeze()
-        gc.collect()
-        gc.freeze()
-        _last.modules, _last.at = loaded, now
-        return True
+        if _last.collected_at is None:
+            _last.collected_at = now
+        if now - _last.collected_at >= REFREEZE_SECONDS:
+            gc.unfreeze()
+            gc.collect()
+            gc.freeze()
+            _last.modules, _last.collected_at = loaded, now
+            return True
+        if loaded > _last.modules:
+            gc.freeze()
+            _last.modules = loaded
+            return True
+        return False
