@@ -19,6 +19,7 @@ import pytest
 from memory_demos.bench.server import lab_server
 from tests.e2e.conftest import LabServer
 from tests.e2e.test_browser import CHAT_BOX, PANE_BOXES, send
+from tests.e2e.widgets import choose_option
 from tests.services import redis_url  # noqa: F401 - a pytest fixture
 
 pytestmark = [pytest.mark.e2e, pytest.mark.services]
@@ -42,14 +43,12 @@ def entity_pane(page: Any) -> Any:
 
 def switch_to_redis(page: Any) -> None:
     """Add an entity pane and give it store=redis and a short TTL through its parameter editor."""
-    page.get_by_test_id("stSelectbox").filter(has_text="Strategy to add").click()
-    page.get_by_role("option", name=ENTITY_LABEL).click()
+    choose_option(page, page.get_by_test_id("stSelectbox").filter(has_text="Strategy to add"), ENTITY_LABEL)
     page.get_by_role("button", name="Add pane").click()
     entity_pane(page).wait_for(timeout=60_000)
     entity_pane(page).get_by_test_id("stPopover").locator("button").first.click()
     editor = page.get_by_test_id("stPopoverBody")
-    editor.get_by_test_id("stSelectbox").filter(has_text="store").click()
-    page.get_by_role("option", name="redis", exact=True).click()
+    choose_option(page, editor.get_by_test_id("stSelectbox").filter(has_text="store"), "redis")
     for name in ("ttl_seconds", "recall_ttl_seconds"):
         editor.get_by_role("spinbutton", name=name, exact=True).fill(str(TTL_SECONDS))
     editor.get_by_role("button", name="Apply").click()

@@ -19,6 +19,7 @@ from memory_demos.bench.server import lab_server
 from memory_demos.providers.offline_model import dont_know
 from tests.e2e.conftest import LabServer
 from tests.e2e.test_browser import CHAT_BOX, PANE_BOXES, REPLIES_DONE, REPLY_TIMEOUT_MS, send
+from tests.e2e.widgets import choose_option
 from tests.services import postgres_url  # noqa: F401 - a pytest fixture
 
 pytestmark = [pytest.mark.e2e, pytest.mark.services]
@@ -35,8 +36,7 @@ def app_process(data_dir: Path, sql_url: str) -> Iterator[LabServer]:
 
 
 def add_pane(page: Any, label: str) -> None:
-    page.get_by_test_id("stSelectbox").filter(has_text="Strategy to add").click()
-    page.get_by_role("option", name=label).click()
+    choose_option(page, page.get_by_test_id("stSelectbox").filter(has_text="Strategy to add"), label)
     page.get_by_role("button", name="Add pane").click()
     page.get_by_text(label.split(" · ", 1)[1]).first.wait_for(timeout=60_000)
 
