@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from memory_demos import compare
 from memory_demos.compare import BroadcastJob
@@ -128,7 +129,7 @@ def render() -> None:
     st.title(t("compare.title"), anchor=False)
     st.caption(t("compare.intro", provider=code_span(provider_label(session.provider))))
     show_flashes(session)
-    _usage_caption(session)
+    usage_slot = st.empty()  # filled once this run's turn is in: the caption counts it
     per_row, zoom = toolbar(session)
 
     job = session.job
@@ -141,6 +142,7 @@ def render() -> None:
         compare.finish_broadcast(session, in_flight)
         if session.has_flashes:
             st.rerun()  # the broadcast failed as a whole: show why, at the top of the page
+    _usage_caption(session, usage_slot)
     for pane in panes:
         if pane.pane_id in slots:
             finish_pane(slots[pane.pane_id], pane_view(session, pane, None, zoom), ACTIONS)
@@ -165,13 +167,14 @@ def _chat_box(session: LabSession) -> None:
             st.rerun()  # to put the refused message back into the box
 
 
-def _usage_caption(session: LabSession) -> None:
-    """In a workshop, what this attendee has used of the room's limits."""
+def _usage_caption(session: LabSession, slot: DeltaGenerator) -> None:
+    """In a workshop, what this attendee has used of the room's limits, into ``slot`` (drawn after the
+    turn that streamed in this script run, so it counts that turn)."""
     budget = session.budget
     if budget is None:
         return
     limits = budget.limits
-    st.caption(
+    slot.caption(
         ":material/speed: "
         + t(
             "workshop.usage",

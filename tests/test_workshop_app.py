@@ -117,6 +117,9 @@ def test_the_turn_limit_refuses_the_next_message_with_a_warning(monkeypatch: pyt
     run(at)
     assert any("0 of 2 messages" in c.value for c in at.caption)
     send(at, "My name is Ada.")
+    usage = [c.value for c in at.caption if "Workshop limits" in c.value]
+    spent = f"{at.session_state[KEY_PREFIX + 'budget'].tokens_used:,} of"
+    assert len(usage) == 1 and "1 of 2 messages" in usage[0] and spent in usage[0], usage  # this turn counted
     send(at, "I live in Lisbon.")
     assert not at.warning
     send(at, "What is my name?")
