@@ -85,7 +85,7 @@ def budget_refusal(session: LabSession, text: str, *, retry: bool = False) -> No
     last_prompts = [pane.turns[-1].prompt_tokens if pane.turns else 0 for pane in session.panes]
     needed = estimate_next_turn_tokens(last_prompts, text, session.provider.tokenizer.encoding_name)
     hit = budget.check(text, turns - 1 if retry else turns) or budget.check_run([text], needed)
-    if hit is None:
+    if budget.count_refusal(hit) is None:
         return None
     return Notice(
         "warning", t(f"workshop.limit.{hit.kind}", limit=f"{hit.limit:,}", current=f"{hit.current:,}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT
 from memory_demos.deprecations import Deprecation
@@ -24,6 +24,20 @@ if TYPE_CHECKING:
     from memory_demos.turn import Turn
 
 BuiltDeprecations = tuple[tuple[Deprecation, ...], tuple[Deprecation, ...]]
+# Limits a scripted run words in its own terms (a scenario's turns, the guide's lines), by kind.
+SCRIPTED_REFUSAL_KEYS = {
+    "scenario": {
+        "run_turns": "workshop.limit.scenario_turns",
+        "message_chars": "workshop.limit.scenario_chars",
+    },
+    "guide": {"run_turns": "workshop.limit.guide_turns"},
+}
+
+
+def scripted_refusal(hit: LimitHit, run: Literal["scenario", "guide"]) -> str:
+    """Why a scorecard scenario or a guide run was refused, with its own numbers (not Compare's wording)."""
+    key = SCRIPTED_REFUSAL_KEYS[run].get(hit.kind, f"workshop.limit.{hit.kind}")
+    return t(key, limit=f"{hit.limit:,}", current=f"{hit.current:,}")
 
 
 @dataclass
@@ -80,7 +94,8 @@ class ScorecardState:
     def run_refusal(
         budget: SessionBudget | None, provider: ProviderConfig, scenario: Scenario, strategy_count: int
     ) -> LimitHit | None:
-        """Which workshop limit a replay of ``scenario`` through ``strategy_count`` strategies would pass."""
+        """Which workshop limit a replay of ``scenario`` through ``strategy_count`` strategies would pass
+        (counted as a refusal for the instructor when there is one: ask only when the run is asked for)."""
         if budget is None:
             return None
         texts = [turn.user for turn in scenario.turns]

@@ -26,6 +26,7 @@ ATTENDEE_COLUMNS = {
     "tokens_left": "instructor.col_left",
     "model_calls": "instructor.col_calls",
     "refused_calls": "instructor.col_refused",
+    "refused_up_front": "instructor.col_refused_up_front",
     "running": "instructor.col_running",
 }
 

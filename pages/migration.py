@@ -20,7 +20,7 @@ from memory_demos.migration import (
     run_both,
     shown_functions,
 )
-from memory_demos.page_state import MigrationState
+from memory_demos.page_state import MigrationState, scripted_refusal
 from memory_demos.session import LabSession, get_session, widget_key
 from memory_demos.ui.deprecation_status import render_deprecation_status
 from memory_demos.ui.frame import run_in_frame
@@ -188,7 +188,7 @@ def _run_form(session: LabSession, state: MigrationState, step: ModuleType) -> N
     encoding = session.provider.tokenizer.encoding_name
     hit = check_scripted_run(budget, inputs, SYSTEM_PROMPT, 2, encoding) if budget and inputs else None
     if hit is not None:
-        st.warning(t(f"workshop.limit.{hit.kind}", limit=f"{hit.limit:,}", current=f"{hit.current:,}"))
+        st.warning(scripted_refusal(hit, "guide"))
     elif inputs is not None:
         with st.spinner(t("migration.running")):
             state.runs[step.STEP_ID] = run_both(step, inputs, session.provider)

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from memory_demos.i18n import strategy_title, t
+from memory_demos.page_state import scripted_refusal
 from memory_demos.scenarios import (
     MAX_SCENARIO_BYTES,
     Scenario,
@@ -117,7 +118,7 @@ def _run_button(session: LabSession, scenario: Scenario | None, strategy_ids: li
     assert scenario is not None  # the button is disabled without one
     hit = state.run_refusal(session.budget, session.provider, scenario, len(strategy_ids))
     if hit is not None:
-        st.warning(t(f"workshop.limit.{hit.kind}", limit=f"{hit.limit:,}", current=f"{hit.current:,}"))
+        st.warning(scripted_refusal(hit, "scenario"))
     else:
         state.start(ReplayJob(scenario, strategy_ids, session.provider).start())
 

@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from memory_demos.i18n import CATALOGUE
+from memory_demos.scenarios import load_scenario
 from memory_demos.session import KEY_PREFIX, widget_key
 from memory_demos.strategies.registry import available_ids
 from memory_demos.ui.workshop import ROOM, session_registry
@@ -151,6 +152,7 @@ def test_the_token_limit_refuses_once_the_session_has_spent_it(monkeypatch: pyte
     assert any("are left of your workshop budget" in w or "limit is 1,500" in w for w in refusals), refusals
     assert [len(pane.turns) for pane in panes(at)] == turns_before  # refused before anything ran
     assert at.chat_input[0].proto.value == "What is my name?"  # and kept in the box to edit or copy
+    assert budget.refused_up_front == 1  # counted for the instructor's view
     assert budget.tokens_used <= 1500
     answered = [turn for pane in panes(at) for turn in pane.turns if turn.ok]
     assert budget.tokens_used == sum(turn.total_tokens for turn in answered)
@@ -336,3 +338,45 @@ def test_a_scorecard_run_that_costs_more_than_its_estimate_stops_at_the_budget(
     assert budget.refused_calls > 0  # the gate refused the calls that no longer fit, memory calls too
     assert 0 < budget.tokens_used <= 5000
     assert budget.tokens_used == sum(turn.total_tokens for turn in turns)
+
+
+def test_scripted_runs_longer_than_a_conversation_are_refused_with_their_own_numbers_and_counted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("MEMORY_LAB_WORKSHOP", "1")
+    monkeypatch.setenv("MEMORY_LAB_MAX_TURNS", "5")
+    monkeypatch.setenv("MEMORY_LAB_HOST_CODE", "host-77")
+    at = run(new_app())
+    at.switch_page("pages/scorecard.py")
+    run(at)
+    at.selectbox(key=widget_key("scorecard_bundled")).set_value("name_recall").run()
+    at.multiselect(key=widget_key("scorecard_strategies")).set_value(["buffer"]).run()
+    at.button(key=widget_key("scorecard_run")).click().run()
+    budget = at.session_state[KEY_PREFIX + "budget"]
+    turns = len(load_scenario("name_recall").turns)
+    warnings = [w.value for w in at.warning]
+    assert EN["workshop.limit.scenario_turns"].format(current=turns, limit=5) in warnings, warnings
+    assert not any(EN["compare.reset_all"] in w for w in warnings)  # Compare's advice does not apply here
+    assert budget.tokens_used == 0 and budget.model_calls == 0
+
+    at.switch_page("pages/migration.py")
+    run(at)
+    lines = [f"Line {n} about my day." for n in range(1, 8)]
+    at.text_area(key=widget_key("migration_inputs", "buffer")).set_value("\n".join(lines)).run()
+    at.button(key=widget_key("migration_run", "buffer")).click().run()
+    warnings = [w.value for w in at.warning]
+    assert EN["workshop.limit.guide_turns"].format(current=7, limit=5) in warnings, warnings
+    assert "buffer" not in at.session_state[KEY_PREFIX + "migration"].runs and budget.model_calls == 0
+    assert budget.refused_up_front == 2  # both refusals are counted for the instructor
+
+    host = run(new_app())
+    host.switch_page("pages/instructor.py")
+    run(host)
+    host.text_input(key=widget_key("host_code")).input("host-77")
+    click(host, EN["instructor.unlock"])
+    table = next(
+        frame.value
+        for frame in host.dataframe
+        if EN["instructor.col_refused_up_front"] in frame.value.columns
+    )
+    assert 2 in set(table[EN["instructor.col_refused_up_front"]])  # this attendee's row (counts only)

@@ -321,11 +321,12 @@ def test_a_scripted_run_is_sized_before_it_starts() -> None:
     hit = check_scripted_run(budget, texts, "x" * 51, 1, "o200k_base")  # an uncapped system prompt
     assert hit is not None and hit.kind == "message_chars"
     hit = check_scripted_run(budget, [*texts, "One more."], "Be brief.", 1, "o200k_base")
-    assert hit is not None and (hit.kind, hit.limit) == ("turns", 3)
+    assert hit is not None and (hit.kind, hit.limit, hit.current) == ("run_turns", 3, 4)  # the run's own size
     needed = estimate_run_tokens(texts, "Be brief.", 20, "o200k_base")
     hit = check_scripted_run(budget, texts, "Be brief.", 20, "o200k_base")
     assert hit is not None and (hit.kind, hit.limit, hit.current) == ("run_tokens", 2000, needed)
     assert budget.tokens_used == 0
+    assert budget.refused_up_front == 3 and budget.refused_calls == 0  # each refusal counted, once
 
 
 def test_models_a_page_builds_itself_use_the_gate_of_the_script_run() -> None:

@@ -330,6 +330,12 @@ TEXTS: dict[str, str] = {
     "budget and does not ask the code again.",
     "workshop.limit.run_tokens": "This needs about {current} tokens and {limit} are left of your "
     "workshop budget. Nothing was sent.",
+    "workshop.limit.scenario_turns": "This scenario has {current} turns; the workshop allows {limit} "
+    "messages per conversation. Nothing was run: choose or upload a scenario of at most {limit} turns.",
+    "workshop.limit.scenario_chars": "This scenario has a message (or system prompt) of {current} "
+    "characters; the workshop limit is {limit}. Nothing was run.",
+    "workshop.limit.guide_turns": "This run has {current} messages; the workshop allows {limit} per "
+    "conversation. Nothing was run: keep at most {limit} lines.",
     "workshop.refused_text": "Your message was not sent; here it is to copy:",
     "settings.url_refused": "This model address cannot be used here:",
     "instructor.attendees": "Attendees",
@@ -337,6 +343,7 @@ TEXTS: dict[str, str] = {
     "instructor.col_attendee": "Attendee",
     "instructor.col_left": "Tokens left",
     "instructor.col_refused": "Refused calls",
+    "instructor.col_refused_up_front": "Refused messages and runs",
     "instructor.col_running": "Running now",
     "instructor.codes": "Access and host codes",
     "instructor.allowed_urls": "Model addresses attendees may type (allowed_base_urls):",

@@ -302,6 +302,12 @@ TEXTS: dict[str, str] = {
     "gate.remembered": "本浏览器已被此工作坊记住：刷新或新开标签页会保留你的额度，且不再询问访问码。",
     "workshop.limit.run_tokens": "这需要约 {current} 个 token，而你的工作坊额度只剩 {limit} 个。"
     "未发送任何内容。",
+    "workshop.limit.scenario_turns": "此场景有 {current} 轮；工作坊每个对话最多允许 {limit} 条消息。"
+    "未运行任何内容：请选择或上传不超过 {limit} 轮的场景。",
+    "workshop.limit.scenario_chars": "此场景中有一条消息（或系统提示）长 {current} 个字符；工作坊上限为 "
+    "{limit}。未运行任何内容。",
+    "workshop.limit.guide_turns": "本次运行有 {current} 条消息；工作坊每个对话最多允许 {limit} 条。"
+    "未运行任何内容：请最多保留 {limit} 行。",
     "workshop.refused_text": "你的消息没有发送；可以从这里复制：",
     "settings.url_refused": "这里不能使用这个模型地址：",
     "instructor.attendees": "学员",
@@ -309,6 +315,7 @@ TEXTS: dict[str, str] = {
     "instructor.col_attendee": "学员",
     "instructor.col_left": "剩余 token",
     "instructor.col_refused": "被拒绝的调用",
+    "instructor.col_refused_up_front": "被拒绝的消息和运行",
     "instructor.col_running": "正在运行",
     "instructor.codes": "访问码与主持人码",
     "instructor.allowed_urls": "学员可以填写的模型地址（allowed_base_urls）：",

@@ -31,7 +31,7 @@ from memory_demos.tracing import call_tokens, failed_call_tokens
 if TYPE_CHECKING:
     from memory_demos.workshop.config import WorkshopLimits
 
-LimitKind = Literal["message_chars", "turns", "tokens", "run_tokens"]
+LimitKind = Literal["message_chars", "turns", "tokens", "run_turns", "run_tokens"]
 BudgetReason = Literal["tokens", "concurrency"]  # why a model call was refused: error.budget.<reason>
 # Tokens held back for a reply when a call is checked: the call is refused unless its prompt plus this
 # still fits what is left. A reply longer than this may take the attendee past the limit by the rest.
@@ -58,7 +58,11 @@ class BudgetExceeded(RuntimeError):
 
 @dataclass(frozen=True)
 class LimitHit:
-    """A limit a message or run would break: which one, its value, and what the attendee is at."""
+    """A limit a message or run would break: which one, its value, and what the attendee is at.
+
+    ``run_turns``: a scripted run (scorecard scenario, guide run) has more messages (``current``) than
+    one conversation may (``limit``); ``turns``: a conversation already holds ``limit`` messages.
+    """
 
     kind: LimitKind
     limit: int
@@ -70,7 +74,8 @@ class SessionBudget:
 
     ``check`` is asked before a message goes out; ``call_slot`` bounds how many model calls run at once
     (the others wait for a slot); ``record`` adds spent tokens. ``set_limits`` follows a host's change of
-    the limits while keeping what was spent.
+    the limits while keeping what was spent. Refusals are counted for the instructor: calls the gate
+    refused (``refused_calls``) and messages or runs refused before they started (``refused_up_front``).
     """
 
     def __init__(self, limits: WorkshopLimits) -> None:
@@ -80,6 +85,7 @@ class SessionBudget:
         self._reserved = 0
         self._calls = 0
         self._refused = 0
+        self._refused_up_front = 0
         self._slots = threading.BoundedSemaphore(limits.max_concurrent_calls_per_session)
         self._running = 0
         self._peak = 0
@@ -110,6 +116,19 @@ class SessionBudget:
     def refused_calls(self) -> int:
         with self._lock:
             return self._refused
+
+    @property
+    def refused_up_front(self) -> int:
+        """Messages and scripted runs refused before anything was sent (the attendee saw why)."""
+        with self._lock:
+            return self._refused_up_front
+
+    def count_refusal(self, hit: LimitHit | None) -> LimitHit | None:
+        """Count ``hit`` (when there is one) as a refusal the attendee was shown; returns it."""
+        if hit is not None:
+            with self._lock:
+                self._refused_up_front += 1
+        return hit
 
     @property
     def running(self) -> int:
@@ -144,7 +163,7 @@ class SessionBudget:
             if hit is not None:
                 return hit
         if len(texts) > self.limits.max_turns_per_conversation:
-            return LimitHit("turns", self.limits.max_turns_per_conversation, len(texts))
+            return LimitHit("run_turns", self.limits.max_turns_per_conversation, len(texts))
         left = self.tokens_left
         if estimated_tokens > left:
             return LimitHit("run_tokens", left, estimated_tokens)
@@ -350,10 +369,10 @@ def check_scripted_run(
     """Size a scripted run before it starts: message and system-prompt lengths, turns, estimated tokens.
 
     ``conversations`` is how many times the messages are played (strategies of a scorecard, the two
-    versions of a guide step).
+    versions of a guide step). A refusal is counted for the instructor: call this when the run is asked for.
     """
     hit = budget.check(system_prompt, 0)
-    if hit is not None:
-        return hit
-    estimate = estimate_run_tokens(texts, system_prompt, conversations, encoding_name)
-    return budget.check_run(texts, estimate)
+    if hit is None:
+        estimate = estimate_run_tokens(texts, system_prompt, conversations, encoding_name)
+        hit = budget.check_run(texts, estimate)
+    return budget.count_refusal(hit)

@@ -52,7 +52,7 @@ class RoomState:
         return budget
 
     def attendee_rows(self) -> list[dict[str, int]]:
-        """One row per attendee, numbered (never by id): tokens, calls, refused calls, running now."""
+        """One row per attendee, numbered (never by id): tokens, calls, refusals, running now."""
         with self._lock:
             budgets = list(self._budgets.values())
         return [
@@ -62,6 +62,7 @@ class RoomState:
                 "tokens_left": budget.tokens_left,
                 "model_calls": budget.model_calls,
                 "refused_calls": budget.refused_calls,
+                "refused_up_front": budget.refused_up_front,
                 "running": budget.running,
             }
             for number, budget in enumerate(reversed(budgets), start=1)
