@@ -6,14 +6,14 @@ import streamlit as st
 from pydantic import SecretStr
 
 from memory_demos.i18n import t
+from memory_demos.providers.bounds import WORKSHOP_TIMEOUT, BoundProblem, bound_problems
 from memory_demos.providers.chat_models import (
-    DEFAULT_MAX_TOKENS,
     DEFAULT_OPENAI_MODEL,
     OFFLINE_MODEL_NAME,
     PROVIDER_KINDS,
     ProviderConfig,
 )
-from memory_demos.providers.url_policy import MAX_TIMEOUT_SECONDS, EgressPolicy, url_refusal
+from memory_demos.providers.url_policy import EgressPolicy, url_refusal
 from memory_demos.session import LANGUAGES, get_session, widget_key
 from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.notices import show_flashes
@@ -47,12 +47,18 @@ def _fill_widgets_from(provider: ProviderConfig) -> None:
     widgets.setdefault(MODEL_KEY, provider.model if own_model else DEFAULT_OPENAI_MODEL)
     widgets.setdefault(BASE_URL_KEY, "" if provider.hosted else provider.base_url or "")
     widgets.setdefault(API_KEY_KEY, "")
-    widgets.setdefault(TIMEOUT_KEY, int(provider.timeout_seconds))
+    timeout = int(provider.timeout_seconds)
+    if lab_config().workshop.enabled:  # the server waits at most this long for an attendee's model
+        timeout = min(timeout, WORKSHOP_TIMEOUT.highest)
+    widgets.setdefault(TIMEOUT_KEY, timeout)
     _fill_bounds_from(provider)
 
 
 def apply_settings() -> None:
     """Build the new provider; if it differs, rebuild every pane with it (their conversations restart).
+
+    Every value that cannot be used is reported at once, each with what is allowed, and nothing is
+    applied: a value is never clamped or replaced behind the user's back.
 
     A key typed here stays in this session. The server's keys never travel to an address typed in the
     browser: the workshop model's key is only used with the workshop model, and ``OPENAI_API_KEY`` only
@@ -68,24 +74,31 @@ def apply_settings() -> None:
     kind = widgets[KIND_KEY]
     model = str(widgets.get(MODEL_KEY) or "").strip()
     base_url = str(widgets.get(BASE_URL_KEY) or "").strip() or None
-    timeout = float(widgets.get(TIMEOUT_KEY) or current.timeout_seconds)
     egress = workshop.egress_policy()  # None outside workshop mode: any address, as for local use
-    if egress is not None:
-        timeout = min(timeout, egress.max_timeout_seconds)
     own_key = None if current.hosted else current.api_key
     api_key = SecretStr(typed_key) if typed_key else own_key
     env_key_allowed = kind == "openai" and not workshop.enabled
 
+    problems: list[tuple[str, str | None]] = []
+    if kind in PROVIDER_KINDS and kind != "offline":
+        server_key_usable = env_key_allowed and config.server_openai_key
+        problems += _form_problems(
+            kind, model, base_url, api_key, server_key_usable, egress, workshop.enabled
+        )
+        problems += _url_advice(problems, workshop.host is not None)
+    problems += [(_bound_text(problem), None) for problem in _bound_problems(workshop.enabled)]
+    if problems:
+        for message, detail in problems:
+            session.flash("error", message, detail)
+        session.flash("info", t("settings.not_applied"))
+        return
+
+    timeout = float(widgets[TIMEOUT_KEY])
     if kind == HOSTED and workshop.host is not None:
         new = workshop.host.provider_config().with_overrides(timeout_seconds=timeout)
     elif kind == "offline" or kind == HOSTED:
         new = ProviderConfig(timeout_seconds=timeout)
     else:
-        server_key_usable = env_key_allowed and config.server_openai_key
-        refusal = _form_refusal(kind, model, base_url, api_key, server_key_usable, egress)
-        if refusal is not None:
-            session.flash("error", *refusal)
-            return
         new = ProviderConfig(
             kind=kind,
             model=model,
@@ -105,25 +118,68 @@ def apply_settings() -> None:
     session.flash("success", t("settings.applied", n=rebuilt))
 
 
-def _form_refusal(
+def _form_problems(
     kind: str,
     model: str,
     base_url: str | None,
     api_key: SecretStr | None,
     server_key_usable: bool,
     egress: EgressPolicy | None,
-) -> tuple[str, ...] | None:
-    """Why the form cannot make a ``kind`` provider (no model, key or address; a refused address), if so."""
-    if not model:
-        return (t("settings.need_model"),)
+    workshop_enabled: bool,
+) -> list[tuple[str, str | None]]:
+    """Why the form cannot make a ``kind`` provider (no model, key or address; a refused address).
+
+    An attendee is never told to set a variable on the server: that is the host's machine.
+    """
+    problems: list[tuple[str, str | None]] = [] if model else [(t("settings.need_model"), None)]
     if kind == "openai":
         if api_key is None and not server_key_usable:
-            return (t("settings.need_key"),)
-        return None
-    if not base_url or not base_url.startswith(("http://", "https://")):
-        return (t("settings.need_base_url"),)
-    refusal = url_refusal(egress, base_url) if egress is not None else None
-    return (t("settings.url_refused"), refusal) if refusal is not None else None
+            problems.append((t("settings.need_key_here" if workshop_enabled else "settings.need_key"), None))
+    elif not base_url or not base_url.startswith(("http://", "https://")):
+        problems.append((t("settings.need_base_url"), None))
+    else:
+        refusal = url_refusal(egress, base_url) if egress is not None else None
+        if refusal is not None:
+            problems.append((t("settings.url_refused"), refusal))
+    return problems
+
+
+def _url_advice(problems: list[tuple[str, str | None]], host_model: bool) -> list[tuple[str, str | None]]:
+    """What an attendee whose address was refused can do: the workshop model only if there is one."""
+    if not any(message == t("settings.url_refused") for message, _detail in problems):
+        return []
+    return [(t("settings.url_advice_hosted" if host_model else "settings.url_advice_no_host"), None)]
+
+
+def _bound_problems(workshop_enabled: bool) -> list[BoundProblem]:
+    widgets = get_session().widgets
+    values = {
+        "timeout_seconds": widgets.get(TIMEOUT_KEY),
+        "max_tokens": widgets.get(MAX_TOKENS_KEY),
+        "max_concurrent_panes": widgets.get(CONCURRENCY_KEY),
+        "context_window_tokens": widgets.get(CONTEXT_WINDOW_KEY),
+    }
+    return bound_problems(values, workshop=workshop_enabled)
+
+
+# The form's label of each bound, by ProviderConfig field.
+BOUND_LABELS = {
+    "timeout_seconds": "settings.timeout",
+    "max_tokens": "settings.max_tokens",
+    "max_concurrent_panes": "settings.concurrency",
+    "context_window_tokens": "settings.context_window",
+}
+
+
+def _bound_text(problem: BoundProblem) -> str:
+    """One refused value, named by its field, with the range it must be in."""
+    setting = problem.setting
+    given = f"{problem.given:,}" if isinstance(problem.given, int | float) else t("settings.empty_value")
+    field = t(BOUND_LABELS[setting.name])
+    if problem.window is not None:
+        return t("settings.reply_exceeds_window", field=field, given=given, window=f"{problem.window:,}")
+    key = "settings.out_of_range_auto" if setting.zero_means_auto else "settings.out_of_range"
+    return t(key, field=field, given=given, lowest=f"{setting.lowest:,}", highest=f"{setting.highest:,}")
 
 
 # -- bounds and the server's shape (issue: real providers) ------------------------------------------
@@ -144,8 +200,8 @@ def _with_bounds(provider: ProviderConfig, workshop_enabled: bool) -> ProviderCo
     """
     widgets = get_session().widgets
     provider = provider.with_overrides(
-        max_tokens=int(widgets.get(MAX_TOKENS_KEY) or DEFAULT_MAX_TOKENS),
-        max_concurrent_panes=int(widgets.get(CONCURRENCY_KEY) or 0),
+        max_tokens=int(widgets[MAX_TOKENS_KEY]),
+        max_concurrent_panes=int(widgets[CONCURRENCY_KEY]),
         context_window_tokens=None,
         context_window_source="",
     )
@@ -161,20 +217,20 @@ def _with_bounds(provider: ProviderConfig, workshop_enabled: bool) -> ProviderCo
     return provider
 
 
-# (widget key, label key, lowest, highest, step) of the bound fields, in the order shown.
+# (widget key, label key, step) of the bound fields, in the order shown. The inputs take any number:
+# Apply checks them against ``providers.bounds`` and says what is allowed (a browser-side min/max
+# would silently put the old value back).
 BOUND_FIELDS = (
-    (MAX_TOKENS_KEY, "settings.max_tokens", 1, 32_768, 64),
-    (CONCURRENCY_KEY, "settings.concurrency", 0, 8, 1),
-    (CONTEXT_WINDOW_KEY, "settings.context_window", 0, 10_000_000, 1024),
+    (MAX_TOKENS_KEY, "settings.max_tokens", 64),
+    (CONCURRENCY_KEY, "settings.concurrency", 1),
+    (CONTEXT_WINDOW_KEY, "settings.context_window", 1024),
 )
 
 
 def _bounds_widgets(current: ProviderConfig) -> None:
-    for key, label, lowest, highest, step in BOUND_FIELDS:
+    for key, label, step in BOUND_FIELDS:
         st.number_input(
             t(label),
-            min_value=lowest,
-            max_value=highest,
             step=step,
             key=key,
             help=t(f"{label}_help"),
@@ -254,12 +310,8 @@ def render() -> None:
                 st.button(t("settings.forget_key"), icon=":material/key_off:", on_click=forget_key)
             elif kind == "openai" and not workshop.enabled and config.server_openai_key:
                 st.caption(":material/key: " + t("settings.key_from_env"))
-        if workshop.enabled:  # the server waits at most this long for an attendee's model
-            widgets[TIMEOUT_KEY] = min(int(widgets[TIMEOUT_KEY]), int(MAX_TIMEOUT_SECONDS))
         st.number_input(
             t("settings.timeout"),
-            min_value=1,
-            max_value=int(MAX_TIMEOUT_SECONDS) if workshop.enabled else 600,
             step=5,
             key=TIMEOUT_KEY,
             help=t("settings.timeout_help"),

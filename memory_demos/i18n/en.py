@@ -295,8 +295,18 @@ TEXTS: dict[str, str] = {
     "settings.apply": "Apply",
     "settings.applied": "Model changed: {n} panes were rebuilt with it and start fresh.",
     "settings.unchanged": "Nothing changed.",
+    "settings.not_applied": "Nothing was applied: the model in use is unchanged. Fix the values above "
+    "and apply again.",
+    "settings.out_of_range": "{field}: {given} cannot be used; enter a whole number from {lowest} to "
+    "{highest}.",
+    "settings.out_of_range_auto": "{field}: {given} cannot be used; enter 0 (automatic) or a whole number "
+    "from {lowest} to {highest}.",
+    "settings.reply_exceeds_window": "{field}: {given} leaves no room for the prompt in a context window "
+    "of {window} tokens; enter less than {window}.",
+    "settings.empty_value": "an empty value",
     "settings.need_model": "Enter a model name.",
     "settings.need_key": "OpenAI needs an API key: paste one here (or set OPENAI_API_KEY on the server).",
+    "settings.need_key_here": "OpenAI needs an API key: paste one here.",
     "settings.need_base_url": "Enter the server's base URL, starting with http:// or https://.",
     "settings.kind.hosted": "Workshop model",
     "settings.hosted_note": "Provided by your workshop host ({model}): no key needed, and the host's "
@@ -338,6 +348,8 @@ TEXTS: dict[str, str] = {
     "conversation. Nothing was run: keep at most {limit} lines.",
     "workshop.refused_text": "Your message was not sent; here it is to copy:",
     "settings.url_refused": "This model address cannot be used here:",
+    "settings.url_advice_hosted": "Use the workshop model, or ask your host to allow this address.",
+    "settings.url_advice_no_host": "Ask your host to allow this address, or use the offline teaching model.",
     "instructor.attendees": "Attendees",
     "instructor.per_attendee": "Attendees' budgets (numbered, most recent first)",
     "instructor.col_attendee": "Attendee",

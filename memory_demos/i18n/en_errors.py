@@ -48,8 +48,7 @@ TEXTS: dict[str, str] = {
     "url.credentials": "The base URL must not carry a user name or password.",
     "url.query": "The base URL must not carry a query (?) or fragment (#).",
     "url.not_allowed": (
-        "In this workshop the server calls only the addresses the host allowed; this one is not among them. "
-        "Use the workshop model, or ask the host."
+        "In this workshop the server calls only the addresses the host allowed; this one is not among them."
     ),
     "url.private": "The base URL points at a private, loopback or link-local address: refused.",
     "url.left_allowed": "The request left the allowed address: refused.",

@@ -271,8 +271,16 @@ TEXTS: dict[str, str] = {
     "settings.apply": "应用",
     "settings.applied": "模型已更换：{n} 个窗格已用它重建，并重新开始。",
     "settings.unchanged": "没有任何变化。",
+    "settings.not_applied": "没有应用任何设置：当前使用的模型不变。请修正上面的值后再应用。",
+    "settings.out_of_range": "{field}：不能使用 {given}；请输入 {lowest} 到 {highest} 之间的整数。",
+    "settings.out_of_range_auto": "{field}：不能使用 {given}；请输入 0（自动）或 {lowest} 到 {highest} "
+    "之间的整数。",
+    "settings.reply_exceeds_window": "{field}：{given} 在 {window} 个词元的上下文窗口里没有给提示留下空间；"
+    "请输入小于 {window} 的值。",
+    "settings.empty_value": "空值",
     "settings.need_model": "请输入模型名称。",
     "settings.need_key": "OpenAI 需要 API 密钥：请在此粘贴（或在服务器上设置 OPENAI_API_KEY）。",
+    "settings.need_key_here": "OpenAI 需要 API 密钥：请在此粘贴。",
     "settings.need_base_url": "请输入服务的基础 URL，以 http:// 或 https:// 开头。",
     "settings.kind.hosted": "工作坊模型",
     "settings.hosted_note": "由工作坊主持人提供（{model}）：无需密钥，主持人的密钥从不离开服务器。适用工"
@@ -310,6 +318,8 @@ TEXTS: dict[str, str] = {
     "未运行任何内容：请最多保留 {limit} 行。",
     "workshop.refused_text": "你的消息没有发送；可以从这里复制：",
     "settings.url_refused": "这里不能使用这个模型地址：",
+    "settings.url_advice_hosted": "请使用工作坊模型，或请主持人允许这个地址。",
+    "settings.url_advice_no_host": "请主持人允许这个地址，或使用离线教学模型。",
     "instructor.attendees": "学员",
     "instructor.per_attendee": "学员额度（编号，最近的在前）",
     "instructor.col_attendee": "学员",
