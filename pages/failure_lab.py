@@ -11,7 +11,12 @@ from memory_demos.i18n import t
 from memory_demos.page_state import FailureLabState
 from memory_demos.providers.errors import describe_error
 from memory_demos.session import get_session, widget_key
+from memory_demos.storage import REDIS_URL_ENV
 from memory_demos.ui.frame import run_in_frame
+from memory_demos.ui.workshop import lab_config
+
+# Demos that run against a real Redis server (MEMORY_LAB_REDIS_URL): without one they cannot run.
+REDIS_DEMOS = frozenset({"expiring_notes"})
 
 
 def _render_result(result: DemoResult) -> None:
@@ -32,11 +37,33 @@ def _render_result(result: DemoResult) -> None:
         st.json(result["fixed"], expanded=2)
 
 
+def _missing_service(demo: Demo) -> str | None:
+    """What ``demo`` needs that this server lacks, as the message to show instead of a run; None if nothing.
+
+    The variable is the host's to set: a workshop attendee is told so, not asked to set it.
+    """
+    if demo.id not in REDIS_DEMOS:
+        return None
+    config = lab_config()
+    if config.storage.redis_url is not None:
+        return None
+    if config.workshop.enabled:
+        return t("failure.needs_redis_workshop")
+    return t("failure.needs_redis", variable=REDIS_URL_ENV)
+
+
 def _render_demo(demo: Demo, state: FailureLabState, language: str) -> None:
     st.subheader(t(demo.title_key), anchor=False)
     st.markdown(t(demo.explanation_key))
+    missing = _missing_service(demo)
+    if missing is not None:
+        st.info(missing, icon=":material/dns:")
     if st.button(
-        t("failure.run"), type="primary", icon=":material/play_arrow:", key=widget_key("failure", demo.id)
+        t("failure.run"),
+        type="primary",
+        icon=":material/play_arrow:",
+        key=widget_key("failure", demo.id),
+        disabled=missing is not None,
     ):
         try:
             state.results[demo.id] = demo.run(language)

@@ -534,4 +534,11 @@ TEXTS: dict[str, str] = {
     "failure.fix": "The fix",
     "failure.code": "The code that ran",
     "failure.error": "The demo stopped with an error:",
+    "failure.needs_redis": "This demo runs against a real Redis server, and none is configured, so it "
+    "cannot run here. Start one (`redis-server`, or `docker run -p 6379:6379 redis`), then start the app "
+    "with `{variable}=redis://localhost:6379/0` (with a password: `redis://:password@host:6379/0`). "
+    "The explanation, the fix and the code below stand without it.",
+    "failure.needs_redis_workshop": "This demo runs against a real Redis server, and this workshop's host "
+    "has not configured one, so it cannot run here. The explanation, the fix and the code below stand "
+    "without it.",
 }

@@ -493,4 +493,9 @@ TEXTS: dict[str, str] = {
     "failure.fix": "修复方法",
     "failure.code": "实际运行的代码",
     "failure.error": "演示出错停止：",
+    "failure.needs_redis": "本演示需要真实的 Redis 服务器，但当前没有配置，因此无法在这里运行。请先启动一个"
+    "（`redis-server`，或 `docker run -p 6379:6379 redis`），再用 `{variable}=redis://localhost:6379/0` "
+    "启动应用（有密码时：`redis://:password@host:6379/0`）。下面的说明、修复方法和代码不依赖它。",
+    "failure.needs_redis_workshop": "本演示需要真实的 Redis 服务器，但本工作坊的主持人没有配置，因此无法在"
+    "这里运行。下面的说明、修复方法和代码不依赖它。",
 }

@@ -1,0 +1,56 @@
+"""The failure lab's Redis demo: without a Redis server it says what it needs instead of failing; with
+one (a throw-away redis-server) it still runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from memory_demos.i18n import CATALOGUE
+from memory_demos.session import widget_key
+from memory_demos.storage import REDIS_URL_ENV
+from tests.services import redis_url  # noqa: F401 - a pytest fixture, asked for by name
+
+FAILURE_LAB = str(Path(__file__).resolve().parents[1] / "pages" / "failure_lab.py")
+EN = CATALOGUE["en"]
+REDIS_DEMO = "expiring_notes"
+
+
+def failure_lab() -> AppTest:
+    at = AppTest.from_file(FAILURE_LAB, default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+@pytest.mark.parametrize("workshop", [False, True])
+def test_without_redis_the_demo_says_what_it_needs_and_cannot_be_run(
+    monkeypatch: pytest.MonkeyPatch, workshop: bool
+) -> None:
+    monkeypatch.delenv(REDIS_URL_ENV, raising=False)
+    if workshop:
+        monkeypatch.setenv("MEMORY_LAB_WORKSHOP", "1")
+    at = failure_lab()
+    assert at.button(key=widget_key("failure", REDIS_DEMO)).disabled
+    assert not at.button(key=widget_key("failure", "chatty_entities")).disabled  # the others run as before
+    notes = [i.value for i in at.info]
+    expected = (
+        EN["failure.needs_redis_workshop"]
+        if workshop
+        else EN["failure.needs_redis"].format(variable=REDIS_URL_ENV)
+    )
+    assert expected in notes, notes
+    assert (REDIS_URL_ENV in expected) is not workshop  # an attendee is not asked to set the host's variable
+    assert not at.error
+
+
+def test_with_redis_configured_the_demo_runs(monkeypatch: pytest.MonkeyPatch, redis_url: str) -> None:  # noqa: F811
+    monkeypatch.setenv(REDIS_URL_ENV, redis_url)
+    at = failure_lab()
+    button = at.button(key=widget_key("failure", REDIS_DEMO))
+    assert not button.disabled and not any("Redis" in i.value for i in at.info)
+    button.click().run()
+    assert not at.exception and not [e.value for e in at.error if e.value == EN["failure.error"]]
+    assert EN["failure.fixed_yes"] in [s.value for s in at.success]
