@@ -38,7 +38,8 @@ class ProviderConfig:
     ``hosted`` marks the workshop host's model: its key and base URL are server secrets, so the
     interface, exports and error messages name only the model. ``use_env_key`` lets an empty key fall
     back to ``OPENAI_API_KEY``; providers typed in by someone in the browser turn it off where the
-    server's key would go to an address they chose.
+    server's key would go to an address they chose. The ranges Settings accepts for the bounds below
+    (timeout, max tokens, pane concurrency, context window) are in ``providers.bounds``.
     """
 
     kind: ProviderKind = "offline"
