@@ -319,19 +319,25 @@ def test_clearing_streamlit_caches_leaves_the_room() -> None:
     assert registry.stats().model_calls_last_hour == calls
 
 
+def run_scorecard(scenario: str, strategies: list[str]) -> AppTest:
+    """A new session on the Scorecard page that runs ``scenario`` through ``strategies``."""
+    at = run(new_app())
+    at.switch_page("pages/scorecard.py")
+    run(at)
+    at.selectbox(key=widget_key("scorecard_bundled")).set_value(scenario).run()
+    at.multiselect(key=widget_key("scorecard_strategies")).set_value(strategies).run()
+    at.button(key=widget_key("scorecard_run")).click().run()
+    assert not at.exception, at.exception
+    return at
+
+
 def test_a_scorecard_run_that_costs_more_than_its_estimate_stops_at_the_budget(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Entity memory's hidden calls are not in the estimate: the run starts, and the gate holds the line."""
     monkeypatch.setenv("MEMORY_LAB_WORKSHOP", "1")
     monkeypatch.setenv("MEMORY_LAB_MAX_TOKENS_PER_SESSION", "5000")
-    at = run(new_app())
-    at.switch_page("pages/scorecard.py")
-    run(at)
-    at.selectbox(key=widget_key("scorecard_bundled")).set_value("fact_change").run()
-    at.multiselect(key=widget_key("scorecard_strategies")).set_value(["entity"]).run()
-    at.button(key=widget_key("scorecard_run")).click().run()
-    assert not at.exception
+    at = run_scorecard("fact_change", ["entity"])
     budget = at.session_state[KEY_PREFIX + "budget"]
     result = at.session_state[KEY_PREFIX + "scorecard"].outcome.result
     turns = result.runs[0].turns
@@ -346,12 +352,7 @@ def test_scripted_runs_longer_than_a_conversation_are_refused_with_their_own_num
     monkeypatch.setenv("MEMORY_LAB_WORKSHOP", "1")
     monkeypatch.setenv("MEMORY_LAB_MAX_TURNS", "5")
     monkeypatch.setenv("MEMORY_LAB_HOST_CODE", "host-77")
-    at = run(new_app())
-    at.switch_page("pages/scorecard.py")
-    run(at)
-    at.selectbox(key=widget_key("scorecard_bundled")).set_value("name_recall").run()
-    at.multiselect(key=widget_key("scorecard_strategies")).set_value(["buffer"]).run()
-    at.button(key=widget_key("scorecard_run")).click().run()
+    at = run_scorecard("name_recall", ["buffer"])
     budget = at.session_state[KEY_PREFIX + "budget"]
     turns = len(load_scenario("name_recall").turns)
     warnings = [w.value for w in at.warning]
