@@ -40,9 +40,7 @@ TEXTS: dict[str, str] = {
     "url.unresolved": "无法解析基础 URL 的主机名。",
     "url.credentials": "基础 URL 不能带用户名或密码。",
     "url.query": "基础 URL 不能带查询（?）或片段（#）。",
-    "url.not_allowed": (
-        "在这个工作坊里，服务器只调用主持人允许的地址；这个地址不在其中。"
-    ),
+    "url.not_allowed": "在这个工作坊里，服务器只调用主持人允许的地址；这个地址不在其中。",
     "url.private": "基础 URL 指向私有、回环或链路本地地址：已拒绝。",
     "url.left_allowed": "请求离开了允许的地址：已拒绝。",
     "scenario.anchors": "场景文件不能使用 YAML 锚点或别名。",
