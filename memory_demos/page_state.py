@@ -24,13 +24,13 @@ if TYPE_CHECKING:
     from memory_demos.turn import Turn
 
 BuiltDeprecations = tuple[tuple[Deprecation, ...], tuple[Deprecation, ...]]
-# Limits a scripted run words in its own terms (a scenario's turns, the guide's lines), by kind.
+# Limits a scorecard scenario words in its own terms (its turns, its messages), by kind.
 SCRIPTED_REFUSAL_KEYS = {
     "scenario": {
         "run_turns": "workshop.limit.scenario_turns",
         "message_chars": "workshop.limit.scenario_chars",
     },
-    "guide": {"run_turns": "workshop.limit.guide_turns"},
+    "guide": {},  # the run's own wording (workshop.limit.run_turns) fits the guide's lines
 }
 
 

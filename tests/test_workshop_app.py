@@ -366,7 +366,7 @@ def test_scripted_runs_longer_than_a_conversation_are_refused_with_their_own_num
     at.text_area(key=widget_key("migration_inputs", "buffer")).set_value("\n".join(lines)).run()
     at.button(key=widget_key("migration_run", "buffer")).click().run()
     warnings = [w.value for w in at.warning]
-    assert EN["workshop.limit.guide_turns"].format(current=7, limit=5) in warnings, warnings
+    assert EN["workshop.limit.run_turns"].format(current=7, limit=5) in warnings, warnings
     assert "buffer" not in at.session_state[KEY_PREFIX + "migration"].runs and budget.model_calls == 0
     assert budget.refused_up_front == 2  # both refusals are counted for the instructor
 

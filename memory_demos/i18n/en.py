@@ -344,8 +344,8 @@ TEXTS: dict[str, str] = {
     "messages per conversation. Nothing was run: choose or upload a scenario of at most {limit} turns.",
     "workshop.limit.scenario_chars": "This scenario has a message (or system prompt) of {current} "
     "characters; the workshop limit is {limit}. Nothing was run.",
-    "workshop.limit.guide_turns": "This run has {current} messages; the workshop allows {limit} per "
-    "conversation. Nothing was run: keep at most {limit} lines.",
+    "workshop.limit.run_turns": "This run has {current} messages; the workshop allows {limit} per "
+    "conversation. Nothing was run: keep at most {limit} messages.",
     "workshop.refused_text": "Your message was not sent; here it is to copy:",
     "settings.url_refused": "This model address cannot be used here:",
     "settings.url_advice_hosted": "Use the workshop model, or ask your host to allow this address.",

@@ -314,8 +314,8 @@ TEXTS: dict[str, str] = {
     "未运行任何内容：请选择或上传不超过 {limit} 轮的场景。",
     "workshop.limit.scenario_chars": "此场景中有一条消息（或系统提示）长 {current} 个字符；工作坊上限为 "
     "{limit}。未运行任何内容。",
-    "workshop.limit.guide_turns": "本次运行有 {current} 条消息；工作坊每个对话最多允许 {limit} 条。"
-    "未运行任何内容：请最多保留 {limit} 行。",
+    "workshop.limit.run_turns": "本次运行有 {current} 条消息；工作坊每个对话最多允许 {limit} 条。"
+    "未运行任何内容：请最多保留 {limit} 条消息。",
     "workshop.refused_text": "你的消息没有发送；可以从这里复制：",
     "settings.url_refused": "这里不能使用这个模型地址：",
     "settings.url_advice_hosted": "请使用工作坊模型，或请主持人允许这个地址。",
