@@ -151,7 +151,10 @@ def test_an_attendee_typed_address_never_reaches_the_hosts_network(
     timeout.press("Enter")
     page.get_by_role("button", name="Apply").click()
     # The server waits at most a minute for an attendee: a longer timeout is refused, not cut silently.
-    page.get_by_text("600 cannot be used; enter a whole number from 1 to 60").first.wait_for(timeout=30_000)
+    refused = page.get_by_text("600 cannot be used; enter a whole number from 1 to 60").first
+    refused.wait_for(timeout=30_000)
+    refused.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "e2e_workshop_settings_refused.png"))
     assert page.get_by_text("Offline teaching model").first.is_visible()
     open_compare(page, room)
     box = page.get_by_test_id(CHAT_BOX)
