@@ -96,10 +96,14 @@ def test_the_budget_follows_the_attendee_to_every_page_tab_and_reload(
     box.fill("Hi, my name is Ada and I live in Lisbon.")
     box.press("Enter")
     page.wait_for_function(REPLIES_DONE, arg=[4], timeout=REPLY_TIMEOUT_MS)
+    # The usage line counts the reply that just streamed, in the same script run (no reload, no rerun).
+    page.wait_for_function(f"() => !/\\b0 of {TOKEN_LIMIT:,} tokens used/.test(document.body.innerText)")
+    spent = tokens_used(page)
+    usage_line = page.get_by_text(USAGE).first.text_content() or ""
+    assert spent > 0 and re.search(r"\b1 of [\d,]+ messages", usage_line), usage_line
     page.reload()  # a reload: no access code asked again, and the same budget
     page.get_by_test_id(CHAT_BOX).wait_for(timeout=60_000)
-    spent = tokens_used(page)
-    assert spent > 0
+    assert tokens_used(page) == spent
     second_tab = context.new_page()
     open_compare(second_tab, room)  # a new tab of the same browser: the same attendee
     assert tokens_used(second_tab) == spent
