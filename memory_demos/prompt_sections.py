@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from memory_demos.prompt_markers import SUMMARIZE
 from memory_demos.prompts import LONG_TERM_FACTS_HEADER, RETRIEVED_HEADER, SUMMARY_HEADER
 from memory_demos.turn import PromptMessage, Turn
 
@@ -177,8 +178,10 @@ def diff_prompts(
 
     ``added``: history messages this prompt carries that the last one did not. ``dropped``: messages a
     full buffer would now carry (the last prompt's history, its new input and its reply) that are
-    missing; ``summarized`` instead when the summary changed in the same turn. ``summary``,
-    ``entities``: that block's new text. ``retrieved``: every retrieved block of this prompt.
+    missing; ``summarized`` instead when the summary changed, or a summarize call ran since the last
+    prompt (memory folds the turns leaving its window after a reply, and a fold may leave the summary's
+    text as it was). ``summary``, ``entities``: that block's new text. ``retrieved``: every retrieved
+    block of this prompt.
     """
     count = count_tokens or _approximate_count
     now = classify_prompt(current.injected_prompt, system_prompt, count_tokens)
@@ -189,7 +192,8 @@ def diff_prompts(
 
     changes = _added_history(history_now, before)
     if previous is not None:
-        changes += _left_history(previous, before, history_now, summary_changed, count)
+        folded = summary_changed or _made_summarize_call(previous) or _made_summarize_call(current)
+        changes += _left_history(previous, before, history_now, folded, count)
     if summary_changed:
         tokens = sum(p.tokens for p in now if p.section == "summary")
         changes.append(PromptChange("summary", "system", summary_now, tokens))
@@ -203,6 +207,11 @@ def diff_prompts(
         if part.section == "retrieved"
     ]
     return changes
+
+
+def _made_summarize_call(turn: Turn) -> bool:
+    """True when memory called the model to summarise during ``turn`` (its Tokens view lists the call)."""
+    return any(call.purpose == SUMMARIZE for call in turn.memory_calls)
 
 
 def _added_history(history_now: list[PromptPart], before: list[PromptPart]) -> list[PromptChange]:
@@ -222,15 +231,15 @@ def _left_history(
     previous: Turn,
     before: list[PromptPart],
     history_now: list[PromptPart],
-    summary_changed: bool,
+    folded: bool,
     count: Callable[[str], int],
 ) -> list[PromptChange]:
-    """Messages a full buffer would now carry that this prompt lacks: dropped, or summarized."""
+    """Messages a full buffer would now carry that this prompt lacks: dropped, or folded (summarized)."""
     expected = [(p.role, p.content, p.tokens) for p in before if p.section in ("history", "new_input")]
     if previous.ok and previous.reply:
         expected.append(("ai", previous.reply, count(previous.reply)))
     carried = Counter((p.role, p.content) for p in history_now)
-    kind = "summarized" if summary_changed else "dropped"
+    kind = "summarized" if folded else "dropped"
     left: list[PromptChange] = []
     for role, content, tokens in expected:
         if carried[(role, content)] > 0:

@@ -1,0 +1,63 @@
+"""Display defects from the QA review (items 15, 19, 21): the core functions behind what is shown."""
+
+from __future__ import annotations
+
+from memory_demos.prompt_markers import SUMMARIZE
+from memory_demos.prompt_sections import diff_prompts
+from memory_demos.prompts import SUMMARY_HEADER
+from memory_demos.turn import ModelCall, PromptMessage, Turn
+
+SYSTEM = "You are a helpful assistant. Answer briefly."
+SUMMARY = f"{SUMMARY_HEADER}\nThe human's name is Mara."
+
+
+def _message(role: str, content: str) -> PromptMessage:
+    return PromptMessage(role=role, content=content, tokens=5)
+
+
+def _turn(messages: list[PromptMessage], reply: str, memory_purposes: tuple[str, ...] = ()) -> Turn:
+    reply_call = ModelCall("reply", tuple(messages), reply, 20, 4, "test", 0.0)
+    memory_calls = [ModelCall(purpose, (), "out", 10, 2, "test", 0.0) for purpose in memory_purposes]
+    return Turn(messages[-1].content, reply, 0.0, reply_call, memory_calls=memory_calls)
+
+
+def test_turns_folded_by_a_summarize_call_are_not_reported_dropped() -> None:
+    """Hybrid folds the turn leaving its window after the reply; the summary's text may not change."""
+    before = _turn(
+        [
+            _message("system", SYSTEM),
+            _message("system", SUMMARY),
+            _message("human", "old"),
+            _message("ai", "x"),
+            _message("human", "q"),
+        ],
+        "a",
+        memory_purposes=(SUMMARIZE,),
+    )
+    after = _turn(
+        [
+            _message("system", SYSTEM),
+            _message("system", SUMMARY),
+            _message("human", "q"),
+            _message("ai", "a"),
+            _message("human", "next"),
+        ],
+        "b",
+    )
+    kinds = {change.content: change.kind for change in diff_prompts(before, after, SYSTEM)}
+    assert kinds["old"] == kinds["x"] == "summarized"
+    assert "dropped" not in kinds.values()
+
+
+def test_turns_lost_without_any_summary_are_still_dropped() -> None:
+    before = _turn(
+        [_message("system", SYSTEM), _message("human", "old"), _message("ai", "x"), _message("human", "q")],
+        "a",
+    )
+    after = _turn(
+        [_message("system", SYSTEM), _message("human", "q"), _message("ai", "a"), _message("human", "next")],
+        "b",
+        memory_purposes=("extract",),
+    )
+    kinds = {change.content: change.kind for change in diff_prompts(before, after, SYSTEM)}
+    assert kinds["old"] == kinds["x"] == "dropped"
