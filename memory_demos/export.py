@@ -137,6 +137,8 @@ def markdown_report(
 
 # -- the runnable script --------------------------------------------------------------------------
 
+CONVERSATION_SCRIPT_NAME = "memory_lab_conversation.py"  # the Compare page's download
+
 _SCRIPT_TEMPLATE = '''\
 #!/usr/bin/env python
 """Replay a conversation through Memory Lab strategies and print what each one injected into the prompt.
@@ -271,14 +273,23 @@ def build_script(
     )
 
 
+def export_stem(scenario: Scenario) -> str:
+    """The name (without extension) of a scenario's downloads, e.g. ``memory_lab_name_recall``."""
+    return "memory_lab_" + "".join(ch if ch.isalnum() else "_" for ch in scenario.name.lower())[:40]
+
+
 def replay_script(result: ReplayResult, scenario: Scenario, provider: ProviderConfig | None = None) -> str:
-    """The script that reproduces ``result``: same strategies, same resolved parameters, same messages."""
+    """The script that reproduces ``result``: same strategies, same resolved parameters, same messages.
+
+    Its docstring names the file the Scorecard downloads it as (``export_stem(scenario) + ".py"``).
+    """
     specs = [{"id": run.strategy_id, "params": dict(run.params)} for run in result.runs]
     return build_script(
         specs,
         [turn.user for turn in scenario.turns],
         provider=provider,
         system_prompt=scenario.system or DEFAULT_SYSTEM_PROMPT,
+        filename=f"{export_stem(scenario)}.py",
     )
 
 
@@ -294,5 +305,5 @@ def export_conversation_script(
         user_messages,
         provider=provider,
         system_prompt=system_prompt,
-        filename="memory_lab_conversation.py",
+        filename=CONVERSATION_SCRIPT_NAME,
     )

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from memory_demos.export import export_stem, replay_script
 from memory_demos.prompt_markers import SUMMARIZE
 from memory_demos.prompt_sections import diff_prompts
 from memory_demos.prompts import SUMMARY_HEADER
+from memory_demos.replay import ReplayResult, StrategyRun
+from memory_demos.scenarios import load_scenario
 from memory_demos.turn import ModelCall, PromptMessage, Turn
 
 SYSTEM = "You are a helpful assistant. Answer briefly."
@@ -61,3 +64,13 @@ def test_turns_lost_without_any_summary_are_still_dropped() -> None:
     )
     kinds = {change.content: change.kind for change in diff_prompts(before, after, SYSTEM)}
     assert kinds["old"] == kinds["x"] == "dropped"
+
+
+def test_exported_script_docstring_names_the_file_it_is_downloaded_as() -> None:
+    scenario = load_scenario("name_recall")
+    result = ReplayResult(scenario.name, "offline", [StrategyRun("buffer", {}, [], [])])
+    script = replay_script(result, scenario)
+    file_name = f"{export_stem(scenario)}.py"
+    assert file_name == "memory_lab_name_recall.py"
+    assert f"python {file_name} >" in script
+    assert "memory_lab_replay.py" not in script

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from memory_demos.export import export_conversation_script
+from memory_demos.export import CONVERSATION_SCRIPT_NAME, export_conversation_script
 from memory_demos.i18n import t
 from memory_demos.panes import Pane
 from memory_demos.providers.chat_models import ProviderConfig
@@ -32,7 +32,7 @@ def render_conversation_export(panes: Sequence[Pane], provider: ProviderConfig) 
     st.download_button(
         t("compare.export_script"),
         data=script,
-        file_name="memory_lab_conversation.py",
+        file_name=CONVERSATION_SCRIPT_NAME,
         mime="text/x-python",
         icon=":material/download:",
         help=t("compare.export_script_help"),

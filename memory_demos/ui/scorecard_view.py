@@ -8,7 +8,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from memory_demos.export import markdown_report, replay_script, result_json, scorecard_csv
+from memory_demos.export import export_stem, markdown_report, replay_script, result_json, scorecard_csv
 from memory_demos.i18n import t
 from memory_demos.replay import ReplayResult
 from memory_demos.scenarios import Scenario
@@ -164,7 +164,7 @@ def render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> N
     _recall_chart(timeline)
 
     st.subheader(t("scorecard.downloads"), anchor=False)
-    stem = "memory_lab_" + "".join(ch if ch.isalnum() else "_" for ch in scenario.name.lower())[:40]
+    stem = export_stem(scenario)
     columns = st.columns(4)
     downloads = (
         ("scorecard.download_json", result_json(result), f"{stem}.json", "application/json"),
