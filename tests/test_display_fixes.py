@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from memory_demos.export import export_stem, replay_script
+from memory_demos.migration import prompt_lines
 from memory_demos.prompt_markers import SUMMARIZE
 from memory_demos.prompt_sections import diff_prompts
 from memory_demos.prompts import SUMMARY_HEADER
@@ -74,3 +75,15 @@ def test_exported_script_docstring_names_the_file_it_is_downloaded_as() -> None:
     assert file_name.startswith("memory_lab_name_") and file_name != "memory_lab_replay.py"
     assert f"python {file_name} >" in script
     assert "memory_lab_replay.py" not in script
+
+
+def test_a_multi_line_message_keeps_one_role_prefix_in_the_migration_prompt() -> None:
+    summary = _message("human", "Summary of the conversation:\nThe human is Mara.\n\nShe lives in Porto.")
+    lines = prompt_lines([_message("system", SYSTEM), summary, _message("human", "Where do I live?")])
+    prefixed = [line for line in lines if line.startswith("[")]
+    assert prefixed == [
+        f"[system] {SYSTEM}",
+        "[human] Summary of the conversation:",
+        "[human] Where do I live?",
+    ]
+    assert "        The human is Mara." in lines and "        She lives in Porto." in lines

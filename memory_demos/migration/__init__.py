@@ -188,11 +188,14 @@ def shown_functions(step: ModuleType) -> list[Callable[..., Any]]:
 
 
 def prompt_lines(prompt: Sequence[PromptMessage]) -> list[str]:
-    """A prompt as diffable lines: ``[role] text``, one line per line of content, tool calls as JSON."""
+    """A prompt as diffable lines: ``[role] text``, tool calls as JSON. A multi-line message keeps one
+    role prefix; its further lines are indented under its text, so it still reads as one message."""
     lines: list[str] = []
     for message in prompt:
-        content_lines = message.content.splitlines() or [""]
-        lines.extend(f"[{message.role}] {line}" for line in content_lines)
+        prefix = f"[{message.role}] "
+        first, *rest = message.content.splitlines() or [""]
+        lines.append(prefix + first)
+        lines.extend(" " * len(prefix) + line if line else "" for line in rest)
         if message.tool_calls:
             lines.append(
                 f"[{message.role}] tool_calls={json.dumps(list(message.tool_calls), ensure_ascii=False)}"
