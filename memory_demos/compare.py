@@ -220,6 +220,7 @@ def reset_pane(session: LabSession, pane_id: str) -> None:
         return
     pane.strategy.clear()
     pane.turns = []
+    pane.restored = []
 
 
 def reset_all(session: LabSession) -> None:

@@ -22,7 +22,7 @@ import re
 import secrets
 import stat
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -293,6 +293,31 @@ class ManifestStore:
             raise self.storage.error("conversation links: the PostgreSQL server", exc) from None
         finally:
             connection.close()
+
+
+@dataclass(frozen=True)
+class RestoredExchange:
+    """One earlier exchange a persisted memory brought back: shown, but not recorded in this session."""
+
+    user: str
+    reply: str
+
+
+def restored_exchanges(messages: Sequence[Any]) -> list[RestoredExchange]:
+    """The user/assistant exchanges in a memory's stored messages, oldest first.
+
+    An exchange starts at each human message; its reply is the last assistant text before the next one
+    (an agent's tool calls and tool results are steps of the same exchange, not shown).
+    """
+    exchanges: list[RestoredExchange] = []
+    for message in messages:
+        kind = getattr(message, "type", "")
+        text = str(getattr(message, "text", "") or "")
+        if kind == "human":
+            exchanges.append(RestoredExchange(text, ""))
+        elif kind == "ai" and text and exchanges:
+            exchanges[-1] = RestoredExchange(exchanges[-1].user, text)
+    return exchanges
 
 
 def open_link(token: str, secret: bytes, store: ManifestStore) -> tuple[LinkClaim, ConversationManifest]:

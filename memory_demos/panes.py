@@ -7,11 +7,12 @@ with a ``StrategyContext``; a build failure is kept on the pane as text, never r
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from memory_demos.config import new_conversation_id
-from memory_demos.conversation_link import is_persisted
+from memory_demos.conversation_link import RestoredExchange, is_persisted, restored_exchanges
 from memory_demos.strategies.base import Strategy, StrategyContext
 from memory_demos.strategies.registry import available_ids, build_strategy
 from memory_demos.turn import Turn
@@ -26,7 +27,9 @@ DEFAULT_PANE_COUNT = 4
 class Pane:
     """One column of the Compare page: a strategy, its parameters, and the turns it has answered.
 
-    ``turns`` is what the pane shows; a retried failed turn is replaced by its retry.
+    ``turns`` is what the pane shows; a retried failed turn is replaced by its retry. ``restored`` are
+    the earlier exchanges a persisted memory brought back (a conversation link): shown before ``turns``,
+    their prompts and tokens were not recorded in this session.
     ``conversation_id`` (random) names this pane's memory in persisted backends; ``persisted`` says
     whether that memory outlives the process (a SQL backend, a Chroma server).
     """
@@ -39,6 +42,7 @@ class Pane:
     build_error: str | None = None
     conversation_id: str = field(default_factory=new_conversation_id)
     persisted: bool = False
+    restored: list[RestoredExchange] = field(default_factory=list)
 
     def close(self) -> None:
         """Release the strategy's files and collections (safe to call twice)."""
@@ -70,6 +74,7 @@ class Pane:
         """
         self.release()
         self.turns = []
+        self.restored = []
         self.build_error = None
         if fresh:
             self.conversation_id = new_conversation_id()
@@ -79,6 +84,12 @@ class Pane:
             self.strategy = build_strategy(self.strategy_id, own_context, self.params)
         except Exception as exc:
             self.build_error = context.provider.describe(exc)
+            return
+        if not fresh and self.persisted:
+            try:
+                self.restored = restored_exchanges(self.strategy.stored_messages())
+            except Exception:  # the memory is back; its messages just cannot be listed
+                self.restored = []
 
 
 class SessionLifecycle:
@@ -98,6 +109,16 @@ class SessionLifecycle:
     def __exit__(self, *exc: object) -> None:
         with self.lock:
             self.running -= 1
+
+
+def unseen_messages(panes: Sequence[Pane], pane: Pane) -> int:
+    """How many messages of the conversation ``pane`` has not seen: it was added, reset or rebuilt after
+    the other panes answered them (restored exchanges count as seen by the panes that restored them)."""
+
+    def seen(one: Pane) -> int:
+        return len(one.restored) + len(one.turns)
+
+    return max((seen(other) for other in panes), default=0) - seen(pane)
 
 
 def default_strategy_ids() -> list[str]:

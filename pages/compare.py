@@ -10,7 +10,7 @@ from streamlit.delta_generator import DeltaGenerator
 from memory_demos import compare
 from memory_demos.compare import BroadcastJob
 from memory_demos.i18n import strategy_title, t
-from memory_demos.panes import Pane
+from memory_demos.panes import Pane, unseen_messages
 from memory_demos.providers.tokenizer import count_text_tokens
 from memory_demos.session import LabSession, get_session, widget_key
 from memory_demos.strategies.registry import available_ids, get_info
@@ -102,6 +102,8 @@ def pane_view(session: LabSession, pane: Pane, in_flight: BroadcastJob | None, z
         zoom=zoom,
         can_remove=len(session.panes) > session.limits.min_panes,
         deprecations=pane.strategy.deprecations if pane.strategy is not None else (),
+        restored=tuple(pane.restored),
+        unseen_messages=unseen_messages(session.panes, pane),
     )
 
 

@@ -188,3 +188,33 @@ def test_a_manifest_round_trips_through_postgres_from_two_processes_worth_of_sto
     other.save(conversation, owner, updated)
     assert ManifestStore(StorageConfig(sql_url=postgres_url), tmp_path).load(conversation, owner) == updated
     assert not (tmp_path / "a" / "conversations.sqlite").exists()  # nothing went to SQLite
+
+
+@pytest.mark.parametrize("strategy_id", ["langgraph", "agent"])
+def test_a_pane_rebuilt_on_a_sqlite_checkpointer_lists_the_exchanges_it_got_back(
+    strategy_id: str, tmp_path: Path
+) -> None:
+    from memory_demos.conversation_link import RestoredExchange
+    from memory_demos.panes import Pane, unseen_messages
+    from memory_demos.strategies.base import StrategyContext
+
+    context = StrategyContext(data_dir=tmp_path)
+    params = {"checkpointer": "sqlite"}
+    first = Pane("p1", strategy_id, params)
+    first.build(context)
+    assert first.strategy is not None and first.restored == []
+    reply = first.strategy.send("My name is Zed and I live in Oslo.").reply
+    first.release()  # the process ends; the checkpoint file stays
+
+    again = Pane("p2", strategy_id, params, conversation_id=first.conversation_id)
+    again.build(context, fresh=False)
+    assert again.restored == [RestoredExchange("My name is Zed and I live in Oslo.", reply)]
+    newcomer = Pane("p3", "buffer")
+    newcomer.build(context)
+    assert unseen_messages([again, newcomer], newcomer) == 1
+    assert unseen_messages([again, newcomer], again) == 0
+    fresh = Pane("p4", strategy_id, params, conversation_id=first.conversation_id)
+    fresh.build(context)  # a fresh build starts a new conversation: nothing restored
+    assert fresh.restored == []
+    for pane in (again, newcomer, fresh):
+        pane.close()

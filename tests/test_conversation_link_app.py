@@ -124,3 +124,29 @@ def test_the_notice_counts_the_panes_that_really_came_back(owner_session: AppTes
     at = opened_with(token)
     assert any("0 of 5 panes" in s.value for s in at.success), [s.value for s in at.success]
     assert panes(at)[-1].persisted and panes(at)[-1].build_error  # promised by the link, not back
+
+
+def test_a_restored_pane_shows_its_earlier_exchanges_and_the_others_say_what_they_missed(
+    owner_session: AppTest,
+) -> None:
+    token = link_token(owner_session)
+    for pane in panes(owner_session):
+        pane.release()
+
+    at = opened_with(token)
+    history_index = len(panes(at)) - 1
+    column = at.columns[history_index]
+    assert any(EN["pane.restored"].split(":")[0] in c.value for c in column.caption)
+    assert not any(EN["pane.empty"] in c.value for c in column.caption)
+    shown = [m.children[0].value for m in column.chat_message if m.name == "user"]
+    assert shown == ["Hi, my name is Ada.", "I live in Lisbon."]
+    # The in-memory panes came back empty: each says it has not seen those two messages.
+    first = at.columns[0]
+    assert any("has not seen the 2 earlier message(s)" in c.value for c in first.caption)
+    assert not any("has not seen" in c.value for c in column.caption)
+
+    send(at, "What is my name?")
+    column = at.columns[history_index]
+    shown = [m.children[0].value for m in column.chat_message if m.name == "user"]
+    assert shown == ["Hi, my name is Ada.", "I live in Lisbon.", "What is my name?"]
+    assert len(panes(at)[history_index].turns) == 1  # restored exchanges are shown, not recorded turns

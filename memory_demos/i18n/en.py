@@ -71,6 +71,10 @@ TEXTS: dict[str, str] = {
     "pane.reset_help": "Forget this pane's conversation and memory.",
     "pane.remove_help": "Remove this pane (at least two stay).",
     "pane.empty": "No messages yet: type one below.",
+    "pane.restored": "Restored from the stored memory: {n} earlier exchange(s). Their prompts and tokens "
+    "were not recorded in this session, so the inspector below covers only the turns after them.",
+    "pane.joined_late": "Started at message {start}: this pane has not seen the {n} earlier message(s) the "
+    "other panes answered, so its answers and charts are not comparable with theirs.",
     "pane.error": "This turn failed; the pane's memory is unchanged.",
     "pane.retry": "Retry",
     "pane.note": "Note from the strategy",
@@ -141,6 +145,11 @@ TEXTS: dict[str, str] = {
     "deprecation.label": "{subject} · deprecated since {since}",
     "deprecation.label_no_version": "{subject} · deprecated (the warning names no version)",
     "deprecation.details": "Deprecation warnings LangChain raised while building this memory",
+    "deprecation.raised_by": "raised by {subjects}",
+    "deprecation.raised_by_help": "LangChain raised this warning while this memory was built: `{subject}` "
+    "is a class it uses{role}. The warning is shown as LangChain raised it, not silenced.",
+    "deprecation.role.InMemoryChatMessageHistory": ", to keep the full message history",
+    "deprecation.role.RunnableWithMessageHistory": ", to load and save the history around each model call",
     "tokens.seconds": "Turn took {seconds} s",
     "tokens.failed_calls": "{n} failed call(s): they cost only what the provider reported ({tokens} "
     "tokens, included above).",

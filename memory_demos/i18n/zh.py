@@ -58,6 +58,10 @@ TEXTS: dict[str, str] = {
     "pane.reset_help": "清除这个窗格的对话和记忆。",
     "pane.remove_help": "移除这个窗格（至少保留两个）。",
     "pane.empty": "还没有消息：在下方输入一条。",
+    "pane.restored": "从存储的记忆中恢复：之前的 {n} 轮对话。它们的提示和词元没有在本次会话中记录，"
+    "下方的检查器只涵盖之后的轮次。",
+    "pane.joined_late": "从第 {start} 条消息开始：这个窗格没有看到其他窗格回答过的前 {n} 条消息，"
+    "所以它的回答和图表不能与它们直接比较。",
     "pane.error": "本轮失败；这个窗格的记忆没有改变。",
     "pane.retry": "重试",
     "pane.note": "策略的备注",
@@ -124,6 +128,11 @@ TEXTS: dict[str, str] = {
     "deprecation.label": "{subject} · 自 {since} 起弃用",
     "deprecation.label_no_version": "{subject} · 已弃用（警告未写明版本）",
     "deprecation.details": "构建此记忆时 LangChain 发出的弃用警告",
+    "deprecation.raised_by": "由 {subjects} 发出",
+    "deprecation.raised_by_help": "构建此记忆时 LangChain 发出了这条警告："
+    "`{subject}` 是它用到的一个类{role}。警告按 LangChain 发出的原样显示，没有被屏蔽。",
+    "deprecation.role.InMemoryChatMessageHistory": "，用来保存完整的消息历史",
+    "deprecation.role.RunnableWithMessageHistory": "，用来在每次模型调用前后读取和保存历史",
     "tokens.seconds": "本轮用时 {seconds} 秒",
     "tokens.failed_calls": "{n} 次失败的调用（上面的数字已含在内）："
     "只按服务商报告的用量计（{tokens} 个词元）。",

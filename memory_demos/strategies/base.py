@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
 
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT, new_conversation_id, private_folder
 from memory_demos.deprecations import Deprecation, capture_deprecations, merge
@@ -293,6 +294,10 @@ class Strategy(ABC):
     @abstractmethod
     def clear(self) -> None:
         """Forget everything this strategy remembers for this conversation."""
+
+    def stored_messages(self) -> list[BaseMessage]:
+        """The conversation's messages as this memory keeps them ([] for memories that keep none)."""
+        return []
 
     @classmethod  # noqa: B027 - most strategies accept any valid values
     def check_params(cls, params: Mapping[str, Any], context: StrategyContext) -> None:

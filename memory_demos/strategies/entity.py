@@ -95,6 +95,7 @@ INFO = StrategyInfo(
             "store=redis only: seconds a note lives after it is written (RedisEntityStore's default: one "
             "day); the recent messages expire this long after the last turn. 0: never expires.",
             minimum=0,
+            applies_when=("store", "redis"),
         ),
         ParamSpec(
             "recall_ttl_seconds",
@@ -102,6 +103,7 @@ INFO = StrategyInfo(
             "store=redis only: each time the memory reads a note its TTL is reset to this (default: three "
             "days). 0: reset to ttl_seconds.",
             minimum=0,
+            applies_when=("store", "redis"),
         ),
     ),
 )

@@ -80,6 +80,7 @@ INFO = StrategyInfo(
             "(RedisChatMessageHistory renews the TTL on every write, not on reads). 0: never expires, the "
             "class's default, which keeps every user's messages forever. Default 30 days.",
             minimum=0,
+            applies_when=("backend", "redis"),
         ),
         ParamSpec(
             "keying",

@@ -27,6 +27,8 @@ class ParamSpec:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] | None = None
+    # ("store", "redis"): the parameter has an effect only while that other parameter has that value.
+    applies_when: tuple[str, str] | None = None
 
     @property
     def type_name(self) -> str:
@@ -72,6 +74,8 @@ class ParamSpec:
             data["maximum"] = self.maximum
         if self.choices is not None:
             data["choices"] = list(self.choices)
+        if self.applies_when is not None:
+            data["applies_when"] = dict([self.applies_when])
         return data
 
 
@@ -117,6 +121,17 @@ class StrategyInfo:
         for name, raw in (overrides or {}).items():
             values[name] = self.param(name).parse(raw, self.id)
         return values
+
+    def params_in_effect(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """``values`` without the parameters that do nothing with the others' values (a pane header shows
+        ``ttl_seconds`` only with ``store=redis``)."""
+        shown = {}
+        for name, value in values.items():
+            spec = next((p for p in self.params if p.name == name), None)
+            condition = spec.applies_when if spec is not None else None
+            if condition is None or str(values.get(condition[0])) == condition[1]:
+                shown[name] = value
+        return shown
 
     def to_json(self) -> dict[str, Any]:
         return {

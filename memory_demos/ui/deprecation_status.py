@@ -20,11 +20,24 @@ def render_deprecation_status(deprecations: Sequence[Deprecation], *, full_text:
     versions = sorted({item.since for item in deprecations if item.since})
     since = t("deprecation.since", versions=", ".join(versions)) if versions else ""
     labels = "; ".join(item.label for item in deprecations)
-    messages = "\n\n".join(f"{item.category}: {item.message}" for item in deprecations)
+    subjects = ", ".join(dict.fromkeys(f"`{item.subject}`" for item in deprecations))
     badge = f":orange-badge[:material/warning: {t('deprecation.raised')}{since}]"
-    st.caption(f"{badge} {labels}" if full_text else badge, help=f"{labels}\n\n{messages}")
+    raised_by = t("deprecation.raised_by", subjects=subjects)
+    st.caption(f"{badge} {labels}" if full_text else f"{badge} {raised_by}", help=_explained(deprecations))
     if full_text:
         with st.expander(t("deprecation.details")):
             for item in deprecations:
                 st.caption(f"{item.category} · {item.subject}")
                 st.text(item.message)
+
+
+def raised_by_text(item: Deprecation) -> str:
+    """Which class raised the warning and what this memory uses it for (helper classes such as
+    ``InMemoryChatMessageHistory`` make a modern memory carry a warning)."""
+    role_key = f"deprecation.role.{item.subject}"
+    role = t(role_key)
+    return t("deprecation.raised_by_help", subject=item.subject, role="" if role == role_key else role)
+
+
+def _explained(deprecations: Sequence[Deprecation]) -> str:
+    return "\n\n".join(f"{raised_by_text(item)}\n\n{item.category}: {item.message}" for item in deprecations)

@@ -6,12 +6,13 @@ strategy itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
+from memory_demos.conversation_link import RestoredExchange
 from memory_demos.deprecations import Deprecation
 from memory_demos.i18n import strategy_summary, strategy_title, t
 from memory_demos.prompt_sections import diff_prompts, section_totals, turn_prompt_parts
@@ -50,6 +51,10 @@ class PaneView:
     can_remove: bool
     context_window_assumed: bool = False
     deprecations: tuple[Deprecation, ...] = ()
+    # Earlier exchanges a persisted memory brought back; messages the other panes answered before this one
+    # started (added or reset mid-conversation).
+    restored: tuple[RestoredExchange, ...] = ()
+    unseen_messages: int = 0
 
     @property
     def label(self) -> str:
@@ -117,8 +122,14 @@ def _header(view: PaneView, actions: PaneActions) -> None:
     st.markdown(f"**{view.number}. {strategy_title(view.info)}** :{colour}-badge[{kind}]")
     st.caption(strategy_summary(view.info))
     render_deprecation_status(view.deprecations)
-    if view.params:
-        st.caption(" ".join(code_span(f"{name}={value}") for name, value in view.params.items()))
+    if view.unseen_messages:
+        st.caption(
+            ":material/schedule: "
+            + t("pane.joined_late", start=view.unseen_messages + 1, n=view.unseen_messages)
+        )
+    shown_params = view.info.params_in_effect(view.params)
+    if shown_params:
+        st.caption(" ".join(code_span(f"{name}={value}") for name, value in shown_params.items()))
     with st.container(horizontal=True, gap="small"):
         _param_editor(view, actions)
         st.button(
@@ -174,6 +185,19 @@ def _turn_messages(view: PaneView, actions: PaneActions, turns: list[Turn], last
             _assistant(view, actions, turn, last=index == last_index)
 
 
+def _restored_messages(restored: Sequence[RestoredExchange]) -> None:
+    """The exchanges a persisted memory brought back, marked as such (no inspector: not recorded here)."""
+    if not restored:
+        return
+    st.caption(":material/history: " + t("pane.restored", n=len(restored)))
+    for exchange in restored:
+        with st.chat_message("user"):
+            st.text(exchange.user)
+        with st.chat_message("assistant"):
+            st.text(exchange.reply or "—")
+    st.divider()
+
+
 def _conversation(view: PaneView, actions: PaneActions, shown: list[Turn]) -> Any:
     """The chat, older turns folded away; returns the placeholder a pending reply streams into (or None).
 
@@ -181,10 +205,12 @@ def _conversation(view: PaneView, actions: PaneActions, shown: list[Turn]) -> An
     expander is open, so a long conversation does not make every message cost more to draw.
     """
     placeholder = None
-    height = CONVERSATION_HEIGHT if shown or view.pending_text is not None else "content"
+    filled = shown or view.restored or view.pending_text is not None
+    height = CONVERSATION_HEIGHT if filled else "content"
     with st.container(height=height, border=False):
-        if not shown and view.pending_text is None:
+        if not filled:
             st.caption(t("pane.empty"))
+        _restored_messages(view.restored)
         split = max(len(shown) - RECENT_TURNS, 0)
         if split:
             # A fixed label: a label that changed with the count would make it a new, closed expander.

@@ -241,6 +241,9 @@ class CheckpointedGraphStrategy(Strategy):
         """The thread's messages at the head, as the next turn will see them."""
         return list(self.head_values().get("messages", []))
 
+    def stored_messages(self) -> list[BaseMessage]:
+        return self.messages()
+
     def _branch(self, infos: list[CheckpointInfo]) -> list[CheckpointInfo]:
         """The checkpoints from the thread's root to the head, oldest first."""
         by_id = {info.checkpoint_id: info for info in infos}

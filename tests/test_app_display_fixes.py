@@ -1,0 +1,61 @@
+"""Compare page display fixes (AppTest): panes that started late say so; headers explain deprecation
+badges and show only parameters that have an effect."""
+
+from __future__ import annotations
+
+from memory_demos.deprecations import parse_deprecation
+from memory_demos.session import widget_key
+from memory_demos.strategies.registry import get_info
+from memory_demos.ui.deprecation_status import raised_by_text
+from tests.test_app_pages import EN, open_app, pane_column, panes, send
+
+
+def _add_pane(at, strategy_id: str) -> int:
+    at.selectbox(key=widget_key("add_strategy")).set_value(strategy_id).run()
+    at.button[[b.label for b in at.button].index(EN["compare.add_pane"])].click().run()
+    assert not at.exception, at.exception
+    assert panes(at)[-1].strategy_id == strategy_id
+    return len(panes(at)) - 1
+
+
+def test_a_pane_added_mid_conversation_says_which_messages_it_has_not_seen() -> None:
+    at = open_app("pages/compare.py")
+    send(at, "Hi, I'm Mara.")
+    send(at, "I live in Lisbon.")
+    index = _add_pane(at, "window")
+    note = EN["pane.joined_late"].format(start=3, n=2)
+    assert any(note in c.value for c in pane_column(at, index).caption)
+    assert not any("has not seen" in c.value for c in pane_column(at, 0).caption)
+    send(at, "Where do I live?")
+    assert any(note in c.value for c in pane_column(at, index).caption)  # still true after its first turn
+
+
+def test_the_trim_badge_names_the_class_that_raised_it_and_entity_hides_redis_only_params() -> None:
+    at = open_app("pages/compare.py")
+    trim = [pane.strategy_id for pane in panes(at)].index("trim")
+    captions = [c.value for c in pane_column(at, trim).caption]
+    assert any(EN["deprecation.raised"] in c and "`InMemoryChatMessageHistory`" in c for c in captions)
+
+    entity = _add_pane(at, "entity")
+    header = " ".join(c.value for c in pane_column(at, entity).caption)
+    assert "store=memory" in header and "ttl_seconds" not in header
+
+
+def test_the_badge_tooltip_says_what_the_memory_uses_the_deprecated_class_for() -> None:
+    warning = parse_deprecation(
+        "The class `InMemoryChatMessageHistory` was deprecated in LangChain 1.6.4 and will be removed."
+    )
+    text = raised_by_text(warning)
+    assert "`InMemoryChatMessageHistory`" in text and "keep the full message history" in text
+    unknown = raised_by_text(parse_deprecation("The class `SomethingElse` was deprecated in LangChain 1.0."))
+    assert "`SomethingElse`" in unknown and "deprecation.role" not in unknown
+
+
+def test_redis_only_parameters_show_only_with_redis() -> None:
+    entity = get_info("entity")
+    values = entity.resolve_params({"store": "memory"})
+    assert set(entity.params_in_effect(values)) == {"k", "store"}
+    redis = entity.params_in_effect(entity.resolve_params({"store": "redis"}))
+    assert {"ttl_seconds", "recall_ttl_seconds"} <= set(redis)
+    history = get_info("history")
+    assert "ttl_seconds" not in history.params_in_effect(history.resolve_params({"backend": "sqlite"}))
