@@ -32,7 +32,9 @@ def _strategy_label(strategy_id: str) -> str:
     return f"{strategy_id} · {strategy_title(get_info(strategy_id))}"
 
 
-def _choose_scenario() -> Scenario | None:
+def _choose_scenario(session: LabSession) -> Scenario | None:
+    """The scenario to replay; an invalid one is shown as an error and clears the last scorecard (whose
+    results would otherwise look like this scenario's)."""
     source = st.segmented_control(
         t("scorecard.source"),
         ["bundled", "upload"],
@@ -62,6 +64,7 @@ def _choose_scenario() -> Scenario | None:
         )
         return load_scenario(name)
     except ScenarioError as exc:
+        session.scorecard.outcome = None
         st.error(t("scorecard.invalid"))
         st.code(exc.describe(), language=None, wrap_lines=True)
         return None
@@ -128,7 +131,7 @@ def render() -> None:
     session = get_session()
     st.title(t("scorecard.title"), anchor=False)
     st.caption(t("scorecard.intro"))
-    scenario = _choose_scenario()
+    scenario = _choose_scenario(session)
     if scenario is not None:
         _scenario_preview(scenario)
     available = list(available_ids())

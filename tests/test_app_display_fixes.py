@@ -59,3 +59,27 @@ def test_redis_only_parameters_show_only_with_redis() -> None:
     assert {"ttl_seconds", "recall_ttl_seconds"} <= set(redis)
     history = get_info("history")
     assert "ttl_seconds" not in history.params_in_effect(history.resolve_params({"backend": "sqlite"}))
+
+
+def test_an_invalid_scenario_clears_the_last_scorecard_and_shows_why(monkeypatch) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    import memory_demos.scenarios as scenarios
+    from tests.test_app_teaching_pages import SCORECARD
+
+    at = AppTest.from_file(SCORECARD, default_timeout=120)
+    at.run()
+    at.multiselect(key=widget_key("scorecard_strategies")).set_value(["buffer"]).run()
+    at.button(key=widget_key("scorecard_run")).click().run()
+    assert any("Recall" in frame.value.columns for frame in at.dataframe)
+
+    def broken(name: str):
+        raise scenarios.ScenarioError("Not valid YAML: mapping values are not allowed here")
+
+    monkeypatch.setattr(scenarios, "load_scenario", broken)
+    at.run()
+    assert not at.exception
+    assert any(EN["scorecard.invalid"] in error.value for error in at.error)
+    assert any("Not valid YAML" in code.value for code in at.code)
+    assert not any("Recall" in frame.value.columns for frame in at.dataframe)
+    assert EN["scorecard.table"] not in [header.value for header in at.subheader]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pandas as pd
+
 from memory_demos.export import export_stem, replay_script
 from memory_demos.migration import prompt_lines
 from memory_demos.prompt_markers import SUMMARIZE
@@ -10,6 +12,7 @@ from memory_demos.prompts import SUMMARY_HEADER
 from memory_demos.replay import ReplayResult, StrategyRun
 from memory_demos.scenarios import load_scenario
 from memory_demos.turn import ModelCall, PromptMessage, Turn
+from memory_demos.ui.scorecard_view import recall_chart, token_line_chart
 
 SYSTEM = "You are a helpful assistant. Answer briefly."
 SUMMARY = f"{SUMMARY_HEADER}\nThe human's name is Mara."
@@ -87,3 +90,24 @@ def test_a_multi_line_message_keeps_one_role_prefix_in_the_migration_prompt() ->
         "[human] Where do I live?",
     ]
     assert "        The human is Mara." in lines and "        She lives in Porto." in lines
+
+
+def test_scorecard_charts_keep_ten_strategy_names_readable_and_turn_labels_flat() -> None:
+    strategy_ids = [f"strategy_number_{n}" for n in range(10)]
+    series = pd.DataFrame(
+        [
+            {"strategy": sid, "turn": turn, "prompt_tokens": 10 * turn}
+            for sid in strategy_ids
+            for turn in (1, 2)
+        ]
+    )
+    legend = token_line_chart(series, "prompt_tokens", "prompt tokens").to_dict()["encoding"]["color"][
+        "legend"
+    ]
+    assert legend["orient"] == "bottom" and legend["labelLimit"] == 0 and legend["columns"] < 10
+    timeline = [
+        {"strategy": sid, "turn": 3, "passed": True, "recalled": ["Berlin"], "expected": ["Berlin"]}
+        for sid in strategy_ids
+    ]
+    x_axis = recall_chart(timeline).to_dict()["encoding"]["x"]["axis"]
+    assert x_axis["labelAngle"] == 0

@@ -58,17 +58,37 @@ def _price_table() -> tuple[list[Any], Any] | None:
     return prices, next(price for price in prices if price.model == chosen)
 
 
+LEGEND_COLUMNS = 3  # ten strategies wrap onto four lines below the chart instead of being cut off
+
+
+def token_line_chart(series: pd.DataFrame, value: str, y_title: str) -> alt.Chart:
+    """One line per strategy over the turns, its legend below the chart with full names."""
+    order = list(dict.fromkeys(series["strategy"]))
+    return (
+        alt.Chart(series)
+        .mark_line(point=True)
+        .encode(
+            x=alt.X("turn:Q", title=t("scorecard.col.turn"), axis=alt.Axis(tickMinStep=1, format="d")),
+            y=alt.Y(f"{value}:Q", title=y_title),
+            color=alt.Color(
+                "strategy:N",
+                sort=order,
+                title=None,
+                legend=alt.Legend(orient="bottom", columns=LEGEND_COLUMNS, labelLimit=0, symbolLimit=0),
+            ),
+            tooltip=["strategy", "turn", value],
+        )
+    )
+
+
 def _line_chart(series: pd.DataFrame, value: str, title: str) -> None:
     st.caption(title)
-    table = series.pivot(index="turn", columns="strategy", values=value)
-    st.line_chart(table, x_label=t("scorecard.col.turn"), y_label=value.replace("_", " "))
+    st.altair_chart(token_line_chart(series, value, value.replace("_", " ")), width="stretch")
 
 
-def _recall_chart(timeline: list[dict[str, Any]]) -> None:
-    st.caption(t("scorecard.chart_recall"))
-    if not timeline:
-        st.info(t("scorecard.no_probes"))
-        return
+def recall_chart(timeline: list[dict[str, Any]]) -> alt.Chart:
+    """A cell per strategy and probed turn, green when the expected fact was in the reply; turn labels
+    stay horizontal."""
     frame = pd.DataFrame(
         {
             "strategy": [entry["strategy"] for entry in timeline],
@@ -78,11 +98,11 @@ def _recall_chart(timeline: list[dict[str, Any]]) -> None:
             "expected": [", ".join(entry["expected"]) for entry in timeline],
         }
     )
-    chart = (
+    return (
         alt.Chart(frame)
         .mark_rect(stroke="white")
         .encode(
-            x=alt.X("turn:O", title=t("scorecard.col.turn")),
+            x=alt.X("turn:O", title=t("scorecard.col.turn"), axis=alt.Axis(labelAngle=0)),
             y=alt.Y("strategy:N", title=None, sort=list(dict.fromkeys(frame["strategy"]))),
             color=alt.Color(
                 "outcome:N",
@@ -94,7 +114,14 @@ def _recall_chart(timeline: list[dict[str, Any]]) -> None:
             tooltip=["strategy", "turn", "expected", "recalled"],
         )
     )
-    st.altair_chart(chart, width="stretch")
+
+
+def _recall_chart(timeline: list[dict[str, Any]]) -> None:
+    st.caption(t("scorecard.chart_recall"))
+    if not timeline:
+        st.info(t("scorecard.no_probes"))
+        return
+    st.altair_chart(recall_chart(timeline), width="stretch")
     table = pd.DataFrame(
         {
             t("scorecard.col.turn"): [entry["turn"] for entry in timeline],
