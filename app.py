@@ -7,7 +7,7 @@ import streamlit as st
 from memory_demos.heap import freeze_imported_objects
 from memory_demos.i18n import t
 from memory_demos.session import LANGUAGES, get_session, widget_key
-from memory_demos.ui.frame import frame_scope
+from memory_demos.ui.frame import frame_scope, keep_language_in_url
 from memory_demos.ui.nav import favicon, visible_pages
 from memory_demos.ui.text import provider_label
 from memory_demos.ui.workshop import (
@@ -29,6 +29,7 @@ freeze_imported_objects()  # full garbage collections then skip the libraries' o
 st.set_page_config(page_title=t("app.name"), page_icon=favicon(), layout="wide")
 
 session = get_session()
+keep_language_in_url(session)  # before the access gate, which is drawn in the session's language
 config = load_config_or_stop()
 workshop = config.workshop
 if workshop.enabled:

@@ -149,6 +149,9 @@ def render() -> None:
         if pane.pane_id in slots:
             finish_pane(slots[pane.pane_id], pane_view(session, pane, None, zoom), ACTIONS)
 
+    if any(pane.turns or pane.restored for pane in panes):
+        # Only the language survives a reload: say so here, not only inside the link's expander.
+        st.caption(":material/refresh: " + t("compare.reload_note"))
     render_conversation_link(session, lab_config().workshop)
     render_conversation_export(session.panes, session.provider)
 

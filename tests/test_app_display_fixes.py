@@ -3,11 +3,13 @@ badges and show only parameters that have an effect."""
 
 from __future__ import annotations
 
+from streamlit.testing.v1 import AppTest
+
 from memory_demos.deprecations import parse_deprecation
 from memory_demos.session import widget_key
 from memory_demos.strategies.registry import get_info
 from memory_demos.ui.deprecation_status import raised_by_text
-from tests.test_app_pages import EN, open_app, pane_column, panes, send
+from tests.test_app_pages import APP, EN, TIMEOUT, open_app, pane_column, panes, send
 
 
 def _add_pane(at, strategy_id: str) -> int:
@@ -62,8 +64,6 @@ def test_redis_only_parameters_show_only_with_redis() -> None:
 
 
 def test_an_invalid_scenario_clears_the_last_scorecard_and_shows_why(monkeypatch) -> None:
-    from streamlit.testing.v1 import AppTest
-
     import memory_demos.scenarios as scenarios
     from tests.test_app_teaching_pages import SCORECARD
 
@@ -83,3 +83,28 @@ def test_an_invalid_scenario_clears_the_last_scorecard_and_shows_why(monkeypatch
     assert any("Not valid YAML" in code.value for code in at.code)
     assert not any("Recall" in frame.value.columns for frame in at.dataframe)
     assert EN["scorecard.table"] not in [header.value for header in at.subheader]
+
+
+def test_the_language_is_kept_in_the_url_and_read_back_by_a_new_session() -> None:
+    from tests.test_app_pages import ZH
+
+    at = open_app()
+    at.segmented_control(key=widget_key("language_sidebar")).set_value("zh").run()
+    assert at.title[0].value == ZH["home.title"]
+    assert at.query_params["lang"] == "zh"
+
+    reloaded = AppTest.from_file(APP, default_timeout=TIMEOUT)  # a reload: a new session, the same URL
+    reloaded.query_params["lang"] = "zh"
+    reloaded.run()
+    assert not reloaded.exception
+    assert reloaded.title[0].value == ZH["home.title"]
+    reloaded.switch_page("pages/compare.py")
+    reloaded.run()
+    assert reloaded.title[0].value == ZH["compare.title"]  # a page change keeps it too
+
+
+def test_the_compare_page_says_a_reload_starts_a_new_conversation() -> None:
+    at = open_app("pages/compare.py")
+    assert not any(EN["compare.reload_note"] in c.value for c in at.caption)  # nothing to lose yet
+    send(at, "Hi, I'm Mara.")
+    assert any(EN["compare.reload_note"] in c.value for c in at.caption)

@@ -49,6 +49,8 @@ TEXTS: dict[str, str] = {
     "compare.intro": "One message goes to every pane at once; each pane's memory decides what the model "
     "({provider}) sees.",
     "compare.chat_placeholder": "Message every pane at once",
+    "compare.reload_note": "Reloading this page starts a new conversation (the language stays). Panes whose "
+    "memory is stored can come back through the Conversation link below; the others start empty.",
     "compare.add_strategy": "Strategy to add",
     "compare.add_pane": "Add pane",
     "compare.add_pane_help": "Up to {max} panes; the other panes keep their conversations.",

@@ -38,6 +38,8 @@ TEXTS: dict[str, str] = {
     "compare.title": "对比记忆策略",
     "compare.intro": "一条消息同时发给所有窗格；每个窗格的记忆决定模型（{provider}）能看到什么。",
     "compare.chat_placeholder": "同时发消息给所有窗格",
+    "compare.reload_note": "刷新本页会开始一段新对话（语言保持不变）。记忆有存储的窗格可以通过下方的"
+    "“对话链接”恢复；其他窗格会从空白开始。",
     "compare.add_strategy": "要添加的策略",
     "compare.add_pane": "添加窗格",
     "compare.add_pane_help": "最多 {max} 个窗格；其他窗格的对话会保留。",

@@ -9,6 +9,8 @@ script run (no rerun, so a submitted message or a click is not lost). A page tha
 script (``AppTest.from_file("pages/x.py")``) runs alone, as it always did. The automatic page list of
 that mode is never shown: ``client.showSidebarNavigation = false`` in ``.streamlit/config.toml`` hides
 it, and the frame draws its own links to the pages it declares.
+
+The interface language is also kept in the URL (``?lang=zh``), so a reload or a shared address keeps it.
 """
 
 from __future__ import annotations
@@ -20,6 +22,11 @@ from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
 
+import streamlit as st
+
+from memory_demos.session import LANGUAGES, LabSession, widget_key
+
+LANGUAGE_PARAM = "lang"
 APP_PATH = Path(__file__).resolve().parents[2] / "app.py"
 _IN_FRAME: ContextVar[bool] = ContextVar("memory_lab_in_frame", default=False)
 
@@ -48,3 +55,16 @@ def run_in_frame(render: Callable[[], None]) -> None:
         runpy.run_path(str(APP_PATH), run_name="__main__")
         return
     render()
+
+
+def keep_language_in_url(session: LabSession) -> None:
+    """A new browser session (a reload, a shared link) takes its language from ``?lang=``; from then on
+    the URL follows the session's language (page changes clear query parameters, so it is set again)."""
+    read_key = widget_key("language_read_from_url")
+    wanted = st.query_params.get(LANGUAGE_PARAM)
+    if not st.session_state.get(read_key):
+        st.session_state[read_key] = True
+        if wanted in LANGUAGES:
+            session.language = wanted
+    if wanted != session.language:
+        st.query_params[LANGUAGE_PARAM] = session.language
