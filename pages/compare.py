@@ -144,6 +144,8 @@ def render() -> None:
         compare.finish_broadcast(session, in_flight)
         if session.has_flashes:
             st.rerun()  # the broadcast failed as a whole: show why, at the top of the page
+        if any(pane.turns and pane.turns[-1].error for pane in panes if pane.pane_id in in_flight.pane_ids):
+            st.rerun()  # redraw failed panes' chat at full height: the box drawn while streaming clips it
     _usage_caption(session, usage_slot)
     for pane in panes:
         if pane.pane_id in slots:

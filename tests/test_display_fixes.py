@@ -12,6 +12,7 @@ from memory_demos.prompts import SUMMARY_HEADER
 from memory_demos.replay import ReplayResult, StrategyRun
 from memory_demos.scenarios import load_scenario
 from memory_demos.turn import ModelCall, PromptMessage, Turn
+from memory_demos.ui.charts import CostPoint, cost_chart_spec, cost_rows
 from memory_demos.ui.scorecard_view import recall_chart, token_line_chart
 
 SYSTEM = "You are a helpful assistant. Answer briefly."
@@ -111,3 +112,12 @@ def test_scorecard_charts_keep_ten_strategy_names_readable_and_turn_labels_flat(
     ]
     x_axis = recall_chart(timeline).to_dict()["encoding"]["x"]["axis"]
     assert x_axis["labelAngle"] == 0
+
+
+def test_the_cost_chart_labels_whole_tokens_even_when_every_turn_failed() -> None:
+    failed = cost_rows([CostPoint("1 · buffer", 1, 0, 0), CostPoint("2 · window", 1, 0, 0)])
+    y = cost_chart_spec(failed, "prompt_tokens", "title")["layer"][0]["encoding"]["y"]
+    assert y["axis"]["format"] == ",d" and y["scale"]["domain"] == [0, 1]
+    spent = cost_rows([CostPoint("1 · buffer", 1, 120, 140)])
+    y = cost_chart_spec(spent, "cumulative", "title")["layer"][0]["encoding"]["y"]
+    assert "domain" not in y["scale"]

@@ -118,7 +118,14 @@ def cost_chart_spec(rows: list[dict[str, Any]], field: str, title: str) -> dict[
         "mark": {"type": "line", "point": True},
         "encoding": {
             "x": {"field": "turn", "type": "ordinal", "title": turn_title, "axis": {"labelAngle": 0}},
-            "y": {"field": field, "type": "quantitative", "title": tokens_title},
+            "y": {
+                "field": field,
+                "type": "quantitative",
+                "title": tokens_title,
+                # Whole tokens: an all-zero series (failed turns) would otherwise be labelled "0.000000".
+                "axis": {"format": ",d", "tickMinStep": 1},
+                "scale": {"domain": [0, 1]} if not any(row[field] for row in rows) else {"zero": True},
+            },
             "color": {
                 "field": "pane",
                 "type": "nominal",

@@ -206,7 +206,10 @@ def _conversation(view: PaneView, actions: PaneActions, shown: list[Turn]) -> An
     """
     placeholder = None
     filled = shown or view.restored or view.pending_text is not None
-    height = CONVERSATION_HEIGHT if filled else "content"
+    # A failed last turn (error, provider message, Retry) is taller than a reply: a fixed-height box
+    # would scroll to its end and clip the message that failed, so the box takes its content's height.
+    failed_last = bool(shown) and shown[-1].error is not None and view.pending_text is None
+    height = CONVERSATION_HEIGHT if filled and not failed_last else "content"
     with st.container(height=height, border=False):
         if not filled:
             st.caption(t("pane.empty"))

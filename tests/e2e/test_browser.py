@@ -204,9 +204,24 @@ def test_an_unreachable_provider_fails_in_each_pane_with_a_retry(
         expect(retry).to_have_count(panes, timeout=REPLY_TIMEOUT_MS)
         assert page.get_by_text("Cannot reach the provider", exact=False).count() == panes
         assert page.get_by_test_id("stException").count() == 0
+        # The message that failed stays in view in every pane (not scrolled out of its chat box).
+        assert page.evaluate(USER_MESSAGES_IN_VIEW) == [True] * panes
+        assert page.get_by_text("0.000000").count() == 0  # the cost charts' axes label whole tokens
         full_screenshot(page, artifacts / "e2e_provider_unreachable.png")
     finally:
         context.close()
+
+
+# For each user message in a pane's chat: is its top inside the box that scrolls it?
+USER_MESSAGES_IN_VIEW = """() => Array.from(document.querySelectorAll('[data-testid="stChatMessageAvatarUser"]'))
+  .map((avatar) => {
+    const message = avatar.closest('[data-testid="stChatMessage"]');
+    let box = message.parentElement;
+    while (box && !(['auto', 'scroll'].includes(getComputedStyle(box).overflowY)
+                    && box.scrollHeight > box.clientHeight)) box = box.parentElement;
+    if (!box || box.matches('[data-testid="stAppScrollToBottomContainer"]')) return true;
+    return message.getBoundingClientRect().top >= box.getBoundingClientRect().top - 1;
+  })"""
 
 
 def _closed_port() -> int:
