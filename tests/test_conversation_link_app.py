@@ -4,6 +4,7 @@ an altered, guessed or unknown link is refused with a clear message and touches 
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -35,7 +36,9 @@ def add_persisted_history_pane(at: AppTest) -> str:
 
 def link_token(at: AppTest) -> str:
     link = next(code.value for code in at.code if "?resume=" in code.value)
-    return link.split("?resume=", 1)[1]
+    query = parse_qs(urlsplit(link).query)
+    assert query["lang"] == [at.session_state[KEY_PREFIX + "language"]]  # the link opens in this language
+    return query["resume"][0]
 
 
 def opened_with(token: str) -> AppTest:

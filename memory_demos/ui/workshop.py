@@ -21,6 +21,7 @@ from memory_demos.lab_config import LabConfig, load_lab_config
 from memory_demos.session import KEY_PREFIX, LabSession, widget_key
 from memory_demos.storage import StorageError
 from memory_demos.turn import Turn
+from memory_demos.ui.frame import LANGUAGE_PARAM
 from memory_demos.workshop import (
     ATTENDEE_COOKIE,
     RoomState,
@@ -324,7 +325,8 @@ def render_conversation_link(session: LabSession, config: WorkshopConfig) -> Non
         token = make_token(session.conversation_id, session.user_id, secret)
         base = (st.context.url or "").split("?", 1)[0]
         st.caption(t("link.caption"))
-        st.code(f"{base}?{RESUME_PARAM}={token}", language=None, wrap_lines=True)
+        link = f"{base}?{RESUME_PARAM}={token}&{LANGUAGE_PARAM}={session.language}"  # opens in this language
+        st.code(link, language=None, wrap_lines=True)
         if manifest.persisted_count < len(manifest.panes):
             st.caption(t("link.partial", persisted=manifest.persisted_count, total=len(manifest.panes)))
         st.warning(t("link.share_warning"), icon=":material/share:")
