@@ -58,7 +58,9 @@ def _price_table() -> tuple[list[Any], Any] | None:
     return prices, next(price for price in prices if price.model == chosen)
 
 
-LEGEND_COLUMNS = 3  # ten strategies wrap onto four lines below the chart instead of being cut off
+LEGEND_COLUMNS = 2  # ten strategies wrap onto five lines below the chart instead of being cut off
+CHART_HEIGHT = 300  # plot and axes; each legend row below adds LEGEND_ROW_HEIGHT, so it squeezes nothing
+LEGEND_ROW_HEIGHT = 26
 
 
 def token_line_chart(series: pd.DataFrame, value: str, y_title: str) -> alt.Chart:
@@ -83,7 +85,12 @@ def token_line_chart(series: pd.DataFrame, value: str, y_title: str) -> alt.Char
 
 def _line_chart(series: pd.DataFrame, value: str, title: str) -> None:
     st.caption(title)
-    st.altair_chart(token_line_chart(series, value, value.replace("_", " ")), width="stretch")
+    legend_rows = -(-series["strategy"].nunique() // LEGEND_COLUMNS)
+    st.altair_chart(
+        token_line_chart(series, value, value.replace("_", " ")),
+        width="stretch",
+        height=CHART_HEIGHT + LEGEND_ROW_HEIGHT * legend_rows,
+    )
 
 
 def recall_chart(timeline: list[dict[str, Any]]) -> alt.Chart:
