@@ -221,6 +221,7 @@ def reset_pane(session: LabSession, pane_id: str) -> None:
     pane.strategy.clear()
     pane.turns = []
     pane.restored = []
+    pane.memory_back = False
 
 
 def reset_all(session: LabSession) -> None:

@@ -43,6 +43,7 @@ class Pane:
     conversation_id: str = field(default_factory=new_conversation_id)
     persisted: bool = False
     restored: list[RestoredExchange] = field(default_factory=list)
+    memory_back: bool = False  # built on a persisted memory that outlived the session (a link)
 
     def close(self) -> None:
         """Release the strategy's files and collections (safe to call twice)."""
@@ -75,6 +76,7 @@ class Pane:
         self.release()
         self.turns = []
         self.restored = []
+        self.memory_back = False
         self.build_error = None
         if fresh:
             self.conversation_id = new_conversation_id()
@@ -86,6 +88,7 @@ class Pane:
             self.build_error = context.provider.describe(exc)
             return
         if not fresh and self.persisted:
+            self.memory_back = True
             try:
                 self.restored = restored_exchanges(self.strategy.stored_messages())
             except Exception:  # the memory is back; its messages just cannot be listed
@@ -113,11 +116,14 @@ class SessionLifecycle:
 
 def unseen_messages(panes: Sequence[Pane], pane: Pane) -> int:
     """How many messages of the conversation ``pane`` has not seen: it was added, reset or rebuilt after
-    the other panes answered them (restored exchanges count as seen by the panes that restored them)."""
+    the other panes answered them (restored exchanges count as seen by the panes that restored them).
+    0 for a pane whose stored memory came back: it saw the earlier messages even if it lists none."""
 
     def seen(one: Pane) -> int:
         return len(one.restored) + len(one.turns)
 
+    if pane.memory_back:
+        return 0
     return max((seen(other) for other in panes), default=0) - seen(pane)
 
 

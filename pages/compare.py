@@ -104,6 +104,7 @@ def pane_view(session: LabSession, pane: Pane, in_flight: BroadcastJob | None, z
         deprecations=pane.strategy.deprecations if pane.strategy is not None else (),
         restored=tuple(pane.restored),
         unseen_messages=unseen_messages(session.panes, pane),
+        memory_back=pane.memory_back,
     )
 
 

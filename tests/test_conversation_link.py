@@ -213,8 +213,29 @@ def test_a_pane_rebuilt_on_a_sqlite_checkpointer_lists_the_exchanges_it_got_back
     newcomer.build(context)
     assert unseen_messages([again, newcomer], newcomer) == 1
     assert unseen_messages([again, newcomer], again) == 0
+    assert again.memory_back and not newcomer.memory_back
     fresh = Pane("p4", strategy_id, params, conversation_id=first.conversation_id)
     fresh.build(context)  # a fresh build starts a new conversation: nothing restored
     assert fresh.restored == []
     for pane in (again, newcomer, fresh):
+        pane.close()
+
+
+def test_a_memory_that_keeps_no_messages_comes_back_without_claiming_it_missed_any(tmp_path: Path) -> None:
+    from memory_demos.panes import Pane, unseen_messages
+    from memory_demos.strategies.base import StrategyContext
+
+    context = StrategyContext(data_dir=tmp_path)
+    first = Pane("p1", "entity", {"store": "sqlite"})
+    first.build(context)
+    first.strategy.send("My name is Zed and I live in Oslo.")
+    first.release()
+    again = Pane("p2", "entity", {"store": "sqlite"}, conversation_id=first.conversation_id)
+    again.build(context, fresh=False)
+    other = Pane("p3", "buffer")
+    other.build(context)
+    other.turns.append(other.strategy.send("Hello"))
+    assert again.memory_back and again.restored == []  # its notes came back, no messages to list
+    assert unseen_messages([again, other], again) == 0
+    for pane in (again, other):
         pane.close()

@@ -77,6 +77,8 @@ TEXTS: dict[str, str] = {
     "were not recorded in this session, so the inspector below covers only the turns after them.",
     "pane.joined_late": "Started at message {start}: this pane has not seen the {n} earlier message(s) the "
     "other panes answered, so its answers and charts are not comparable with theirs.",
+    "pane.restored_no_messages": "Its stored memory came back, but it keeps no messages to show here "
+    "(notes or facts only: see Memory state after the next message). Type one below.",
     "pane.error": "This turn failed; the pane's memory is unchanged.",
     "pane.retry": "Retry",
     "pane.note": "Note from the strategy",

@@ -55,6 +55,7 @@ class PaneView:
     # started (added or reset mid-conversation).
     restored: tuple[RestoredExchange, ...] = ()
     unseen_messages: int = 0
+    memory_back: bool = False  # its stored memory came back (it may hold notes or facts, not messages)
 
     @property
     def label(self) -> str:
@@ -212,7 +213,7 @@ def _conversation(view: PaneView, actions: PaneActions, shown: list[Turn]) -> An
     height = CONVERSATION_HEIGHT if filled and not failed_last else "content"
     with st.container(height=height, border=False):
         if not filled:
-            st.caption(t("pane.empty"))
+            st.caption(t("pane.restored_no_messages" if view.memory_back else "pane.empty"))
         _restored_messages(view.restored)
         split = max(len(shown) - RECENT_TURNS, 0)
         if split:
