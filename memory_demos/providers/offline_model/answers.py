@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memory_demos.providers.offline_model.changes import ANY_VALUE
 from memory_demos.providers.offline_model.facts import Fact
 from memory_demos.providers.offline_model.knowledge import Belief, Knowledge
 from memory_demos.providers.offline_model.lexicon import (
@@ -72,6 +73,8 @@ def fact_clause(key: str, values: Sequence[str], subject: str = "you", *, former
     if key in _HABIT_BASE:
         verb = _HABIT_BASE[key]
         return f"{subject} {no}{verb if second else key} {value}"
+    if key == "job" and former and ANY_VALUE in values:  # "I quit my job": which job, nobody said
+        return f"{subject} no longer {'have your' if second else 'has their'} job"
     if key == "job":
         return f"{subject} {no}work{verb_s} as {_article(value)} {value}"
     if key == "age":
@@ -108,6 +111,8 @@ def fact_clause_zh(key: str, values: Sequence[str], subject: str = "你", *, for
         return f"{subject}{'不再' if former else ''}{_ZH_HABIT[key]}{value}"
     if key == "age":
         return f"{subject}{'不再是' if former else ''}{value}岁"
+    if key == "job" and former and ANY_VALUE in values:
+        return f"{subject}不再工作了"
     if key.endswith("_name") and key[: -len("_name")] in _ZH_NAMED:
         return f"{subject}的{_ZH_NAMED[key[: -len('_name')]]}{no}叫{value}"
     if key.startswith("favourite_"):
@@ -240,7 +245,8 @@ def acknowledge(facts: Sequence[Fact], *, chinese: bool) -> str:
             ("你" if chinese else "you") if subject == USER else _display(subject, knowledge, chinese=chinese)
         )
         for key, belief in knowledge.beliefs[subject].items():
-            if subject == USER and key == "name" and belief.values and not chinese:
+            correcting = belief.former or belief.denied  # "not Mara, it's Maria": no greeting
+            if subject == USER and key == "name" and belief.values and not chinese and not correcting:
                 greeting = f"Nice to meet you, {belief.values[-1]}!"
                 continue
             if belief.values:

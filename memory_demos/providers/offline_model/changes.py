@@ -72,12 +72,65 @@ def _has_change_word(text: str) -> bool:
     return (words.nt or words.any_of(_CHANGE_WORDS)) and _ANY_CHANGE_WORD.search(text) is not None
 
 
+# Leaving a job: "S quit S's job as a nurse", "S retired", "S stopped working as a nurse". The job
+# becomes a former one; with no job named, whichever job the prompt held (``ANY_VALUE``).
+ANY_VALUE = "*"
+_LEFT_JOB = re.compile(
+    r"^S\s+(?:(?:have|has|had|just|recently)\s+)*(?:"
+    r"(?:quit|left|lost|resigned\s+from|gave\s+up|walked\s+away\s+from)\s+(?:S's|my|his|her|their|your)\s+(?:job|work|position)"
+    r"(?:\s+as\s+(?:an?\s+)?(?P<as>[a-z][\w -]*?))?"
+    r"|stopped\s+working(?:\s+as\s+(?:an?\s+)?(?P<stopped>[a-z][\w -]*?))?"
+    r"|(?:is\s+)?retired(?:\s+(?:as|from\s+being)\s+(?:an?\s+)?(?P<retired>[a-z][\w -]*?))?"
+    r"|(?:quit|left|resigned)(?:\s+as\s+(?:an?\s+)?(?P<quit>[a-z][\w -]*?))"
+    r"|no\s+longer\s+(?:have|has)\s+(?:S's|my|his|her|their|your)\s+job"
+    r"|is\s+(?:unemployed|out\s+of\s+work|between\s+jobs|jobless)"
+    r")(?:\s+(?:last|this|a|in)\s+\w+|\s+yesterday|\s+today|\s+recently|\s+(?:a\s+)?(?:few\s+)?\w+\s+ago)*"
+    r"\s*[.!]?$",
+    re.IGNORECASE,
+)
+_LEFT_JOB_WORDS = frozenset({"quit", "left", "lost", "resigned", "gave", "walked", "stopped", "retired"})
+_LEFT_JOB_WORDS |= {"unemployed", "out", "between", "jobless", "longer"}
+
+
+def left_job(text: str) -> str | None:
+    """ "S quit S's job as a nurse" -> "S works as nurse" (to be read negated); None for other clauses."""
+    match = _LEFT_JOB.match(text)
+    if match is None:
+        return None
+    job = next((match.group(g) for g in ("as", "stopped", "retired", "quit") if match.group(g)), None)
+    return f"S works as {job.strip() if job else ANY_VALUE}"
+
+
+# A correction in one clause: "S's name is not Mara, it's Maria", "S is called Maria, not Mara".
+_HEAD = r"(?P<head>\bS(?:'s\s+[a-z][\w ]{0,30}?\s+(?:is|are)|\s+is\s+(?:called|named)))"
+_NOT_THIS_BUT = re.compile(
+    _HEAD + r"(?:\s+not|n't)\s+(?P<old>[^,;]+?)\s*[,;]\s*(?:but\s+)?(?:it's\s+|it\s+is\s+|that's\s+)?"
+    r"(?P<new>[^,;]+?)[.!]?$"
+)
+_THIS_NOT = re.compile(_HEAD + r"\s+(?P<new>[^,;]+?)\s*[,;]?\s+(?:and\s+)?not\s+(?P<old>[^,;]+?)[.!]?$")
+
+
+def correction(text: str) -> tuple[str, str] | None:
+    """ "S's name is not Mara, it's Maria" -> ("S's name is not Mara", "S's name is Maria"); else None."""
+    if " not " not in text and "n't " not in text:
+        return None
+    match = _NOT_THIS_BUT.search(text) or _THIS_NOT.search(text)
+    if match is None:
+        return None
+    head = match.group("head")
+    return f"{head} not {match.group('old')}", f"{head} {match.group('new')}"
+
+
 def normalize_en(text: str) -> tuple[str, bool, bool, bool]:
     """An English clause without its change words, and (negated, change, exclusive)."""
     negated = change = exclusive = False
     folded = text.casefold()
+    found_words = _WORDS.findall(folded)
+    left = None if _LEFT_JOB_WORDS.isdisjoint(found_words) else left_job(text)
+    if left is not None:
+        return left, True, True, False
     plain = "n't" not in folded and "İ" not in text and "ı" not in text
-    if (plain and _CHANGE_WORDS.isdisjoint(_WORDS.findall(folded))) or not _ANY_CHANGE_WORD.search(text):
+    if (plain and _CHANGE_WORDS.isdisjoint(found_words)) or not _ANY_CHANGE_WORD.search(text):
         return (_SPACES.sub(" ", text) if "  " in text else text).strip(" ,.!?"), negated, change, exclusive
     words = _Words(text)
     # Edits below only remove words (or write "is"), so the first clause's words stay a superset.
@@ -123,8 +176,19 @@ _ZH_PARTICLE = re.compile("[了啦]$")
 _ZH_CHANGED_TO = re.compile("(?:改成|改为|换成)了?")
 
 
+_ZH_WHEN = "(?:上周|上个月|上个星期|去年|今年|前年|昨天|前几天|最近|已经|刚刚|刚|早就)*"
+_ZH_LEFT_JOB = re.compile(
+    "^S" + _ZH_WHEN + "(?:(?:辞掉|辞去|辞了|丢掉|丢了|失去|离开|不干|放弃)了?(?:(?P<v>[^的，。]{1,8})的)?"
+    "(?:工作|职位|饭碗)|(?:辞职|退休|失业|下岗|离职)(?:了|啦)?(?:，|$)|不再工作)"
+)
+
+
 def normalize_zh(text: str) -> tuple[str, bool, bool, bool]:
     """A Chinese clause without its change words (不再, 已经不, 以前, 现在, 搬到, 改成...), and the flags."""
+    if "辞" in text or "退休" in text or "失" in text or "离" in text or "工作" in text or "岗" in text:
+        left = _ZH_LEFT_JOB.match(text)
+        if left:
+            return f"S做{left.group('v') or ANY_VALUE}", True, True, False
     if not _ZH_ANY_CHANGE_WORD.search(text):
         return text.strip(" 。！？!?"), False, False, False
     negated = change = exclusive = False

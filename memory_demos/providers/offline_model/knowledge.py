@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from langchain_core.messages import BaseMessage
 
+from memory_demos.providers.offline_model.changes import ANY_VALUE
 from memory_demos.providers.offline_model.facts import ANY_KEY, Fact, extract_facts
 from memory_demos.providers.offline_model.lexicon import LIST_KEYS, MAX_LIST_VALUES, OPPOSITE_KEYS
 from memory_demos.providers.offline_model.rules import BIRTHDAY
@@ -41,7 +42,15 @@ def _same(a: str, b: str) -> bool:
 
 
 def _deny(belief: Belief, fact: Fact) -> None:
-    """A negated fact: the value leaves the belief; a value never held is denied, a held one is former."""
+    """A negated fact: the value leaves the belief; a value never held is denied, a held one is former.
+
+    ``ANY_VALUE`` ("I quit my job", no job named) makes every value held a former one.
+    """
+    if fact.value == ANY_VALUE:
+        held = [*belief.values, *belief.conflict] or ([] if belief.former else [ANY_VALUE])
+        belief.former = list(dict.fromkeys([*belief.former, *held]))
+        belief.values, belief.conflict = [], []
+        return
     held = any(_same(v, fact.value) for v in [*belief.values, *belief.conflict, *belief.former])
     belief.values = [v for v in belief.values if not _same(v, fact.value)]
     belief.conflict = [v for v in belief.conflict if not _same(v, fact.value)]

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from memory_demos.providers.offline_model.changes import ANY_VALUE
 from memory_demos.providers.offline_model.lexicon import (
     _CJK,
     _THING_STOP,
@@ -142,6 +143,7 @@ _EN_RULES: tuple[tuple[str, Handler], ...] = (
     (r"^S's\s+(?:home|house|flat|apartment)\s+is\s+in\s+(?P<v>.+)", _single("city", _clean_place)),
     (r"^S\s+(?:is|was)\s+(?:from|born\s+in)\s+(?P<v>.+)", _single("hometown", _clean_place)),
     (r"^S\s+comes?\s+from\s+(?P<v>.+)", _single("hometown", _clean_place)),
+    (r"^S\s+works\s+as\s+\*$", lambda m: [("job", ANY_VALUE)]),
     (r"^S\s+works?\s+as\s+(?:an?\s+)?(?P<v>.+)", _single("job", _clean_value)),
     (r"^S\s+is\s+an?\s+(?P<v>[a-z][\w -]{1,30})", _job),
     (
@@ -244,6 +246,7 @@ _ZH_RULES: tuple[tuple[str, Handler], ...] = (
     (r"^S搬(?:到|去)了?(?P<v>.+)", _single("city", _clean_place)),
     (r"^S(?:来自|是从)(?P<v>.+?)(?:来的|$)", _single("hometown", _clean_place)),
     (r"^S是(?P<v>[^\s，。！？,!?；;、]{1,8})", _zh_is),
+    (r"^S做\*$", lambda m: [("job", ANY_VALUE)]),
     (r"^S(?:在\S{1,8})?(?:当|做)(?P<v>[" + _CJK + r"]{1,6})$", _single("job", _clean_place)),
     (r"^S(?:很|非常|特别|真的|超)?(?:不喜欢|讨厌|不爱|受不了)(?P<v>.+)", _listed("dislikes", chinese=True)),
     (r"^S(?:很|非常|特别|真的|超)?(?:喜欢|爱|热爱)(?P<v>.+)", _listed("likes", chinese=True)),

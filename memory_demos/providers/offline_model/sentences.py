@@ -48,7 +48,7 @@ _EN_MAY_STATE = re.compile(
 )
 # The assistant's own "I" is about the assistant: its lines state facts only in the second or third person.
 _EN_MAY_STATE_AI = re.compile(r"\b(?:[Yy]ou|[Yy]our|[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b|" + _THIRD_PERSON)
-_ZH_MAY_STATE = re.compile(ZH_VERBS + "|生日")
+_ZH_MAY_STATE = re.compile(ZH_VERBS + "|生日|辞|退休|失业|离职|下岗")
 
 
 def may_state_facts(text: str) -> bool:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from memory_demos.providers.offline_model.changes import normalize_en, normalize_zh
+from memory_demos.providers.offline_model.changes import correction, normalize_en, normalize_zh
 from memory_demos.providers.offline_model.lexicon import _CJK, RELATIONS_EN, RELATIONS_ZH
 from memory_demos.providers.offline_model.sentences import (
     NAME_EN,
@@ -299,12 +299,23 @@ def _clause_statements(
     subject, text, self_subject = found
     if subject == ASSISTANT:
         return said
+    corrected = None if chinese else correction(text)
+    if corrected is not None:  # "not X, it's Y": X taken back, Y said in its place
+        for part in corrected:
+            said += [
+                s._replace(change=True) for s in _normalized(subject, part, clause, self_subject, chinese)
+            ]
+        return said
+    return said + _normalized(subject, text, clause, self_subject, chinese)
+
+
+def _normalized(subject: str, text: str, clause: str, self_subject: bool, chinese: bool) -> list[Statement]:
+    """The statement of one clause's text with ``S`` in it, its change words taken out."""
     text, negated, change, exclusive = (normalize_zh if chinese else normalize_en)(text)
     start = _PLACEHOLDER.search(text)
     if start is None:
-        return said
-    said.append(Statement(subject, text[start.start() :], clause, negated, change, exclusive, self_subject))
-    return said
+        return []
+    return [Statement(subject, text[start.start() :], clause, negated, change, exclusive, self_subject)]
 
 
 def _noted(subject: str, clause: str) -> Iterator[Statement]:
