@@ -73,15 +73,24 @@ def fact_clause(key: str, values: Sequence[str], subject: str = "you", *, former
     if key in _HABIT_BASE:
         verb = _HABIT_BASE[key]
         return f"{subject} {no}{verb if second else key} {value}"
-    if key == "job" and former and ANY_VALUE in values:  # "I quit my job": which job, nobody said
-        return f"{subject} no longer {'have your' if second else 'has their'} job"
     if key == "job":
-        return f"{subject} {no}work{verb_s} as {_article(value)} {value}"
+        return _job_clause(values, subject, former=former)
     if key == "age":
         return f"{be} {no}{value} years old"
     if key == "nationality":
         return f"{be} {no}{value}"
     return f"{possessive} {_display_key_en(key)} is {no}{value}"
+
+
+def _job_clause(values: Sequence[str], subject: str, *, former: bool) -> str:
+    """``fact_clause`` for ``job``; a job left with none named reads "you no longer have your job"."""
+    second = subject == "you"
+    if former and ANY_VALUE in values:
+        return f"{subject} no longer {'have your' if second else 'has their'} job"
+    value = " or ".join(values) if former else _join_en(values)
+    return (
+        f"{subject} {'no longer ' if former else ''}work{'' if second else 's'} as {_article(value)} {value}"
+    )
 
 
 def _liking_clause(key: str, value: str, subject: str, *, former: bool) -> str:
@@ -111,13 +120,18 @@ def fact_clause_zh(key: str, values: Sequence[str], subject: str = "你", *, for
         return f"{subject}{'不再' if former else ''}{_ZH_HABIT[key]}{value}"
     if key == "age":
         return f"{subject}{'不再是' if former else ''}{value}岁"
-    if key == "job" and former and ANY_VALUE in values:
-        return f"{subject}不再工作了"
     if key.endswith("_name") and key[: -len("_name")] in _ZH_NAMED:
         return f"{subject}的{_ZH_NAMED[key[: -len('_name')]]}{no}叫{value}"
     if key.startswith("favourite_"):
         return f"{subject}最喜欢的{_display_key_zh(key)}{'不再' if former else ''}是{value}"
-    return f"{subject}的{_display_key_zh(key)}{'不再' if former else ''}是{value}"
+    return _generic_clause_zh(key, values, subject, former=former)
+
+
+def _generic_clause_zh(key: str, values: Sequence[str], subject: str, *, former: bool) -> str:
+    """``fact_clause_zh`` for other keys: "你的订单号是A-1"; a job left with none named: "你不再工作了"."""
+    if former and ANY_VALUE in values:
+        return f"{subject}不再工作了"
+    return f"{subject}的{_display_key_zh(key)}{'不再' if former else ''}是{'、'.join(values)}"
 
 
 def dont_know(key: str = ALL_FACTS, *, chinese: bool = False, questions: int = 1) -> str:

@@ -123,12 +123,17 @@ def correction(text: str) -> tuple[str, str] | None:
 
 def normalize_en(text: str) -> tuple[str, bool, bool, bool]:
     """An English clause without its change words, and (negated, change, exclusive)."""
-    negated = change = exclusive = False
     folded = text.casefold()
     found_words = _WORDS.findall(folded)
     left = None if _LEFT_JOB_WORDS.isdisjoint(found_words) else left_job(text)
     if left is not None:
         return left, True, True, False
+    return _without_change_words(text, folded, found_words)
+
+
+def _without_change_words(text: str, folded: str, found_words: list[str]) -> tuple[str, bool, bool, bool]:
+    """``normalize_en`` for every clause but a job left."""
+    negated = change = exclusive = False
     plain = "n't" not in folded and "İ" not in text and "ı" not in text
     if (plain and _CHANGE_WORDS.isdisjoint(found_words)) or not _ANY_CHANGE_WORD.search(text):
         return (_SPACES.sub(" ", text) if "  " in text else text).strip(" ,.!?"), negated, change, exclusive
