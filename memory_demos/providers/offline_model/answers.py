@@ -35,6 +35,7 @@ from memory_demos.providers.offline_model.text import (
     _display_key_zh,
     _join_en,
 )
+from memory_demos.providers.offline_model.value_questions import WHO
 
 _HABIT_BASE = {key: verb for verb, key in HABIT_VERBS.items()}
 _ZH_HABIT = {key: verb for verb, key in ZH_HABIT_VERBS.items()}
@@ -180,6 +181,8 @@ def answer_question(question: Question, knowledge: Knowledge, *, chinese: bool) 
     """The answer to one recall question, from the prompt's knowledge; None when the prompt has none."""
     if question.key is None:
         return None
+    if question.value is not None:
+        return _value_answer(question, knowledge, chinese=chinese)
     subject = _display(question.subject, knowledge, chinese=chinese)
     if question.key == ALL_FACTS:
         return _all_facts_answer(knowledge, question.subject, subject, chinese=chinese)
@@ -188,6 +191,59 @@ def answer_question(question: Question, knowledge: Knowledge, *, chinese: bool) 
         return None
     key, belief = found
     return _belief_answer(key, belief, subject, chinese=chinese)
+
+
+def _held(values: Sequence[str], value: str) -> str | None:
+    """The value as the prompt spells it, if ``values`` holds it ("a nurse" holds "nurse")."""
+    wanted = value.casefold()
+    return next((v for v in values if v.casefold().removeprefix("a ").removeprefix("an ") == wanted), None)
+
+
+def _who_answer(key: str, value: str, knowledge: Knowledge, *, chinese: bool) -> str | None:
+    """ "Who lives in Accra?": everyone the prompt says does (or no longer does); None for nobody."""
+    said = []
+    for subject in knowledge.subjects():
+        belief = knowledge.beliefs[subject].get(key)
+        if belief is None:
+            continue
+        display = _display(subject, knowledge, chinese=chinese)
+        held, former = _held(belief.values, value), _held(belief.former, value)
+        if held or former:
+            clause = _clause(key, [held or former or value], display, chinese=chinese, former=not held)
+            said.append(_capitalize(clause) + ("。" if chinese else "."))
+    return ("" if chinese else " ").join(said) or None
+
+
+def _value_answer(question: Question, knowledge: Knowledge, *, chinese: bool) -> str | None:
+    """ "Who lives in Accra?" -> who does; "Does Kofi live in Lisbon?" -> yes or no, with the fact.
+
+    None (a refusal) when the prompt says nothing that settles it.
+    """
+    assert question.key is not None and question.value is not None
+    key, value = question.key, question.value
+    if question.subject == WHO:
+        return _who_answer(key, value, knowledge, chinese=chinese)
+    belief = knowledge.belief(question.subject, key)
+    if belief is None:
+        return None
+    subject = _display(question.subject, knowledge, chinese=chinese)
+    end = "。" if chinese else "."
+    yes, no = ("是的，", "不，") if chinese else ("Yes, ", "No, ")
+    if belief.values:
+        clause = _clause(key, belief.values, subject, chinese=chinese)
+        if _held(belief.values, value):
+            return yes + clause + end
+        return no + clause + ("" if chinese or not _held(belief.former, value) else " now") + end
+    if belief.conflict:
+        return _belief_answer(key, belief, subject, chinese=chinese)
+    former = _held(belief.former, value)
+    if former:
+        return no + _clause(key, [former], subject, chinese=chinese, former=True) + end
+    if _held(belief.denied, value):
+        return (
+            no + (f"据我收到的内容，不是{value}" if chinese else f"what I was given says not {value}") + end
+        )
+    return None
 
 
 def _all_facts_answer(knowledge: Knowledge, who: str, subject: str, *, chinese: bool) -> str | None:

@@ -19,15 +19,21 @@ from memory_demos.providers.offline_model.lexicon import (
 )
 from memory_demos.providers.offline_model.statements import USER
 from memory_demos.providers.offline_model.text import _normalize_quotes, normalize_key
+from memory_demos.providers.offline_model.value_questions import WHO, whether_question, who_question
 
 
 @dataclass(frozen=True)
 class Question:
-    """One question: about ``subject`` (as in ``Fact``), asking for ``key`` (None: not a recall question)."""
+    """One question: about ``subject`` (as in ``Fact``), asking for ``key`` (None: not a recall question).
+
+    ``value``: the question names one ("Does Kofi live in Lisbon?" asks whether it holds; with subject
+    ``WHO``, "Who lives in Accra?" asks who holds it).
+    """
 
     subject: str
     key: str | None
     text: str
+    value: str | None = None
 
 
 _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
@@ -259,6 +265,9 @@ def _is_question(part: str, full: str, last: bool) -> bool:
     )
 
 
+_ASK_LEAD = re.compile(
+    r"^(?:(?:and|so|but|also|then|ok|okay)\b[\s,]*|(?:请问|那么|那|还有)[，,]?)+", re.IGNORECASE
+)
 _ZH_ASK_LEAD = re.compile(r"^(?:请问|那么|那|还有|和|你(?:还)?(?:知道|记得)(?=.+[吗呢]))+")
 # Two people in one question: "Where do Tom and Li live?", "小丽和小明住在哪里？".
 _PAIR_EN = re.compile(r"\b(?P<a>[A-Z][a-z][\w-]*|I|me)\s+and\s+(?P<b>[A-Z][a-z][\w-]*|I|me)\b")
@@ -294,12 +303,21 @@ def _part_questions(part: str, chinese: bool, previous: str | None) -> list[Ques
     if pair is not None:
         people, canonical = pair
         return [Question(person, key_of(canonical), part) for person in people]
+    held_by = who_question(_ASK_LEAD.sub("", part), chinese=chinese)
+    if held_by is not None:
+        return [Question(WHO, held_by[0], part, held_by[1])]
     found = (_subject_zh if chinese else _subject_en)(part)
     if found is None and previous is not None:
         found = (previous, _about_previous(part, chinese))
     if found is None:
         return [Question(USER, None, part)]
     subject, canonical = found
+    whether = whether_question(canonical.strip(), chinese=chinese)
+    if whether is not None:
+        key, value = whether
+        if key == "name" and subject.startswith("rel:"):
+            subject, key = USER, f"{subject[4:]}_name"
+        return [Question(subject, key, part, value)]
     key = key_of(canonical)
     if key == ALL_FACTS and subject == USER and re.search(r"\bwho\s+(?:am|is)\s+S\b|^S是谁", canonical, re.I):
         key = "name"
