@@ -61,7 +61,10 @@ def _kv_facts(line: str) -> list[Fact]:
     key = normalize_key(match.group("k"))
     raw = match.group("v").strip().rstrip(".")
     if raw.lower().startswith("no longer "):
-        return [Fact(key, item, line, negated=True) for item in _clean_list(raw[len("no longer ") :])]
+        # A store's "job: no longer nurse" was true once: a former value, not a denial.
+        return [
+            Fact(key, item, line, negated=True, change=True) for item in _clean_list(raw[len("no longer ") :])
+        ]
     if key in LIST_KEYS:
         return [Fact(key, item, line) for item in _clean_list(raw)]
     if key == "name":

@@ -29,7 +29,7 @@ from memory_demos.providers.offline_model.lexicon import (
 )
 from memory_demos.providers.offline_model.questions import detect_recall_question
 from memory_demos.providers.offline_model.sentences import split_sentences
-from memory_demos.providers.offline_model.small_talk import topic_of
+from memory_demos.providers.offline_model.small_talk import summary_topic
 from memory_demos.providers.offline_model.statements import USER
 from memory_demos.providers.offline_model.text import (
     _after_last,
@@ -81,25 +81,28 @@ def render_summary(knowledge: Knowledge, extra_sentences: Sequence[str], topics:
     sentences = fact_sentences(knowledge)[-MAX_SUMMARY_FACTS:]
     sentences += [s for s in extra_sentences if s not in sentences]
     if topics:
-        sentences.append(f"They also talked about {_join_en(list(topics))}.")
+        sentences.append(f"They also talked about {_join_en([f'“{t}”' for t in topics])}.")
     return " ".join(sentences)
+
+
+_QUOTED_TOPIC = re.compile("“([^”]+)”")
 
 
 def _summary_topics(previous: str, new_lines: str) -> list[str]:
     tail = re.search(r"They also talked about (?P<t>.+?)\.\s*$", previous)
-    topics = [t.strip() for t in re.split(r",\s*|\s+and\s+", tail.group("t"))] if tail else []
+    topics = _QUOTED_TOPIC.findall(tail.group("t")) if tail else []
     for segment in _segments(new_lines, "human"):
         if segment.role != "human" or not segment.text.strip():
             continue
         text = segment.text.strip()
         if text.startswith("Here is a summary") or extract_facts(text) or detect_recall_question(text):
             continue
-        topic = topic_of(text)
+        topic = summary_topic(text, MAX_TOPIC_CHARS)
         if topic and not re.match(r"^(?:hi|hello|hey)$", topic, re.IGNORECASE):
-            topics.append(topic[:MAX_TOPIC_CHARS])
+            topics.append(topic)
     topics = [t for t in topics if t]
     topics = list(dict.fromkeys(reversed(topics)))[:MAX_SUMMARY_TOPICS]
-    return [t.replace(" and ", " & ") for t in reversed(topics)]
+    return list(reversed(topics))
 
 
 def progressive_summary(summary: str, new_lines: str, *, drift: bool = False) -> str:
@@ -114,7 +117,10 @@ def progressive_summary(summary: str, new_lines: str, *, drift: bool = False) ->
                 drifted.append(sentence)
                 break
     # Fact-shaped invented details are facts now; render them once, as facts.
-    extra = [s for s, key in DRIFT_DETAILS if s in drifted and (key is None or key not in facts)]
+    # A detail the conversation has since spoken to ("I quit my job") is not carried over either.
+    extra = [
+        s for s, key in DRIFT_DETAILS if s in drifted and (key is None or knowledge.belief(USER, key) is None)
+    ]
     return render_summary(knowledge, extra, _summary_topics(summary, new_lines))
 
 
@@ -193,13 +199,21 @@ def summarize_entity(entity: str, existing: str, last_line: str) -> str:
     knowledge.merged()
     sentences = [s.strip() for s in re.split(r"(?<=[.!?。])\s+", existing) if s.strip()]
     kept = [s for s in sentences if not extract_facts(s, role="narrative")]
+    user_name = knowledge.beliefs.get(USER, {}).get("name")
+    if user_name and user_name.values and entity.casefold() in (v.casefold() for v in user_name.former):
+        return f"{entity} is no longer the human's name: the human's name is now {user_name.values[-1]}."
     subject = knowledge.resolve(entity)
     if subject == USER:
         about = Knowledge()
         about.beliefs = {USER: knowledge.beliefs.get(USER, {})}
         new = [f"{entity} is the human's name.", *[s for s in fact_sentences(about, user_as=entity)]]
         new = list(
-            dict.fromkeys(s for s in new if not s.startswith(f"{entity} is the human's name") or s == new[0])
+            dict.fromkeys(
+                s
+                for s in new
+                if not s.startswith((f"{entity} is the human's name", f"{entity} is now the human's name"))
+                or s == new[0]
+            )
         )
     elif subject in knowledge.beliefs:
         about = Knowledge()

@@ -7,6 +7,35 @@ import re
 from memory_demos.providers.offline_model.lexicon import _STOPWORDS, DONT_KNOW_EN, DONT_KNOW_ZH
 from memory_demos.providers.offline_model.text import _join_en, _normalize_quotes, _stable_hash, is_chinese
 
+_ZH_TOPIC_CHARS = 12  # longer topics are cut and marked "…", never cut silently inside a word
+_SUMMARY_OPENER = re.compile(r"^(?:(?:hi|hello|hey|thanks|thank you|ok|okay|so|well|oh)\b[\s,.!]*)+", re.I)
+
+
+def summary_topic(text: str, max_chars: int) -> str:
+    """A readable topic phrase for a summary: "about X" if said, else the message's own words, cut at a
+    word with "…" when longer than ``max_chars`` ("what makes a good cup of tea", not "makes & cup")."""
+    text = _normalize_quotes(text).strip()
+    if is_chinese(text) or re.search(r"\babout\s+\w", text, re.IGNORECASE):
+        return topic_of(text)
+    phrase = _SUMMARY_OPENER.sub("", text).strip(" ?!.,;:")
+    first, _, rest = phrase.partition(" ")
+    if first.lower() in _STOPWORDS and first != "I":
+        phrase = " ".join(filter(None, (first.lower(), rest)))
+    if len(phrase) <= max_chars:
+        return phrase
+    cut = phrase[: max_chars - 1].rsplit(" ", 1)[0]
+    return cut.rstrip(" ,;:") + "…"
+
+
+def _cut_zh(text: str) -> str:
+    """A long Chinese topic cut before 的/和/在/是 or after 了 (word edges a reader sees), marked "…"."""
+    head = text[:_ZH_TOPIC_CHARS]
+    edges = [i for i, ch in enumerate(head) if ch in "的和在是跟"] + [
+        i + 1 for i, ch in enumerate(head) if ch == "了"
+    ]
+    edge = max((i for i in edges if i >= 4), default=_ZH_TOPIC_CHARS - 1)
+    return text[:edge] + "…"
+
 
 def topic_of(text: str) -> str:
     """A short, deterministic topic phrase taken from the text itself ("" when there is none)."""
@@ -15,7 +44,7 @@ def topic_of(text: str) -> str:
         cleaned = re.sub(r"[，。！？,.!?；;、：:\s]+", "", text)
         cleaned = re.sub(r"^(?:我觉得|我想|我们|请问|你觉得|今天|最近)+", "", cleaned)
         cleaned = re.sub(r"(?:吗|呢|吧|啊|呀|了)+$", "", cleaned)
-        return cleaned[:10]
+        return cleaned if len(cleaned) <= _ZH_TOPIC_CHARS else _cut_zh(cleaned)
     about = re.search(r"\babout\s+(?P<t>[\w' -]{2,40}?)\s*(?:[?.!,;]|$)", text, re.IGNORECASE)
     if about:
         words = [w for w in about.group("t").split() if w.lower() not in {"the", "a", "an", "my", "your"}]
