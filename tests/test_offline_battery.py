@@ -12,6 +12,9 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from memory_demos.providers.offline_model import OfflineTeachingModel, dont_know
 from memory_demos.scenarios import is_refusal
 from tests.offline_battery import CASES, Case
+from tests.offline_battery_corrections import correction_cases
+
+ALL_CASES = CASES + correction_cases()
 
 MODEL = OfflineTeachingModel()
 
@@ -27,13 +30,13 @@ def converse(case_turns: tuple[str, ...], question: str, system: str = "") -> st
 
 
 def test_the_battery_is_big_enough_and_bilingual() -> None:
-    assert len(CASES) >= 200
-    assert sum(case.chinese for case in CASES) >= 80
-    assert sum(case.refuse for case in CASES) >= 20
+    assert len(ALL_CASES) >= 200
+    assert sum(case.chinese for case in ALL_CASES) >= 80
+    assert sum(case.refuse for case in ALL_CASES) >= 20
 
 
 @pytest.mark.parametrize(
-    "case", CASES, ids=lambda case: f"{case.turns[-1] if case.turns else 'system'} | {case.question}"
+    "case", ALL_CASES, ids=lambda case: f"{case.turns[-1] if case.turns else 'system'} | {case.question}"
 )
 def test_battery(case: Case) -> None:
     answer = converse(case.turns, case.question, case.system)

@@ -84,7 +84,7 @@ _LEFT_JOB = re.compile(
     r"|(?:quit|left|resigned)(?:\s+as\s+(?:an?\s+)?(?P<quit>[a-z][\w -]*?))"
     r"|no\s+longer\s+(?:have|has)\s+(?:S's|my|his|her|their|your)\s+job"
     r"|is\s+(?:unemployed|out\s+of\s+work|between\s+jobs|jobless)"
-    r")(?:\s+(?:last|this|a|in)\s+\w+|\s+yesterday|\s+today|\s+recently|\s+(?:a\s+)?(?:few\s+)?\w+\s+ago)*"
+    r")(?:\s+(?:last|this|a|in)\s+\w+|\s+(?:yesterday|today|recently|now|anymore)|\s+(?:a\s+)?(?:few\s+)?\w+\s+ago)*"
     r"\s*[.!]?$",
     re.IGNORECASE,
 )

@@ -13,10 +13,14 @@ from memory_demos.providers.offline_model.lexicon import _CJK
 from memory_demos.providers.offline_model.text import _normalize_quotes
 
 NAME_EN = r"[A-Z][a-z][\w'-]*"
-ZH_VERBS = r"住|搬|来自|是|今年|喜欢|不|讨厌|做|当|在|的|叫|刚|已经|现在|也|还|最|说|只|喝|吃|满|过|以前|原来"
+ZH_VERBS = (
+    r"住|搬|来自|是|今年|喜欢|不|讨厌|做|当|在|的|叫|刚|已经|现在|也|还|最|说|只|喝|吃|满|过|以前|原来|"
+    r"辞|退休|失业|离职"
+)
 PREDICATE = (
     r"(?:is|was|has|had|lives|lived|moved|works|worked|likes|loves|hates|enjoys|drinks|eats|plays|speaks|"
-    r"studies|comes|turned|just|no\s+longer|used\s+to|doesn't|does|never|now|only|still|also|recently)\b"
+    r"studies|comes|turned|just|no\s+longer|used\s+to|doesn't|does|never|now|only|still|also|recently|"
+    r"quit|retired|resigned|stopped|lost)\b"
 )
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:[,;:—–]\s*(?:and\s+|but\s+|so\s+|then\s+)?|\s+(?:and|&|but|so|whereas|while)\s+)"
@@ -48,7 +52,7 @@ _EN_MAY_STATE = re.compile(
 )
 # The assistant's own "I" is about the assistant: its lines state facts only in the second or third person.
 _EN_MAY_STATE_AI = re.compile(r"\b(?:[Yy]ou|[Yy]our|[Hh]e|[Ss]he|[Hh]is|[Hh]er)\b|" + _THIRD_PERSON)
-_ZH_MAY_STATE = re.compile(ZH_VERBS + "|生日|辞|退休|失业|离职|下岗")
+_ZH_MAY_STATE = re.compile(ZH_VERBS + "|生日|下岗")
 
 
 def may_state_facts(text: str) -> bool:
