@@ -8,7 +8,9 @@ from memory_demos.providers.offline_model.lexicon import _STOPWORDS, DONT_KNOW_E
 from memory_demos.providers.offline_model.text import _join_en, _normalize_quotes, _stable_hash, is_chinese
 
 _ZH_TOPIC_CHARS = 12  # longer topics are cut and marked "…", never cut silently inside a word
-_SUMMARY_OPENER = re.compile(r"^(?:(?:hi|hello|hey|thanks|thank you|ok|okay|so|well|oh)\b[\s,.!]*)+", re.I)
+_SUMMARY_OPENER = re.compile(
+    r"^(?:(?:hi|hello|hey|thanks|thank you|ok|okay|so|well|oh|and|but|also)\b[\s,.!]*)+", re.IGNORECASE
+)
 
 
 def summary_topic(text: str, max_chars: int) -> str:
