@@ -20,6 +20,8 @@ _LEFT_JOB_EN = [
     "I lost my job.",
     "I retired last year.",
     "I'm retired now.",
+    "I got fired last month.",
+    "I resigned.",
 ]
 _LEFT_JOB_ZH = [
     "我上周辞掉了{job}的工作。",
@@ -27,6 +29,7 @@ _LEFT_JOB_ZH = [
     "我不做{job}了。",
     "我退休了。",
     "我已经不当{job}了。",
+    "我已经离职了。",
 ]
 
 
@@ -93,6 +96,7 @@ def _names_en(name: str, new: str) -> list[Case]:
         f"I'm not {name}, I'm {new}.",
         f"Call me {new}, not {name}.",
         f"My name is {new}, not {name}.",
+        f"Please call me {new}.",
     ]
     cases = [
         _c([f"Hi, I'm {name}.", said], "What's my name?", [new], [f"Your name is {name}."])
@@ -110,6 +114,7 @@ def _names_zh(name: str, new: str) -> list[Case]:
         _c([f"我叫{name}。", f"我不叫{name}，我叫{new}。"], "我叫什么名字？", [new], [f"你叫{name}。"]),
         _c([f"我叫{name}。", f"我的名字不是{name}，是{new}。"], "我叫什么名字？", [new], [f"你叫{name}。"]),
         _c([f"我叫{name}。", f"我不叫{name}，我叫{new}。"], f"我叫{name}吗？", ["不", new]),
+        _c([f"我叫{name}。", f"叫我{new}吧。"], "我叫什么名字？", [new], [f"你叫{name}。", "吧"]),
     ]
 
 
@@ -133,6 +138,9 @@ def _who_and_whether_en(name: str, city: str, city2: str, rel: str, person: str,
         _c([f"I live in {city}."], f"Do I live in {city2}?", ["No", city]),
         _c([f"My name is {name}."], f"Do I live in {city}?", refuse=True),
         _c([f"My name is {name}."], f"Is my name {name}?", ["Yes", name]),
+        _c(["I like green tea."], "Do I like coffee?", refuse=True),
+        _c(["I like green tea.", "I don't like coffee."], "Do I like coffee?", ["No"]),
+        _c(["I like green tea."], "Do I like green tea?", ["Yes"]),
     ]
 
 

@@ -21,6 +21,8 @@ from memory_demos.providers.offline_model.lexicon import (
     DONT_KNOW_NTH_ZH,
     DONT_KNOW_ZH,
     HABIT_VERBS,
+    LIST_KEYS,
+    OPPOSITE_KEYS,
     ORDINALS_EN,
     ORDINALS_ZH,
     ZH_HABIT_VERBS,
@@ -223,16 +225,21 @@ def _value_answer(question: Question, knowledge: Knowledge, *, chinese: bool) ->
     key, value = question.key, question.value
     if question.subject == WHO:
         return _who_answer(key, value, knowledge, chinese=chinese)
-    belief = knowledge.belief(question.subject, key)
-    if belief is None:
-        return None
     subject = _display(question.subject, knowledge, chinese=chinese)
     end = "。" if chinese else "."
     yes, no = ("是的，", "不，") if chinese else ("Yes, ", "No, ")
+    opposite = knowledge.belief(question.subject, OPPOSITE_KEYS.get(key, ""))
+    if opposite and _held(opposite.values, value):  # "Do I like coffee?" after "I don't like coffee"
+        return no + _clause(OPPOSITE_KEYS[key], [value], subject, chinese=chinese) + end
+    belief = knowledge.belief(question.subject, key)
+    if belief is None:
+        return None
+    if belief.values and _held(belief.values, value):
+        return yes + _clause(key, belief.values, subject, chinese=chinese) + end
+    if key in LIST_KEYS and not (_held(belief.former, value) or _held(belief.denied, value)):
+        return None  # liking tea says nothing about coffee
     if belief.values:
         clause = _clause(key, belief.values, subject, chinese=chinese)
-        if _held(belief.values, value):
-            return yes + clause + end
         return no + clause + ("" if chinese or not _held(belief.former, value) else " now") + end
     if belief.conflict:
         return _belief_answer(key, belief, subject, chinese=chinese)

@@ -81,7 +81,10 @@ _LEFT_JOB = re.compile(
     r"(?:\s+as\s+(?:an?\s+)?(?P<as>[a-z][\w -]*?))?"
     r"|stopped\s+working(?:\s+as\s+(?:an?\s+)?(?P<stopped>[a-z][\w -]*?))?"
     r"|(?:is\s+)?retired(?:\s+(?:as|from\s+being)\s+(?:an?\s+)?(?P<retired>[a-z][\w -]*?))?"
-    r"|(?:quit|left|resigned)(?:\s+as\s+(?:an?\s+)?(?P<quit>[a-z][\w -]*?))"
+    r"|left\s+as\s+(?:an?\s+)?(?P<left>[a-z][\w -]*?)"
+    r"|(?:quit|resigned)(?:\s+as\s+(?:an?\s+)?(?P<quit>[a-z][\w -]*?))?"
+    r"|(?:got|was|were|has\s+been|have\s+been)\s+(?:fired|sacked|laid\s+off|let\s+go)"
+    r"|no\s+longer\s+works?"
     r"|no\s+longer\s+(?:have|has)\s+(?:S's|my|his|her|their|your)\s+job"
     r"|is\s+(?:unemployed|out\s+of\s+work|between\s+jobs|jobless)"
     r")(?:\s+(?:last|this|a|in)\s+\w+|\s+(?:yesterday|today|recently|now|anymore)|\s+(?:a\s+)?(?:few\s+)?\w+\s+ago)*"
@@ -89,7 +92,7 @@ _LEFT_JOB = re.compile(
     re.IGNORECASE,
 )
 _LEFT_JOB_WORDS = frozenset({"quit", "left", "lost", "resigned", "gave", "walked", "stopped", "retired"})
-_LEFT_JOB_WORDS |= {"unemployed", "out", "between", "jobless", "longer"}
+_LEFT_JOB_WORDS |= {"unemployed", "out", "between", "jobless", "longer", "fired", "sacked", "laid", "let"}
 
 
 def left_job(text: str) -> str | None:
@@ -97,7 +100,7 @@ def left_job(text: str) -> str | None:
     match = _LEFT_JOB.match(text)
     if match is None:
         return None
-    job = next((match.group(g) for g in ("as", "stopped", "retired", "quit") if match.group(g)), None)
+    job = next((match.group(g) for g in ("as", "stopped", "retired", "left", "quit") if match.group(g)), None)
     return f"S works as {job.strip() if job else ANY_VALUE}"
 
 

@@ -75,7 +75,7 @@ _PERSON_EN = r"(?:" + NAME_EN + r"\b|[" + _CJK + r"]{2,4})"  # a name in English
 _ZH_NAME = r"(?:[" + _CJK + r"]{2,3}?|[A-Z][a-z]+)"
 _EN_LEAD = re.compile(
     r"^(?:(?:and|but|so|then|well|oh|also|now|these days|nowadays|today|by the way|in fact|actually|"
-    r"anyway|currently|big news|update|ok|okay|yes|no|hi|hello|hey)\b[\s,:!-]*)+",
+    r"anyway|currently|big news|update|ok|okay|yes|no|hi|hello|hey|please)\b[\s,:!-]*)+",
     re.IGNORECASE,
 )
 _ZH_LEAD = re.compile(

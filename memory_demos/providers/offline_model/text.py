@@ -186,7 +186,7 @@ def _clean_name(raw: str, *, require_capital: bool) -> str | None:
 
 
 _WORD_RE = re.compile(_WORD)
-_ZH_NAME_END = re.compile(f"[{_ZH_STOP_CHARS}]|住在|住|来自|喜欢|今年|我|在|是|的")
+_ZH_NAME_END = re.compile(f"[{_ZH_STOP_CHARS}]|住在|住|来自|喜欢|今年|我|在|是|的|吧$|啊$|呀$")
 _ZH_PLACE_END = re.compile(f"[{_ZH_STOP_CHARS}]|我|喜欢|工作|的时候|了|啦|呢")
 _PLACE_WORDS = re.compile(r"[^\W\d_][\w'-]*|\S")
 
