@@ -5,8 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from memory_demos.providers.offline_model import progressive_summary, small_talk, summarize_entity
+from memory_demos.providers.offline_model import dont_know, progressive_summary, small_talk, summarize_entity
+from tests.test_offline_battery import CITIES, NAMES, ZH_CITIES, ZH_NAMES, converse
 
 NOTE = "Mara is the human's name. Mara lives in Lisbon. Mara works as a nurse."
 
@@ -65,3 +68,59 @@ def test_a_long_chinese_topic_is_cut_at_a_word_edge_and_marked() -> None:
     assert "我上周辞掉了护士的工作然后去旅行了很久".startswith(topic.group(1)[:-1])
     assert not topic.group(1).endswith("的工…")
     assert "“晚霞真漂亮”" in small_talk("晚霞真漂亮啊", chinese=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Properties
+
+JOBS = st.sampled_from(["nurse", "teacher", "baker", "pilot", "dentist", "architect"])
+LEFT = st.sampled_from(
+    [
+        "I quit my job as a {job}.",
+        "I left my job as a {job} last week.",
+        "I stopped working as a {job}.",
+        "I lost my job.",
+        "I retired.",
+        "I resigned.",
+    ]
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(job=JOBS, left=LEFT, name=NAMES, city=CITIES)
+def test_a_job_left_is_never_said_back_as_current(job: str, left: str, name: str, city: str) -> None:
+    turns = (f"Hi, I'm {name}, I live in {city} and work as a {job}.", left.format(job=job))
+    for question in ("What's my job?", "What do I do?", f"Am I a {job}?", f"Who works as a {job}?"):
+        answer = converse(turns, question)
+        assert f"you work as a {job}" not in answer.lower(), (turns, question, answer)
+        assert not answer.startswith("Yes"), (turns, question, answer)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    person=NAMES,
+    lives=CITIES,
+    asked=CITIES,
+    chinese=st.booleans(),
+    zh_person=ZH_NAMES,
+    zh_lives=ZH_CITIES,
+    zh_asked=ZH_CITIES,
+)
+def test_yes_no_and_who_questions_follow_the_prompt(
+    person: str, lives: str, asked: str, chinese: bool, zh_person: str, zh_lives: str, zh_asked: str
+) -> None:
+    if chinese:
+        person, lives, asked = zh_person, zh_lives, zh_asked
+        turns = (f"我朋友{person}住在{lives}。",)
+        whether, who, yes = f"{person}住在{asked}吗？", f"谁住在{asked}？", "是的"
+    else:
+        turns = (f"My friend {person} lives in {lives}.",)
+        whether, who, yes = f"Does {person} live in {asked}?", f"Who lives in {asked}?", "Yes"
+    answer = converse(turns, whether)
+    assert answer.startswith(yes) == (lives == asked), (turns, whether, answer)
+    assert lives in answer
+    answer = converse(turns, who)
+    if lives == asked:
+        assert person in answer, (turns, who, answer)
+    else:
+        assert answer == dont_know(chinese=chinese), (turns, who, answer)
