@@ -48,6 +48,7 @@ def _left_job_en(name: str, city: str, rel: str, person: str, job: str, new_job:
             [job],
         ),
         _c([intro, f"I quit my job as a {job}."], f"Am I a {job}?", ["No"], ["Yes"]),
+        _c([intro, f"I quit my job as a {job}."], "What was my job before?", [f"used to work as a {job}"]),
         _c([intro, "I quit my job."], "Where do I live?", [city]),
         _c(
             [f"My {rel} {person} works as a {job}.", f"{person} quit his job."],
@@ -138,6 +139,9 @@ def _who_and_whether_en(name: str, city: str, city2: str, rel: str, person: str,
         _c([f"I live in {city}."], f"Do I live in {city2}?", ["No", city]),
         _c([f"My name is {name}."], f"Do I live in {city}?", refuse=True),
         _c([f"My name is {name}."], f"Is my name {name}?", ["Yes", name]),
+        _c([f"I live in {city}."], "Where did I live before?", refuse=True),
+        _c([f"I live in {city}.", f"I moved to {city2}."], "Where did I live before?", [city], [city2]),
+        _c([f"I live in {city}.", f"I moved to {city2}."], f"Who lives in {city}?", ["no longer"]),
         _c(["I like green tea."], "Do I like coffee?", refuse=True),
         _c(["I like green tea.", "I don't like coffee."], "Do I like coffee?", ["No"]),
         _c(["I like green tea."], "Do I like green tea?", ["Yes"]),
@@ -155,6 +159,8 @@ def _who_and_whether_zh(name: str, city: str, city2: str, rel: str, person: str,
         _c([f"我住在{city}。", f"我已经不住{city}了，搬到{city2}了。"], f"我还住在{city}吗？", ["不", city2]),
         _c([f"我住在{city}。"], f"我住在{city}吗？", ["是的", city]),
         _c([f"我叫{name}。"], f"我住在{city}吗？", refuse=True),
+        _c([f"我住在{city}。"], "我以前住在哪里？", refuse=True),
+        _c([f"我住在{city}。", f"我搬到{city2}了。"], "我以前住在哪里？", [city], [city2]),
     ]
 
 

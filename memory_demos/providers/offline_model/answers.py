@@ -185,6 +185,8 @@ def answer_question(question: Question, knowledge: Knowledge, *, chinese: bool) 
         return None
     if question.value is not None:
         return _value_answer(question, knowledge, chinese=chinese)
+    if question.past:
+        return _past_answer(question, knowledge, chinese=chinese)
     subject = _display(question.subject, knowledge, chinese=chinese)
     if question.key == ALL_FACTS:
         return _all_facts_answer(knowledge, question.subject, subject, chinese=chinese)
@@ -199,6 +201,24 @@ def _held(values: Sequence[str], value: str) -> str | None:
     """The value as the prompt spells it, if ``values`` holds it ("a nurse" holds "nurse")."""
     wanted = value.casefold()
     return next((v for v in values if v.casefold().removeprefix("a ").removeprefix("an ") == wanted), None)
+
+
+def _past_answer(question: Question, knowledge: Knowledge, *, chinese: bool) -> str | None:
+    """ "Where did I live before?": the former value; None when the prompt names none (never the current)."""
+    belief = knowledge.belief(question.subject, question.key or "")
+    former = [v for v in belief.former if v != ANY_VALUE] if belief else []
+    if not former:
+        return None
+    subject = _display(question.subject, knowledge, chinese=chinese)
+    if chinese:
+        return f"{subject}以前{fact_clause_zh(question.key or '', former, '')}。"
+    value = " or ".join(former)
+    used_to = {
+        "city": f"{subject} used to live in {value}",
+        "job": f"{subject} used to work as {_article(value)} {value}",
+        "name": f"{'your' if subject == 'you' else subject + chr(39) + 's'} name used to be {value}",
+    }
+    return _capitalize(used_to[question.key or ""]) + "."
 
 
 def _who_answer(key: str, value: str, knowledge: Knowledge, *, chinese: bool) -> str | None:

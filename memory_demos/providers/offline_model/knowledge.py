@@ -81,7 +81,8 @@ def _assert_value(belief: Belief, fact: Fact, *, ordered: bool) -> None:
     if not ordered and belief.settled_by_change and not fact.change:
         return
     if belief.values and not _same(belief.values[-1], value):
-        belief.replaced = True
+        belief.replaced = True  # the value it replaced was true before: "Where did I live before?"
+        belief.former = [*[v for v in belief.former if not _same(v, value)], *belief.values]
     belief.values, belief.conflict = [value], []
     belief.settled_by_change = fact.change
 

@@ -34,6 +34,7 @@ class Question:
     key: str | None
     text: str
     value: str | None = None
+    past: bool = False  # "Where did I live before?": asks for a former value
 
 
 _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
@@ -265,6 +266,8 @@ def _is_question(part: str, full: str, last: bool) -> bool:
     )
 
 
+_PAST = re.compile(r"\b(?:before|previously|formerly|used\s+to)\b|以前|之前|原来|过去", re.IGNORECASE)
+_PAST_KEYS = frozenset({"city", "job", "name"})
 _ASK_LEAD = re.compile(
     r"^(?:(?:and|so|but|also|then|ok|okay)\b[\s,]*|(?:请问|那么|那|还有)[，,]?)+", re.IGNORECASE
 )
@@ -296,6 +299,17 @@ def _about_previous(part: str, chinese: bool) -> str:
     return _PRONOUN_EN.sub(lambda m: "S's" if m.group("poss") else "S", part, count=1)
 
 
+def _past_question(subject: str, canonical: str, part: str, chinese: bool) -> Question | None:
+    """ "Where did I live before?", 我以前住在哪里？: a question for a former value; None for others."""
+    past = _PAST.search(canonical)
+    if past is None:
+        return None
+    if chinese:  # "S以前住在哪里": the time word out, so the key rules see "S住在哪里"
+        canonical = canonical[: past.start()] + canonical[past.end() :]
+    key = (_key_zh if chinese else _key_en)(canonical)
+    return Question(subject, key, part, past=True) if key in _PAST_KEYS else None
+
+
 def _part_questions(part: str, chinese: bool, previous: str | None) -> list[Question]:
     """The questions one part asks: about one person, or the same question about two."""
     key_of = _key_zh if chinese else _key_en
@@ -318,6 +332,9 @@ def _part_questions(part: str, chinese: bool, previous: str | None) -> list[Ques
         if key == "name" and subject.startswith("rel:"):
             subject, key = USER, f"{subject[4:]}_name"
         return [Question(subject, key, part, value)]
+    past = _past_question(subject, canonical, part, chinese)
+    if past is not None:
+        return [past]
     key = key_of(canonical)
     if key == ALL_FACTS and subject == USER and re.search(r"\bwho\s+(?:am|is)\s+S\b|^S是谁", canonical, re.I):
         key = "name"
