@@ -98,6 +98,7 @@ def _names_en(name: str, new: str) -> list[Case]:
         f"Call me {new}, not {name}.",
         f"My name is {new}, not {name}.",
         f"Please call me {new}.",
+        f"Sorry, it's {new}, not {name}.",
     ]
     cases = [
         _c([f"Hi, I'm {name}.", said], "What's my name?", [new], [f"Your name is {name}."])
@@ -140,6 +141,18 @@ def _who_and_whether_en(name: str, city: str, city2: str, rel: str, person: str,
         _c([f"My name is {name}."], f"Do I live in {city}?", refuse=True),
         _c([f"My name is {name}."], f"Is my name {name}?", ["Yes", name]),
         _c([f"I live in {city}."], "Where did I live before?", refuse=True),
+        _c(
+            [f"I live in {city}.", f"Oops, it's {city2}, not {city}."],
+            "Where do I live?",
+            [city2],
+            [f"in {city}"],
+        ),
+        _c(
+            [brother, f"Sorry, it's {city2}, not {city}."],
+            f"Where does {person} live?",
+            [city2],
+            [f"in {city}"],
+        ),
         _c([f"I live in {city}.", f"I moved to {city2}."], "Where did I live before?", [city], [city2]),
         _c([f"I live in {city}.", f"I moved to {city2}."], f"Who lives in {city}?", ["no longer"]),
         _c(["I like green tea."], "Do I like coffee?", refuse=True),

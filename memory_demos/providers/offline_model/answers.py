@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from memory_demos.providers.offline_model.changes import ANY_VALUE
-from memory_demos.providers.offline_model.facts import Fact
+from memory_demos.providers.offline_model.facts import ANY_KEY, SAME_KEY, Fact
 from memory_demos.providers.offline_model.knowledge import Belief, Knowledge
 from memory_demos.providers.offline_model.lexicon import (
     _ZH_ANIMALS,
@@ -335,6 +336,12 @@ def acknowledge(facts: Sequence[Fact], *, chinese: bool) -> str:
     """Confirm what the user just said, about whomever it was said, changes included."""
     knowledge = Knowledge()
     knowledge.add_ordered(list(facts))
+    # "It's Maria, not Mara" names no key: which fact it corrects, only the conversation shows.
+    corrections = [
+        f"是{new.value}，不是{old.value}" if chinese else f"{new.value}, not {old.value}"
+        for old, new in pairwise(facts)
+        if old.key == ANY_KEY and new.key == SAME_KEY
+    ]
     clauses: list[str] = []
     greeting = ""
     for subject in knowledge.subjects():
@@ -354,6 +361,7 @@ def acknowledge(facts: Sequence[Fact], *, chinese: bool) -> str:
                 clauses.append(
                     f"不是{'、'.join(belief.denied)}" if chinese else f"not {' or '.join(belief.denied)}"
                 )
+    clauses = clauses or corrections
     if chinese:
         return "记住了，" + "，".join(clauses) + "。" if clauses else ""
     parts = [greeting] if greeting else []

@@ -18,6 +18,7 @@ from memory_demos.providers.offline_model.text import (
 )
 
 ANY_KEY = "*"  # "forget what I said about Lisbon" takes a value back whatever its key
+SAME_KEY = "*="  # "it's Maria, not Mara": the new value, for the keys the ANY_KEY fact before it emptied
 
 
 class Fact(NamedTuple):
@@ -53,6 +54,13 @@ _FORGET = re.compile(
 )
 
 
+# "Sorry, it's Maria, not Mara": whatever held Mara (a name, a city) now holds Maria.
+_ITS_NOT = re.compile(
+    r"\b[Ii]t(?:'s|’s|\s+is)\s+(?P<new>[A-Z][\w'-]*),?\s+not\s+(?P<old>[A-Z][\w'-]*)\b"
+    r"|\bnot\s+(?P<old2>[A-Z][\w'-]*)\s*[,;]\s*[Ii]t(?:'s|’s|\s+is)\s+(?P<new2>[A-Z][\w'-]*)"
+)
+
+
 def _kv_facts(line: str) -> list[Fact]:
     """``key: value`` lines, as a store or an extraction writes them, are facts about the user."""
     match = _KV_LINE.match(line)
@@ -80,14 +88,22 @@ def extract_facts(text: str, *, role: str = "human", last_person: str | None = N
     is the user) or "narrative" (third person, entity notes and ``key: value`` lines). Lines prefixed
     with "Human:"/"AI:" switch role, so transcripts and retrieved snippets parse correctly.
     """
-    if ":" not in text and "：" not in text and not may_state_facts(text):
+    folded = text.casefold()
+    may_correct = (
+        role != "ai" and " not " in folded and ("it's" in folded or "it’s" in folded or "it is" in folded)
+    )
+    if ":" not in text and "：" not in text and not may_correct and not may_state_facts(text):
         return []
     facts = [fact for line in text.splitlines() for fact in _line_facts(line)]
-    folded = text.casefold()
     may_forget = _FORGET_PARTS[0] in folded or _FORGET_PARTS[1] in folded or _FORGET_PARTS[2] in folded
     forgets = list(_FORGET.finditer(text)) if may_forget else []
     for forget in forgets:
         facts.append(Fact(ANY_KEY, forget.group("v").strip(), forget.group(0), negated=True, change=True))
+    if may_correct:
+        for said in _ITS_NOT.finditer(text):
+            old, new = said.group("old") or said.group("old2"), said.group("new") or said.group("new2")
+            facts.append(Fact(ANY_KEY, old, said.group(0), negated=True, change=True))
+            facts.append(Fact(SAME_KEY, new, said.group(0), change=True))
     for statement in read_statements(text, role=role, last_person=last_person):
         if forgets and _FORGET.search(statement.source):
             continue

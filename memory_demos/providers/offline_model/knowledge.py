@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from langchain_core.messages import BaseMessage
 
 from memory_demos.providers.offline_model.changes import ANY_VALUE
-from memory_demos.providers.offline_model.facts import ANY_KEY, Fact, extract_facts
+from memory_demos.providers.offline_model.facts import ANY_KEY, SAME_KEY, Fact, extract_facts
 from memory_demos.providers.offline_model.lexicon import LIST_KEYS, MAX_LIST_VALUES, OPPOSITE_KEYS
 from memory_demos.providers.offline_model.rules import BIRTHDAY
 from memory_demos.providers.offline_model.statements import USER
@@ -92,6 +92,7 @@ class Knowledge:
 
     def __init__(self) -> None:
         self.beliefs: dict[str, dict[str, Belief]] = {}
+        self._emptied: list[tuple[str, str]] = []  # (subject, key) the last "forget" emptied
 
     # -- building -----------------------------------------------------------------------------
 
@@ -109,6 +110,11 @@ class Knowledge:
         if fact.key == ANY_KEY:
             self._forget(fact)
             return
+        if fact.key == SAME_KEY:  # "it's Maria, not Mara": Maria where Mara just was
+            emptied, self._emptied = self._emptied, []
+            for subject, key in emptied:
+                self._apply(fact._replace(key=key, subject=subject), ordered=ordered)
+            return
         belief = self._belief(fact.subject, fact.key)
         if fact.negated:
             _deny(belief, fact)
@@ -123,11 +129,15 @@ class Knowledge:
             _assert_value(belief, fact, ordered=ordered)
 
     def _forget(self, fact: Fact) -> None:
-        """ "Forget X": X leaves every current value of the subject and becomes a former one."""
-        for belief in self.beliefs.get(fact.subject, {}).values():
-            if any(_same(v, fact.value) for v in belief.values):
-                belief.values = [v for v in belief.values if not _same(v, fact.value)]
-                belief.former.append(fact.value)
+        """ "Forget X", "it's Y, not X": X leaves every current value (anyone's, when the user said it)."""
+        self._emptied = []
+        subjects = list(self.beliefs) if fact.subject == USER else [fact.subject]
+        for subject in subjects:
+            for key, belief in self.beliefs.get(subject, {}).items():
+                if any(_same(v, fact.value) for v in belief.values):
+                    belief.values = [v for v in belief.values if not _same(v, fact.value)]
+                    belief.former.append(fact.value)
+                    self._emptied.append((subject, key))
 
     def _add_listed(self, belief: Belief, fact: Fact) -> None:
         """A value of a list key (likes, ...) joins the list and leaves the opposite key's list."""
