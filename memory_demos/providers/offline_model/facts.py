@@ -88,13 +88,12 @@ def extract_facts(text: str, *, role: str = "human", last_person: str | None = N
     is the user) or "narrative" (third person, entity notes and ``key: value`` lines). Lines prefixed
     with "Human:"/"AI:" switch role, so transcripts and retrieved snippets parse correctly.
     """
-    folded = text.casefold()
-    may_correct = (
-        role != "ai" and " not " in folded and ("it's" in folded or "it’s" in folded or "it is" in folded)
-    )
+    # _ITS_NOT needs a lowercase " not " (it matches case-sensitively): most texts skip it at once.
+    may_correct = role != "ai" and " not " in text and _ITS_NOT.search(text) is not None
     if ":" not in text and "：" not in text and not may_correct and not may_state_facts(text):
         return []
     facts = [fact for line in text.splitlines() for fact in _line_facts(line)]
+    folded = text.casefold()
     may_forget = _FORGET_PARTS[0] in folded or _FORGET_PARTS[1] in folded or _FORGET_PARTS[2] in folded
     forgets = list(_FORGET.finditer(text)) if may_forget else []
     for forget in forgets:
