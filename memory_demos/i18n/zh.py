@@ -9,7 +9,7 @@ TEXTS: dict[str, str] = {
     "nav.migration": "迁移指南",
     "nav.migration.blurb": "每个经典记忆类与其现代替代写法并排，用同样的消息运行，逐轮比较提示词。",
     "nav.scorecard": "评分卡",
-    "nav.scorecard.blurb": "把脚本化对话重放给多种策略：召回、token、估算费用、图表与导出。",
+    "nav.scorecard.blurb": "把脚本化对话重放给多种策略：召回、词元、估算费用、图表与导出。",
     "nav.failure_lab": "失败实验室",
     "nav.failure_lab.blurb": "记忆出错的几种方式，每种都与修复方案并排复现。",
     "nav.compare": "对比",
@@ -300,7 +300,7 @@ TEXTS: dict[str, str] = {
     "作坊的限制。",
     # -- workshop mode --
     "nav.instructor": "讲师视图",
-    "nav.instructor.blurb": "供工作坊主持人使用：最近一小时的会话、模型调用、token 与错误。从不显示学员"
+    "nav.instructor.blurb": "供工作坊主持人使用：最近一小时的会话、模型调用、词元与错误。从不显示学员"
     "的消息。",
     "provider.hosted": "工作坊模型 · {model}",
     "workshop.config_error": "工作坊设置无法使用。主持人需要修正以下设置：",
@@ -309,10 +309,10 @@ TEXTS: dict[str, str] = {
     "workshop.limit.message_chars": "消息有 {current} 个字符；工作坊上限为 {limit}。未发送任何内容。",
     "workshop.limit.turns": "此对话已达到工作坊上限 {limit} 条消息。未发送任何内容：请使用“全部重置”（或"
     "重置某个窗格）开始新对话。",
-    "workshop.limit.tokens": "此会话已使用 {current} 个 token；工作坊上限为 {limit}。未发送任何内容：如"
+    "workshop.limit.tokens": "此会话已使用 {current} 个词元；工作坊上限为 {limit}。未发送任何内容：如"
     "需更多，请联系主持人。",
     "workshop.usage": "工作坊限制：此对话 {turns} / {max_turns} 条消息 · 已用 {tokens} / {max_tokens} 个"
-    " token · 最多同时进行 {concurrent} 个模型调用。",
+    "词元 · 最多同时进行 {concurrent} 个模型调用。",
     "gate.title": "记忆实验室工作坊",
     "gate.intro": "请输入主持人提供的访问码。每个浏览器会话只需输入一次。",
     "gate.code": "访问码",
@@ -321,7 +321,7 @@ TEXTS: dict[str, str] = {
     "gate.locked": "来自你所在网络的错误访问码太多：输入已被锁定，最长 {minutes} 分钟。请联系主持人。",
     "gate.busy": "当前正在校验的访问码很多。请稍等几秒再试。",
     "gate.remembered": "本浏览器已被此工作坊记住：刷新或新开标签页会保留你的额度，且不再询问访问码。",
-    "workshop.limit.run_tokens": "这需要约 {current} 个 token，而你的工作坊额度只剩 {limit} 个。"
+    "workshop.limit.run_tokens": "这需要约 {current} 个词元，而你的工作坊额度只剩 {limit} 个。"
     "未发送任何内容。",
     "workshop.limit.scenario_turns": "此场景有 {current} 轮；工作坊每个对话最多允许 {limit} 条消息。"
     "未运行任何内容：请选择或上传不超过 {limit} 轮的场景。",
@@ -336,7 +336,7 @@ TEXTS: dict[str, str] = {
     "instructor.attendees": "学员",
     "instructor.per_attendee": "学员额度（编号，最近的在前）",
     "instructor.col_attendee": "学员",
-    "instructor.col_left": "剩余 token",
+    "instructor.col_left": "剩余词元",
     "instructor.col_refused": "被拒绝的调用",
     "instructor.col_refused_up_front": "被拒绝的消息和运行",
     "instructor.col_running": "正在运行",
@@ -372,7 +372,7 @@ TEXTS: dict[str, str] = {
     "instructor.sessions": "已知会话",
     "instructor.active": "活跃（最近 5 分钟）",
     "instructor.calls": "模型调用（最近一小时）",
-    "instructor.tokens": "Token（最近一小时）",
+    "instructor.tokens": "词元（最近一小时）",
     "instructor.released": "已释放的闲置会话",
     "instructor.errors": "最近一小时的错误（按类型）",
     "instructor.no_errors": "最近一小时没有错误。",
@@ -388,7 +388,7 @@ TEXTS: dict[str, str] = {
     "instructor.col_session": "会话",
     "instructor.col_idle": "闲置（秒）",
     "instructor.col_calls": "模型调用",
-    "instructor.col_tokens": "Token",
+    "instructor.col_tokens": "词元",
     "instructor.col_errors": "错误",
     "settings.language": "语言",
     # -- teaching pages: migration guide, scorecard, failure lab --
@@ -419,8 +419,8 @@ TEXTS: dict[str, str] = {
     "migration.error": "{version}版本出错停止：",
     "migration.turn": "第 {n} 轮",
     "migration.user": "用户消息",
-    "migration.tokens": "提示词 token",
-    "migration.memory_calls": "记忆调用：{count} 次（{tokens} 个 token）",
+    "migration.tokens": "提示词词元",
+    "migration.memory_calls": "记忆调用：{count} 次（{tokens} 个词元）",
     "migration.tool_rounds": "此提示词之后的工具轮次：{count}",
     "migration.equivalence": "等价性",
     "migration.diff": "逐行差异（经典 → 现代）",
@@ -466,8 +466,8 @@ TEXTS: dict[str, str] = {
     "scorecard.price_model": "估算费用所用模型",
     "scorecard.table": "评分卡",
     "scorecard.cost_by_model": "按价格表中每个模型估算的费用（美元，估算值）",
-    "scorecard.chart_prompt": "每轮提示词 token（回答调用）",
-    "scorecard.chart_cumulative": "累计总 token（回答、记忆调用、工具轮次）",
+    "scorecard.chart_prompt": "每轮提示词词元（回答调用）",
+    "scorecard.chart_cumulative": "累计总词元（回答、记忆调用、工具轮次）",
     "scorecard.chart_recall": "召回时间线：回答里是否包含预期事实？",
     "scorecard.recalled": "已召回",
     "scorecard.missed": "未召回",
@@ -482,9 +482,9 @@ TEXTS: dict[str, str] = {
     "脚本中不含 API 密钥。",
     "scorecard.col.strategy": "策略",
     "scorecard.col.recall": "召回",
-    "scorecard.col.prompt_tokens": "提示词 token",
-    "scorecard.col.memory_tokens": "记忆调用 token",
-    "scorecard.col.total_tokens": "总 token",
+    "scorecard.col.prompt_tokens": "提示词词元",
+    "scorecard.col.memory_tokens": "记忆调用词元",
+    "scorecard.col.total_tokens": "总词元",
     "scorecard.col.model_calls": "模型调用次数",
     "scorecard.col.errors": "错误",
     "scorecard.col.cost": "估算费用（美元）",

@@ -61,7 +61,7 @@ TEXTS: dict[str, str] = {
         "消息前截断，工具调用不会丢掉它的结果。两边每轮发送的提示词相同。"
     ),
     "migration.window.pitfall.1": (
-        "按条数计不等于按 token 计：一条粘贴进来的长文档仍可能撑爆上下文窗口。消息长短不一时请按 token "
+        "按条数计不等于按词元计：一条粘贴进来的长文档仍可能撑爆上下文窗口。消息长短不一时请按词元"
         "裁剪（下一步）。"
     ),
     "migration.window.pitfall.2": (
@@ -76,9 +76,9 @@ TEXTS: dict[str, str] = {
     "migration.window.pitfall.4": (
         "旧事实会悄无声息地掉出去，和窗口记忆一模一样：第 1 轮说的名字到第 k+2 轮就没了。"
     ),
-    "migration.token_buffer.title": "Token 缓冲 → 按 token 的 @before_model 裁剪",
+    "migration.token_buffer.title": "词元缓冲 → 按词元的 @before_model 裁剪",
     "migration.token_buffer.summary": (
-        "两者都保留能装进 token 预算的最新消息，用模型自己的分词器计数。经典类在保存后逐条修剪已存的缓冲，"
+        "两者都保留能装进词元预算的最新消息，用模型自己的分词器计数。经典类在保存后逐条修剪已存的缓冲，"
         "预算只算历史；中间件在每次调用模型前对整个线程（包括新问题）运行 trim_messages，并且在 "
         "start_on='human' 时只在轮与轮之间截断。所以边界处可能差一条消息：这一对本来就不要求完全一致。"
     ),
@@ -119,7 +119,7 @@ TEXTS: dict[str, str] = {
     ),
     "migration.summary_buffer.title": "摘要缓冲 → SummarizationMiddleware",
     "migration.summary_buffer.summary": (
-        "两者都原样保留最近的消息，超过 token 预算后把更早的消息并入摘要。中间件在智能体每次调用模型前运行，"
+        "两者都原样保留最近的消息，超过词元预算后把更早的消息并入摘要。中间件在智能体每次调用模型前运行，"
         "用一条摘要消息替换线程状态中的旧消息，并完整保留最后几条。"
     ),
     "migration.summary_buffer.pitfall.1": (
@@ -127,7 +127,7 @@ TEXTS: dict[str, str] = {
         "这几轮就丢了（见失败实验室）。"
     ),
     "migration.summary_buffer.pitfall.2": (
-        "中间件默认用近似方法计 token；预算要紧时，请传入基于模型分词器的 token_counter。"
+        "中间件默认用近似方法计词元；预算要紧时，请传入基于模型分词器的 token_counter。"
     ),
     "migration.summary_buffer.pitfall.3": (
         "请使用 trigger/keep 元组：max_tokens_before_summary 和 messages_to_keep 是已弃用的参数名。"
@@ -192,7 +192,7 @@ TEXTS: dict[str, str] = {
         "ContextEditingMiddleware 把除最新一条之外的工具结果从提示词中清除。智能体有工具，经典链没有。"
     ),
     "migration.combined.pitfall.1": (
-        "CombinedMemory 的每个子记忆都存全部消息：摘要与窗口重叠，最近几轮要付两次 token 的钱。"
+        "CombinedMemory 的每个子记忆都存全部消息：摘要与窗口重叠，最近几轮要付两次词元的钱。"
     ),
     "migration.combined.pitfall.2": (
         "记忆变量不能重名：两个子记忆用同一个 memory_key 会报错，与输入键同名则会悄悄覆盖输入。"
@@ -208,7 +208,7 @@ TEXTS: dict[str, str] = {
     "migration.retired.summary": (
         "经典链接收字典、返回字典；其记忆把对话压平成文本模板里的一个字符串，聊天模型只收到一条 human 消息。"
         "工具调用无法保存，流式输出要经过链自己的回调，而记忆属于哪段对话取决于你手里拿着哪个 Python 对象。"
-        "现代 API 传递消息列表（包括工具调用），直接从模型流式输出 token，并在 config "
+        "现代 API 传递消息列表（包括工具调用），直接从模型流式输出词元，并在 config "
         "中显式指明会话（session_id 或 thread_id），因此状态可以放在多个服务进程共享的数据库里。"
     ),
     "migration.retired.pitfall.1": (
@@ -228,7 +228,7 @@ TEXTS: dict[str, str] = {
     ),
     "migration.retired.situation.faq.label": "简短的 FAQ 机器人",
     "migration.retired.situation.faq.pattern": (
-        "create_agent 加检查点，再加一个按 token 或轮数裁剪线程的 @before_model 中间件（agent_trim）。"
+        "create_agent 加检查点，再加一个按词元或轮数裁剪线程的 @before_model 中间件（agent_trim）。"
         "RunnableWithMessageHistory 是旧代码和书中的写法：仍能运行，但 langchain-core 已将其弃用。"
     ),
     "migration.retired.situation.faq.why": (

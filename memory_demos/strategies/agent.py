@@ -24,11 +24,14 @@ CHECKPOINTER_PARAM = ParamSpec(
     f"{CHECKPOINT_FILE} in the data folder) or postgres (PostgresSaver on the server of MEMORY_LAB_SQL_URL, "
     "shared by every app process).",
     choices=("memory", "sqlite", "postgres"),
+    help_zh=f"线程保存在哪里：memory（InMemorySaver，重启后丢失）、sqlite（数据目录中 {CHECKPOINT_FILE} 上的 "
+    "SqliteSaver）或 postgres（MEMORY_LAB_SQL_URL 所指服务器上的 PostgresSaver，所有应用进程共用）。",
 )
 TOOLS_PARAM = ParamSpec(
     "tools",
     True,
     "Bind the two simulated tools (weather, order status); their definitions are sent with every call.",
+    help_zh="绑定两个模拟工具（天气、订单状态）；每次调用都会带上它们的定义。",
 )
 
 INFO = StrategyInfo(

@@ -42,13 +42,18 @@ INFO = StrategyInfo(
     ),
     params=(
         ParamSpec(
-            "k", 3, "Exchanges kept besides the current one (0 = trim by max_tokens instead).", minimum=0
+            "k",
+            3,
+            "Exchanges kept besides the current one (0 = trim by max_tokens instead).",
+            minimum=0,
+            help_zh="除当前这轮外保留的轮数（0 = 改按 max_tokens 裁剪）。",
         ),
         ParamSpec(
             "max_tokens",
             0,
             "Prompt budget in tokens, system prompt and tool definitions included (0 = trim by k instead).",
             minimum=0,
+            help_zh="提示的词元预算，含系统提示和工具定义（0 = 改按 k 裁剪）。",
         ),
         CHECKPOINTER_PARAM,
         TOOLS_PARAM,

@@ -37,6 +37,7 @@ INFO = StrategyInfo(
             2,
             "Recent exchanges sent verbatim (window) and read when extracting and updating entities.",
             minimum=1,
+            help_zh="原样发送的最近几轮（窗口），抽取和更新实体时也读这几轮。",
         ),
     ),
 )

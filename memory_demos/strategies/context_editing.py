@@ -45,8 +45,15 @@ INFO = StrategyInfo(
             250,
             "Clear old tool results when the prompt reaches this many tokens (tool definitions included).",
             minimum=1,
+            help_zh="提示达到这么多词元（含工具定义）时，清除旧的工具结果。",
         ),
-        ParamSpec("keep", 1, "The most recent tool results that are never cleared.", minimum=0),
+        ParamSpec(
+            "keep",
+            1,
+            "The most recent tool results that are never cleared.",
+            minimum=0,
+            help_zh="永不清除的最近几个工具结果。",
+        ),
         CHECKPOINTER_PARAM,
     ),
 )

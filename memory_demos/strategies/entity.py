@@ -80,6 +80,7 @@ INFO = StrategyInfo(
             3,
             "Recent exchanges sent verbatim and read when extracting and updating entities.",
             minimum=1,
+            help_zh="原样发送的最近几轮，抽取和更新实体时也读这几轮。",
         ),
         ParamSpec(
             "store",
@@ -88,6 +89,9 @@ INFO = StrategyInfo(
             "MEMORY_LAB_SQL_URL, or in the Redis server of MEMORY_LAB_REDIS_URL (postgres and redis: notes "
             "and recent messages, shared by every app process; redis: they expire).",
             choices=STORE_CHOICES,
+            help_zh="实体笔记保存在哪里：内存、SQLite 文件、MEMORY_LAB_SQL_URL 的 PostgreSQL 服务器，或 "
+            "MEMORY_LAB_REDIS_URL 的 Redis 服务器（postgres 和 redis：笔记和最近消息由所有应用进程共用；"
+            "redis：它们会过期）。",
         ),
         ParamSpec(
             "ttl_seconds",
@@ -96,6 +100,8 @@ INFO = StrategyInfo(
             "day); the recent messages expire this long after the last turn. 0: never expires.",
             minimum=0,
             applies_when=("store", "redis"),
+            help_zh="仅 store=redis：笔记写入后保留的秒数（RedisEntityStore 的默认值：一天）；"
+            "最近消息在最后一轮之后这么久过期。0：永不过期。",
         ),
         ParamSpec(
             "recall_ttl_seconds",
@@ -104,6 +110,8 @@ INFO = StrategyInfo(
             "days). 0: reset to ttl_seconds.",
             minimum=0,
             applies_when=("store", "redis"),
+            help_zh="仅 store=redis：记忆每读一次笔记，就把它的 TTL 重设为这个值（默认：三天）。"
+            "0：重设为 ttl_seconds。",
         ),
     ),
 )

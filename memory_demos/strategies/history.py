@@ -72,6 +72,9 @@ INFO = StrategyInfo(
             "postgres (the server of MEMORY_LAB_SQL_URL, shared by every app process) or redis (the server "
             "of MEMORY_LAB_REDIS_URL; the messages expire ttl_seconds after the last one was written).",
             choices=("memory", "sqlite", "postgres", "redis"),
+            help_zh="历史保存在哪里：memory（重启后丢失）、sqlite（数据目录中的 histories.sqlite）、postgres"
+            "（MEMORY_LAB_SQL_URL 的服务器，所有应用进程共用）或 redis（MEMORY_LAB_REDIS_URL 的服务器；"
+            "消息在最后一条写入 ttl_seconds 秒后过期）。",
         ),
         ParamSpec(
             "ttl_seconds",
@@ -81,12 +84,15 @@ INFO = StrategyInfo(
             "class's default, which keeps every user's messages forever. Default 30 days.",
             minimum=0,
             applies_when=("backend", "redis"),
+            help_zh="仅 backend=redis：对话的键在最后一条消息之后保留的秒数（RedisChatMessageHistory 每次写入"
+            "都会续期，读取不会）。0：永不过期，即这个类的默认值，会永远保留每个用户的消息。默认 30 天。",
         ),
         ParamSpec(
             "keying",
             "user_conversation",
             "How the session is named in the config: one session_id, or user_id + conversation_id.",
             choices=("session", "user_conversation"),
+            help_zh="配置中如何命名会话：一个 session_id，或 user_id + conversation_id。",
         ),
     ),
 )

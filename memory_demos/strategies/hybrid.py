@@ -70,13 +70,20 @@ INFO = StrategyInfo(
     title_zh="混合：窗口 + 摘要 + 检索，受词元预算约束",
     summary_zh="最近几轮原文，更早的作为滚动摘要和可检索向量，全部装进硬性词元预算，先丢最不重要的部分。",
     params=(
-        ParamSpec("window_k", 3, "Recent turns (a message and its reply) sent verbatim.", minimum=1),
+        ParamSpec(
+            "window_k",
+            3,
+            "Recent turns (a message and its reply) sent verbatim.",
+            minimum=1,
+            help_zh="原样发送的最近几轮（一条消息及其回复）。",
+        ),
         ParamSpec(
             "max_tokens",
             600,
             "Hard limit on the reply prompt (tiktoken count); retrieved lines, then old turns, then the "
             "summary are dropped to fit.",
             minimum=50,
+            help_zh="回答提示的硬上限（tiktoken 计数）；超出时依次丢弃检索到的行、旧的轮次、摘要。",
         ),
         ParamSpec(
             "order",
@@ -84,6 +91,8 @@ INFO = StrategyInfo(
             "What gives way when the prompt is over budget: history_first (retrieved capped at 30% of the "
             "budget, oldest turns dropped first) or retrieved_first (retrieved lines dropped first).",
             choices=tuple(ORDERS),
+            help_zh="提示超出预算时先让出哪部分：history_first（检索内容最多占预算的 30%，先丢最旧的轮次）"
+            "或 retrieved_first（先丢检索到的行）。",
         ),
     ),
 )

@@ -19,7 +19,10 @@ class InputError(ValueError):
 
 @dataclass(frozen=True)
 class ParamSpec:
-    """One tunable parameter of a strategy (its CLI name is ``<strategy id>.<name>``)."""
+    """One tunable parameter of a strategy (its CLI name is ``<strategy id>.<name>``).
+
+    ``help`` is English, ``help_zh`` Simplified Chinese (English is shown where it is missing).
+    """
 
     name: str
     default: Any
@@ -29,10 +32,15 @@ class ParamSpec:
     choices: tuple[str, ...] | None = None
     # ("store", "redis"): the parameter has an effect only while that other parameter has that value.
     applies_when: tuple[str, str] | None = None
+    help_zh: str = ""
 
     @property
     def type_name(self) -> str:
         return "choice" if self.choices else type(self.default).__name__
+
+    def help_in(self, language: str) -> str:
+        """The parameter's tooltip in ``language`` (``en`` or ``zh``)."""
+        return (self.help_zh if language == "zh" else "") or self.help
 
     def parse(self, raw: Any, strategy_id: str = "") -> Any:
         """Convert and range-check a value; raises ``InputError`` naming the parameter."""
@@ -67,6 +75,7 @@ class ParamSpec:
             "type": self.type_name,
             "default": self.default,
             "help": self.help,
+            "help_zh": self.help_zh,
         }
         if self.minimum is not None:
             data["minimum"] = self.minimum

@@ -56,6 +56,9 @@ INFO = StrategyInfo(
             f"(SqliteSaver on {CHECKPOINT_FILE} in the data folder) or postgres (PostgresSaver on the "
             "server of MEMORY_LAB_SQL_URL, shared by every app process).",
             choices=("memory", "sqlite", "postgres"),
+            help_zh=f"检查点保存在哪里：memory（InMemorySaver，重启后丢失）、sqlite（数据目录中 "
+            f"{CHECKPOINT_FILE} 上的 SqliteSaver）或 postgres（MEMORY_LAB_SQL_URL 所指服务器上的 "
+            "PostgresSaver，所有应用进程共用）。",
         ),
     ),
 )

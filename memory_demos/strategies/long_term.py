@@ -77,6 +77,9 @@ INFO = StrategyInfo(
             f"{STORE_FILE} in the data folder, shared by the user's conversations) or postgres "
             "(PostgresStore on the server of MEMORY_LAB_SQL_URL; the messages go there too, in "
             "PostgresSaver checkpoints, so every app process sees the conversation).",
+            help_zh=f"事实保存在哪里：memory（InMemoryStore，重启后丢失）、sqlite（数据目录中 {STORE_FILE} "
+            "上的 SqliteStore，该用户的各个对话共用）或 postgres（MEMORY_LAB_SQL_URL 的服务器上的 "
+            "PostgresStore；消息也存在那里的 PostgresSaver 检查点中，所有应用进程都能看到这段对话）。",
             choices=("memory", "sqlite", "postgres"),
         ),
         ParamSpec(
@@ -84,6 +87,7 @@ INFO = StrategyInfo(
             4,
             "How many of the latest messages are sent with the facts (trimmed to start on a user message).",
             minimum=1,
+            help_zh="随事实一起发送的最新消息条数（裁剪后从一条用户消息开始）。",
         ),
     ),
 )

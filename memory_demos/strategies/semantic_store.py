@@ -65,9 +65,19 @@ INFO = StrategyInfo(
     ),
     params=(
         ParamSpec(
-            "k", 2, "Past exchanges found by store.search(query=...) and sent with each message.", minimum=1
+            "k",
+            2,
+            "Past exchanges found by store.search(query=...) and sent with each message.",
+            minimum=1,
+            help_zh="用 store.search(query=...) 找到、随每条消息发送的过往对话轮数。",
         ),
-        ParamSpec("recent_turns", 0, "Recent exchanges also sent as messages (0: none).", minimum=0),
+        ParamSpec(
+            "recent_turns",
+            0,
+            "Recent exchanges also sent as messages (0: none).",
+            minimum=0,
+            help_zh="另外作为消息发送的最近几轮（0：不发送）。",
+        ),
         ParamSpec(
             "store",
             "memory",
@@ -75,6 +85,8 @@ INFO = StrategyInfo(
             "checkpoints.sqlite in the data folder) or postgres (MEMORY_LAB_SQL_URL); the index is rebuilt "
             "in this process from them.",
             choices=("memory", "sqlite", "postgres"),
+            help_zh="对话轮保存在哪里：memory（重启后丢失）、sqlite（数据目录中的 long_term_store.sqlite 和 "
+            "checkpoints.sqlite）或 postgres（MEMORY_LAB_SQL_URL）；索引由本进程根据它们重建。",
         ),
     ),
 )

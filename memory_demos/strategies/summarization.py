@@ -47,12 +47,14 @@ INFO = StrategyInfo(
             400,
             "Summarise when the thread's messages reach this many tokens (tiktoken count).",
             minimum=50,
+            help_zh="线程中的消息达到这么多词元（tiktoken 计数）时生成摘要。",
         ),
         ParamSpec(
             "keep_messages",
             4,
             "How many of the most recent messages stay verbatim after a summary.",
             minimum=1,
+            help_zh="生成摘要后原样保留的最近消息条数。",
         ),
     ),
 )

@@ -28,6 +28,7 @@ INFO = StrategyInfo(
             # An empty message list already counts 3 tokens (reply priming): below that, prune pops
             # from an empty list on every turn.
             minimum=10,
+            help_zh="原样保留的消息的词元预算；超过后，较早的消息会被归入摘要。",
         ),
     ),
 )

@@ -22,6 +22,7 @@ INFO = StrategyInfo(
             300,
             "Token budget of the stored history, counted by the model's own tokenizer.",
             minimum=1,
+            help_zh="已存储历史的词元预算，用模型自己的分词器计数。",
         ),
     ),
 )

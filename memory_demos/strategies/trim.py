@@ -34,7 +34,15 @@ INFO = StrategyInfo(
     ),
     title_zh="trim_messages（词元预算）",
     summary_zh="保留完整历史，但只发送能装进词元预算的最新消息；更早的事实会掉出提示词。",
-    params=(ParamSpec("max_tokens", 300, "Token budget of the prompt sent to the model.", minimum=1),),
+    params=(
+        ParamSpec(
+            "max_tokens",
+            300,
+            "Token budget of the prompt sent to the model.",
+            minimum=1,
+            help_zh="发给模型的提示的词元预算。",
+        ),
+    ),
 )
 
 

@@ -30,7 +30,15 @@ INFO = StrategyInfo(
     summary_zh=(
         "使用工具的智能体，按整轮在词元预算内裁剪历史：工具调用和它的结果一起保留或一起丢弃，并先校验历史。"
     ),
-    params=(ParamSpec("max_tokens", 400, "Token budget of the prompt sent to the model.", minimum=1),),
+    params=(
+        ParamSpec(
+            "max_tokens",
+            400,
+            "Token budget of the prompt sent to the model.",
+            minimum=1,
+            help_zh="发给模型的提示的词元预算。",
+        ),
+    ),
 )
 
 

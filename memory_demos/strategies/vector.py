@@ -43,6 +43,7 @@ INFO = StrategyInfo(
             "Past exchanges retrieved by similarity and sent with each message.",
             minimum=1,
             maximum=1000,
+            help_zh="按相似度检索、随每条消息发送的过往对话轮数。",
         ),
     ),
 )

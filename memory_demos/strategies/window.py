@@ -23,6 +23,7 @@ INFO = StrategyInfo(
             3,
             "Exchanges (user message + reply) sent to the model; 0 sends no history at all.",
             minimum=0,
+            help_zh="发给模型的对话轮数（用户消息 + 回复）；0 表示完全不发送历史。",
         ),
     ),
 )

@@ -14,7 +14,7 @@ import streamlit as st
 
 from memory_demos.conversation_link import RestoredExchange
 from memory_demos.deprecations import Deprecation
-from memory_demos.i18n import strategy_summary, strategy_title, t
+from memory_demos.i18n import current_language, strategy_summary, strategy_title, t
 from memory_demos.prompt_sections import diff_prompts, section_totals, turn_prompt_parts
 from memory_demos.session import widget_key
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
@@ -73,7 +73,7 @@ class PaneActions:
 
 
 def _param_widget(spec: ParamSpec, current: Any, key: str) -> Any:
-    help_text = spec.help
+    help_text = spec.help_in(current_language())
     if spec.choices:
         index = spec.choices.index(current) if current in spec.choices else 0
         return st.selectbox(spec.name, spec.choices, index=index, key=key, help=help_text)
