@@ -257,6 +257,7 @@ KNOWN_VALUES = {
     "url.{}": lambda: literal_values("RefusalReason"),
     "scenario.{}": lambda: first_arguments("ScenarioError"),
     "state.key.{}": None,
+    "state.column.{}": None,  # a record field; its own name shows where the catalogue has none
 }
 
 

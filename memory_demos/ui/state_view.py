@@ -27,6 +27,12 @@ def state_label(key: str) -> str:
     return key.replace("_", " ") if label == f"state.key.{key}" else label
 
 
+def column_label(field: str) -> str:
+    """A translated header for a known record field, else the field's own name."""
+    label = t(f"state.column.{field}")
+    return field if label == f"state.column.{field}" else label
+
+
 def _cell(value: Any) -> Any:
     if isinstance(value, _SCALARS):
         return value
@@ -47,7 +53,9 @@ def uniform_columns(frame: pd.DataFrame) -> pd.DataFrame:
 def records_frame(rows: list[Any]) -> pd.DataFrame:
     """A list of records (or plain values) as a table whose every cell is displayable."""
     if all(isinstance(row, Mapping) for row in rows):
-        return uniform_columns(pd.DataFrame([{str(k): _cell(v) for k, v in row.items()} for row in rows]))
+        return uniform_columns(
+            pd.DataFrame([{column_label(str(k)): _cell(v) for k, v in row.items()} for row in rows])
+        )
     return uniform_columns(pd.DataFrame({t("state.column_value"): [_cell(row) for row in rows]}))
 
 
