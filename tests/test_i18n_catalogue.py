@@ -258,6 +258,8 @@ KNOWN_VALUES = {
     "scenario.{}": lambda: first_arguments("ScenarioError"),
     "state.key.{}": None,
     "state.column.{}": None,  # a record field; its own name shows where the catalogue has none
+    "tool.condition.{}": lambda: assigned_literal("_CONDITIONS"),
+    "tool.order.{}": lambda: assigned_literal("_ORDER_STATUSES"),
 }
 
 
