@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from memory_demos.i18n import strategy_title, t
+from memory_demos.i18n import current_language, strategy_title, t
 from memory_demos.page_state import scripted_refusal
 from memory_demos.scenarios import (
     MAX_SCENARIO_BYTES,
@@ -24,6 +24,8 @@ from memory_demos.ui.text import code_span, provider_label
 from memory_demos.ui.workshop import usage_recorder
 
 DEFAULT_STRATEGIES = ("buffer", "window", "summary_buffer", "trim", "summarization", "long_term")
+# The scenario first offered, per interface language (its Chinese twin in a Chinese session).
+DEFAULT_SCENARIOS = {"en": "name_recall", "zh": "name_recall_zh"}
 POLL_SECONDS = 0.2
 UPLOAD_LIMIT_MB = 1
 
@@ -56,10 +58,11 @@ def _choose_scenario(session: LabSession) -> Scenario | None:
                 return None
             return parse_scenario(uploaded.getvalue(), source=uploaded.name)
         names = bundled_names()
+        default = DEFAULT_SCENARIOS.get(current_language(), DEFAULT_SCENARIOS["en"])
         name = st.selectbox(
             t("scorecard.bundled"),
             names,
-            index=names.index("name_recall") if "name_recall" in names else 0,
+            index=names.index(default) if default in names else 0,
             key=widget_key("scorecard_bundled"),
         )
         return load_scenario(name)

@@ -52,9 +52,21 @@ SHOWN_BY = frozenset(
         "pills",
         "select_slider",
         "file_uploader",
+        # st.column_config: a table column's header
+        "Column",
+        "TextColumn",
+        "NumberColumn",
+        "CheckboxColumn",
+        "SelectboxColumn",
+        "ListColumn",
+        "LinkColumn",
+        "DatetimeColumn",
+        "ProgressColumn",
+        "LineChartColumn",
+        "BarChartColumn",
     ]
 )
-SHOWN_KEYWORDS = frozenset({"help", "placeholder", "label", "title", "page_title"})
+SHOWN_KEYWORDS = frozenset({"help", "placeholder", "label", "title", "page_title", "x_label", "y_label"})
 UI_SOURCES = sorted(
     [ROOT / "app.py", *(ROOT / "pages").glob("*.py"), *(ROOT / "memory_demos" / "ui").glob("*.py")]
 )
@@ -140,6 +152,8 @@ def test_the_hard_coded_text_check_flags_planted_literals() -> None:
         'spec = {"x": {"field": "tokens", "title": "Tokens"}}',
         'st.markdown(f"**{n}. {title}** :{colour}-badge[classic]")',
         'st.warning("{n} turns dropped".format(n=3))',
+        'st.column_config.NumberColumn("input / 1M (USD)", min_value=0.0)',
+        'st.line_chart(table, x_label=t("a.b"), y_label="prompt tokens")',
     ]
     for line in planted:
         assert hard_coded_text(line), f"not flagged: {line}"

@@ -558,6 +558,9 @@ TEXTS: dict[str, str] = {
     "scorecard.provider": "Model: {provider}",
     "scorecard.results": "Results: {scenario}",
     "scorecard.prices_label": "List prices as of 2025 (USD per million tokens), editable",
+    "scorecard.price.model": "model",
+    "scorecard.price.input": "input / 1M (USD)",
+    "scorecard.price.output": "output / 1M (USD)",
     "scorecard.estimate_note": (
         "Estimated cost: token totals × the price table. An estimate, not a bill: cached-input discounts, "
         "batch prices and the provider's own token counts are not applied."
@@ -569,6 +572,7 @@ TEXTS: dict[str, str] = {
     "scorecard.cost_by_model": "Estimated cost under every price in the table (USD, estimates)",
     "scorecard.chart_prompt": "Prompt tokens per turn (the reply call)",
     "scorecard.chart_cumulative": "Cumulative total tokens (reply, memory calls, tool rounds)",
+    "scorecard.axis_cumulative": "Cumulative total tokens",
     "scorecard.chart_recall": "Recall timeline: was the expected fact in the reply?",
     "scorecard.recalled": "recalled",
     "scorecard.missed": "missed",
@@ -591,6 +595,8 @@ TEXTS: dict[str, str] = {
     "scorecard.col.latency": "Mean latency (s)",
     "scorecard.col.turn": "Turn",
     "scorecard.col.question": "Question",
+    "scorecard.col.expected": "Expected",
+    "scorecard.col.recalled": "Recalled",
     # -- failure lab --
     "failure.title": "Failure lab",
     "failure.intro": "Each demo runs a naive memory set-up and its fix on the same input, with the offline "

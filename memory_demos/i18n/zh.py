@@ -516,6 +516,9 @@ TEXTS: dict[str, str] = {
     "scorecard.provider": "模型：{provider}",
     "scorecard.results": "结果：{scenario}",
     "scorecard.prices_label": "2025 年的标价（美元 / 百万词元），可编辑",
+    "scorecard.price.model": "模型",
+    "scorecard.price.input": "输入 / 百万词元（美元）",
+    "scorecard.price.output": "输出 / 百万词元（美元）",
     "scorecard.estimate_note": (
         "估算费用：词元总数 × 价格表。这是估算，不是账单：没有计入缓存输入折扣、批量价格"
         "和服务商自己的词元计数。"
@@ -527,6 +530,7 @@ TEXTS: dict[str, str] = {
     "scorecard.cost_by_model": "按价格表中每个模型估算的费用（美元，估算值）",
     "scorecard.chart_prompt": "每轮提示词词元（回答调用）",
     "scorecard.chart_cumulative": "累计总词元（回答、记忆调用、工具轮次）",
+    "scorecard.axis_cumulative": "累计总词元",
     "scorecard.chart_recall": "召回时间线：回答里是否包含预期事实？",
     "scorecard.recalled": "已召回",
     "scorecard.missed": "未召回",
@@ -550,6 +554,8 @@ TEXTS: dict[str, str] = {
     "scorecard.col.latency": "平均延迟（秒）",
     "scorecard.col.turn": "轮次",
     "scorecard.col.question": "问题",
+    "scorecard.col.expected": "预期",
+    "scorecard.col.recalled": "召回的内容",
     "failure.title": "失败实验室",
     "failure.intro": "每个演示都在同一输入上运行一个朴素的记忆方案和它的修复方案，"
     "使用离线教学模型的故障开关，"

@@ -32,12 +32,12 @@ def _price_table() -> tuple[list[Any], Any] | None:
         num_rows="dynamic",
         hide_index=True,
         column_config={
-            "model": st.column_config.TextColumn("model", required=True, max_chars=60),
+            "model": st.column_config.TextColumn(t("scorecard.price.model"), required=True, max_chars=60),
             "input_per_million": st.column_config.NumberColumn(
-                "input / 1M (USD)", min_value=0.0, format="%.3f"
+                t("scorecard.price.input"), min_value=0.0, format="%.3f"
             ),
             "output_per_million": st.column_config.NumberColumn(
-                "output / 1M (USD)", min_value=0.0, format="%.3f"
+                t("scorecard.price.output"), min_value=0.0, format="%.3f"
             ),
         },
         key=widget_key("scorecard_prices"),
@@ -78,16 +78,20 @@ def token_line_chart(series: pd.DataFrame, value: str, y_title: str) -> alt.Char
                 title=None,
                 legend=alt.Legend(orient="bottom", columns=LEGEND_COLUMNS, labelLimit=0, symbolLimit=0),
             ),
-            tooltip=["strategy", "turn", value],
+            tooltip=[
+                alt.Tooltip("strategy:N", title=t("scorecard.col.strategy")),
+                alt.Tooltip("turn:Q", title=t("scorecard.col.turn")),
+                alt.Tooltip(f"{value}:Q", title=y_title),
+            ],
         )
     )
 
 
-def _line_chart(series: pd.DataFrame, value: str, title: str) -> None:
+def _line_chart(series: pd.DataFrame, value: str, title: str, y_title: str) -> None:
     st.caption(title)
     legend_rows = -(-series["strategy"].nunique() // LEGEND_COLUMNS)
     st.altair_chart(
-        token_line_chart(series, value, value.replace("_", " ")),
+        token_line_chart(series, value, y_title),
         width="stretch",
         height=CHART_HEIGHT + LEGEND_ROW_HEIGHT * legend_rows,
     )
@@ -118,7 +122,12 @@ def recall_chart(timeline: list[dict[str, Any]]) -> alt.Chart:
                 ),
                 title=None,
             ),
-            tooltip=["strategy", "turn", "expected", "recalled"],
+            tooltip=[
+                alt.Tooltip("strategy:N", title=t("scorecard.col.strategy")),
+                alt.Tooltip("turn:O", title=t("scorecard.col.turn")),
+                alt.Tooltip("expected:N", title=t("scorecard.col.expected")),
+                alt.Tooltip("recalled:N", title=t("scorecard.col.recalled")),
+            ],
         )
     )
 
@@ -191,9 +200,11 @@ def render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> N
     series = pd.DataFrame(token_series(result))
     left, right = st.columns(2, gap="medium")
     with left:
-        _line_chart(series, "prompt_tokens", t("scorecard.chart_prompt"))
+        _line_chart(series, "prompt_tokens", t("scorecard.chart_prompt"), t("scorecard.col.prompt_tokens"))
     with right:
-        _line_chart(series, "cumulative_total_tokens", t("scorecard.chart_cumulative"))
+        _line_chart(
+            series, "cumulative_total_tokens", t("scorecard.chart_cumulative"), t("scorecard.axis_cumulative")
+        )
     timeline = recall_timeline(result, scenario)
     _recall_chart(timeline)
 

@@ -1,0 +1,82 @@
+"""What strategies and tools put on screen in a Chinese session is Chinese: parameter tooltips, memory-state
+labels and the simulated tools' results (issue 12, QA review B-10)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+
+from memory_demos.i18n import CATALOGUE, language_scope
+from memory_demos.strategies.info import ParamSpec
+from memory_demos.strategies.registry import all_infos, available_ids, build_strategy
+from memory_demos.tools import get_order_status, get_weather
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
+ZH = CATALOGUE["zh"]
+# Strategies whose model has the simulated tools bound by default.
+TOOL_STRATEGIES = {"trim", "turn_trim", "agent", "agent_trim", "context_editing"}
+
+
+def test_every_parameter_has_a_chinese_tooltip() -> None:
+    missing = [
+        f"{info.id}.{spec.name}"
+        for info in all_infos()
+        for spec in info.params
+        if not CJK.search(spec.help_zh)
+    ]
+    assert not missing, f"parameters with no help_zh: {missing}"
+
+
+def test_a_tooltip_falls_back_to_english_where_chinese_is_missing() -> None:
+    spec = ParamSpec("k", 3, "Exchanges sent.", help_zh="发送的轮数。")
+    assert (spec.help_in("zh"), spec.help_in("en")) == ("发送的轮数。", "Exchanges sent.")
+    assert ParamSpec("k", 3, "Exchanges sent.").help_in("zh") == "Exchanges sent."
+
+
+def test_the_simulated_tools_answer_in_the_session_language() -> None:
+    english = get_weather.invoke({"city": "上海"})
+    with language_scope("zh"):
+        chinese = get_weather.invoke({"city": "上海"})
+        order = get_order_status.invoke({"order_id": "A123"})
+    assert english.endswith("(simulated data)"), english
+    # The same simulated weather, told in Chinese: the temperature is the same number.
+    assert re.findall(r"-?\d+°C", english) == re.findall(r"-?\d+°C", chinese)
+    for text in (chinese, order):
+        assert "模拟数据" in text and not ENGLISH_WORD.search(text), text
+
+
+def _state_keys(state: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """("key", k) for each top-level key, ("column", f) for each field of a record the state lists."""
+    for key, value in state.items():
+        yield "key", key
+        groups = value.values() if isinstance(value, Mapping) else [value]
+        for group in groups:
+            rows = group if isinstance(group, list) else [group]
+            for row in rows:
+                if isinstance(row, Mapping) and isinstance(group, list):
+                    yield from (("column", str(field)) for field in row)
+
+
+@pytest.mark.parametrize("strategy_id", available_ids())
+def test_a_chinese_turn_has_chinese_state_labels_and_reply(strategy_id: str) -> None:
+    with language_scope("zh"):
+        strategy = build_strategy(strategy_id)
+        try:
+            turns = [strategy.send(text) for text in ("你好，我叫小明，住在上海。", "上海今天天气怎么样？")]
+        finally:
+            strategy.close()
+    for turn in turns:
+        assert turn.error is None, turn.error
+        unlabelled = sorted({f"state.{kind}.{name}" for kind, name in _state_keys(turn.state)} - set(ZH))
+        # An error key is shown by its own message; "error" has no row of its own.
+        assert not [key for key in unlabelled if key != "state.key.error"], unlabelled
+    weather = turns[-1]
+    tool_results = [m for call in weather.calls for m in call.messages if m.role == "tool"]
+    assert bool(tool_results) == (strategy_id in TOOL_STRATEGIES), "the weather question calls the tool"
+    for message in tool_results:  # what the model read is what the reply repeats
+        assert not ENGLISH_WORD.search(message.content), message.content
+        assert message.content.rstrip("。") in weather.reply
