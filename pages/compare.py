@@ -9,7 +9,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from memory_demos import compare
 from memory_demos.compare import BroadcastJob
-from memory_demos.i18n import strategy_title, t
+from memory_demos.i18n import relabel_after_language_switch, strategy_title, t
 from memory_demos.panes import Pane, unseen_messages
 from memory_demos.providers.tokenizer import count_text_tokens
 from memory_demos.session import LabSession, get_session, widget_key
@@ -61,6 +61,7 @@ def toolbar(session: LabSession) -> tuple[int, bool]:
     ids = list(available_ids())
     # Labels are made now, in the script run (AppTest also calls format_func outside it).
     labels = {sid: f"{t('kind.' + get_info(sid).kind)} · {strategy_title(get_info(sid))}" for sid in ids}
+    relabel_after_language_switch(session.widgets, widget_key("add_strategy"), session.language)
     with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
         st.selectbox(
             t("compare.add_strategy"), ids, format_func=labels.get, key=widget_key("add_strategy"), width=320

@@ -10,7 +10,7 @@ through here: they are data, rendered as text.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from types import MappingProxyType
@@ -95,3 +95,16 @@ def strategy_title(info: Any, language: str | None = None) -> str:
 def strategy_summary(info: Any, language: str | None = None) -> str:
     """A strategy's one-line description in the interface language, from its ``StrategyInfo``."""
     return info.summary_in(language or current_language())
+
+
+def relabel_after_language_switch(widgets: MutableMapping[str, Any], key: str, language: str) -> None:
+    """Call before drawing the keyed widget ``key`` whose option labels are translated.
+
+    The browser keeps a keyed select box's label from the language it was drawn in; when the language
+    has changed since, setting the widget's value again (the same value) makes Streamlit send it anew,
+    so the label is redrawn in ``language``.
+    """
+    drawn_in = f"{key}_language"
+    if widgets.get(drawn_in) not in (None, language) and key in widgets:
+        widgets[key] = widgets[key]
+    widgets[drawn_in] = language

@@ -465,7 +465,7 @@ TEXTS: dict[str, str] = {
     "migration.extras": "本步骤还用到",
     "migration.deprecations_built": "每一边构建记忆时 LangChain 发出的弃用警告"
     "（在代码运行时捕获，尚未发送消息；注明警告里的版本）：",
-    "migration.meant_to_match": "这两者本应发送相同的上下文：下面的检查在每一轮都应显示「same context」。",
+    "migration.meant_to_match": "这两者本应发送相同的上下文：下面的检查在每一轮都应显示「上下文相同」。",
     "migration.not_meant_to_match": "这两者本来就不发送相同的提示词：检查会显示它们从哪里开始不同。",
     "migration.inputs": "脚本消息（每行一条）",
     "migration.inputs_help": "两个版本按顺序收到完全相同的这些消息（最多 {max} 条）。",
