@@ -260,6 +260,8 @@ KNOWN_VALUES = {
     "state.column.{}": None,  # a record field; its own name shows where the catalogue has none
     "tool.condition.{}": lambda: assigned_literal("_CONDITIONS"),
     "tool.order.{}": lambda: assigned_literal("_ORDER_STATUSES"),
+    "strategy.hybrid.order.{}": lambda: assigned_literal("ORDERS"),
+    "strategy.turn_trim.{}": lambda: ("system", "turn", "turn_and_system"),
 }
 
 

@@ -1,6 +1,31 @@
 """English texts strategies write: the notes on a turn and why they refuse a budget or a fork."""
 
 TEXTS: dict[str, str] = {
+    "strategy.hybrid.order.history_first": (
+        "retrieved context capped at 30% of the budget; oldest window turns dropped first, then retrieved "
+        "lines, then the summary"
+    ),
+    "strategy.hybrid.order.retrieved_first": (
+        "retrieved lines dropped first (no cap), then the oldest window turns, then the summary"
+    ),
+    "strategy.vector.hits_note": (
+        "Scores come from a second search of the same collection with the same query and k, run just before "
+        "the retriever's; similarity is 1 - cosine distance."
+    ),
+    "strategy.summary.stored_note": "Stored by the class but not sent: only the summary reaches the model.",
+    "strategy.note.facts_skipped": "Fact extraction skipped ({error}); the store is unchanged.",
+    "strategy.error.hybrid_over_budget": (
+        "The system prompt and this message alone take {tokens} tokens, over hybrid.max_tokens={budget}. "
+        "Raise hybrid.max_tokens or send a shorter message; nothing was sent."
+    ),
+    "strategy.error.whole_turns_over_budget": (
+        "Even with every older turn dropped, the prompt ({what}) takes {tokens} tokens, more than the budget "
+        "of {budget}; whole turns cannot be split. Raise max_tokens."
+    ),
+    "strategy.turn_trim.system": "the system message",
+    "strategy.turn_trim.turn": "the newest turn",
+    "strategy.turn_trim.turn_and_system": "the newest turn and the system message",
+    "strategy.error.tool_rounds": "The model still asked for tools after {rounds} rounds; turn abandoned.",
     "strategy.error.agent_trim_one_of": (
         "Set exactly one of agent_trim.k and agent_trim.max_tokens (the other to 0); got k={k}, "
         "max_tokens={max_tokens}."

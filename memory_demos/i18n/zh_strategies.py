@@ -1,6 +1,27 @@
 """Simplified Chinese texts strategies write: the keys of ``en_strategies.TEXTS``."""
 
 TEXTS: dict[str, str] = {
+    "strategy.hybrid.order.history_first": (
+        "检索内容最多占预算的 30%；先丢最旧的窗口轮次，再丢检索到的行，最后丢摘要"
+    ),
+    "strategy.hybrid.order.retrieved_first": "先丢检索到的行（不设上限），再丢最旧的窗口轮次，最后丢摘要",
+    "strategy.vector.hits_note": (
+        "得分来自对同一集合、用相同查询和 k 的第二次搜索，在检索器搜索之前进行；相似度 = 1 − 余弦距离。"
+    ),
+    "strategy.summary.stored_note": "由这个类存储但不发送：只有摘要会到达模型。",
+    "strategy.note.facts_skipped": "跳过了事实抽取（{error}）；存储没有改变。",
+    "strategy.error.hybrid_over_budget": (
+        "仅系统提示词和这条消息就占用 {tokens} 个词元，超过 hybrid.max_tokens={budget}。"
+        "请调高 hybrid.max_tokens 或发送更短的消息；未发送任何内容。"
+    ),
+    "strategy.error.whole_turns_over_budget": (
+        "即使丢弃所有较早的轮次，提示（{what}）仍占用 {tokens} 个词元，超过预算 {budget}；"
+        "整轮不能拆开。请调高 max_tokens。"
+    ),
+    "strategy.turn_trim.system": "系统消息",
+    "strategy.turn_trim.turn": "最新一轮",
+    "strategy.turn_trim.turn_and_system": "最新一轮和系统消息",
+    "strategy.error.tool_rounds": "模型在 {rounds} 轮之后仍在请求工具；已放弃这一轮。",
     "strategy.error.agent_trim_one_of": (
         "agent_trim.k 和 agent_trim.max_tokens 必须恰好设置一个（另一个设为 0）；收到的是 k={k}、"
         "max_tokens={max_tokens}。"

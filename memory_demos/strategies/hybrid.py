@@ -47,12 +47,8 @@ COLLECTION_PREFIX = "memory_lab_hybrid_"
 RETRIEVE_K = 2
 STATE_KEY = "memory_lab_hybrid_state"
 STATE_VERSION = 1
-ORDERS = {
-    "history_first": "retrieved context capped at 30% of the budget; oldest window turns dropped first, "
-    "then retrieved lines, then the summary",
-    "retrieved_first": "retrieved lines dropped first (no cap), then the oldest window turns, then the "
-    "summary",
-}
+# What gives way first; each is described by strategy.hybrid.order.<name> in the catalogue.
+ORDERS = ("history_first", "retrieved_first")
 
 INFO = StrategyInfo(
     id="hybrid",
@@ -90,7 +86,7 @@ INFO = StrategyInfo(
             "history_first",
             "What gives way when the prompt is over budget: history_first (retrieved capped at 30% of the "
             "budget, oldest turns dropped first) or retrieved_first (retrieved lines dropped first).",
-            choices=tuple(ORDERS),
+            choices=ORDERS,
             help_zh="提示超出预算时先让出哪部分：history_first（检索内容最多占预算的 30%，先丢最旧的轮次）"
             "或 retrieved_first（先丢检索到的行）。",
         ),
@@ -340,7 +336,7 @@ class HybridStrategy(ConversationCollectionMixin, Strategy):
             "window_k": self.params["window_k"],
             "max_tokens": self.params["max_tokens"],
             "order": self.params["order"],
-            "order_in_force": ORDERS[self.params["order"]],
+            "order_in_force": t(f"strategy.hybrid.order.{self.params['order']}"),
             "prompt_tokens": sum(row["tokens"] for row in sections),
             "sections": sections,
             "dropped": dict(self._last_prompt.dropped) if self._last_prompt else {},

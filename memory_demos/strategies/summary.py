@@ -84,7 +84,7 @@ class SummaryStrategy(ClassicStrategy):
     def snapshot(self) -> dict[str, Any]:
         return {
             "summary": self.memory.buffer,
-            "stored_messages_note": "Stored by the class but not sent: only the summary reaches the model.",
+            "stored_messages_note": t("strategy.summary.stored_note"),
             "messages": messages_as_json(self.stored_messages()),
             "waiting_to_be_summarized": messages_as_json(self._unsummarized),
         }

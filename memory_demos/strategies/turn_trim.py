@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
+from memory_demos.i18n import t
 from memory_demos.strategies.base import InputError, ParamSpec, StrategyInfo
 from memory_demos.strategies.shared.trimming_agent import TrimmingAgentStrategy, TrimResult
 
@@ -152,12 +153,14 @@ def trim_turns(messages: Sequence[BaseMessage], max_tokens: int, token_counter: 
         kept = system + [message for turn in turns[start:] for message in turn]
         tokens = token_counter(kept)
     if tokens > max_tokens:
-        what = "the system message" if not turns else "the newest turn"
-        if turns and system:
-            what += " and the system message"
+        what = "system" if not turns else "turn_and_system" if system else "turn"
         raise TurnBudgetError(
-            f"Even with every older turn dropped, the prompt ({what}) takes {tokens} tokens, more than "
-            f"the budget of {max_tokens}; whole turns cannot be split. Raise max_tokens."
+            t(
+                "strategy.error.whole_turns_over_budget",
+                what=t(f"strategy.turn_trim.{what}"),
+                tokens=tokens,
+                budget=max_tokens,
+            )
         )
     dropped = [message for turn in turns[:start] for message in turn]
     return TrimResult(kept=kept, dropped=dropped)

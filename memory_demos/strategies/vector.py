@@ -145,10 +145,7 @@ class VectorStrategy(ConversationCollectionMixin, ClassicStrategy):
             "stored_documents": stored["documents"],
             "query": self._last_query,
             "hits": self._last_hits,
-            "hits_note": (
-                "Scores come from a second search of the same collection with the same query and k, run just "
-                "before the retriever's; similarity is 1 - cosine distance."
-            ),
+            "hits_note": t("strategy.vector.hits_note"),
         }
 
     def clear(self) -> None:

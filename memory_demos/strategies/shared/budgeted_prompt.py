@@ -15,6 +15,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, get_buffer_string
 
+from memory_demos.i18n import t
 from memory_demos.prompts import RETRIEVED_HEADER, SUMMARY_HEADER
 from memory_demos.strategies.base import InputError
 
@@ -113,11 +114,7 @@ def assemble_prompt(
             keep_summary = False
             dropped["summary"] += 1
         else:
-            raise TokenBudgetError(
-                f"The system prompt and this message alone take {total} tokens, over "
-                f"hybrid.max_tokens={budget}. Raise hybrid.max_tokens or send a shorter message; "
-                "nothing was sent."
-            )
+            raise TokenBudgetError(t("strategy.error.hybrid_over_budget", tokens=total, budget=budget))
 
 
 def turn_to_json(turn: PastTurn) -> list[Any]:

@@ -227,9 +227,7 @@ class TrimmingAgentStrategy(Strategy):
                 break
             this_turn.extend(run_tool_calls(answer.tool_calls, self.tools()))
         else:
-            raise RuntimeError(
-                f"The model still asked for tools after {MAX_TOOL_ROUNDS} rounds; turn abandoned."
-            )
+            raise RuntimeError(t("strategy.error.tool_rounds", rounds=MAX_TOOL_ROUNDS))
         self.history.add_messages(this_turn)
         self._forget_uncached_messages()
         content = this_turn[-1].content
