@@ -13,6 +13,7 @@ from memory_demos.providers.chat_models import (
     PROVIDER_KINDS,
     ProviderConfig,
 )
+from memory_demos.providers.context_window import describe_source
 from memory_demos.providers.url_policy import EgressPolicy, url_refusal
 from memory_demos.session import LANGUAGES, get_session, widget_key
 from memory_demos.ui.frame import run_in_frame
@@ -237,7 +238,7 @@ def _bounds_widgets(current: ProviderConfig) -> None:
             width=FIELD_WIDTH,
         )
     window = current.context_window_info
-    st.text(t("settings.context_window_now", tokens=f"{window.tokens:,}", source=window.source))
+    st.text(t("settings.context_window_now", tokens=f"{window.tokens:,}", source=describe_source(window)))
 
 
 def forget_key() -> None:

@@ -262,6 +262,7 @@ KNOWN_VALUES = {
     "tool.order.{}": lambda: assigned_literal("_ORDER_STATUSES"),
     "strategy.hybrid.order.{}": lambda: assigned_literal("ORDERS"),
     "strategy.turn_trim.{}": lambda: ("system", "turn", "turn_and_system"),
+    "window.source.{}": lambda: ("table", "server"),
 }
 
 

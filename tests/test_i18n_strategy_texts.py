@@ -1,5 +1,5 @@
-"""What strategies and tools put on screen in a Chinese session is Chinese: parameter tooltips, memory-state
-labels and the simulated tools' results (issue 12, QA review B-10)."""
+"""What strategies, tools and providers put on screen in a Chinese session is Chinese: parameter tooltips,
+memory-state labels, the simulated tools' results and the context window's source (issue 12, QA review B-10)."""
 
 from __future__ import annotations
 
@@ -80,3 +80,15 @@ def test_a_chinese_turn_has_chinese_state_labels_and_reply(strategy_id: str) -> 
     for message in tool_results:  # what the model read is what the reply repeats
         assert not ENGLISH_WORD.search(message.content), message.content
         assert message.content.rstrip("。") in weather.reply
+
+
+def test_where_the_context_window_came_from_is_said_in_the_session_language() -> None:
+    from memory_demos.providers.chat_models import OFFLINE_CONTEXT_WINDOW
+    from memory_demos.providers.context_window import assumed_context_window, describe_source
+
+    windows = (OFFLINE_CONTEXT_WINDOW, assumed_context_window("llama3"))
+    assert [describe_source(window) for window in windows] == [window.source for window in windows]
+    with language_scope("zh"):
+        chinese = [describe_source(window) for window in windows]
+    assert chinese[0].startswith("假定值") and not ENGLISH_WORD.search(chinese[0]), chinese
+    assert chinese[1] == "假定值：'llama3' 不在表中，服务器也没有告知；可在设置中填写", chinese

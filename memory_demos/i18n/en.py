@@ -362,6 +362,13 @@ TEXTS: dict[str, str] = {
     "models come from a table; a local server is asked (llama.cpp /props, vLLM /v1/models, Ollama "
     "/api/show, LM Studio); otherwise it is a guess, labelled assumed.",
     "settings.context_window_now": "Context window: {tokens} tokens ({source})",
+    "window.source.settings": "Settings",
+    "window.source.offline": "assumed: the offline teaching model has no limit; 8,192 is shown for scale",
+    "window.source.assumed": (
+        "assumed: {model} is not in the table and the server did not say; set it in Settings"
+    ),
+    "window.source.table": "table: {detail}",
+    "window.source.server": "server: {detail}",
     "settings.rebuild_note": "Applying a new model rebuilds every Compare pane with it: their "
     "conversations start again.",
     "settings.apply": "Apply",

@@ -339,6 +339,11 @@ TEXTS: dict[str, str] = {
     "本地服务会被询问（llama.cpp /props、vLLM /v1/models、Ollama /api/show、LM Studio）；"
     "否则只是猜测，并标为假定。",
     "settings.context_window_now": "上下文窗口：{tokens} 个词元（{source}）",
+    "window.source.settings": "设置",
+    "window.source.offline": "假定值：离线教学模型没有上限；显示 8,192 只是为了给出比例",
+    "window.source.assumed": "假定值：{model} 不在表中，服务器也没有告知；可在设置中填写",
+    "window.source.table": "模型表：{detail}",
+    "window.source.server": "服务器：{detail}",
     "settings.rebuild_note": "应用新模型后，对比页的所有窗格都会用它重建：对话将重新开始。",
     "settings.apply": "应用",
     "settings.applied": "模型已更换：{n} 个窗格已用它重建，并重新开始。",
