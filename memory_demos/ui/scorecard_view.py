@@ -23,6 +23,7 @@ from memory_demos.scorecard import (
     token_series,
 )
 from memory_demos.session import widget_key
+from memory_demos.ui.text import provider_label
 
 
 def _price_table() -> tuple[list[Any], Any] | None:
@@ -157,7 +158,7 @@ def _recall_chart(timeline: list[dict[str, Any]]) -> None:
 
 def render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> None:
     st.subheader(t("scorecard.table"), anchor=False)
-    st.text(f"{scenario.name} · {result.provider}")
+    st.text(f"{scenario.name} · {provider_label(provider)}")
     with st.expander(t("scorecard.prices")):
         priced = _price_table()
     if priced is None:
