@@ -62,7 +62,7 @@ INFO = StrategyInfo(
     title_zh="RunnableWithMessageHistory",
     summary_zh=(
         "包装无状态的 prompt | model 链；"
-        "会话工厂按会话加载和保存消息（内存、SQLite 或 PostgreSQL），每轮发送全部历史。"
+        "会话工厂按会话加载和保存消息（内存、SQLite、PostgreSQL 或 Redis），每轮发送全部历史。"
     ),
     params=(
         ParamSpec(
