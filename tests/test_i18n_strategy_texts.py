@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from memory_demos.i18n import CATALOGUE, language_scope
+from memory_demos import prompt_markers
+from memory_demos.i18n import CATALOGUE, language_scope, purpose_label
 from memory_demos.strategies.info import ParamSpec
 from memory_demos.strategies.registry import all_infos, available_ids, build_strategy
 from memory_demos.tools import get_order_status, get_weather
@@ -35,6 +36,21 @@ def test_a_tooltip_falls_back_to_english_where_chinese_is_missing() -> None:
     spec = ParamSpec("k", 3, "Exchanges sent.", help_zh="发送的轮数。")
     assert (spec.help_in("zh"), spec.help_in("en")) == ("发送的轮数。", "Exchanges sent.")
     assert ParamSpec("k", 3, "Exchanges sent.").help_in("zh") == "Exchanges sent."
+
+
+def test_every_model_call_purpose_has_a_chinese_name() -> None:
+    markers = prompt_markers
+    purposes = [
+        markers.REPLY,
+        markers.SUMMARIZE,
+        markers.EXTRACT_ENTITIES,
+        markers.SUMMARIZE_ENTITY,
+        markers.EXTRACT_FACTS,
+    ]
+    assert [purpose_label(purpose, "en") for purpose in purposes] == purposes
+    chinese = [purpose_label(purpose, "zh") for purpose in purposes]
+    assert all(CJK.search(label) and not ENGLISH_WORD.search(label) for label in chinese), chinese
+    assert purpose_label("tool round", "zh") == "tool round"  # one the catalogue lacks shows as is
 
 
 def test_the_simulated_tools_answer_in_the_session_language() -> None:

@@ -97,6 +97,13 @@ def strategy_summary(info: Any, language: str | None = None) -> str:
     return info.summary_in(language or current_language())
 
 
+def purpose_label(purpose: str, language: str | None = None) -> str:
+    """What a model call was for (``prompt_markers``), in the interface language; an unknown one as is."""
+    key = "purpose." + purpose.replace(" ", "_")
+    label = t(key, language)
+    return purpose if label == key else label
+
+
 def relabel_after_language_switch(widgets: MutableMapping[str, Any], key: str, language: str) -> None:
     """Call before drawing the keyed widget ``key`` whose option labels are translated.
 

@@ -190,7 +190,9 @@ def render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> N
     )
     st.caption(t("scorecard.estimate_note"))
     with st.expander(t("scorecard.cost_by_model")):
-        costs = pd.DataFrame(cost_by_model(result, prices))
+        costs = pd.DataFrame(cost_by_model(result, prices)).rename(
+            columns={"strategy": t("scorecard.col.strategy")}
+        )
         st.dataframe(
             costs,
             hide_index=True,

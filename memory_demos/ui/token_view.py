@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from memory_demos.i18n import t
+from memory_demos.i18n import purpose_label, t
 from memory_demos.turn import Turn
 
 # Soft background colours cycled over tokens, dark enough text on every one of them.
@@ -46,7 +46,7 @@ def render_turn_tokens(turn: Turn, approximate: bool) -> None:
         calls = pd.DataFrame(
             [
                 {
-                    t("tokens.column_purpose"): call.purpose,
+                    t("tokens.column_purpose"): purpose_label(call.purpose),
                     t("tokens.prompt"): call.prompt_tokens,
                     t("tokens.completion"): call.completion_tokens,
                 }
