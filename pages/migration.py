@@ -15,6 +15,7 @@ from memory_demos.migration import (
     MigrationRun,
     VersionTurn,
     built_deprecations,
+    default_inputs,
     load_step,
     prompt_lines,
     run_both,
@@ -167,7 +168,7 @@ def _run_form(session: LabSession, state: MigrationState, step: ModuleType) -> N
     limit = session.limits.max_message_chars
     inputs_text = st.text_area(
         t("migration.inputs"),
-        value="\n".join(step.DEFAULT_INPUTS),
+        value="\n".join(default_inputs(step, session.language)),
         height=140,
         help=t("migration.inputs_help", max=MAX_GUIDE_INPUTS),
         key=widget_key("migration_inputs", step.STEP_ID),

@@ -335,6 +335,11 @@ def built_deprecations(
     return found[0], found[1]
 
 
+def default_inputs(step: ModuleType, language: str) -> tuple[str, ...]:
+    """The step's scripted messages in ``language`` (``DEFAULT_INPUTS_ZH``), else English."""
+    return tuple(getattr(step, f"DEFAULT_INPUTS_{language.upper()}", step.DEFAULT_INPUTS))
+
+
 def run_both(
     step: GuideStep | ModuleType | str,
     inputs: Sequence[str] | None = None,

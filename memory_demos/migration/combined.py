@@ -26,6 +26,14 @@ DEFAULT_INPUTS: tuple[str, ...] = (
     "What's the weather in Porto?",
     "What's my name?",
 )
+# The same script in Chinese, offered in a Chinese session: the prompts part on the same turns.
+DEFAULT_INPUTS_ZH: tuple[str, ...] = (
+    "你好，我叫玛拉，住在里斯本。",
+    "里斯本天气怎么样？",
+    "我的订单号是 A-1234。",
+    "波尔图天气怎么样？",
+    "我叫什么名字？",
+)
 PITFALL_KEYS: tuple[str, ...] = (
     "migration.combined.pitfall.1",
     "migration.combined.pitfall.2",

@@ -29,6 +29,14 @@ DEFAULT_INPUTS: tuple[str, ...] = (
     "Can you recommend a book about gardening?",
     "What's my dog's name?",
 )
+# The same script in Chinese, offered in a Chinese session: the prompts part on the same turns.
+DEFAULT_INPUTS_ZH: tuple[str, ...] = (
+    "你好，我叫玛拉，住在里斯本。",
+    "我的狗叫布鲁诺。",
+    "我的订单号是 A-1234。",
+    "能推荐一本关于园艺的书吗？",
+    "我的狗叫什么名字？",
+)
 PITFALL_KEYS: tuple[str, ...] = (
     "migration.entity.pitfall.1",
     "migration.entity.pitfall.2",

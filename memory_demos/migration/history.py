@@ -19,6 +19,7 @@ MODERN_API = "langchain_core.runnables.history.RunnableWithMessageHistory + InMe
 SUMMARY_KEY = "migration.history.summary"
 meant_to_match = True
 DEFAULT_INPUTS = buffer_step.DEFAULT_INPUTS
+DEFAULT_INPUTS_ZH = buffer_step.DEFAULT_INPUTS_ZH
 PITFALL_KEYS: tuple[str, ...] = (
     "migration.history.pitfall.1",
     "migration.history.pitfall.2",

@@ -26,6 +26,13 @@ DEFAULT_INPUTS: tuple[str, ...] = (
     "Can you recommend a book about gardening?",
     "What's my order number?",
 )
+# The same script in Chinese, offered in a Chinese session: the prompts part on the same turns.
+DEFAULT_INPUTS_ZH: tuple[str, ...] = (
+    "你好，我叫玛拉，住在里斯本。",
+    "我的订单号是 A-1234。",
+    "能推荐一本关于园艺的书吗？",
+    "我的订单号是多少？",
+)
 PITFALL_KEYS: tuple[str, ...] = (
     "migration.summary.pitfall.1",
     "migration.summary.pitfall.2",

@@ -20,6 +20,8 @@ SUMMARY_KEY = "migration.summary_buffer.summary"
 meant_to_match = False
 MAX_TOKENS = 120
 KEEP_MESSAGES = 4
+# No Chinese script: the token budget is tuned to these messages (a Chinese script moves the turn where
+# the prompts part). A Chinese session gets these English ones.
 DEFAULT_INPUTS: tuple[str, ...] = (
     "Hi, my name is Mara and I live in Lisbon.",
     "My order number is A-1234.",

@@ -27,6 +27,14 @@ DEFAULT_INPUTS: tuple[str, ...] = (
     "What do you think about spring weather in general?",
     "What's my order number?",
 )
+# The same script in Chinese, offered in a Chinese session: the prompts part on the same turns.
+DEFAULT_INPUTS_ZH: tuple[str, ...] = (
+    "你好，我叫玛拉，住在里斯本。",
+    "我的订单号是 A-1234。",
+    "能推荐一本适合小阳台的园艺好书吗？",
+    "你觉得春天的天气一般怎么样？",
+    "我的订单号是多少？",
+)
 # Shown under the pair: the middleware, and how turn_trim trims when the history holds tool calls.
 EXTRAS = (keep_within_tokens, trim_turns)
 PITFALL_KEYS: tuple[str, ...] = (

@@ -19,6 +19,8 @@ MODERN_API = (
 SUMMARY_KEY = "migration.vector.summary"
 meant_to_match = True
 TOP_K = 2
+# No Chinese script: the shipped MiniLM embeds English only, so Chinese questions would not find the
+# order number and the step would teach a different lesson. A Chinese session gets these English ones.
 DEFAULT_INPUTS: tuple[str, ...] = (
     "Hi, my name is Mara and I live in Lisbon.",
     "My order number is A-1234.",

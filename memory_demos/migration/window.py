@@ -26,6 +26,14 @@ DEFAULT_INPUTS: tuple[str, ...] = (
     "What makes a good cup of tea?",
     "What's my name?",
 )
+# The same script in Chinese, offered in a Chinese session: the prompts part on the same turns.
+DEFAULT_INPUTS_ZH: tuple[str, ...] = (
+    "你好，我叫玛拉，住在里斯本。",
+    "我的订单号是 A-1234。",
+    "能推荐一本关于园艺的书吗？",
+    "怎样才能泡好一杯茶？",
+    "我叫什么名字？",
+)
 PITFALL_KEYS: tuple[str, ...] = (
     "migration.window.pitfall.1",
     "migration.window.pitfall.2",
