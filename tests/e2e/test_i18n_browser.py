@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from memory_demos.bench.workshop_browser import CHAT_BOX
 from memory_demos.i18n import CATALOGUE
 from memory_demos.strategies.registry import get_info
 from tests.e2e.conftest import LabServer
+from tests.e2e.test_browser import open_compare
 
 pytestmark = pytest.mark.e2e
 
@@ -31,11 +31,8 @@ def _strategy_label(strategy_id: str, language: str) -> str:
 def test_the_chosen_strategy_to_add_is_relabelled_when_the_language_changes(
     browser: Any, lab_server: LabServer, artifacts: Path
 ) -> None:
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    page = context.new_page()
+    context, page = open_compare(browser, lab_server, width=1400, height=900)
     try:
-        page.goto(f"{lab_server.url}/compare")
-        page.get_by_test_id(CHAT_BOX).wait_for(timeout=60_000)
         box = page.get_by_test_id("stSelectbox").filter(has_text=CATALOGUE["en"]["compare.add_strategy"])
         box.click()
         page.keyboard.type(get_info("summarization").title)
