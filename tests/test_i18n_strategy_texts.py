@@ -1,5 +1,6 @@
-"""What strategies, tools and providers put on screen in a Chinese session is Chinese: parameter tooltips,
-memory-state labels, the simulated tools' results and the context window's source (issue 12, QA review B-10)."""
+"""What strategies, tools, providers and the catalogue put on screen in a Chinese session is Chinese:
+parameter tooltips, memory-state labels, the simulated tools' results, the context window's source and one
+word for token (issue 12, QA review B-10)."""
 
 from __future__ import annotations
 
@@ -108,3 +109,11 @@ def test_where_the_context_window_came_from_is_said_in_the_session_language() ->
         chinese = [describe_source(window) for window in windows]
     assert chinese[0].startswith("假定值") and not ENGLISH_WORD.search(chinese[0]), chinese
     assert chinese[1] == "假定值：'llama3' 不在表中，服务器也没有告知；可在设置中填写", chinese
+
+
+def test_chinese_texts_call_a_token_by_one_name() -> None:
+    """词元, as most texts did; "token" stays only inside names (tiktoken, token_counter, {tokens})."""
+    english_word = re.compile(r"(?<![A-Za-z_{])[Tt]okens?(?![A-Za-z_}])")
+    assert english_word.search("累计总 token") and not english_word.search("tiktoken 的 token_counter")
+    mixed = [key for key, text in ZH.items() if english_word.search(text)]
+    assert not mixed, f"Chinese texts saying 'token' instead of 词元: {mixed}"
