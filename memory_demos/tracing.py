@@ -21,7 +21,7 @@ from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.outputs import LLMResult
 
 # Purpose names and tags live on the ground floor: the offline model uses them without importing this.
@@ -33,6 +33,7 @@ from memory_demos.prompt_markers import SUMMARIZE_ENTITY as SUMMARIZE_ENTITY
 from memory_demos.prompt_markers import purpose_from_tags, purpose_tag
 from memory_demos.providers.errors import describe_error
 from memory_demos.providers.tokenizer import (
+    REPLY_PRIMING_TOKENS,
     count_message_tokens,
     count_messages_tokens,
     count_text_tokens,
@@ -91,14 +92,14 @@ def to_prompt_message(message: BaseMessage, encoding_name: str) -> PromptMessage
     content = message.content if isinstance(message.content, str) else str(message.content)
     tool_calls = tuple(
         {"name": call["name"], "args": call["args"], "id": call.get("id")}
-        for call in getattr(message, "tool_calls", None) or []
+        for call in (message.tool_calls if isinstance(message, AIMessage) else ())
     )
     return PromptMessage(
         role=message.type,
         content=content,
         tokens=count_message_tokens(message, encoding_name),
         tool_calls=tool_calls,
-        tool_call_id=getattr(message, "tool_call_id", None),
+        tool_call_id=message.tool_call_id if isinstance(message, ToolMessage) else None,
     )
 
 
@@ -114,11 +115,13 @@ def call_tokens(
     streamed: list[str],
     encoding_name: str,
     tools: Sequence[Mapping[str, Any]] = (),
+    counted_messages: int | None = None,
 ) -> tuple[str, int, int, str]:
     """A finished call's output, prompt and completion tokens, and where the counts come from.
 
     A real provider's reported usage wins (it includes the tool definitions); otherwise (and for the
     offline model) tiktoken counts the messages and the bound ``tools`` are added as an estimate.
+    ``counted_messages`` is ``count_messages_tokens(messages)`` when the caller already has it.
     """
     generation = response.generations[0][0] if response.generations and response.generations[0] else None
     message = getattr(generation, "message", None)
@@ -129,7 +132,9 @@ def call_tokens(
     if usage and usage.get("input_tokens") and from_provider:
         reported = int(usage["input_tokens"]), int(usage.get("output_tokens", 0))
         return output, *reported, REPORTED_SOURCE
-    prompt_tokens = count_messages_tokens(messages, encoding_name) + count_tool_tokens(tools, encoding_name)
+    if counted_messages is None:
+        counted_messages = count_messages_tokens(messages, encoding_name)
+    prompt_tokens = counted_messages + count_tool_tokens(tools, encoding_name)
     completion_text = message_text(message) if message is not None else output
     completion_tokens = count_text_tokens(completion_text, encoding_name)
     source = f"counted with tiktoken {encoding_name}"
@@ -206,8 +211,11 @@ class CallCapture(BaseCallbackHandler):
             pending = self._pending.pop(run_id, None)
         if pending is None:
             return
+        # Each message is counted once: the prompt view's counts add up to the call's prompt tokens.
+        prompt = tuple(to_prompt_message(m, self.encoding_name) for m in pending.messages)
+        counted = sum(m.tokens for m in prompt) + REPLY_PRIMING_TOKENS
         output, prompt_tokens, completion_tokens, source = call_tokens(
-            response, pending.messages, pending.streamed, self.encoding_name, pending.tools
+            response, pending.messages, pending.streamed, self.encoding_name, pending.tools, counted
         )
         generation = response.generations[0][0] if response.generations and response.generations[0] else None
         message = getattr(generation, "message", None)
@@ -216,7 +224,9 @@ class CallCapture(BaseCallbackHandler):
         limit = pending.max_tokens
         if cut_by == CUT_BY_MAX_TOKENS and limit and completion_tokens < 0.9 * limit:
             cut_by = CUT_BY_CONTEXT
-        self._record(pending, output, prompt_tokens, completion_tokens, source, None, finished, cut_by)
+        self._record(
+            pending, output, prompt_tokens, completion_tokens, source, None, finished, cut_by, prompt
+        )
 
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
         """A failed call costs what the provider reported for it: nothing, unless usage came back."""
@@ -241,10 +251,13 @@ class CallCapture(BaseCallbackHandler):
         error: str | None,
         finished: float,
         cut_by: str | None = None,
+        prompt: tuple[PromptMessage, ...] | None = None,
     ) -> None:
+        if prompt is None:
+            prompt = tuple(to_prompt_message(m, self.encoding_name) for m in pending.messages)
         call = ModelCall(
             purpose=pending.purpose,
-            messages=tuple(to_prompt_message(m, self.encoding_name) for m in pending.messages),
+            messages=prompt,
             output=output,
             prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,

@@ -73,3 +73,21 @@ def test_tool_messages_are_counted() -> None:
     assert tokenizer.count_message_tokens(result) > tokenizer.count_message_tokens(
         ToolMessage("", tool_call_id="")
     )
+
+
+def test_remembered_counts_match_a_fresh_encoding_and_long_texts_are_not_kept() -> None:
+    short = "Turn 7: my name is Ada, I live in Lisbon and I like tea."
+    first = tokenizer.count_text_tokens(short, "cl100k_base")
+    assert (
+        first
+        == tokenizer.count_text_tokens(short, "cl100k_base")
+        == len(tokenizer.encode(short, "cl100k_base"))
+    )
+    # The same text under another encoding is a different count, not the remembered one.
+    assert tokenizer.count_text_tokens("你好，世界。" * 5, "cl100k_base") != tokenizer.count_text_tokens(
+        "你好，世界。" * 5, "o200k_base"
+    )
+    kept = tokenizer._cached_count.cache_info().currsize
+    long_text = "tea " * (tokenizer._COUNT_CACHE_MAX_CHARS // 4 + 1)
+    assert tokenizer.count_text_tokens(long_text) == len(tokenizer.encode(long_text))
+    assert tokenizer._cached_count.cache_info().currsize == kept

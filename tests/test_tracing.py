@@ -122,3 +122,18 @@ def test_offline_model_counts_are_labelled_as_tiktoken_counts() -> None:
     [call] = capture.drain()
     assert call.token_source == "counted with tiktoken o200k_base"
     assert call.prompt_tokens == count_messages_tokens([HumanMessage("Hi, I'm Mara.")], "o200k_base")
+
+
+def test_tool_calls_and_tool_results_are_captured_with_their_counts() -> None:
+    from langchain_core.messages import ToolMessage
+
+    capture = CallCapture("o200k_base")
+    call_message = AIMessage("", tool_calls=[{"name": "lookup", "args": {"city": "Lisbon"}, "id": "call_1"}])
+    sent = [HumanMessage("Weather in Lisbon?"), call_message, ToolMessage("sunny", tool_call_id="call_1")]
+    _model(capture, ["It is sunny."]).invoke(sent)
+    [call] = capture.drain()
+    assert call.messages[1].tool_calls == ({"name": "lookup", "args": {"city": "Lisbon"}, "id": "call_1"},)
+    assert call.messages[2].tool_call_id == "call_1"
+    assert call.messages[0].tool_calls == () and call.messages[0].tool_call_id is None
+    assert call.prompt_tokens == count_messages_tokens(sent, "o200k_base")
+    assert sum(m.tokens for m in call.messages) + 3 == call.prompt_tokens

@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 
 import tiktoken
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage
 
 _VOCABULARY_URLS = {
     "cl100k_base": "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken",
@@ -113,16 +113,30 @@ def encode(text: str, encoding_name: str = DEFAULT_ENCODING) -> list[int]:
     return get_encoding(encoding_name).encode(text, disallowed_special=())
 
 
-def count_text_tokens(text: str, encoding_name: str = DEFAULT_ENCODING) -> int:
-    """Number of tokens in ``text``."""
+# Prompts resend the same messages every turn; counting each text once keeps a turn's counting cost
+# from growing with the history. Bounded, and only short texts, so the cache cannot hold much.
+_COUNT_CACHE_ENTRIES = 8192
+_COUNT_CACHE_MAX_CHARS = 16_384
+
+
+@lru_cache(maxsize=_COUNT_CACHE_ENTRIES)
+def _cached_count(text: str, encoding_name: str) -> int:
     return len(encode(text, encoding_name))
+
+
+def count_text_tokens(text: str, encoding_name: str = DEFAULT_ENCODING) -> int:
+    """Number of tokens in ``text`` (remembered for short texts: the tokenizer is deterministic)."""
+    if len(text) > _COUNT_CACHE_MAX_CHARS:
+        return len(encode(text, encoding_name))
+    return _cached_count(text, encoding_name)
+
+
+_OPENAI_ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
 
 
 def message_role(message: BaseMessage) -> str:
     """The OpenAI role name of a LangChain message."""
-    return {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}.get(
-        message.type, message.type
-    )
+    return _OPENAI_ROLES.get(message.type, message.type)
 
 
 def message_text(message: BaseMessage) -> str:
@@ -138,7 +152,8 @@ def message_text(message: BaseMessage) -> str:
             elif isinstance(block, dict) and "text" in block:
                 parts.append(str(block["text"]))
         text = "".join(parts)
-    tool_calls = getattr(message, "tool_calls", None) or []
+    # Only AI messages carry tool calls; asking another message makes pydantic raise and catch.
+    tool_calls = message.tool_calls if isinstance(message, AIMessage) else []
     if tool_calls:
         import json
 
