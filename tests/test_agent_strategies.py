@@ -215,6 +215,34 @@ def test_semantic_store_keeps_one_item_per_exchange_and_searches_it_with_the_new
     assert [m.role for m in turn.injected_prompt] == ["system", "human"]  # recent_turns=0: no history
 
 
+@pytest.mark.parametrize("recent_turns", [0, 2])
+def test_semantic_store_thread_keeps_only_what_a_later_prompt_sends_and_the_store_keeps_everything(
+    recent_turns: int,
+) -> None:
+    strategy = build_strategy("semantic_store", StrategyContext(), {"k": 1, "recent_turns": recent_turns})
+    said = [
+        "Hi, my name is Mara.",
+        "I live in Lisbon.",
+        "I like green tea.",
+        "I have a cat.",
+        "What's my name?",
+    ]
+    done: list[tuple[str, str]] = []
+    for number, text in enumerate(said, start=1):
+        turn = send_ok(strategy, text)
+        recent = done[len(done) - recent_turns :] if recent_turns else []
+        expected = [(role, content) for user, ai in recent for role, content in (("human", user), ("ai", ai))]
+        # The prompt is what the whole history would give: the last recent_turns exchanges, then the message.
+        assert [(m.role, m.content) for m in turn.injected_prompt[1:]] == [*expected, ("human", text)]
+        done.append((text, turn.reply))
+        kept = done[len(done) - recent_turns :] if recent_turns else []
+        assert [m["content"] for m in turn.state["messages"]] == [c for pair in kept for c in pair]
+        assert turn.state["messages_removed"] == 2 * (number - len(kept))
+        assert len(turn.state["items"]) == number
+    assert "Mara" in done[-1][1]
+    strategy.close()
+
+
 @pytest.mark.parametrize(
     ("strategy_id", "params"),
     [("agent", {"checkpointer": "sqlite"}), ("semantic_store", {"store": "sqlite"})],

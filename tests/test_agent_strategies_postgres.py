@@ -40,7 +40,8 @@ def make(strategy_id: str, params: dict[str, Any], url: str, conversation: str, 
         ("agent", {"checkpointer": "postgres"}),
         ("agent_trim", {"checkpointer": "postgres", "k": 2}),
         ("context_editing", {"checkpointer": "postgres"}),
-        ("semantic_store", {"store": "postgres"}),
+        # recent_turns=1: the thread keeps the last exchange (with 0 it keeps none; the store has them all).
+        ("semantic_store", {"store": "postgres", "recent_turns": 1}),
     ],
 )
 def test_a_new_instance_continues_from_postgres_and_a_stranger_does_not(

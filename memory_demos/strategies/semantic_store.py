@@ -4,7 +4,12 @@ LangChain 1.x's form of ``VectorStoreRetrieverMemory``: ``InMemoryStore(index={"
 "dims": 384, "fields": ["text"]})`` holds one item per exchange under the user's namespace. A
 middleware searches it with the new message before every model call and appends the hits to the
 system message (the same text the classic memory injects), and writes the exchange after the agent
-answered. Only the last ``recent_turns`` exchanges travel as messages (0: none, like the classic memory).
+answered. Only the last ``recent_turns`` exchanges travel as messages (0: none, like the classic memory),
+so once a turn is answered the middleware removes older messages from the thread (``RemoveMessage``):
+every exchange is already in the store, LangGraph loads and saves the whole message list at every step,
+and a thread that kept them all made each turn cost more as the conversation grew. The state says how
+many were removed. What still grows is ``InMemoryStore``'s search: a brute-force cosine similarity over
+every stored exchange (no approximate index).
 
 The vector index lives in this process: on this machine ``SqliteStore`` cannot load sqlite-vec (Python's
 sqlite3 was built without extension loading) and PostgreSQL has no pgvector. With ``store=sqlite`` or
@@ -17,9 +22,9 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired
 
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, RemoveMessage, SystemMessage
 
 from memory_demos import storage
 from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo
@@ -102,6 +107,17 @@ def exchange_text(user_text: str, reply: str) -> str:
     return f"input: {user_text}\noutput: {reply}"
 
 
+def older_than_next_prompt(messages: list[BaseMessage], recent_turns: int) -> list[BaseMessage]:
+    """The messages no later prompt can include: all but the last ``recent_turns`` turns.
+
+    The next prompt takes the last ``recent_turns`` turns before its new message, so keeping only those
+    gives the same prompt the whole thread would.
+    """
+    turns = split_turns(messages)
+    older = turns[: max(len(turns) - recent_turns, 0)]
+    return [message for turn in older for message in turn]
+
+
 class SemanticRecallMiddleware:
     """Reads the store before the model is called and writes the exchange after the agent answered.
 
@@ -114,11 +130,16 @@ class SemanticRecallMiddleware:
         k: int,
         recent_turns: int,
         on_hits: Callable[[list[Any]], None],
-        on_write: Callable[[str], None],
+        on_write: Callable[[str, str], None],
     ) -> Any:
-        from langchain.agents.middleware import AgentMiddleware
+        from langchain.agents.middleware import AgentMiddleware, AgentState
+
+        class SemanticRecallState(AgentState):
+            removed_messages: NotRequired[int]  # messages removed from the thread so far
 
         class SemanticRecall(AgentMiddleware):
+            state_schema = SemanticRecallState
+
             def wrap_model_call(self, request: Any, handler: Any) -> Any:
                 question = next(m for m in reversed(request.messages) if isinstance(m, HumanMessage))
                 hits = request.runtime.store.search(namespace, query=question.text, limit=k)
@@ -133,17 +154,25 @@ class SemanticRecallMiddleware:
                     )
                 )
 
-            def after_agent(self, state: Any, runtime: Any) -> None:
+            def after_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
                 messages = state["messages"]
                 question = next(
                     i for i in range(len(messages) - 1, -1, -1) if isinstance(messages[i], HumanMessage)
                 )
                 answer = messages[-1]
-                if isinstance(answer, AIMessage) and not answer.tool_calls:
-                    text = exchange_text(messages[question].text, answer.text)
-                    key = exchange_key()
-                    runtime.store.put(namespace, key, {"text": text})
-                    on_write(key)
+                if not isinstance(answer, AIMessage) or answer.tool_calls:
+                    return None
+                text = exchange_text(messages[question].text, answer.text)
+                key = exchange_key()
+                runtime.store.put(namespace, key, {"text": text})
+                on_write(key, answer.text)
+                removed = older_than_next_prompt(messages, recent_turns)
+                if not removed:
+                    return None
+                return {
+                    "messages": [RemoveMessage(id=str(message.id)) for message in removed],
+                    "removed_messages": state.get("removed_messages", 0) + len(removed),
+                }
 
         return SemanticRecall()
 
@@ -163,6 +192,7 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
         # Keys the current turn wrote: copied to the durable store, or deleted if the turn fails. Tracked
         # rather than found by listing the store before and after, which cost more every turn.
         self._written: list[str] = []
+        self._reply: str | None = None
         super().__init__(context, params)
 
     @property
@@ -191,7 +221,7 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
             self.params["k"],
             self.params["recent_turns"],
             self._record_hits,
-            self._written.append,
+            self._record_write,
         )
         return create_agent(
             model=self.reply_model,
@@ -219,12 +249,18 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
     def _record_hits(self, hits: list[Any]) -> None:
         self._hits = [{"key": hit.key, "text": hit.value.get("text"), "score": hit.score} for hit in hits]
 
+    def _record_write(self, key: str, reply: str) -> None:
+        self._written.append(key)
+        self._reply = reply
+
     def keys(self) -> set[str]:
         return {item.key for item in self.store.search(self.namespace, limit=MAX_ITEMS)}
 
     def _respond(self, user_text: str) -> str:
-        self._query, self._hits = user_text, []
-        reply = self._run_turn(user_text)
+        self._query, self._hits, self._reply = user_text, [], None
+        result = self._invoke({"messages": [HumanMessage(user_text)]})
+        # The answered turn may have been removed from the thread with the older ones (recent_turns=0).
+        reply = self._reply if self._reply is not None else result["messages"][-1].text
         if self._durable is not None:
             for key in self._written:
                 item = self.store.get(self.namespace, key)
@@ -278,6 +314,7 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
             "thread_id": self.thread_id,
             **paged("checkpoints", self.checkpoints()),
             **paged("messages", self.messages(), messages_as_json),
+            "messages_removed": self.head_values().get("removed_messages", 0),
         }
 
 
