@@ -20,6 +20,9 @@ def test_a_long_thread_pages_its_checkpoints_and_messages() -> None:
     try:
         for index in range(STATE_PAGE // 2 + 1):
             turn = strategy.send(f"Message number {index}.")
+        # Only the page is built, but numbered against the whole thread: the same rows as the full list.
+        assert turn.state["checkpoints"] == strategy.checkpoints()[-STATE_PAGE:]
+        assert turn.state["checkpoints_total"] == len(strategy.checkpoints())
     finally:
         strategy.close()
     state = turn.state

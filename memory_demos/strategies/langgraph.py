@@ -126,7 +126,7 @@ class LangGraphStrategy(CheckpointedGraphStrategy):
             "thread_id": self.thread_id,
             "checkpointer": self.params["checkpointer"],
             "head": checkpoint_id_of(self._head),
-            **paged("checkpoints", self.checkpoints()),
+            **self.checkpoints_state(),
             **paged("messages", self.messages(), messages_as_json),
         }
 

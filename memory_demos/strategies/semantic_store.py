@@ -312,7 +312,7 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
             "k": self.params["k"],
             "recent_turns": self.params["recent_turns"],
             "thread_id": self.thread_id,
-            **paged("checkpoints", self.checkpoints()),
+            **self.checkpoints_state(),
             **paged("messages", self.messages(), messages_as_json),
             "messages_removed": self.head_values().get("removed_messages", 0),
         }

@@ -19,6 +19,7 @@ from langchain_core.runnables import RunnableConfig
 
 from memory_demos import storage
 from memory_demos.strategies.base import Strategy, StrategyContext
+from memory_demos.strategies.shared.paging import paged
 
 if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -261,6 +262,17 @@ class CheckpointedGraphStrategy(Strategy):
         branch (what ``fork_at`` takes).
         """
         infos = self.checkpoint_infos()
+        return self._checkpoint_rows(infos, infos)
+
+    def checkpoints_state(self) -> dict[str, Any]:
+        """The state view's newest page of ``checkpoints()`` (and the total): only that page is built."""
+        infos = self.checkpoint_infos()
+        return paged("checkpoints", infos, lambda page: self._checkpoint_rows(infos, page))
+
+    def _checkpoint_rows(
+        self, infos: list[CheckpointInfo], shown: list[CheckpointInfo]
+    ) -> list[dict[str, Any]]:
+        """Rows for ``shown``, numbered and marked against the whole thread ``infos``."""
         branch = self._branch(infos)
         on_branch = {info.checkpoint_id for info in branch}
         turn_of = {info.checkpoint_id: n for n, info in enumerate((i for i in branch if i.turn_end), start=1)}
@@ -278,7 +290,7 @@ class CheckpointedGraphStrategy(Strategy):
                 "on_branch": info.checkpoint_id in on_branch,
                 "head": info.checkpoint_id == head_id,
             }
-            for info in infos
+            for info in shown
         ]
 
     # -- Strategy hooks ---------------------------------------------------------------------
