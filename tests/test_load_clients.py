@@ -61,6 +61,15 @@ def test_bench_render_prints_cpu_per_message_and_the_ratio() -> None:
     assert re.search(r"page \(server - strategies\): turn 2 -?\d\.\d{3} s · turn 4 -?\d\.\d{3} s", output), (
         output
     )
+    # Each strategy alone, and how much of it was inside model calls (never more than its whole CPU).
+    for strategy_id in ("buffer", "window"):
+        pane = re.search(
+            rf"{strategy_id}\s+CPU turn 2 → 4: (\d+\.\d) → (\d+\.\d) ms · in model calls (\d+\.\d) → (\d+\.\d) ms",
+            output,
+        )
+        assert pane is not None, output
+        cpu_2, cpu_4, model_2, model_4 = map(float, pane.groups())
+        assert 0 < model_2 <= cpu_2 and 0 < model_4 <= cpu_4, output
 
 
 def alive(pid: int) -> bool:

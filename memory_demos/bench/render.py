@@ -18,8 +18,14 @@ import asyncio
 import statistics
 import tempfile
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.tracers.context import register_configure_hook
 
 from memory_demos.bench.server import cpu_seconds, interruptible, lab_server
 from memory_demos.bench.workshop_ws import set_pane_count
@@ -53,19 +59,27 @@ class TurnSample:
 
 
 @dataclass(frozen=True)
+class PaneCost:
+    """One strategy alone, per turn: its CPU seconds and the CPU seconds inside its model calls."""
+
+    strategy_id: str
+    cpu_seconds: list[float]
+    model_seconds: list[float]
+
+
+@dataclass(frozen=True)
 class RenderRun:
-    """One measured conversation: its samples and the turns its summary reports."""
+    """One measured conversation: its samples, the turns its summary reports and each strategy alone."""
 
     samples: list[TurnSample]
     report: list[int]
+    panes: tuple[PaneCost, ...] = ()
 
     def at(self, turn: int, field: str = "cpu_seconds") -> float:
         """Mean of ``field`` over ``turn`` and its neighbours, the first turn left out (it loads what
         the rest reuse). ``/proc`` counts CPU time in 10 ms ticks: a mean over a few messages is finer
         than any one of them."""
-        return statistics.mean(
-            getattr(s, field) for s in self.samples if abs(s.turn - turn) <= 1 and s.turn > 1
-        )
+        return _near([getattr(s, field) for s in self.samples], turn)
 
     def ratio(self, field: str = "cpu_seconds") -> float:
         first = self.at(self.report[0], field)
@@ -83,20 +97,61 @@ def pane_strategies(panes: int) -> list[str]:
     return (defaults + [available_ids()[0]] * panes)[:panes]
 
 
-def strategy_cpu(strategy_ids: list[str], turns: int) -> list[float]:
-    """CPU seconds per turn of the bench's messages sent through the strategies alone, in this process."""
+class ModelCpu(BaseCallbackHandler):
+    """Adds up this process's CPU time between each chat-model call's start and end callbacks (the
+    strategies run one at a time on this thread, so the process's CPU is the call's)."""
+
+    run_inline = True
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._started: dict[UUID, float] = {}
+
+    def on_chat_model_start(self, serialized: Any, messages: Any, *, run_id: UUID, **kwargs: Any) -> None:
+        self._started[run_id] = time.process_time()
+
+    def on_llm_end(self, response: Any, *, run_id: UUID, **kwargs: Any) -> None:
+        self._finish(run_id)
+
+    def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
+        self._finish(run_id)
+
+    def _finish(self, run_id: UUID) -> None:
+        started = self._started.pop(run_id, None)
+        if started is not None:
+            self.seconds += time.process_time() - started
+
+
+# LangChain adds the handler held here to every callback manager it configures in this context.
+_model_cpu: ContextVar[ModelCpu | None] = ContextVar("memory_lab_bench_model_cpu", default=None)
+register_configure_hook(_model_cpu, inheritable=True)
+
+
+def strategy_cpu(strategy_ids: list[str], turns: int) -> list[PaneCost]:
+    """The bench's messages sent through the strategies alone, in this process: each one's costs per turn."""
     strategies = [build_strategy(i, StrategyContext(provider=ProviderConfig())) for i in strategy_ids]
-    per_turn = []
+    costs = [PaneCost(i, [], []) for i in strategy_ids]
     try:
         for turn in range(1, turns + 1):
-            started = time.process_time()
-            for strategy in strategies:
-                strategy.send(message(turn))
-            per_turn.append(time.process_time() - started)
+            for strategy, cost in zip(strategies, costs, strict=True):
+                model_cpu = ModelCpu()
+                token = _model_cpu.set(model_cpu)
+                started = time.process_time()
+                try:
+                    strategy.send(message(turn))
+                finally:
+                    cost.cpu_seconds.append(time.process_time() - started)
+                    _model_cpu.reset(token)
+                cost.model_seconds.append(model_cpu.seconds)
     finally:
         for strategy in strategies:
             strategy.close()
-    return per_turn
+    return costs
+
+
+def _near(values: list[float], turn: int) -> float:
+    """Mean of ``values`` (index 0 = turn 1) over ``turn`` and its neighbours, turn 1 left out."""
+    return statistics.mean(values[t - 1] for t in range(max(turn - 1, 2), min(turn + 1, len(values)) + 1))
 
 
 async def _drive(url: str, pid: int, panes: int, turns: int) -> list[TurnSample]:
@@ -128,8 +183,11 @@ def measure(panes: int, turns: int) -> RenderRun:
         print(f"Server: {url} (pid {pid}), workshop mode, offline model, {panes} panes, {turns} turns")
         samples = asyncio.run(_drive(url, pid, panes, turns))
     alone = strategy_cpu(pane_strategies(panes), turns)
-    samples = [replace(sample, strategy_seconds=alone[sample.turn - 1]) for sample in samples]
-    return RenderRun(samples, report)
+    samples = [
+        replace(sample, strategy_seconds=sum(cost.cpu_seconds[sample.turn - 1] for cost in alone))
+        for sample in samples
+    ]
+    return RenderRun(samples, report, tuple(alone))
 
 
 def print_run(run: RenderRun) -> None:
@@ -158,6 +216,11 @@ def print_run(run: RenderRun) -> None:
         print(f"{label}: {figures} · ratio {run.ratio(field):.2f}")
     mean = statistics.mean(s.cpu_seconds for s in run.samples[1:])
     print(f"mean over turns 2-{last}: {mean:.3f} s per message")
+    # Inside the strategies, what the model reads grows by design (buffer); the rest should not.
+    for cost in run.panes:
+        cpu = " → ".join(f"{_near(cost.cpu_seconds, t) * 1000:.1f}" for t in (first, last))
+        model = " → ".join(f"{_near(cost.model_seconds, t) * 1000:.1f}" for t in (first, last))
+        print(f"  {cost.strategy_id:<15} CPU turn {first} → {last}: {cpu} ms · in model calls {model} ms")
 
 
 def run_render(panes: int = 4, turns: int = 30, repeats: int = 1) -> int:
