@@ -75,19 +75,21 @@ def test_tool_messages_are_counted() -> None:
     )
 
 
-def test_remembered_counts_match_a_fresh_encoding_and_long_texts_are_not_kept() -> None:
-    short = "Turn 7: my name is Ada, I live in Lisbon and I like tea."
-    first = tokenizer.count_text_tokens(short, "cl100k_base")
+def test_remembered_counts_match_a_fresh_encoding_and_the_cache_keeps_no_text() -> None:
+    said = "Turn 7: my name is Ada, I live in Lisbon and I like tea."
+    first = tokenizer.count_text_tokens(said, "cl100k_base")
     assert (
         first
-        == tokenizer.count_text_tokens(short, "cl100k_base")
-        == len(tokenizer.encode(short, "cl100k_base"))
+        == tokenizer.count_text_tokens(said, "cl100k_base")
+        == len(tokenizer.encode(said, "cl100k_base"))
     )
     # The same text under another encoding is a different count, not the remembered one.
-    assert tokenizer.count_text_tokens("你好，世界。" * 5, "cl100k_base") != tokenizer.count_text_tokens(
-        "你好，世界。" * 5, "o200k_base"
+    chinese = "你好，世界。" * 5
+    assert tokenizer.count_text_tokens(chinese, "cl100k_base") == len(
+        tokenizer.encode(chinese, "cl100k_base")
     )
-    kept = tokenizer._cached_count.cache_info().currsize
-    long_text = "tea " * (tokenizer._COUNT_CACHE_MAX_CHARS // 4 + 1)
-    assert tokenizer.count_text_tokens(long_text) == len(tokenizer.encode(long_text))
-    assert tokenizer._cached_count.cache_info().currsize == kept
+    assert tokenizer.count_text_tokens(chinese, "o200k_base") == len(tokenizer.encode(chinese, "o200k_base"))
+    assert len(tokenizer.encode(chinese, "cl100k_base")) != len(tokenizer.encode(chinese, "o200k_base"))
+    # Keys are digests: a user's words never sit in the process-wide cache.
+    assert all(isinstance(digest, bytes) and b"Ada" not in digest for digest, _ in tokenizer._counts)
+    assert len(tokenizer._counts) <= tokenizer._COUNT_CACHE_ENTRIES

@@ -113,22 +113,23 @@ def encode(text: str, encoding_name: str = DEFAULT_ENCODING) -> list[int]:
     return get_encoding(encoding_name).encode(text, disallowed_special=())
 
 
-# Prompts resend the same messages every turn; counting each text once keeps a turn's counting cost
-# from growing with the history. Bounded, and only short texts, so the cache cannot hold much.
-_COUNT_CACHE_ENTRIES = 8192
-_COUNT_CACHE_MAX_CHARS = 16_384
-
-
-@lru_cache(maxsize=_COUNT_CACHE_ENTRIES)
-def _cached_count(text: str, encoding_name: str) -> int:
-    return len(encode(text, encoding_name))
+# Prompts resend the same messages every turn; counting each text once keeps a turn's counting cost from
+# growing with the history. Keyed by a digest, so the cache holds no one's text; emptied when full.
+_COUNT_CACHE_ENTRIES = 20_000
+_counts: dict[tuple[bytes, str], int] = {}
 
 
 def count_text_tokens(text: str, encoding_name: str = DEFAULT_ENCODING) -> int:
-    """Number of tokens in ``text`` (remembered for short texts: the tokenizer is deterministic)."""
-    if len(text) > _COUNT_CACHE_MAX_CHARS:
-        return len(encode(text, encoding_name))
-    return _cached_count(text, encoding_name)
+    """Number of tokens in ``text`` (remembered per text: the tokenizer is deterministic)."""
+    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    key = (digest, encoding_name)
+    count = _counts.get(key)
+    if count is None:
+        count = len(encode(text, encoding_name))
+        if len(_counts) >= _COUNT_CACHE_ENTRIES:
+            _counts.clear()
+        _counts[key] = count
+    return count
 
 
 _OPENAI_ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
