@@ -240,7 +240,7 @@ TEXTS: dict[str, str] = {
     "state.key.thread_tokens": "Tokens in the thread",
     "state.key.replaced_last_turn": "Replaced by the summary last turn",
     "state.key.removed_last_turn": "Removed from the thread last turn",
-    "state.key.messages_removed": "Messages removed from the thread (their facts are in the store)",
+    "state.key.messages_removed": "Messages removed from the thread (no later prompt would include them)",
     "state.key.tool_results_in_thread": "Tool results in the thread",
     "state.key.indexed_turns": "Turns in the vector index",
     "state.key.unsummarized_turns": "Turns not yet summarised",

@@ -220,7 +220,7 @@ TEXTS: dict[str, str] = {
     "state.key.thread_tokens": "线程的词元数",
     "state.key.replaced_last_turn": "上一轮被摘要替换的消息",
     "state.key.removed_last_turn": "上一轮从线程中删除的消息",
-    "state.key.messages_removed": "已从线程中删除的消息（其中的事实已存入长期存储）",
+    "state.key.messages_removed": "已从线程中删除的消息（之后的提示词不会再包含它们）",
     "state.key.tool_results_in_thread": "线程中的工具结果",
     "state.key.indexed_turns": "向量索引中的轮数",
     "state.key.unsummarized_turns": "尚未写入摘要的轮次",
