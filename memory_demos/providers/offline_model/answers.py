@@ -358,9 +358,7 @@ def acknowledge(facts: Sequence[Fact], *, chinese: bool) -> str:
             elif belief.former:
                 clauses.append(_clause(key, belief.former, display, chinese=chinese, former=True))
             elif belief.denied:
-                clauses.append(
-                    f"不是{'、'.join(belief.denied)}" if chinese else f"not {' or '.join(belief.denied)}"
-                )
+                clauses.append(_denied_clause(key, belief.denied, display, chinese=chinese))
     clauses = clauses or corrections
     if chinese:
         return "记住了，" + "，".join(clauses) + "。" if clauses else ""
@@ -368,3 +366,33 @@ def acknowledge(facts: Sequence[Fact], *, chinese: bool) -> str:
     if clauses:
         parts.append("Got it: " + "; ".join(clauses) + ".")
     return " ".join(parts)
+
+
+def _denied_clause(key: str, values: Sequence[str], subject: str, *, chinese: bool) -> str:
+    """A sentence for a fact said not to be so: "you don't live in Lisbon", 你不住在里斯本."""
+    if chinese:
+        value = "、".join(values)
+        negated = {"city": f"不住在{value}", "name": f"不叫{value}", "job": f"不是{value}"}
+        return subject + negated.get(key, f"的{_display_key_zh(key)}不是{value}")
+    second = subject == "you"
+    value = " or ".join(values)
+    do = "don't" if second else "doesn't"
+    be = "you're not" if second else f"{subject} is not"
+    if key == "city":
+        return f"{subject} {do} live in {value}"
+    if key == "job":
+        return f"{subject} {do} work as {_article(value)} {value}"
+    if key == "hometown":
+        return f"{be} from {value}"
+    if key in {"age", "nationality"}:
+        return f"{be} {value}{' years old' if key == 'age' else ''}"
+    if key in _HABIT_BASE:
+        return f"{subject} {do} {_HABIT_BASE[key]} {value}"
+    if key == "likes":
+        return f"{subject} {do} like {value}"
+    if key == "name" and (second or subject == "the human"):
+        return f"{'your' if second else 'the human' + chr(39) + 's'} name isn't {value}"
+    if key == "name":
+        return f"{value} isn't {subject}'s name"
+    possessive = "your" if second else f"{subject}'s"
+    return f"{possessive} {_display_key_en(key)} isn't {value}"

@@ -191,9 +191,20 @@ def _entity_extraction_reply(prompt: str, *, chatty: bool) -> str:
     return ", ".join(entities) if entities else "NONE"
 
 
+_ASKED = re.compile(r"[?？]\s*$|吗[。.]?\s*$")
+
+
+def _only_asked_about(entity: str, last_line: str) -> bool:
+    """Whether every line naming ``entity`` is a question and no line states a fact: nothing to note."""
+    mentions = [c for c in split_sentences(last_line) if entity.casefold() in c.casefold()]
+    return bool(mentions) and all(_ASKED.search(c) for c in mentions) and not extract_facts(last_line)
+
+
 def summarize_entity(entity: str, existing: str, last_line: str) -> str:
     """Answer ENTITY_SUMMARIZATION_PROMPT: what the existing note and the last line say about ``entity``."""
     existing = existing.strip()
+    if _only_asked_about(entity, last_line):
+        return existing
     knowledge = Knowledge()
     knowledge.add_ordered(extract_facts(existing, role="narrative") + extract_facts(last_line))
     knowledge.merged()

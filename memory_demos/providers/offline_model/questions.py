@@ -268,6 +268,9 @@ def _is_question(part: str, full: str, last: bool) -> bool:
 
 _PAST = re.compile(r"\b(?:before|previously|formerly|used\s+to)\b|以前|之前|原来|过去", re.IGNORECASE)
 _PAST_KEYS = frozenset({"city", "job", "name"})
+_PAST_JOB = re.compile(
+    r"\bwhat\s+did\s+S\s+do(?:\s+for\s+(?:a\s+living|work))?\s+before\b|S(?:是)?(?:做|干)(?:什么|啥)", re.I
+)
 _ASK_LEAD = re.compile(
     r"^(?:(?:and|so|but|also|then|ok|okay)\b[\s,]*|(?:请问|那么|那|还有)[，,]?)+", re.IGNORECASE
 )
@@ -307,6 +310,8 @@ def _past_question(subject: str, canonical: str, part: str, chinese: bool) -> Qu
     if chinese:  # "S以前住在哪里": the time word out, so the key rules see "S住在哪里"
         canonical = canonical[: past.start()] + canonical[past.end() :]
     key = (_key_zh if chinese else _key_en)(canonical)
+    if key not in _PAST_KEYS and _PAST_JOB.search(canonical):  # "what did S do before?"
+        key = "job"
     return Question(subject, key, part, past=True) if key in _PAST_KEYS else None
 
 

@@ -15,12 +15,12 @@ from memory_demos.providers.offline_model.text import _normalize_quotes
 NAME_EN = r"[A-Z][a-z][\w'-]*"
 ZH_VERBS = (
     r"住|搬|来自|是|今年|喜欢|不|讨厌|做|当|在|的|叫|刚|已经|现在|也|还|最|说|只|喝|吃|满|过|以前|原来|"
-    r"辞|退休|失业|离职"
+    r"辞|退休|失业|离职|被"
 )
 PREDICATE = (
     r"(?:is|was|has|had|lives|lived|moved|works|worked|likes|loves|hates|enjoys|drinks|eats|plays|speaks|"
     r"studies|comes|turned|just|no\s+longer|used\s+to|doesn't|does|never|now|only|still|also|recently|"
-    r"quit|retired|resigned|stopped|lost)\b"
+    r"quit|retired|resigned|stopped|lost|got)\b"
 )
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:[,;:—–]\s*(?:and\s+|but\s+|so\s+|then\s+)?|\s+(?:and|&|but|so|whereas|while)\s+)"
