@@ -58,5 +58,8 @@ def test_acknowledgements_cover_other_people_and_changes() -> None:
     )
     assert said == "Got it: you no longer live in Lisbon; Kofi lives in Accra."
     # "I don't live in Berlin" never said I did: not "no longer".
-    assert acknowledge([Fact("city", "Berlin", "", negated=True)], chinese=False) == "Got it: not Berlin."
+    assert (
+        acknowledge([Fact("city", "Berlin", "", negated=True)], chinese=False)
+        == "Got it: you don't live in Berlin."
+    )
     assert acknowledge([], chinese=True) == ""

@@ -176,6 +176,7 @@ _ZH_ANY_CHANGE_WORD = re.compile(
 _ZH_NO_LONGER = re.compile("不再|已经不|没有再|不.+了$|不.+啦$")
 _ZH_NO_LONGER_WORDS = re.compile("不再|已经不|没有再")
 _ZH_NOT = re.compile("^(S.*?)不(?!喜欢.*[^了啦]$)")
+_ZH_PLAIN_NOT = re.compile("^S(?:并|根本)?不(?=住|叫|是)")
 _ZH_PAST = re.compile("以前|原来|曾经|过去|之前")
 _ZH_CHANGE = re.compile("现在|目前|如今|改成|改为|换成|搬到|搬去|刚|满")
 _ZH_TIME_WORDS = re.compile("以前|原来|曾经|过去|之前|现在|目前|如今|已经")
@@ -209,6 +210,9 @@ def normalize_zh(text: str) -> tuple[str, bool, bool, bool]:
         text = _ZH_NOT.sub(r"\1", text)
     elif _ZH_PAST.search(text):
         negated = change = True
+    elif _ZH_PLAIN_NOT.match(text):  # 我不住在北京: not so, and never said to be
+        negated = True
+        text = _ZH_PLAIN_NOT.sub("S", text, count=1)
     if _ZH_CHANGE.search(text):
         change = True
     if "只" in text:

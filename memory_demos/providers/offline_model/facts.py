@@ -60,6 +60,12 @@ _ITS_NOT = re.compile(
     r"|\bnot\s+(?P<old2>[A-Z][\w'-]*)\s*[,;]\s*[Ii]t(?:'s|’s|\s+is)\s+(?P<new2>[A-Z][\w'-]*)"
 )
 
+# 不对，是小王，不是小李 / 不是小李，是小王: the same correction in Chinese.
+_ZH_ITS_NOT = re.compile(
+    r"(?<!不)是(?P<new>[\u3400-\u9fff]{1,4})[，,]\s*不是(?P<old>[\u3400-\u9fff]{1,4})(?=[。！!.]|$)"
+    r"|(?:^|[，,。])\s*不是(?P<old2>[\u3400-\u9fff]{1,4})[，,]\s*(?:而)?是(?P<new2>[\u3400-\u9fff]{1,4})(?=[。！!.]|$)"
+)
+
 
 def _kv_facts(line: str) -> list[Fact]:
     """``key: value`` lines, as a store or an extraction writes them, are facts about the user."""
@@ -89,7 +95,8 @@ def extract_facts(text: str, *, role: str = "human", last_person: str | None = N
     with "Human:"/"AI:" switch role, so transcripts and retrieved snippets parse correctly.
     """
     # _ITS_NOT needs a lowercase " not " (it matches case-sensitively): most texts skip it at once.
-    may_correct = role != "ai" and " not " in text and _ITS_NOT.search(text) is not None
+    corrections = _ITS_NOT if " not " in text else _ZH_ITS_NOT if "不是" in text else None
+    may_correct = role != "ai" and corrections is not None and corrections.search(text) is not None
     if ":" not in text and "：" not in text and not may_correct and not may_state_facts(text):
         return []
     facts = [fact for line in text.splitlines() for fact in _line_facts(line)]
@@ -99,7 +106,7 @@ def extract_facts(text: str, *, role: str = "human", last_person: str | None = N
     for forget in forgets:
         facts.append(Fact(ANY_KEY, forget.group("v").strip(), forget.group(0), negated=True, change=True))
     if may_correct:
-        for said in _ITS_NOT.finditer(text):
+        for said in corrections.finditer(text):  # type: ignore[union-attr]
             old, new = said.group("old") or said.group("old2"), said.group("new") or said.group("new2")
             facts.append(Fact(ANY_KEY, old, said.group(0), negated=True, change=True))
             facts.append(Fact(SAME_KEY, new, said.group(0), change=True))
