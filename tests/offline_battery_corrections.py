@@ -177,6 +177,50 @@ def _who_and_whether_zh(name: str, city: str, city2: str, rel: str, person: str,
     ]
 
 
+def _leftovers_en(name: str, city: str, city2: str, rel: str, person: str, job: str) -> list[Case]:
+    """A negation acknowledged as a sentence, third-person firing, "what did I do before?"."""
+    works = f"My {rel} {person} works as a {job}."
+    return [
+        _c(
+            [f"I live in {city2}."],
+            f"I don't live in {city}.",
+            [f"you don't live in {city}"],
+            ["Got it: not"],
+        ),
+        _c([], f"I'm not a {job}.", [f"you don't work as a {job}"], ["Got it: not"]),
+        _c([], f"My name isn't {name}.", [f"your name isn't {name}"], ["Got it: not"]),
+        _c([], f"{person} doesn't live in {city}.", [f"{person} doesn't live in {city}"], ["Got it: not"]),
+        *[
+            _c([works, fired], f"What does {person} do?", ["no longer", job], [f"{person} works as"])
+            for fired in (f"{person} got fired.", f"{person} lost his job.", f"{person} was fired last week.")
+        ],
+        _c([f"I work as a {job}.", "I quit my job."], "What did I do before?", [f"used to work as a {job}"]),
+        _c([f"I work as a {job}."], "What did I do before?", refuse=True),
+        _c([f"I live in {city}.", f"I moved to {city2}."], "What did I do before?", refuse=True),
+    ]
+
+
+def _leftovers_zh(name: str, new: str, city: str, city2: str, rel: str, person: str, job: str) -> list[Case]:
+    """是Y，不是X corrections, 我不住在… acknowledged, 被辞退, 我以前做什么工作？"""
+    return [
+        *[
+            _c([f"我叫{name}。", said], "我叫什么名字？", [new], [f"你叫{name}。"])
+            for said in (f"不对，是{new}，不是{name}。", f"是{new}，不是{name}。", f"不是{name}，是{new}。")
+        ],
+        _c([f"我叫{name}。", f"不对，是{new}，不是{name}。"], f"我叫{name}吗？", ["不", new]),
+        _c([f"我住在{city}。", f"不对，是{city2}，不是{city}。"], "我住在哪里？", [city2], [f"住在{city}。"]),
+        _c([f"我住在{city2}。"], f"我不住在{city}。", [f"你不住在{city}"], ["“"]),
+        _c([], f"我不是{job}。", [f"你不是{job}"], ["“"]),
+        _c([f"我住在{city2}。", f"我不住在{city}。"], "我住在哪里？", [city2]),
+        _c([f"我不住在{city}。"], "我住在哪里？", [f"不是{city}"]),
+        _c([f"我{rel}{person}是一名{job}。", f"{person}被辞退了。"], f"{person}做什么工作？", ["不再", job]),
+        _c([f"我{rel}{person}是一名{job}。", f"{person}被开除了。"], f"{person}是{job}吗？", ["不"]),
+        _c([f"我是一名{job}。", "我辞职了。"], "我以前做什么工作？", [job]),
+        _c([f"我是一名{job}。", "我辞职了。"], "我以前是做什么的？", [job]),
+        _c([f"我是一名{job}。"], "我以前做什么工作？", refuse=True),
+    ]
+
+
 def correction_cases() -> list[Case]:
     """Every case of this file."""
     cases: list[Case] = []
@@ -190,4 +234,6 @@ def correction_cases() -> list[Case]:
         cases += _names_en(name, NEW_NAMES_EN[index]) + _names_zh(zh_name, NEW_NAMES_ZH[index])
         cases += _who_and_whether_en(name, city, city2, rel, person, job)
         cases += _who_and_whether_zh(zh_name, zh_city, zh_city2, zh_rel, zh_person, zh_job)
+        cases += _leftovers_en(name, city, city2, rel, person, job)
+        cases += _leftovers_zh(zh_name, NEW_NAMES_ZH[index], zh_city, zh_city2, zh_rel, zh_person, zh_job)
     return cases

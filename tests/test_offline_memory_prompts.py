@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from langchain_core.messages import HumanMessage
 
 from memory_demos.prompts import FACT_EXTRACTION_PROMPT
@@ -38,3 +39,29 @@ def test_a_summary_reads_back_chinese_names_of_other_people() -> None:
     summary = progressive_summary("", "Human: 我哥哥小王住在广州，是一名医生。\nAI: 记住了")
     again = progressive_summary(summary, "Human: 周末去哪里玩比较好？\nAI: 这个我回答不了")
     assert "小王 lives in 广州." in again and "小王 works as a 医生." in again
+
+
+@pytest.mark.parametrize(
+    ("entity", "note", "question"),
+    [
+        ("Lisbon", "", "Do I still live in Lisbon?"),
+        ("Lisbon", "The human lives in Lisbon.", "Do I still live in Lisbon?"),
+        ("Kofi", "Kofi is the human's brother.", "Is Kofi a nurse? Where does Kofi live?"),
+        ("北京", "", "我还住在北京吗？"),
+        ("小王", "小王 is the human's brother.", "小王是医生吗？"),
+        ("小王", "", "小王住在哪里？"),
+    ],
+)
+def test_a_question_leaves_the_entity_note_as_it_was(entity: str, note: str, question: str) -> None:
+    from langchain_classic.memory.prompt import ENTITY_SUMMARIZATION_PROMPT
+
+    prompt = ENTITY_SUMMARIZATION_PROMPT.format(entity=entity, summary=note, history="", input=question)
+    assert compose_reply([HumanMessage(prompt)]).text == note
+
+
+def test_a_statement_next_to_a_question_still_updates_the_note() -> None:
+    said = summarize_entity(
+        "Lisbon", "The human lives in Lisbon.", "Is it sunny? I moved to Porto from Lisbon."
+    )
+    assert "Porto" in said
+    assert summarize_entity("北京", "", "我住在北京。你去过北京吗？") != ""
