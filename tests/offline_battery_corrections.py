@@ -1,8 +1,11 @@
 """Battery cases for the QA review's wrong answers (issue 9 follow-up), in English and Chinese.
 
 A job left (quit, left, lost, retired, stopped; 辞职, 辞掉, 不做…了, 退休), a name corrected in one
-clause, "who" questions that name a value, and yes/no questions. Each pattern comes with siblings
-and is filled with several names, places and jobs, so a rule that fits one spelling fails.
+clause, "who" questions that name a value, and yes/no questions. Then the last leftovers: negations
+acknowledged as sentences ("you don't live in Lisbon", 你不住在北京), 是Y，不是X corrections, a third
+person fired (got fired, 被辞退), and "What did I do before?" / 我以前做什么工作？ Each pattern
+comes with siblings and is filled with several names, places and jobs, so a rule that fits one
+spelling fails.
 """
 
 from __future__ import annotations
