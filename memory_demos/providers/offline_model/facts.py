@@ -61,9 +61,11 @@ _ITS_NOT = re.compile(
 )
 
 # 不对，是小王，不是小李 / 不是小李，是小王: the same correction in Chinese.
+# A value starts with no particle, adverb or pronoun: 是的，不是很远 corrects nothing.
+_ZH_VALUE = r"(?![的很太真挺好我你他她它这那])[\u3400-\u9fff]{1,4}"
 _ZH_ITS_NOT = re.compile(
-    r"(?<!不)是(?P<new>[\u3400-\u9fff]{1,4})[，,]\s*不是(?P<old>[\u3400-\u9fff]{1,4})(?=[。！!.]|$)"
-    r"|(?:^|[，,。])\s*不是(?P<old2>[\u3400-\u9fff]{1,4})[，,]\s*(?:而)?是(?P<new2>[\u3400-\u9fff]{1,4})(?=[。！!.]|$)"
+    rf"(?<!不)是(?P<new>{_ZH_VALUE})[，,]\s*不是(?P<old>{_ZH_VALUE})(?=[。！!.]|$)"
+    rf"|(?:^|[，,。])\s*不是(?P<old2>{_ZH_VALUE})[，,]\s*(?:而)?是(?P<new2>{_ZH_VALUE})(?=[。！!.]|$)"
 )
 
 
@@ -113,6 +115,8 @@ def extract_facts(text: str, *, role: str = "human", last_person: str | None = N
     for statement in read_statements(text, role=role, last_person=last_person):
         if forgets and _FORGET.search(statement.source):
             continue
+        if statement.negated and not statement.change and statement.source.startswith("不"):
+            continue  # 我觉得是北京，不是上海: a bare 不是 tail denies no fact of its own
         facts.extend(_statement_facts(statement))
     deduplicated: list[Fact] = []
     for fact in facts:
