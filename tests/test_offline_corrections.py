@@ -124,3 +124,21 @@ def test_yes_no_and_who_questions_follow_the_prompt(
         assert person in answer, (turns, who, answer)
     else:
         assert answer == dont_know(chinese=chinese), (turns, who, answer)
+
+
+@pytest.mark.parametrize("said", ["是的，不是很远。", "不是我，是他。", "我觉得是北京，不是上海。"])
+def test_a_chinese_not_this_but_that_reads_no_name_or_particle_as_a_fact(said: str) -> None:
+    from memory_demos.providers.offline_model.facts import extract_facts
+
+    facts = extract_facts(said)
+    assert not any(f.key == "name" for f in facts)
+    assert not any(f.value in {"很远", "的", "我", "他"} for f in facts)
+
+
+@given(old=ZH_NAMES, new=ZH_NAMES, city=ZH_CITIES)
+@settings(max_examples=25, deadline=None)
+def test_a_chinese_standalone_correction_replaces_the_name(old: str, new: str, city: str) -> None:
+    if old == new:
+        return
+    said = converse((f"我叫{old}，住在{city}。", f"不对，是{new}，不是{old}。"), "我叫什么名字？")
+    assert new in said and f"叫{old}" not in said
