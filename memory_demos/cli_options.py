@@ -11,10 +11,11 @@ variable that holds one.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from memory_demos.providers.api_keys import key_from_environment
+from memory_demos.providers.bounds import CONCURRENCY, CONTEXT_WINDOW, MAX_TOKENS, TIMEOUT, SettingRange
 from memory_demos.providers.chat_models import DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_SECONDS, ProviderConfig
 from memory_demos.providers.context_window import with_server_context_window
 from memory_demos.strategies.base import InputError
@@ -54,14 +55,25 @@ def param_assignments(items: Sequence[str] | None, strategy_ids: Sequence[str]) 
     return params
 
 
-def _positive(kind: type) -> Any:
+def range_words(setting: SettingRange) -> str:
+    """How a range reads in a message: ``from 1 to 600``, or ``0 (automatic) or from 512 to ...``."""
+    words = f"from {setting.lowest:,} to {setting.highest:,}"
+    return f"0 (automatic) or {words}" if setting.zero_means_auto else words
+
+
+def _within(setting: SettingRange, kind: type) -> Callable[[str], Any]:
+    """An argparse type that accepts what Settings accepts for ``setting``, from ``bounds.py``.
+
+    argparse names the flag and exits with status 2 when this raises ``ArgumentTypeError``.
+    """
+
     def parse(text: str) -> Any:
         try:
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"must be a positive number; got {text!r}") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"must be a positive number; got {text!r}")
+            value = None
+        if value is None or not setting.accepts(value):
+            raise argparse.ArgumentTypeError(f"must be {range_words(setting)}; got {text!r}")
         return value
 
     return parse
@@ -81,29 +93,31 @@ def add_provider_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--timeout",
-        type=_positive(float),
+        type=_within(TIMEOUT, float),
         default=DEFAULT_TIMEOUT_SECONDS,
         help="seconds to wait for the server, and at most to stream one reply "
         f"(default {DEFAULT_TIMEOUT_SECONDS:g})",
     )
     parser.add_argument(
         "--max-tokens",
-        type=_positive(int),
+        type=_within(MAX_TOKENS, int),
         default=DEFAULT_MAX_TOKENS,
         help="tokens per reply at most; a longer reply is kept, marked as cut "
         f"(default {DEFAULT_MAX_TOKENS})",
     )
     parser.add_argument(
         "--concurrency",
-        type=_positive(int),
+        type=_within(CONCURRENCY, int),
         default=1,
-        help="model calls at most N at a time (1 for a server that serves one request at a time)",
+        help="model calls at most N at a time, 0 for all at once (1 for a server that serves one request "
+        "at a time)",
     )
     parser.add_argument(
         "--context-window",
-        type=_positive(int),
+        type=_within(CONTEXT_WINDOW, int),
         default=None,
-        help="the model's context window in tokens (default: known models, else ask the server)",
+        help="the model's context window in tokens, 0 for automatic (default: known models, else ask the "
+        "server)",
     )
 
 
@@ -115,6 +129,11 @@ def provider_from_args(args: argparse.Namespace, *, latency_ms: int = 0) -> Prov
         "max_concurrent_panes": args.concurrency,
     }
     if args.context_window:
+        if args.max_tokens >= args.context_window:
+            raise InputError(
+                f"--max-tokens {args.max_tokens} must be smaller than --context-window "
+                f"{args.context_window}, or no prompt fits beside the reply"
+            )
         bounds |= {"context_window_tokens": args.context_window, "context_window_source": "--context-window"}
     if args.provider == "offline":
         return ProviderConfig(latency_ms=latency_ms, **bounds)

@@ -25,7 +25,7 @@ class SettingRange:
     highest: int
     zero_means_auto: bool = False
 
-    def accepts(self, value: int) -> bool:
+    def accepts(self, value: float) -> bool:
         return (self.zero_means_auto and value == 0) or self.lowest <= value <= self.highest
 
 
