@@ -54,3 +54,27 @@ def test_with_redis_configured_the_demo_runs(monkeypatch: pytest.MonkeyPatch, re
     button.click().run()
     assert not at.exception and not [e.value for e in at.error if e.value == EN["failure.error"]]
     assert EN["failure.fixed_yes"] in [s.value for s in at.success]
+
+
+@pytest.mark.parametrize("language", sorted(CATALOGUE))
+def test_no_demo_text_asks_its_reader_to_set_the_hosts_variable(language: str) -> None:
+    """A demo's title, explanation and fix reach workshop attendees too; only ``failure.needs_redis`` names it."""
+    from memory_demos.failure_lab import DEMOS
+
+    for demo in DEMOS:
+        for key in (demo.title_key, demo.explanation_key, demo.fix_key):
+            assert REDIS_URL_ENV not in CATALOGUE[language][key], key
+
+
+@pytest.mark.parametrize("workshop", [False, True])
+def test_the_page_names_the_variable_outside_workshop_mode_only(
+    monkeypatch: pytest.MonkeyPatch, workshop: bool
+) -> None:
+    monkeypatch.delenv(REDIS_URL_ENV, raising=False)
+    if workshop:
+        monkeypatch.setenv("MEMORY_LAB_WORKSHOP", "1")
+    at = failure_lab()
+    shown = [element.value for kind in ("markdown", "info", "caption") for element in getattr(at, kind)]
+    naming = [text for text in shown if REDIS_URL_ENV in text]
+    assert bool(naming) is not workshop, naming
+    assert any(EN["failure.expiring_notes.explanation"] in text for text in shown)

@@ -66,8 +66,8 @@ TEXTS: dict[str, str] = {
         "On Redis, RedisChatMessageHistory sets no TTL unless given one, and an entity store with no TTL "
         "keeps its notes too: whatever a user said stays on the server for ever, memory only grows, and "
         "personal data outlives its use (against data minimisation). Here an entity memory keeps Mara's note "
-        "and messages without a TTL: after the wait they are still there and go into the next prompt. This "
-        "demo needs a Redis server: set MEMORY_LAB_REDIS_URL."
+        "and messages without a TTL: after the wait they are still there and go into the next prompt. The "
+        "demo runs against a real Redis server."
     ),
     "failure.expiring_notes.fix": (
         "Give every key a TTL sized to how long a fact should matter. Here 1 second: Redis itself deletes "

@@ -59,8 +59,8 @@ TEXTS: dict[str, str] = {
     "failure.expiring_notes.explanation": (
         "在 Redis 上，RedisChatMessageHistory 默认不设 TTL，实体存储不设 TTL 时笔记也一样："
         "用户说过的话永远留在服务器上，内存只增不减，个人数据在用完之后仍被保存（违背数据最小化）。"
-        "这里实体记忆不带 TTL 地保存了 Mara 的笔记和消息：等待之后它们仍在，并进入下一轮提示。本演示需要 "
-        "Redis 服务器：请设置 MEMORY_LAB_REDIS_URL。"
+        "这里实体记忆不带 TTL 地保存了 Mara 的笔记和消息：等待之后它们仍在，并进入下一轮提示。本演示使用"
+        "真实的 Redis 服务器。"
     ),
     "failure.expiring_notes.fix": (
         "给每个键设置与事实有效期相称的 TTL。这里是 1 秒：Redis 自己删除了笔记和最近的消息，"
