@@ -19,7 +19,39 @@ from memory_demos.prompt_sections import SECTION_PALETTE, SECTIONS, Section
 
 GAUGE_HEIGHT = 48
 COST_CHART_HEIGHT = 250
-LEGEND_ROW_HEIGHT = 30
+LEGEND_ROW_HEIGHT = 31  # one legend row as Chromium draws it (symbol and 11 px label)
+LEGEND_LINE_HEIGHT = 14  # a wrapped label's second line
+LEGEND_OFFSET_HEIGHT = 24  # the gap between the x-axis title and the legend's first row
+WRAP_LABEL_AFTER = 44  # characters: a longer pane name breaks into lines, to fit a narrow window
+# Where a long pane name breaks: before its first bracket and after its first comma (English, Chinese).
+LABEL_BREAKS = ((" (", "\\n("), ("（", "\\n（"), (", ", ",\\n"), ("，", "，\\n"))
+
+
+def legend_lines(label: str) -> list[str]:
+    """The lines the legend draws for ``label``: what ``LEGEND["labelExpr"]`` computes, in Python."""
+    if len(label) <= WRAP_LABEL_AFTER:
+        return [label]
+    for found, replacement in LABEL_BREAKS:
+        label = label.replace(found, replacement.replace("\\n", "\n"), 1)
+    return label.split("\n")
+
+
+def _wrapped(expression: str) -> str:
+    for found, replacement in LABEL_BREAKS:
+        expression = f"replace({expression}, '{found}', '{replacement}')"
+    return f"split({expression}, '\\n')"
+
+
+# One pane a legend row, its whole name: two columns in a half-width chart cut long names ("… (token budge…").
+# The numbered labels say what they are, so the legend has no title. Vega draws an array as lines.
+LEGEND = {
+    "orient": "bottom",
+    "columns": 1,
+    "labelLimit": 0,
+    "symbolLimit": 0,
+    "title": None,
+    "labelExpr": f"length(datum.label) > {WRAP_LABEL_AFTER} ? {_wrapped('datum.label')} : datum.label",
+}
 # Eight clearly different hues, one per pane (Compare shows at most eight).
 PANE_COLOURS = ("#3b82f6", "#e0682b", "#079464", "#9b5de5", "#d94a57", "#bb8300", "#0ea5b7", "#6b7280")
 
@@ -131,7 +163,7 @@ def cost_chart_spec(rows: list[dict[str, Any]], field: str, title: str) -> dict[
                 "type": "nominal",
                 "title": pane_title,
                 "scale": {"range": list(PANE_COLOURS)},
-                "legend": {"orient": "bottom", "columns": 2, "labelLimit": 280},
+                "legend": LEGEND,
             },
             "shape": {"field": "pane", "type": "nominal", "title": pane_title},
             "tooltip": [
@@ -144,14 +176,20 @@ def cost_chart_spec(rows: list[dict[str, Any]], field: str, title: str) -> dict[
     return {**inline(line, rows), "title": title}
 
 
+def legend_height(panes: Sequence[str]) -> int:
+    """The legend's pixels under the plot, added to the chart's height so the plot keeps its size."""
+    extra_lines = sum(len(legend_lines(pane)) - 1 for pane in panes)
+    return LEGEND_OFFSET_HEIGHT + LEGEND_ROW_HEIGHT * len(panes) + LEGEND_LINE_HEIGHT * extra_lines
+
+
 def render_cost_charts(points: Sequence[CostPoint]) -> None:
     """Prompt tokens per turn, and the running total of every token spent (memory calls included)."""
     if not points:
         st.caption(t("cost.empty"))
         return
     rows = cost_rows(points)
-    # The legend sits under the plot, two panes a row: make room for it so the plot keeps its size.
-    height = COST_CHART_HEIGHT + LEGEND_ROW_HEIGHT * ((len({row["pane"] for row in rows}) + 1) // 2)
+    # The legend sits under the plot, one pane a row: make room for it so the plot keeps its size.
+    height = COST_CHART_HEIGHT + legend_height(sorted({row["pane"] for row in rows}))
     left, right = st.columns(2)
     for column, field, title in (
         (left, "prompt_tokens", t("cost.prompt_per_turn")),
