@@ -162,12 +162,12 @@ TEXTS: dict[str, str] = {
     "prompt.tools_estimated": "Estimated with the OpenAI cookbook method; a provider's reported "
     "prompt count includes them exactly.",
     "deprecation.none": "No deprecation warning raised",
-    "deprecation.raised": "LangChain warned: deprecated",
+    "deprecation.raised": "Deprecated",  # a badge: short enough for a pane four to a row
     "deprecation.since": " (since {versions})",
     "deprecation.label": "{subject} · deprecated since {since}",
     "deprecation.label_no_version": "{subject} · deprecated (the warning names no version)",
     "deprecation.details": "Deprecation warnings LangChain raised while building this memory",
-    "deprecation.raised_by": "raised by {subjects}",
+    "deprecation.raised_by": "LangChain's warning, raised by {subjects}{since}",
     "deprecation.raised_by_help": "LangChain raised this warning while this memory was built: `{subject}` "
     "is a class it uses{role}. The warning is shown as LangChain raised it, not silenced.",
     "deprecation.role.InMemoryChatMessageHistory": ", to keep the full message history",

@@ -11,9 +11,13 @@ from memory_demos.i18n import t
 
 
 def render_deprecation_status(deprecations: Sequence[Deprecation], *, full_text: bool = False) -> None:
-    """One badge line under a pane or guide header, the warnings themselves in its tooltip; with
-    ``full_text`` also each subject and version, and an expander with the warnings' texts. (No popover:
-    a pane header's popover is its parameter editor.)"""
+    """A short badge under a pane or guide header, then who raised the warning (text, which wraps), the
+    warnings themselves in its tooltip; with ``full_text`` each subject and version instead, and an
+    expander with the warnings' texts. (No popover: a pane header's popover is its parameter editor.)
+
+    The badge says only "Deprecated": a badge does not wrap, and a longer one was cut in a pane four to a
+    row. Every warning stays whole in the tooltip, as LangChain raised it.
+    """
     if not deprecations:
         st.caption(":green-badge[:material/verified: " + t("deprecation.none") + "]")
         return
@@ -21,8 +25,8 @@ def render_deprecation_status(deprecations: Sequence[Deprecation], *, full_text:
     since = t("deprecation.since", versions=", ".join(versions)) if versions else ""
     labels = "; ".join(item.label for item in deprecations)
     subjects = ", ".join(dict.fromkeys(f"`{item.subject}`" for item in deprecations))
-    badge = f":orange-badge[:material/warning: {t('deprecation.raised')}{since}]"
-    raised_by = t("deprecation.raised_by", subjects=subjects)
+    badge = f":orange-badge[:material/warning: {t('deprecation.raised')}]"
+    raised_by = t("deprecation.raised_by", subjects=subjects, since=since)
     st.caption(f"{badge} {labels}" if full_text else f"{badge} {raised_by}", help=_explained(deprecations))
     if full_text:
         with st.expander(t("deprecation.details")):
