@@ -238,6 +238,14 @@ def tuple_column(name: str, column: int) -> tuple[str, ...]:
     raise LookupError(name)
 
 
+def state_values() -> tuple[str, ...]:
+    """The field values the state view translates: message roles and the hybrid's prompt sections."""
+    from memory_demos.strategies.shared.budgeted_prompt import SECTIONS
+
+    roles = ("human", "ai", "system", "tool")
+    return (*(f"role.{r}" for r in roles), *(f"section.{s}" for s in SECTIONS), "section.reply_priming")
+
+
 # The values each run-time-built key is expanded over: "{}" stands for the f-string's expression.
 # None: an open set on purpose, looked up with a fallback (state_label shows an unknown key as it is).
 KNOWN_VALUES = {
@@ -258,6 +266,7 @@ KNOWN_VALUES = {
     "scenario.{}": lambda: first_arguments("ScenarioError"),
     "state.key.{}": None,
     "state.column.{}": None,  # a record field; its own name shows where the catalogue has none
+    "state.value.{}": lambda: state_values(),
     "tool.condition.{}": lambda: assigned_literal("_CONDITIONS"),
     "tool.order.{}": lambda: assigned_literal("_ORDER_STATUSES"),
     "strategy.hybrid.order.{}": lambda: assigned_literal("ORDERS"),

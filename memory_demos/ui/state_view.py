@@ -19,6 +19,11 @@ from memory_demos.i18n import t
 _SCALARS = (str, int, float, bool, type(None))
 LONG_TEXT = 80
 TTL_KEY = "redis_keys"  # rows of {key, ttl_seconds, read_at} from history_store.key_ttls
+# Record fields whose values are words of the interface (a message's role, a prompt section's name):
+# shown in the session's language, while the snapshot keeps its own values.
+TRANSLATED_FIELDS = ("role", "section")
+# State keys whose flat mapping is keyed by one of those fields (the hybrid's drops per section).
+KEYED_BY = {"dropped": "section"}
 
 
 def state_label(key: str) -> str:
@@ -31,6 +36,15 @@ def column_label(field: str) -> str:
     """A translated header for a known record field, else the field's own name."""
     label = t(f"state.column.{field}")
     return field if label == f"state.column.{field}" else label
+
+
+def value_label(field: str, value: Any) -> Any:
+    """``value`` of record field ``field`` in the session's language if the catalogue has it, else as is."""
+    if field not in TRANSLATED_FIELDS or not isinstance(value, str):
+        return value
+    key = f"{field}.{value.replace(' ', '_')}"
+    label = t(f"state.value.{key}")
+    return value if label == f"state.value.{key}" else label
 
 
 def _cell(value: Any) -> Any:
@@ -53,9 +67,8 @@ def uniform_columns(frame: pd.DataFrame) -> pd.DataFrame:
 def records_frame(rows: list[Any]) -> pd.DataFrame:
     """A list of records (or plain values) as a table whose every cell is displayable."""
     if all(isinstance(row, Mapping) for row in rows):
-        return uniform_columns(
-            pd.DataFrame([{column_label(str(k)): _cell(v) for k, v in row.items()} for row in rows])
-        )
+        shown = [{column_label(str(k)): _cell(value_label(str(k), v)) for k, v in r.items()} for r in rows]
+        return uniform_columns(pd.DataFrame(shown))
     return uniform_columns(pd.DataFrame({t("state.column_value"): [_cell(row) for row in rows]}))
 
 
@@ -86,7 +99,7 @@ def render_state(state: Mapping[str, Any]) -> None:
         if key == TTL_KEY and isinstance(value, list):
             render_ttls(value)
         else:
-            _render_value(value)
+            _render_value(value, keyed_by=KEYED_BY.get(key, ""))
 
 
 def _render_pairs(keys: list[str], values: list[str]) -> None:
@@ -95,7 +108,7 @@ def _render_pairs(keys: list[str], values: list[str]) -> None:
     st.dataframe(frame, hide_index=True, width="stretch")
 
 
-def _render_value(value: Any) -> None:
+def _render_value(value: Any, keyed_by: str = "") -> None:
     """One state value: text as text, records and flat mappings as tables, groups as one table each."""
     if isinstance(value, list | Mapping) and not value:  # an empty mapping is a flat one
         st.caption(t("state.none"))
@@ -104,7 +117,7 @@ def _render_value(value: Any) -> None:
     elif isinstance(value, list):
         st.dataframe(records_frame(value), hide_index=True, width="stretch")
     elif _is_flat_mapping(value):
-        _render_pairs([str(k) for k in value], [str(v) for v in value.values()])
+        _render_pairs([str(value_label(keyed_by, str(k))) for k in value], [str(v) for v in value.values()])
     elif isinstance(value, Mapping) and all(isinstance(v, list | Mapping) for v in value.values()):
         # e.g. store items grouped by namespace: one table per group.
         for group, items in value.items():

@@ -1,0 +1,76 @@
+"""State tables show roles and prompt-section names in the session's language; the snapshot keeps its own."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+
+from memory_demos.i18n import CATALOGUE, language_scope
+from memory_demos.strategies.registry import build_strategy
+from memory_demos.strategies.shared.classic import messages_as_json
+from memory_demos.ui.state_view import column_label, records_frame
+
+ZH = CATALOGUE["zh"]
+
+
+@pytest.fixture(scope="module")
+def hybrid_sections() -> list[dict]:
+    strategy = build_strategy("hybrid")
+    try:
+        turn = strategy.send("Hi, I am Mara and I live in Lisbon.")
+    finally:
+        strategy.close()
+    assert turn.error is None, turn.error
+    return turn.state["sections"]
+
+
+def column(rows: list[dict], field: str, language: str) -> list[str]:
+    with language_scope(language):
+        return list(records_frame(rows)[column_label(field)])
+
+
+def test_hybrid_sections_are_named_in_chinese_and_the_data_is_unchanged(hybrid_sections: list[dict]) -> None:
+    before = copy.deepcopy(hybrid_sections)
+    shown = column(hybrid_sections, "section", "zh")
+    assert hybrid_sections == before
+    raw = [row["section"] for row in hybrid_sections]
+    assert "reply priming" in raw and "system" in raw
+    assert shown == [ZH[f"state.value.section.{name.replace(' ', '_')}"] for name in raw]
+    assert not any(name in shown for name in raw)
+
+
+def test_roles_are_named_in_chinese_and_unchanged_in_english() -> None:
+    rows = messages_as_json(
+        [SystemMessage("s"), HumanMessage("h"), AIMessage("a"), ToolMessage("t", tool_call_id="c1")]
+    )
+    assert column(rows, "role", "en") == ["system", "human", "ai", "tool"]
+    assert column(rows, "role", "zh") == [ZH["role.system"], ZH["role.human"], ZH["role.ai"], ZH["role.tool"]]
+
+
+def test_english_section_names_are_shown_as_the_data_has_them(hybrid_sections: list[dict]) -> None:
+    assert column(hybrid_sections, "section", "en") == [row["section"] for row in hybrid_sections]
+
+
+def test_values_of_other_fields_and_unknown_roles_are_left_as_they_are() -> None:
+    rows = [{"role": "critic", "content": "system"}]
+    assert column(rows, "role", "zh") == ["critic"]
+    assert column(rows, "content", "zh") == ["system"]
+
+
+def test_the_hybrids_drops_per_section_are_keyed_by_translated_section_names() -> None:
+    from streamlit.testing.v1 import AppTest
+
+    script = """
+from memory_demos.i18n import language_scope
+from memory_demos.ui.state_view import render_state
+
+with language_scope("zh"):
+    render_state({"dropped": {"history": 2, "retrieved": 1}})
+"""
+    at = AppTest.from_string(script)
+    at.run()
+    assert not at.exception, at.exception
+    keys = list(at.dataframe[0].value.iloc[:, 0])
+    assert keys == [ZH["state.value.section.history"], ZH["state.value.section.retrieved"]]
