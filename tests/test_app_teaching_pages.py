@@ -127,6 +127,9 @@ def test_teaching_pages_render_in_chinese(page: str) -> None:
     assert at.title[0].value in {"迁移指南：经典记忆 → 现代 API", "场景评分卡", "失败实验室"}
 
 
+DEPRECATED_BADGE = ":orange-badge[:material/warning: Deprecated]"
+
+
 def test_migration_guide_buffer_step_shows_the_captured_deprecations_after_run_both() -> None:
     at = AppTest.from_file(MIGRATION, default_timeout=60)
     at.run()
@@ -134,12 +137,13 @@ def test_migration_guide_buffer_step_shows_the_captured_deprecations_after_run_b
     # Before anything is sent: what each side warned while building its memory.
     captions = [c.value for c in at.caption]
     assert any("when each side built its memory" in c for c in captions)
-    assert sum("LangChain warned: deprecated" in c for c in captions) == 1
+    assert sum(DEPRECATED_BADGE in c for c in captions) == 1
     assert sum("No deprecation warning raised" in c for c in captions) == 1
     at.button(key=widget_key("migration_run", "buffer")).click().run()
     assert not at.exception
     captions = [c.value for c in at.caption]
-    assert sum("LangChain warned: deprecated" in c for c in captions) == 1  # the classic side only
+    assert sum(DEPRECATED_BADGE in c for c in captions) == 1  # the classic side only
+    assert sum("ConversationBufferMemory · deprecated since 0.3.1" in c for c in captions) == 1
     assert sum("No deprecation warning raised" in c for c in captions) == 1  # create_agent raises none
     # The warning's own text, as LangChain raised it, sits in the popover of the classic side.
     texts = [t.value for t in at.text]
