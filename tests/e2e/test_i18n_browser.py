@@ -11,6 +11,7 @@ from memory_demos.i18n import CATALOGUE
 from memory_demos.strategies.registry import get_info
 from tests.e2e.conftest import LabServer
 from tests.e2e.test_browser import open_compare
+from tests.e2e.widgets import choose_option
 
 pytestmark = pytest.mark.e2e
 
@@ -34,10 +35,7 @@ def test_the_chosen_strategy_to_add_is_relabelled_when_the_language_changes(
     context, page = open_compare(browser, lab_server, width=1400, height=900)
     try:
         box = page.get_by_test_id("stSelectbox").filter(has_text=CATALOGUE["en"]["compare.add_strategy"])
-        box.click()
-        page.keyboard.type(get_info("summarization").title)
-        page.get_by_role("option", name=_strategy_label("summarization", "en"), exact=True).click()
-        page.wait_for_function(SHOWN_IN_SELECT_BOXES, arg=_strategy_label("summarization", "en"))
+        choose_option(page, box, _strategy_label("summarization", "en"))
         page.locator('[data-testid="stSidebar"]').get_by_text("简体中文").click()
         chinese_box = page.get_by_test_id("stSelectbox").filter(
             has_text=CATALOGUE["zh"]["compare.add_strategy"]
