@@ -65,7 +65,7 @@ def test_defaults_are_off_and_every_field_says_what_it_is() -> None:
             assert spec.metadata.get("description"), f"{cls.__name__}.{spec.name} has no description"
             assert spec.metadata.get("env", "").startswith("MEMORY_LAB_"), spec.name
             documented.add(spec.metadata["env"])
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[1] / "docs" / "workshop.md").read_text(encoding="utf-8")
     assert all(name in readme for name in documented), sorted(
         name for name in documented if name not in readme
     )
