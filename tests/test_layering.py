@@ -1,7 +1,8 @@
-"""The core's layers, read from its source: one configuration reader, and no import that hides a cycle.
+"""The core's layers, read from its source: one configuration reader, and dependence that points down.
 
-Both tests parse ``memory_demos/`` with ``ast`` (nothing is imported), so they fail on the line that
-breaks the rule and say which one.
+Every test parses ``memory_demos/``, ``pages/`` and ``app.py`` with ``ast`` (nothing is imported) and counts
+every import: at load time, inside functions and under ``TYPE_CHECKING``. ``LAYERS`` declares the order;
+no import may run up it and no modules may import each other in a circle. A failure names the line.
 """
 
 from __future__ import annotations
@@ -117,6 +118,315 @@ def test_the_reader_check_sees_every_spelling() -> None:
 
 
 # -- imports -----------------------------------------------------------------------------------------
+# The layers, bottom first: a module imports only from its own layer or below, at load time, inside a
+# function and under TYPE_CHECKING alike. A name stands for a module and everything under it; the
+# longest name that matches places a module. Every module of memory_demos/, pages/ and app.py is placed.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "records and texts",
+        (
+            "memory_demos",
+            "memory_demos.config",
+            "memory_demos.turn",
+            "memory_demos.i18n",
+            "memory_demos.prompt_markers",
+            "memory_demos.prompts",
+            "memory_demos.prompt_sections",
+            "memory_demos.heap",
+            "memory_demos.deprecations",
+            "memory_demos.tools",
+            "memory_demos.scenarios",
+        ),
+    ),
+    ("providers and storage", ("memory_demos.providers", "memory_demos.storage")),
+    (
+        "capture, budget and configuration",
+        ("memory_demos.tracing", "memory_demos.workshop", "memory_demos.lab_config"),
+    ),
+    ("strategies", ("memory_demos.strategies",)),
+    (
+        "runners and jobs",
+        (
+            "memory_demos.runner",
+            "memory_demos.replay",
+            "memory_demos.scorecard",
+            "memory_demos.conversation_link",
+            "memory_demos.panes",
+            "memory_demos.note_expiry",
+            "memory_demos.failure_lab",
+            "memory_demos.migration",
+        ),
+    ),
+    ("session", ("memory_demos.session", "memory_demos.page_state", "memory_demos.compare")),
+    (
+        "views",
+        (
+            "memory_demos.ui",
+            "memory_demos.export",
+            "memory_demos.cli_options",
+            "memory_demos.chat_command",
+            "memory_demos.__main__",
+            "memory_demos.bench",
+            "pages",
+            "app",
+        ),
+    ),
+)
+VIEWS = len(LAYERS) - 1
+# What translates: only a view may call these (the core writes catalogue keys and values instead).
+TRANSLATORS = {"t", "strategy_title", "strategy_summary", "purpose_label", "current_language"}
+
+
+def scanned_files() -> list[Path]:
+    return [*core_files(), *sorted((ROOT / "pages").glob("*.py")), ROOT / "app.py"]
+
+
+def layer_of(module: str) -> int | None:
+    """The index in ``LAYERS`` of ``module`` (the longest matching name wins), None if unplaced."""
+    best: tuple[int, int] | None = None
+    for index, (_name, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and (
+                best is None or len(prefix) > best[1]
+            ):
+                best = (index, len(prefix))
+    return best[0] if best else None
+
+
+def _resolve(node: ast.Import | ast.ImportFrom, current: str, is_package: bool, known: set[str]) -> set[str]:
+    """The modules of ours one import statement names: the most specific known module of each name."""
+    if isinstance(node, ast.Import):
+        names = [alias.name for alias in node.names]
+    else:
+        base = node.module or ""
+        if node.level:
+            parts = current.split(".")[: None if is_package else -1]
+            parts = parts[: len(parts) - node.level + 1]
+            base = ".".join([*parts, base] if base else parts)
+        names = [f"{base}.{alias.name}" for alias in node.names] or [base]
+    found = set()
+    for name in names:
+        parts = name.split(".")
+        for end in range(len(parts), 0, -1):
+            if ".".join(parts[:end]) in known:
+                found.add(".".join(parts[:end]))
+                break
+    return found
+
+
+class ImportGraph:
+    """Every import of every scanned module (module level, in functions, under TYPE_CHECKING), with lines."""
+
+    def __init__(self) -> None:
+        self.paths = {module_name(path): path for path in scanned_files()}
+        known = set(self.paths)
+        self.imports: dict[str, list[tuple[int, str]]] = {}
+        self.trees: dict[str, ast.AST] = {}
+        for name, path in self.paths.items():
+            tree = ast.parse(path.read_text())
+            self.trees[name] = tree
+            found = []
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import | ast.ImportFrom):
+                    for target in _resolve(node, name, path.name == "__init__.py", known):
+                        # A package's own submodule is its part, not a dependency either way.
+                        if (
+                            target != name
+                            and not target.startswith(name + ".")
+                            and not name.startswith(target + ".")
+                        ):
+                            found.append((node.lineno, target))
+            self.imports[name] = sorted(set(found))
+
+    def upward(self) -> list[str]:
+        """Imports from a lower layer to a higher one, as ``module:line -> target (layer -> layer)``."""
+        found = []
+        for name, imports in sorted(self.imports.items()):
+            for line, target in imports:
+                low, high = layer_of(name), layer_of(target)
+                if low is not None and high is not None and high > low:
+                    found.append(f"{name}:{line} -> {target} ({LAYERS[low][0]} -> {LAYERS[high][0]})")
+        return found
+
+    def circles(self) -> list[list[str]]:
+        """The groups of modules that import each other in a loop (Tarjan's strongly connected parts)."""
+        graph = {name: {target for _line, target in imports} for name, imports in self.imports.items()}
+        index: dict[str, int] = {}
+        low: dict[str, int] = {}
+        stack: list[str] = []
+        found: list[list[str]] = []
+
+        def visit(name: str) -> None:
+            index[name] = low[name] = len(index)
+            stack.append(name)
+            for target in sorted(graph[name]):
+                if target not in index:
+                    visit(target)
+                    low[name] = min(low[name], low[target])
+                elif target in stack:
+                    low[name] = min(low[name], index[target])
+            if low[name] == index[name]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    group.append(member)
+                    if member == name:
+                        break
+                if len(group) > 1:
+                    found.append(sorted(group))
+
+        for name in sorted(graph):
+            if name not in index:
+                visit(name)
+        return found
+
+
+@pytest.fixture(scope="module")
+def graph() -> ImportGraph:
+    return ImportGraph()
+
+
+def test_every_module_has_a_layer(graph: ImportGraph) -> None:
+    assert [name for name in graph.paths if layer_of(name) is None] == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 25, measured on main: 3 upward imports: i18n -> session, providers -> workshop.budget, providers -> tracing",
+)
+def test_no_import_runs_from_a_lower_layer_to_a_higher_one(graph: ImportGraph) -> None:
+    assert graph.upward() == [], "move the code to the layer it belongs to, or hand it in from above"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 25, measured on main: 2 circles: 40 modules through i18n -> session, and offline_model facts <-> knowledge",
+)
+def test_no_modules_import_each_other_in_a_circle(graph: ImportGraph) -> None:
+    assert graph.circles() == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 25, measured on main: i18n.current_language asks Streamlit and the session for the language",
+)
+def test_the_texts_know_neither_streamlit_nor_the_session(graph: ImportGraph) -> None:
+    found = []
+    for name, tree in graph.trees.items():
+        if layer_of(name) == 0 and name.startswith("memory_demos.i18n"):
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import | ast.ImportFrom):
+                    names = (
+                        [alias.name for alias in node.names]
+                        if isinstance(node, ast.Import)
+                        else [node.module or ""]
+                    )
+                    found += [f"{name}:{node.lineno} {n}" for n in names if n.split(".")[0] == "streamlit"]
+            found += [
+                f"{name}:{line} {target}"
+                for line, target in graph.imports[name]
+                if target == "memory_demos.session"
+            ]
+    assert found == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 25, measured on main: providers import workshop.budget (the gate) and tracing (one constant)",
+)
+def test_providers_know_nothing_of_the_room(graph: ImportGraph) -> None:
+    room = (
+        "memory_demos.workshop",
+        "memory_demos.tracing",
+        "memory_demos.session",
+        "memory_demos.lab_config",
+    )
+    found = [
+        f"{name}:{line} -> {target}"
+        for name, imports in graph.imports.items()
+        if name.startswith("memory_demos.providers")
+        for line, target in imports
+        if target.startswith(room)
+    ]
+    assert found == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 25, measured on main: 28 modules below the views import t() or another translator",
+)
+def test_only_views_translate(graph: ImportGraph) -> None:
+    """Below the views a note or an error is a catalogue key and its values, never a finished sentence."""
+    found = []
+    for name, tree in graph.trees.items():
+        layer = layer_of(name)
+        if layer is None or layer >= VIEWS or name.startswith("memory_demos.i18n"):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("memory_demos.i18n"):
+                found += [f"{name}:{node.lineno} {a.name}" for a in node.names if a.name in TRANSLATORS]
+    assert found == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 25, measured on main: the strategy registry and the migration guide load modules by name",
+)
+def test_no_module_of_ours_is_loaded_by_a_name_in_a_string(graph: ImportGraph) -> None:
+    """``importlib.import_module("memory_demos...")`` would load a module this scan cannot see."""
+    found = []
+    for name, tree in graph.trees.items():
+        nodes = list(ast.walk(tree))
+        loads = [
+            node.lineno
+            for node in nodes
+            if isinstance(node, ast.Call)
+            and (node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", ""))
+            in {"import_module", "__import__"}
+        ]
+        names_ours = any(
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and node.value.startswith("memory_demos.")
+            for node in nodes
+        )
+        if loads and names_ours:
+            found += [f"{name}:{line}" for line in loads]
+    assert found == []
+
+
+def test_the_scan_sees_imports_in_functions_and_under_type_checking() -> None:
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from memory_demos.session import LabSession\n"
+        "def f():\n    from memory_demos import compare\n"
+        "    import memory_demos.ui.pane\n"
+    )
+    known = {
+        "memory_demos",
+        "memory_demos.session",
+        "memory_demos.compare",
+        "memory_demos.ui",
+        "memory_demos.ui.pane",
+    }
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found |= _resolve(node, "memory_demos.turn", False, known)
+    assert found == {"memory_demos.session", "memory_demos.compare", "memory_demos.ui.pane"}
+    assert [layer_of(name) for name in sorted(found)] == [5, 5, VIEWS]
+
+
+def test_the_circle_check_finds_a_planted_loop(graph: ImportGraph) -> None:
+    real = graph.imports["memory_demos.turn"]
+    graph.imports["memory_demos.turn"] = [*real, (1, "memory_demos.prompt_sections")]
+    try:
+        assert ["memory_demos.prompt_sections", "memory_demos.turn"] in graph.circles()
+    finally:
+        graph.imports["memory_demos.turn"] = real
+
+
+# -- the older check, kept: an import inside a function must say why it waits ------------------------
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
