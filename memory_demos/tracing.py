@@ -45,10 +45,13 @@ from memory_demos.turn import ModelCall, PromptMessage
 # Why a reply stopped early although the call succeeded (``ModelCall.cut_by``).
 CUT_BY_MAX_TOKENS = "max_tokens"
 CUT_BY_DEADLINE = "deadline"
-CUT_BY_CONTEXT = "context_window"  # "length" well before max_tokens: the context window filled up
+# "length" with the server's own count at the window (its usage): the context filled, not max_tokens.
+CUT_BY_CONTEXT = "context_window"
 DEADLINE_FINISH_REASON = "deadline"  # set by our ChatOpenAI when it stops reading at the deadline
 _CUT_REASONS = {"length": CUT_BY_MAX_TOKENS, "max_tokens": CUT_BY_MAX_TOKENS}
 _CUT_REASONS[DEADLINE_FINISH_REASON] = CUT_BY_DEADLINE
+# A reply counts as filling the window when the server's prompt + completion reach this share of it.
+WINDOW_FILLED_SHARE = 0.98
 REPORTED_SOURCE = "reported by the provider"
 NOT_BILLED_SOURCE = "failed call: the provider reported no usage (nothing billed)"
 
@@ -101,6 +104,22 @@ def to_prompt_message(message: BaseMessage, encoding_name: str) -> PromptMessage
         tool_calls=tool_calls,
         tool_call_id=message.tool_call_id if isinstance(message, ToolMessage) else None,
     )
+
+
+def cut_reason(
+    reason: str | None, source: str, prompt_tokens: int, completion_tokens: int, window: int | None
+) -> str | None:
+    """Which limit stopped a reply the server ended with ``reason``: max_tokens unless it shows otherwise.
+
+    ``length`` means max_tokens was reached, except when the server's own usage (never a local count,
+    which for another model's tokenizer can be far off) puts prompt plus reply at the context window.
+    """
+    cut_by = _CUT_REASONS.get(reason or "")
+    reported = source == REPORTED_SOURCE
+    at_window = bool(window) and prompt_tokens + completion_tokens >= WINDOW_FILLED_SHARE * (window or 0)
+    if cut_by == CUT_BY_MAX_TOKENS and reported and at_window:
+        return CUT_BY_CONTEXT
+    return cut_by
 
 
 def failed_call_tokens(error: BaseException) -> tuple[int, int]:
@@ -169,8 +188,11 @@ class CallCapture(BaseCallbackHandler):
         token_listener: Any | None = None,
         secrets: tuple[str, ...] = (),
         generic_errors: bool = False,
+        context_window: int | None = None,
     ) -> None:
+        """``context_window`` is the model's window when it is known (not assumed): see ``cut_reason``."""
         self.encoding_name = encoding_name
+        self.context_window = context_window
         self.secrets = secrets
         self.generic_errors = generic_errors
         self.token_listener = token_listener
@@ -220,10 +242,7 @@ class CallCapture(BaseCallbackHandler):
         generation = response.generations[0][0] if response.generations and response.generations[0] else None
         message = getattr(generation, "message", None)
         reason = finish_reason_of(message, getattr(generation, "generation_info", None))
-        cut_by = _CUT_REASONS.get(reason or "")
-        limit = pending.max_tokens
-        if cut_by == CUT_BY_MAX_TOKENS and limit and completion_tokens < 0.9 * limit:
-            cut_by = CUT_BY_CONTEXT
+        cut_by = cut_reason(reason, source, prompt_tokens, completion_tokens, self.context_window)
         self._record(
             pending, output, prompt_tokens, completion_tokens, source, None, finished, cut_by, prompt
         )

@@ -19,7 +19,12 @@ Server shapes a real local server can have:
 - ``context_window=N``: a prompt over N (fake) tokens gets llama.cpp's 400 before any byte is
   streamed; a reply that would fill the window streams until it does, then gets an SSE error event
   naming the context (``overflow_cut=True``: the socket is cut instead, with no word). The window is
-  advertised on llama.cpp's ``/props`` and in ``/v1/models``.
+  advertised on llama.cpp's ``/props`` and in ``/v1/models``. ``reserve_max_tokens=True`` checks as
+  llama-cpp-python 0.3 does: a prompt plus ``max_tokens`` over N gets a 200, then the socket is cut.
+- ``POST /tokenize`` counts a text as llama.cpp (``content``) and llama-cpp-python (``input``) do, one
+  (fake) token per word; ``tokenize=False`` answers 404. These requests are not recorded.
+- ``stream_usage=False``: no usage chunk even when asked (llama-cpp-python); ``reply_text``: every chat
+  reply is that text (``""`` or whitespace: a model that answers nothing).
 
 Faults are queued with ``add_fault`` and consumed by the next matching requests; a fault may match
 only requests whose body contains a marker (e.g. ``"Progressively summarize"``).
@@ -177,6 +182,9 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = None
         owner = self.server.owner
+        if self.path.rstrip("/") == "/tokenize":
+            self._tokenize(body)
+            return
         fault = owner.take_fault(raw)
         owner.record(
             RecordedRequest(
@@ -194,6 +202,16 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:
             # The client gave up (a timeout) or we cut the connection on purpose.
             self.close_connection = True
+
+    def _tokenize(self, body: Any) -> None:
+        owner = self.server.owner
+        with owner._lock:
+            owner.tokenize_requests += 1
+        if not owner.tokenize or not isinstance(body, dict):
+            self._send_json(404, _error_body("Not found", "invalid_request_error"))
+            return
+        text = str(body.get("content") or body.get("input") or "")
+        self._send_json(200, {"tokens": list(range(len(text.split())))})
 
     # -- answering --------------------------------------------------------------------------
     def _answer(self, body: Any, fault: Fault | None) -> None:
@@ -224,7 +242,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
 
         messages = list(body.get("messages", []))
-        reply = reply_for(messages)
+        reply = reply_for(messages) if owner.reply_text is None else owner.reply_text
         model = str(body.get("model", "test-model"))
         prompt_tokens = usage_for(messages, "")["prompt_tokens"]
         if owner.context_window is not None and prompt_tokens > owner.context_window:
@@ -238,6 +256,7 @@ class _Handler(BaseHTTPRequestHandler):
         number = owner.next_completion_id()
         if body.get("stream"):
             include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+            include_usage = include_usage and owner.stream_usage
             limit = body.get("max_tokens") or body.get("max_completion_tokens")
             self._stream(number, model, reply, usage_for(messages, reply), include_usage, fault, limit)
         else:
@@ -328,6 +347,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         owner = self.server.owner
         room = None if owner.context_window is None else owner.context_window - usage["prompt_tokens"]
+        if room is not None and owner.reserve_max_tokens and (max_tokens or 0) > room:
+            self._cut()  # llama-cpp-python: "Requested tokens (...) exceed context window" after the 200
+            return
         for index, event in enumerate(events):
             if owner.chunk_delay and index:
                 owner.stopping.wait(owner.chunk_delay)
@@ -421,6 +443,11 @@ class FakeOpenAIServer:
     chunk_delay: float = 0.0
     context_window: int | None = None
     overflow_cut: bool = False
+    reserve_max_tokens: bool = False
+    tokenize: bool = True
+    stream_usage: bool = True
+    reply_text: str | None = None
+    tokenize_requests: int = 0
     stopping: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _requests: list[RecordedRequest] = field(default_factory=list)

@@ -135,19 +135,31 @@ def test_overflow_in_the_middle_of_a_stream_is_reported_as_context(
         assert "context window of 32" in turn.error
 
 
-def test_finish_reason_length_well_before_max_tokens_means_the_window_filled() -> None:
+def _length_call(usage: dict[str, int] | None, window: int | None) -> str | None:
+    """The cut a capture reads from a ``length`` reply with ``usage`` (None: no usage came back)."""
     from langchain_core.messages import AIMessage
     from langchain_core.outputs import ChatGeneration, LLMResult
 
     from memory_demos.tracing import CallCapture
 
-    capture = CallCapture("o200k_base")
+    capture = CallCapture("o200k_base", context_window=window)
     run_id = __import__("uuid").uuid4()
-    capture.on_chat_model_start({}, [[]], run_id=run_id, invocation_params={"max_tokens": 512})
-    message = AIMessage("a short reply", response_metadata={"finish_reason": "length"})
+    capture.on_chat_model_start({}, [[]], run_id=run_id, invocation_params={"max_tokens": 128})
+    metadata = {"finish_reason": "length", "model_provider": "openai"}
+    message = AIMessage("a short reply", response_metadata=metadata, usage_metadata=usage)
     capture.on_llm_end(LLMResult(generations=[[ChatGeneration(message=message)]]), run_id=run_id)
     [call] = capture.drain()
-    assert call.cut_by == CUT_BY_CONTEXT
+    return call.cut_by
+
+
+def test_finish_reason_length_is_max_tokens_unless_the_servers_usage_puts_it_at_the_window() -> None:
+    # SmolLM2 stopped at max_tokens=128, which o200k_base counts as ~80: still max_tokens, not the window.
+    assert _length_call(None, window=4096) == CUT_BY_MAX_TOKENS
+    far = {"input_tokens": 1500, "output_tokens": 128, "total_tokens": 1628}
+    assert _length_call(far, window=4096) == CUT_BY_MAX_TOKENS
+    at_window = {"input_tokens": 4000, "output_tokens": 96, "total_tokens": 4096}
+    assert _length_call(at_window, window=4096) == CUT_BY_CONTEXT
+    assert _length_call(at_window, window=None) == CUT_BY_MAX_TOKENS  # an assumed window proves nothing
 
 
 # -- one request at a time --------------------------------------------------------------------------

@@ -23,6 +23,15 @@ TEXTS: dict[str, str] = {
         "'Answer panes at most N at a time' to 1 in Settings (command line: --concurrency 1), or let the "
         "server queue requests (llama-cpp-python: --interrupt_requests false)."
     ),
+    "error.overflow_evidence": (
+        "(The server's own tokenizer counts {prompt_tokens} prompt tokens; with max_tokens {max_tokens} "
+        "that is more than its context window of {window}.)"
+    ),
+    "error.maybe_overflow": (
+        "The server said nothing, but the prompt is near the context window: about {prompt_tokens} tokens "
+        "by a local count (tiktoken, not the server's tokenizer) plus max_tokens {max_tokens}, of {window}. "
+        "If this repeats, the prompt may not fit: a lower max_tokens or a smaller memory budget would show."
+    ),
     "error.connection_dropped": (
         "The connection to the provider dropped before the reply was complete. Try again."
     ),

@@ -20,6 +20,15 @@ TEXTS: dict[str, str] = {
         "个窗格”设为 1（命令行：--concurrency 1），或让服务器排队处理请求（llama-cpp-python："
         "--interrupt_requests false）。"
     ),
+    "error.overflow_evidence": (
+        "（服务器自己的分词器算出提示词有 {prompt_tokens} 个词元；加上 max_tokens {max_tokens}，"
+        "超过了它 {window} 个词元的上下文窗口。）"
+    ),
+    "error.maybe_overflow": (
+        "服务器没有说明原因，但提示词接近上下文窗口：本地计数（tiktoken，不是服务器的分词器）约 "
+        "{prompt_tokens} 个词元，加上 max_tokens {max_tokens}，窗口为 {window}。"
+        "如果反复出现，可能是提示词放不下：调低 max_tokens 或缩小记忆预算试试就能看出来。"
+    ),
     "error.connection_dropped": "回答还没完成，与服务商的连接就断开了。请重试。",
     "error.connection": "无法连接到服务商：请检查基础 URL，并确认服务器正在运行。",
     "error.server": "服务商内部出错（5xx）。请稍后重试。",

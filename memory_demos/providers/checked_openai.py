@@ -18,9 +18,14 @@ import httpx
 from memory_demos.providers.errors import (
     ContextWindowExceeded,
     IncompleteStreamError,
+    PossibleOverflowDrop,
     ServerInterruptedError,
     error_kind,
 )
+
+TOKENIZE_TIMEOUT_SECONDS = 3.0
+# What a chat template adds around each message (role markers, separators), on top of its text.
+TEMPLATE_TOKENS_PER_MESSAGE = 4
 
 
 def _stream_finished(chunk: Any) -> bool:
@@ -109,21 +114,64 @@ def _bounded_stream(chunks: Iterator[Any], deadline_seconds: float | None) -> Ge
     return finished
 
 
+def server_prompt_tokens(model: Any, messages: Any) -> int | None:
+    """The prompt's length by the server's own tokenizer (llama.cpp and llama-cpp-python ``/tokenize``).
+
+    The messages' texts are counted, plus ``TEMPLATE_TOKENS_PER_MESSAGE`` each for the chat template the
+    server wraps them in. None when the server has no such endpoint or does not answer in time.
+    """
+    base_url = str(getattr(model, "openai_api_base", None) or "")
+    client = getattr(model, "http_client", None)
+    if not base_url or client is None:
+        return None
+    root = base_url.rstrip("/").removesuffix("/v1")
+    texts = [_text_of(message) for message in messages]
+    # llama.cpp reads "content", llama-cpp-python "input" (and "model"); each ignores the other's field.
+    body = {"content": "\n".join(texts), "input": "\n".join(texts), "model": getattr(model, "model_name", "")}
+    key = getattr(model, "openai_api_key", None)
+    secret = key.get_secret_value() if key is not None else ""
+    headers = {"Authorization": f"Bearer {secret}"} if secret and secret != "not-needed" else {}
+    try:
+        url = f"{root}/tokenize"
+        response = client.post(url, json=body, headers=headers, timeout=TOKENIZE_TIMEOUT_SECONDS)
+        tokens = response.json().get("tokens") if response.status_code == 200 else None
+    except Exception:  # no endpoint, not JSON, too slow: the server does not tell
+        return None
+    if not isinstance(tokens, list):
+        return None
+    return len(tokens) + TEMPLATE_TOKENS_PER_MESSAGE * len(texts)
+
+
+def _text_of(message: Any) -> str:
+    content = getattr(message, "content", "")
+    if isinstance(content, str):
+        return content
+    return "".join(part.get("text", "") if isinstance(part, dict) else str(part) for part in content)
+
+
 def _overflow_or(error: Exception, model: Any, messages: Any) -> Exception:
-    """``error``, or a context overflow if the connection died with ``model``'s prompt at its window."""
+    """``error``, or a context overflow if the server's own count puts the prompt at ``model``'s window.
+
+    A stream cut with no word is an overflow only on evidence: the server's tokenizer counts a prompt
+    that, with the reply limit (llama-cpp-python checks prompt + max_tokens), does not fit. Without
+    that count a local one near the window only adds the figures to the dropped connection's message.
+    """
     window = model.context_window_tokens
     if not window or error_kind(error) != "connection_dropped":
         return error
+    reply_limit = int(getattr(model, "max_tokens", None) or 0)
+    counted = server_prompt_tokens(model, messages)
+    if counted is not None:
+        if counted + reply_limit > window or counted >= 0.95 * window:
+            return ContextWindowExceeded(counted, reply_limit, window)
+        return error
     try:
-        prompt_tokens = model.get_num_tokens_from_messages(list(messages))
+        local = model.get_num_tokens_from_messages(list(messages))
     except Exception:
         return error
-    if prompt_tokens + 16 < window * 0.95:
+    if local + reply_limit < window * 0.95:
         return error
-    return ContextWindowExceeded(
-        f"the stream stopped with about {prompt_tokens:,} prompt tokens against a context window "
-        f"of {window:,}"
-    )
+    return PossibleOverflowDrop(local, reply_limit, window)
 
 
 def _checked_stream(model: Any, chunks: Iterator[Any], messages: Any) -> Iterator[Any]:
@@ -161,7 +209,7 @@ def checked_chat_openai_class() -> type:
     stream cleanly mid-reply would otherwise have its half reply stored as the answer. This class
     also stops reading at ``deadline_seconds`` (the reply so far is kept, finish reason "deadline"),
     tells a server's deliberate interruption from a cut connection, and reports a stream that died
-    with the prompt at the context window as a context overflow.
+    with the prompt at the context window (by the server's own count) as a context overflow.
     """
     from langchain_openai import ChatOpenAI
 

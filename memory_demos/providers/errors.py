@@ -52,7 +52,29 @@ class ServerInterruptedError(IncompleteStreamError):
 
 
 class ContextWindowExceeded(RuntimeError):
-    """A stream died with the prompt at the model's context window: an overflow, not a network fault."""
+    """A stream died with the prompt at the model's context window: an overflow, not a network fault.
+
+    The evidence travels as data: the server's own prompt count (its ``/tokenize``), the reply limit
+    and the window; the view words it (``error.overflow_evidence``).
+    """
+
+    def __init__(self, prompt_tokens: int = 0, max_tokens: int = 0, window: int = 0) -> None:
+        super().__init__(
+            f"the server's tokenizer counts {prompt_tokens:,} prompt tokens; with max_tokens {max_tokens:,} "
+            f"that passes the context window of {window:,}"
+        )
+        self.prompt_tokens, self.max_tokens, self.window = prompt_tokens, max_tokens, window
+
+
+class PossibleOverflowDrop(IncompleteStreamError):
+    """A stream cut off with no word, its prompt near the window by a local count only (no evidence).
+
+    Reported as a dropped connection, with the figures that make an overflow worth checking.
+    """
+
+    def __init__(self, prompt_tokens: int, max_tokens: int, window: int) -> None:
+        super().__init__(f"the stream was cut with about {prompt_tokens:,} prompt tokens (tiktoken)")
+        self.prompt_tokens, self.max_tokens, self.window = prompt_tokens, max_tokens, window
 
 
 def _mentions_context_overflow(error: BaseException) -> bool:
@@ -172,7 +194,12 @@ def _message(error: BaseException, kind: str, generic: bool, language: str | Non
         return t(f"error.{kind}", language, detail=str(error))
     if kind in _OWN_SENTENCES:
         message = t(f"error.{kind}", language)
-        return message + f" ({error})" if isinstance(error, ContextWindowExceeded) else message
+        if isinstance(error, ContextWindowExceeded | PossibleOverflowDrop):
+            key = "error.overflow_evidence" if kind == "context_overflow" else "error.maybe_overflow"
+            names = ("prompt_tokens", "max_tokens", "window")
+            numbers = {name: f"{getattr(error, name):,}" for name in names}
+            message += " " + t(key, language, **numbers)
+        return message
     return f"{type(error).__name__}: {error}"
 
 

@@ -163,6 +163,7 @@ class Strategy(ABC):
             provider.tokenizer.encoding_name,
             secrets=provider.secret_values(),
             generic_errors=provider.generic_errors,
+            context_window=None if provider.context_window_info.assumed else provider.context_window,
         )
         self._model_counter: Any = None
         self._turn_lock = threading.Lock()

@@ -1,0 +1,91 @@
+"""What the app says about a reply is what the server did (issue 27), against the fake OpenAI server.
+
+Each case is a shape a real local server has: replies stopped at ``max_tokens`` with a small model, an
+overflow after HTTP 200 (llama-cpp-python 0.3 checks prompt + max_tokens once the stream has begun),
+empty replies, no usage on a stream, tool definitions the server's template drops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from memory_demos.providers.chat_models import ProviderConfig
+from memory_demos.strategies.base import Strategy, StrategyContext
+from memory_demos.strategies.registry import build_strategy
+from memory_demos.tracing import CUT_BY_MAX_TOKENS
+from tests.fake_openai_server import FakeOpenAIServer
+
+LONG_MESSAGE = " ".join(f"word{i}" for i in range(60))
+
+
+def provider(server: FakeOpenAIServer, **changes: object) -> ProviderConfig:
+    config = ProviderConfig(
+        kind="openai_compatible",
+        model="test-model",
+        base_url=server.base_url,
+        max_retries=0,
+        timeout_seconds=5,
+    )
+    return config.with_overrides(**changes)
+
+
+@pytest.fixture
+def strategies() -> Iterator[list[Strategy]]:
+    built: list[Strategy] = []
+    yield built
+    for strategy in built:
+        strategy.close()
+
+
+def run(config: ProviderConfig, built: list[Strategy], *texts: str, strategy_id: str = "buffer") -> list:
+    strategy = build_strategy(strategy_id, StrategyContext(provider=config))
+    built.append(strategy)
+    return [strategy.send(text) for text in texts]
+
+
+def test_replies_stopped_at_max_tokens_never_mention_the_context_window(strategies: list[Strategy]) -> None:
+    # A known window, replies far shorter than it, every one stopped at max_tokens; with usage and without.
+    for usage in (True, False):
+        with FakeOpenAIServer(context_window=4096, stream_usage=usage) as server:
+            config = provider(
+                server, max_tokens=4, context_window_tokens=4096, context_window_source="server"
+            )
+            turns = run(config, strategies, LONG_MESSAGE, "and again " + LONG_MESSAGE)
+        for turn in turns:
+            assert turn.ok, turn.error
+            assert turn.cut_by == CUT_BY_MAX_TOKENS
+            assert turn.notes and all("context window" not in note for note in turn.notes), turn.notes
+            assert "max_tokens (4 tokens per reply)" in turn.notes[0]
+
+
+@pytest.mark.parametrize("tokenize", [True, False], ids=["server-counts", "no-tokenize"])
+def test_an_overflow_after_http_200_is_named_on_the_servers_count(
+    strategies: list[Strategy], tokenize: bool
+) -> None:
+    # llama-cpp-python: 200, then the socket is cut ("Requested tokens (532) exceed context window of 512").
+    # The prompt (~20 fake tokens) fits the window of 64 alone; with max_tokens 60 it does not.
+    with FakeOpenAIServer(context_window=64, reserve_max_tokens=True, tokenize=tokenize) as server:
+        config = provider(server, max_tokens=60, context_window_tokens=64, context_window_source="server")
+        [turn] = run(config, strategies, "one two three four five six seven eight nine ten eleven")
+        assert server.request_count() == 1 and server.tokenize_requests == 1
+    assert turn.error is not None and turn.reply == ""
+    if tokenize:  # the server's own count is the evidence: an overflow, with what would help
+        assert turn.error_kind == "context_overflow", turn.error
+        assert turn.error.startswith("Context window exceeded") and "dropped" not in turn.error
+        assert "own tokenizer counts" in turn.error and "max_tokens 60" in turn.error
+        assert "context window of 64" in turn.error and "lower max_tokens" in turn.error
+    else:  # no evidence: a dropped connection, with the figures that make an overflow worth checking
+        assert turn.error_kind == "connection_dropped", turn.error
+        assert "dropped" in turn.error and "local count" in turn.error
+
+
+def test_a_cut_far_from_the_window_stays_a_dropped_connection(strategies: list[Strategy]) -> None:
+    from tests.fake_openai_server import Fault
+
+    with FakeOpenAIServer(context_window=4096) as server:
+        server.add_fault(Fault("drop", chunks_before=2))
+        config = provider(server, context_window_tokens=4096, context_window_source="server")
+        [turn] = run(config, strategies, "hello")
+    assert turn.error_kind == "connection_dropped" and "local count" not in (turn.error or "")
