@@ -68,21 +68,24 @@ def print_replay_table(result: Any) -> None:
     print(f"Scenario: {result.scenario} · provider: {result.provider}")
     header = (
         f"{'strategy':<15} {'recall':>7} {'prompt':>8} {'completion':>10} "
-        f"{'memory':>8} {'calls':>6} {'errors':>6}  counted by"
+        f"{'memory':>8} {'calls':>6} {'errors':>6} {'empty':>6}  counted by"
     )
     print(header)
     print("-" * len(header))
     for run in result.runs:
         totals = run.totals()
         errors = sum(1 for t in run.turns if t.error)
+        empty = sum(1 for t in run.turns if t.empty_reply)
         recall = f"{run.recall_passed}/{run.recall_asked}"
         counted = counted_by_label(run.turns)
         print(
             f"{run.strategy_id:<15} {recall:>7} {totals['prompt_tokens']:>8} "
             f"{totals['completion_tokens']:>10} "
-            f"{totals['memory_tokens']:>8} {totals['model_calls']:>6} {errors:>6}  {counted}"
+            f"{totals['memory_tokens']:>8} {totals['model_calls']:>6} {errors:>6} {empty:>6}  {counted}"
         )
     print("Failed calls cost what the provider reported for them (nothing, unless it sent usage).")
+    if any(turn.empty_reply for run in result.runs for turn in run.turns):
+        print("empty: replies with no text (empty or whitespace only); a probe counts them as failed.")
 
 
 def counted_by_label(turns: Sequence[Any]) -> str:

@@ -76,6 +76,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
         return EXIT_TURN_FAILED
     if args.json:
         print(storage.redact(json.dumps(turn.to_json(), ensure_ascii=False)))
+    elif turn.empty_reply:
+        print("note: empty reply: the model returned no text (empty or whitespace only)", file=sys.stderr)
     elif turn.ok:
         print(storage.redact(turn.reply))
     for note in turn.notes:  # a reply cut by max_tokens or the deadline says so here

@@ -67,6 +67,7 @@ class ScorecardRow:
     output_tokens: int
     model_calls: int
     errors: int
+    empty_replies: int
     estimated_cost_usd: float
     price_model: str
     mean_latency_seconds: float
@@ -120,6 +121,7 @@ def scorecard_row(run: StrategyRun, price: Price) -> ScorecardRow:
         output_tokens=output_tokens,
         model_calls=totals["model_calls"],
         errors=sum(1 for turn in run.turns if turn.error),
+        empty_replies=sum(1 for turn in run.turns if turn.empty_reply),
         estimated_cost_usd=price.cost(input_tokens, output_tokens),
         price_model=price.model,
         mean_latency_seconds=run.mean_seconds,
@@ -180,6 +182,7 @@ def recall_timeline(result: ReplayResult, scenario: Scenario) -> list[dict[str, 
                     "recalled": scripted.recalled(turn.reply),
                     "rejected": scripted.rejected(turn.reply),
                     "passed": scripted.passed(turn.reply),
+                    "empty_reply": turn.empty_reply,
                     "error": turn.error,
                 }
             )

@@ -112,6 +112,11 @@ class Turn:
         return self.error is None
 
     @property
+    def empty_reply(self) -> bool:
+        """The call succeeded but the model said nothing (empty or whitespace only): a failed answer."""
+        return self.ok and self.reply_call is not None and not self.reply.strip()
+
+    @property
     def injected_prompt(self) -> tuple[PromptMessage, ...]:
         return self.reply_call.messages if self.reply_call else ()
 
@@ -150,6 +155,7 @@ class Turn:
         return {
             "user": self.user_text,
             "reply": self.reply,
+            "empty_reply": self.empty_reply,
             "injected_prompt": [message.to_json() for message in self.injected_prompt],
             "prompt_tokens": self.prompt_tokens,
             "tool_schemas": [dict(tool) for tool in self.tool_schemas],

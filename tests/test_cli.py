@@ -58,6 +58,7 @@ def test_replay_json_has_the_fixed_shape(capsys: pytest.CaptureFixture[str]) -> 
     assert set(turn) == {
         "user",
         "reply",
+        "empty_reply",
         "injected_prompt",
         "prompt_tokens",
         "tool_schemas",

@@ -94,3 +94,16 @@ def test_a_reply_cut_by_max_tokens_is_kept_and_says_so_and_an_unknown_window_is_
     assert any(text.startswith("Reply cut: max_tokens (3 tokens per reply) ended it.") for text in texts)
     captions = gauge_captions(at)
     assert captions and all(EN["gauge.assumed"] in caption for caption in captions)
+
+
+def test_an_empty_reply_is_marked_in_the_pane_not_shown_as_an_empty_bubble() -> None:
+    with FakeOpenAIServer(reply_text=" \n ") as server:
+        at = run(new_app())
+        use_server(at, server.base_url)
+        send(at, "What's my name?")
+        texts = shown_text(at)
+    turns = [pane.turns[-1] for pane in panes(at)]
+    assert all(turn.ok and turn.empty_reply for turn in turns)
+    marked = EN["pane.empty_reply"].format(chars=3)
+    assert texts.count(marked) == len(turns)
+    assert at.warning and all(w.value == marked for w in at.warning)

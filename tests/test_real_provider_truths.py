@@ -7,10 +7,13 @@ empty replies, no usage on a stream, tool definitions the server's template drop
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from memory_demos.__main__ import main
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.strategies.base import Strategy, StrategyContext
 from memory_demos.strategies.registry import build_strategy
@@ -89,3 +92,27 @@ def test_a_cut_far_from_the_window_stays_a_dropped_connection(strategies: list[S
         config = provider(server, context_window_tokens=4096, context_window_source="server")
         [turn] = run(config, strategies, "hello")
     assert turn.error_kind == "connection_dropped" and "local count" not in (turn.error or "")
+
+
+def test_an_empty_reply_is_marked_in_replay_json_and_the_table_and_fails_its_probe(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scenario = tmp_path / "probe.yaml"
+    scenario.write_text(
+        "name: Probe\nturns:\n  - user: I'm Mara.\n  - user: What's my name?\n    reject: [Lena]\n",
+        encoding="utf-8",
+    )
+    with FakeOpenAIServer(reply_text="   ") as server:
+        args = ["replay", "--scenario", str(scenario), "--provider", "openai_compatible"]
+        args += ["--model", "test-model", "--base-url", server.base_url, "--strategies", "buffer"]
+        assert main([*args, "--json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert main(args) == 0
+        table = capsys.readouterr().out
+    [run_json] = data["results"]
+    assert [turn["empty_reply"] for turn in run_json["turns"]] == [True, True]
+    # "must not say Lena" is not passed by saying nothing.
+    assert run_json["recall"] == {"passed": 0, "asked": 1}
+    header, _rule, row = table.splitlines()[1:4]
+    assert header.split()[-3:] == ["empty", "counted", "by"] and row.split()[7] == "2"
+    assert "empty: replies with no text" in table

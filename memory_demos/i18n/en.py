@@ -82,6 +82,10 @@ TEXTS: dict[str, str] = {
     "pane.error": "This turn failed; the pane's memory is unchanged.",
     "pane.retry": "Retry",
     "pane.note": "Note from the strategy",
+    "pane.empty_reply": (
+        "Empty reply: the call succeeded but the model returned no text ({chars} whitespace characters). "
+        "A recall probe counts it as failed."
+    ),
     "pane.build_error": "This strategy could not be set up with the current model:",
     "pane.inspect_turn": "Inspect turn",
     "pane.turn_n": "Turn {n}",
@@ -613,6 +617,7 @@ TEXTS: dict[str, str] = {
     "scorecard.col.total_tokens": "Total tokens",
     "scorecard.col.model_calls": "Model calls",
     "scorecard.col.errors": "Errors",
+    "scorecard.col.empty_replies": "Empty replies",
     "scorecard.col.cost": "Est. cost (USD)",
     "scorecard.col.latency": "Mean latency (s)",
     "scorecard.col.turn": "Turn",

@@ -68,6 +68,9 @@ TEXTS: dict[str, str] = {
     "（只有笔记或事实：发送下一条消息后可在“记忆状态”中查看）。在下方输入一条。",
     "pane.error": "本轮失败；这个窗格的记忆没有改变。",
     "pane.retry": "重试",
+    "pane.empty_reply": (
+        "空回答：调用成功，但模型没有返回任何文字（{chars} 个空白字符）。回忆测试把它算作未通过。"
+    ),
     "pane.note": "策略的备注",
     "pane.build_error": "无法用当前模型建立这个策略：",
     "pane.inspect_turn": "查看轮次",
@@ -570,6 +573,7 @@ TEXTS: dict[str, str] = {
     "scorecard.col.total_tokens": "总词元",
     "scorecard.col.model_calls": "模型调用次数",
     "scorecard.col.errors": "错误",
+    "scorecard.col.empty_replies": "空回答",
     "scorecard.col.cost": "估算费用（美元）",
     "scorecard.col.latency": "平均延迟（秒）",
     "scorecard.col.turn": "轮次",

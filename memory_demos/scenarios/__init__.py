@@ -91,8 +91,11 @@ class ScenarioTurn:
         return [wrong for wrong in self.reject if wrong.lower() in lowered]
 
     def passed(self, reply: str) -> bool:
-        """Passes when it states an expected string (if any are given) and no rejected one."""
-        if self.rejected(reply):
+        """Passes when it states an expected string (if any are given) and no rejected one.
+
+        An empty (or whitespace) reply says nothing: it fails the probe, whatever it was to avoid.
+        """
+        if not reply.strip() or self.rejected(reply):
             return False
         return not self.expect or bool(self.recalled(reply))
 

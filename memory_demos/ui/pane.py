@@ -160,7 +160,9 @@ def shown_turns(view: PaneView) -> list[Turn]:
 
 def _assistant(view: PaneView, actions: PaneActions, turn: Turn, last: bool) -> None:
     """A turn's reply (or its error, with a retry button on the last turn), then its notes."""
-    if turn.error is None:
+    if turn.empty_reply:
+        st.warning(t("pane.empty_reply", chars=len(turn.reply)), icon=":material/block:")
+    elif turn.error is None:
         st.text(turn.reply)
     else:
         st.error(t("pane.error"), icon=":material/error:")

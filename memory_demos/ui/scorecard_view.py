@@ -174,6 +174,7 @@ def render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> N
             t("scorecard.col.total_tokens"): [row.total_tokens for row in rows],
             t("scorecard.col.model_calls"): [row.model_calls for row in rows],
             t("scorecard.col.errors"): [row.errors for row in rows],
+            t("scorecard.col.empty_replies"): [row.empty_replies for row in rows],
             f"{t('scorecard.col.cost')} · {price.model}": [row.estimated_cost_usd for row in rows],
             t("scorecard.col.latency"): [row.mean_latency_seconds for row in rows],
         }
