@@ -21,7 +21,6 @@ from memory_demos.ui.workshop import (
     render_access_gate,
     track_session,
 )
-from memory_demos.workshop.budget import gate_scope
 
 freeze_imported_objects()  # full garbage collections then skip the libraries' objects (see heap.py)
 
@@ -83,6 +82,5 @@ with st.sidebar:
         required=True,
     )
 
-# gate_scope: models a page builds itself (the Failure lab) spend the same budget.
-with frame_scope(), gate_scope(session.gate):
+with frame_scope():
     navigation.run()

@@ -31,6 +31,7 @@ from memory_demos.prompt_markers import REPLY as REPLY
 from memory_demos.prompt_markers import SUMMARIZE as SUMMARIZE
 from memory_demos.prompt_markers import SUMMARIZE_ENTITY as SUMMARIZE_ENTITY
 from memory_demos.prompt_markers import purpose_from_tags, purpose_tag
+from memory_demos.providers.checked_openai import DEADLINE_FINISH_REASON
 from memory_demos.providers.errors import describe_error
 from memory_demos.providers.tokenizer import (
     REPLY_PRIMING_TOKENS,
@@ -47,7 +48,6 @@ CUT_BY_MAX_TOKENS = "max_tokens"
 CUT_BY_DEADLINE = "deadline"
 # "length" with the server's own count at the window (its usage): the context filled, not max_tokens.
 CUT_BY_CONTEXT = "context_window"
-DEADLINE_FINISH_REASON = "deadline"  # set by our ChatOpenAI when it stops reading at the deadline
 _CUT_REASONS = {"length": CUT_BY_MAX_TOKENS, "max_tokens": CUT_BY_MAX_TOKENS}
 _CUT_REASONS[DEADLINE_FINISH_REASON] = CUT_BY_DEADLINE
 # A reply counts as filling the window when the server's prompt + completion reach this share of it.

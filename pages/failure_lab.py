@@ -9,6 +9,7 @@ import streamlit as st
 from memory_demos.failure_lab import DEMOS, Demo, DemoResult
 from memory_demos.i18n import t
 from memory_demos.page_state import FailureLabState
+from memory_demos.providers.chat_models import CallGate
 from memory_demos.providers.errors import describe_error
 from memory_demos.session import get_session, widget_key
 from memory_demos.storage import REDIS_URL_ENV
@@ -52,7 +53,7 @@ def _missing_service(demo: Demo) -> str | None:
     return t("failure.needs_redis", variable=REDIS_URL_ENV)
 
 
-def _render_demo(demo: Demo, state: FailureLabState, language: str) -> None:
+def _render_demo(demo: Demo, state: FailureLabState, language: str, gate: CallGate | None) -> None:
     st.subheader(t(demo.title_key), anchor=False)
     st.markdown(t(demo.explanation_key))
     missing = _missing_service(demo)
@@ -66,7 +67,7 @@ def _render_demo(demo: Demo, state: FailureLabState, language: str) -> None:
         disabled=missing is not None,
     ):
         try:
-            state.results[demo.id] = demo.run(language)
+            state.results[demo.id] = demo.run(language, gate=gate)
         except Exception as exc:  # a demo that breaks says why; the other demos stay usable
             state.results.pop(demo.id, None)
             st.error(t("failure.error"))
@@ -89,7 +90,7 @@ def render() -> None:
     st.caption(t("failure.intro"))
     for demo, tab in zip(DEMOS, st.tabs([t(demo.title_key) for demo in DEMOS]), strict=True):
         with tab:
-            _render_demo(demo, session.failure_lab, language)
+            _render_demo(demo, session.failure_lab, language, session.gate)
 
 
 run_in_frame(render)

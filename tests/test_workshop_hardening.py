@@ -43,7 +43,6 @@ from memory_demos.workshop.budget import (
     SessionBudget,
     check_scripted_run,
     estimate_run_tokens,
-    gate_scope,
 )
 from tests.fake_openai_server import FakeOpenAIServer, Fault
 
@@ -333,8 +332,7 @@ def test_models_a_page_builds_itself_use_the_gate_of_the_script_run() -> None:
     from memory_demos.failure_lab import run_demo
 
     budget = SessionBudget(WorkshopLimits())
-    with gate_scope(BudgetGate(budget)):
-        run_demo("summary_drift")
+    run_demo("summary_drift", gate=BudgetGate(budget))  # the page hands in the session's gate
     calls = budget.model_calls
     assert calls > 0 and budget.tokens_used > 0
     run_demo("summary_drift")  # outside the scope (no attendee) this budget is not charged

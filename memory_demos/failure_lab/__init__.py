@@ -21,7 +21,7 @@ from memory_demos.failure_lab import (
     tool_trim,
     vector_recall,
 )
-from memory_demos.failure_lab.common import SYSTEM_PROMPT, Demo, DemoResult
+from memory_demos.failure_lab.common import SYSTEM_PROMPT, CallGate, Demo, DemoResult
 from memory_demos.failure_lab.drifting_summary import summary_drift, unsupported_sentences
 from memory_demos.failure_lab.entity_extraction import chatty_entities, strict_entity_names
 from memory_demos.failure_lab.note_ttl import expiring_notes
@@ -78,6 +78,6 @@ def get_demo(demo_id: str) -> Demo:
     raise KeyError(f"Unknown failure demo {demo_id!r}; known: {', '.join(demo_ids())}")
 
 
-def run_demo(demo_id: str, language: str = "en") -> DemoResult:
-    """Run one demo by id."""
-    return get_demo(demo_id).run(language)
+def run_demo(demo_id: str, language: str = "en", gate: CallGate | None = None) -> DemoResult:
+    """Run one demo by id; ``gate`` (a workshop attendee's budget gate) guards every model it builds."""
+    return get_demo(demo_id).run(language, gate=gate)

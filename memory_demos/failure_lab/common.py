@@ -8,12 +8,14 @@ from typing import Any, TypedDict
 
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT as SYSTEM_PROMPT
 from memory_demos.i18n import t
+from memory_demos.providers.chat_models import CallGate, gated_callbacks
 from memory_demos.tracing import CallCapture
 from memory_demos.turn import ModelCall
 
 __all__ = [
     "ENCODING",
     "SYSTEM_PROMPT",
+    "CallGate",
     "Demo",
     "DemoResult",
     "calls_by_purpose",
@@ -44,18 +46,17 @@ class Demo:
     title_key: str
     explanation_key: str
     fix_key: str
-    run: Callable[[str], DemoResult]
+    run: Callable[..., DemoResult]  # run(language, gate): gate guards the models it builds (workshop mode)
     code: tuple[Callable[..., Any], ...] = ()
 
 
-def offline_model(capture: CallCapture, **switches: Any) -> Any:
-    """The offline teaching model carrying ``capture``, with fault switches (drift, chatty_entities...)."""
+def offline_model(capture: CallCapture, gate: CallGate | None = None, **switches: Any) -> Any:
+    """The offline teaching model carrying ``capture`` (after ``gate``, a workshop attendee's budget gate
+    handed in by the page), with fault switches (drift, chatty_entities...)."""
+    # Lazy: the offline model's rule set loads only when a demo runs.
     from memory_demos.providers.offline_model import OfflineTeachingModel
-    from memory_demos.workshop.budget import current_gate
 
-    gate = current_gate()  # a workshop attendee's budget gate, when a page runs the demo
-    callbacks = [gate.handler(ENCODING), capture] if gate is not None else [capture]
-    return OfflineTeachingModel(callbacks=callbacks, **switches)
+    return OfflineTeachingModel(callbacks=gated_callbacks(gate, ENCODING, [capture]), **switches)
 
 
 def calls_by_purpose(calls: Iterable[ModelCall]) -> dict[str, int]:

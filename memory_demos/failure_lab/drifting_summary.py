@@ -9,6 +9,7 @@ from typing import Any
 from memory_demos.failure_lab.common import (
     ENCODING,
     SYSTEM_PROMPT,
+    CallGate,
     Demo,
     DemoResult,
     demo_result,
@@ -110,12 +111,12 @@ def unsupported_sentences(summary: str, conversation: str) -> list[str]:
     return unsupported
 
 
-def run_summary(checked: bool, messages: Sequence[str]) -> dict[str, Any]:
+def run_summary(checked: bool, messages: Sequence[str], gate: CallGate | None = None) -> dict[str, Any]:
     from memory_demos.strategies.shared.classic import import_classic_memory
 
     classic = import_classic_memory()
     capture = CallCapture(ENCODING)
-    model = offline_model(capture, drift=True)
+    model = offline_model(capture, gate, drift=True)
     memory = classic.ConversationSummaryMemory(llm=with_purpose(model, SUMMARIZE))
     conversation = ""
     rounds = []
@@ -134,10 +135,10 @@ def run_summary(checked: bool, messages: Sequence[str]) -> dict[str, Any]:
     return {"rounds": rounds, "final_summary": memory.buffer, "invented": rounds[-1]["invented"]}
 
 
-def summary_drift(language: str = "en") -> DemoResult:
+def summary_drift(language: str = "en", gate: CallGate | None = None) -> DemoResult:
     """A summary rewritten every turn gains a made-up detail each round; the check removes them."""
-    naive = run_summary(False, DRIFT_MESSAGES)
-    fixed = run_summary(True, DRIFT_MESSAGES)
+    naive = run_summary(False, DRIFT_MESSAGES, gate)
+    fixed = run_summary(True, DRIFT_MESSAGES, gate)
     facts = ("Mara", "Lisbon", "A-1234")
     fixed_ok = not fixed["invented"] and all(fact in fixed["final_summary"] for fact in facts)
     return demo_result(DEMO, language, naive, fixed, bool(naive["invented"]), fixed_ok)

@@ -9,6 +9,7 @@ from typing import Any
 from memory_demos.failure_lab.common import (
     ENCODING,
     SYSTEM_PROMPT,
+    CallGate,
     Demo,
     DemoResult,
     calls_by_purpose,
@@ -45,12 +46,12 @@ def strict_entity_names(extracted: Sequence[str], user_text: str) -> list[str]:
     return names
 
 
-def run_entity_memory(strict: bool, messages: Sequence[str]) -> dict[str, Any]:
+def run_entity_memory(strict: bool, messages: Sequence[str], gate: CallGate | None = None) -> dict[str, Any]:
     from memory_demos.strategies.shared.classic import import_classic_memory
 
     classic = import_classic_memory()
     capture = CallCapture(ENCODING)
-    model = offline_model(capture, chatty_entities=True)
+    model = offline_model(capture, gate, chatty_entities=True)
     memory = classic.ConversationEntityMemory(llm=with_purpose(model, EXTRACT_ENTITIES), k=2)
     said = " ".join(messages)
     for user_text in messages:
@@ -73,10 +74,10 @@ def run_entity_memory(strict: bool, messages: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def chatty_entities(language: str = "en") -> DemoResult:
+def chatty_entities(language: str = "en", gate: CallGate | None = None) -> DemoResult:
     """ConversationEntityMemory splits the model's chatty answer on commas: "Sure" becomes an entity."""
-    naive = run_entity_memory(False, ENTITY_MESSAGES)
-    fixed = run_entity_memory(True, ENTITY_MESSAGES)
+    naive = run_entity_memory(False, ENTITY_MESSAGES, gate)
+    fixed = run_entity_memory(True, ENTITY_MESSAGES, gate)
     expected = {"John", "Paris", "Anna"}
     fixed_ok = not fixed["junk_entities"] and expected <= set(fixed["entities"])
     fixed_ok = fixed_ok and fixed["entity_summary_calls"] < naive["entity_summary_calls"]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from memory_demos.failure_lab.common import Demo, DemoResult, demo_result
+from memory_demos.failure_lab.common import CallGate, Demo, DemoResult, demo_result
 from memory_demos.note_expiry import run_note_expiry
 from memory_demos.strategies.shared.entity_redis_store import open_redis_entity_store
 
 
-def expiring_notes(language: str = "en") -> DemoResult:
+def expiring_notes(language: str = "en", gate: CallGate | None = None) -> DemoResult:
     """Without a TTL a note stays in Redis for ever; with one, it is deleted and the next prompt lacks it."""
     runs = run_note_expiry()
     naive, fixed = runs["without_ttl"], {**runs["with_ttl"], "waited_seconds": runs["waited_seconds"]}

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from memory_demos.failure_lab.common import Demo, DemoResult, demo_result
+from memory_demos.failure_lab.common import CallGate, Demo, DemoResult, demo_result
 from memory_demos.strategies.shared.history_store import SessionHistoryStore
 
 RACE_THREADS = 8
@@ -40,7 +40,9 @@ def _first_requests(get_history: Callable[[str], Any], session_id: str, threads:
         worker.join()
 
 
-def session_race(language: str = "en", threads: int = RACE_THREADS) -> DemoResult:
+def session_race(
+    language: str = "en", gate: CallGate | None = None, threads: int = RACE_THREADS
+) -> DemoResult:
     """Concurrent first requests for one new session: the naive dict loses messages, the locked store none."""
     from langchain_core.chat_history import InMemoryChatMessageHistory
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from memory_demos.failure_lab.common import ENCODING, SYSTEM_PROMPT, Demo, DemoResult, demo_result
-from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
+from memory_demos.providers.chat_models import CallGate, ProviderConfig, build_chat_model
 from memory_demos.tracing import (
     REPLY,
     SUMMARIZE,
@@ -38,14 +38,15 @@ def save_keeping_raw(memory: Any, inputs: dict[str, str], outputs: dict[str, str
     return None
 
 
-def run_failing_summary_buffer(keep_raw: bool) -> dict[str, Any]:
+def run_failing_summary_buffer(keep_raw: bool, gate: CallGate | None = None) -> dict[str, Any]:
     from langchain_core.messages import HumanMessage, SystemMessage
 
     from memory_demos.strategies.shared.classic import import_classic_memory
 
     classic = import_classic_memory()
     capture = CallCapture(ENCODING)
-    model = build_chat_model(ProviderConfig(fail_purposes=(SUMMARIZE,)), callbacks=[capture], streaming=False)
+    provider = ProviderConfig(fail_purposes=(SUMMARIZE,), gate=gate)
+    model = build_chat_model(provider, callbacks=[capture], streaming=False)
     memory = classic.ConversationSummaryBufferMemory(
         llm=with_purpose(model, SUMMARIZE), max_token_limit=SUMMARY_BUFFER_LIMIT, return_messages=True
     )
@@ -81,10 +82,10 @@ def run_failing_summary_buffer(keep_raw: bool) -> dict[str, Any]:
     }
 
 
-def summary_buffer_failure(language: str = "en") -> DemoResult:
+def summary_buffer_failure(language: str = "en", gate: CallGate | None = None) -> DemoResult:
     """prune() pops old messages, then asks for the summary: when that call fails they are gone."""
-    naive = run_failing_summary_buffer(keep_raw=False)
-    fixed = run_failing_summary_buffer(keep_raw=True)
+    naive = run_failing_summary_buffer(keep_raw=False, gate=gate)
+    fixed = run_failing_summary_buffer(keep_raw=True, gate=gate)
     fixed_ok = not fixed["lost_user_messages"] and "Mara" in fixed["answer"]
     return demo_result(DEMO, language, naive, fixed, bool(naive["lost_user_messages"]), fixed_ok)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from memory_demos.failure_lab.common import SYSTEM_PROMPT, Demo, DemoResult, demo_result
+from memory_demos.failure_lab.common import SYSTEM_PROMPT, CallGate, Demo, DemoResult, demo_result
 from memory_demos.strategies.turn_trim import trim_turns
 
 KEEP_MESSAGES = 4
@@ -54,7 +54,7 @@ def _rows(messages: Sequence[Any]) -> list[dict[str, Any]]:
     return message_rows(messages)
 
 
-def trim_orphan(language: str = "en") -> DemoResult:
+def trim_orphan(language: str = "en", gate: CallGate | None = None) -> DemoResult:
     """Keeping "the last N messages" can start the prompt with a tool result whose call was cut off."""
     from langchain_core.messages import trim_messages
 

@@ -6,7 +6,7 @@ import re
 from types import MappingProxyType
 from typing import Any
 
-from memory_demos.failure_lab.common import Demo, DemoResult, demo_result
+from memory_demos.failure_lab.common import CallGate, Demo, DemoResult, demo_result
 
 VECTOR_TURNS: tuple[tuple[str, str], ...] = (
     ("Hi, I'm Mara and I live in Lisbon.", "Nice to meet you, Mara!"),
@@ -94,7 +94,7 @@ def fixed_vector_recall() -> dict[str, Any]:
     return {"queries": queries, "min_relevance": MIN_RELEVANCE}
 
 
-def vector_privacy(language: str = "en") -> DemoResult:
+def vector_privacy(language: str = "en", gate: CallGate | None = None) -> DemoResult:
     """k nearest neighbours are returned however far away: a password hint answers a reset question."""
     naive = naive_vector_recall()
     fixed = fixed_vector_recall()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
@@ -26,6 +26,16 @@ DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
 DEFAULT_TIMEOUT_SECONDS = 60.0
 DEFAULT_MAX_RETRIES = 2
 DEFAULT_MAX_TOKENS = 512
+
+
+class CallGate(Protocol):
+    """What a caller hands in to guard every call of a model (a workshop's budget gate, say)."""
+
+    def handler(self, encoding_name: str) -> BaseCallbackHandler:
+        """A fresh callback for one model: it may refuse a call by raising before the call is sent."""
+        ...
+
+
 OFFLINE_CONTEXT_WINDOW = ContextWindow(
     8_192, "assumed: the offline teaching model has no limit; 8,192 is shown for scale", assumed=True
 )
@@ -65,8 +75,8 @@ class ProviderConfig:
     api_key_env: str | None = None  # the variable an empty key falls back to; None: see key_env_name
     # Set for an address typed in a workshop attendee's browser: the host's rules for server requests.
     egress: EgressPolicy | None = field(default=None, repr=False)
-    # The attendee's budget gate (workshop mode), attached to every model built from this config.
-    gate: Any = field(default=None, repr=False, compare=False)
+    # Handed in by the caller (the session, in workshop mode): it guards every model built from this config.
+    gate: CallGate | None = field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:
         base_url = "[server-side]" if self.hosted and self.base_url else self.base_url
@@ -166,7 +176,7 @@ def build_chat_model(
     ``shared_state`` lets several models of one strategy share the offline model's call counter,
     so "fail on the Nth call" counts every call the strategy makes.
     """
-    callbacks = _with_gate(config, callbacks)
+    callbacks = gated_callbacks(config.gate, config.tokenizer.encoding_name, callbacks)
     if config.kind == "offline":
         # Lazy: the offline model's rule set (~0.14 s to import) loads only where it answers.
         from memory_demos.providers.offline_model import OfflineTeachingModel
@@ -223,13 +233,12 @@ def build_chat_model(
     )
 
 
-def _with_gate(
-    config: ProviderConfig, callbacks: list[BaseCallbackHandler] | None
+def gated_callbacks(
+    gate: CallGate | None, encoding_name: str, callbacks: list[BaseCallbackHandler] | None
 ) -> list[BaseCallbackHandler]:
-    """``callbacks`` with the attendee's budget gate first (so a refusal stops the call before it goes)."""
-    # Lazy: workshop/ builds ProviderConfigs (workshop.config, lazily); neither imports the other on load.
-    from memory_demos.workshop.budget import current_gate
+    """``callbacks`` with ``gate``'s handler first (so a refusal stops the call before it goes).
 
-    gate = config.gate or current_gate()
+    The one way a gate reaches a model: every model the app builds gets its callbacks from here.
+    """
     handlers = list(callbacks or [])
-    return [gate.handler(config.tokenizer.encoding_name), *handlers] if gate is not None else handlers
+    return [gate.handler(encoding_name), *handlers] if gate is not None else handlers

@@ -26,6 +26,8 @@ from memory_demos.providers.errors import (
 TOKENIZE_TIMEOUT_SECONDS = 3.0
 # What a chat template adds around each message (role markers, separators), on top of its text.
 TEMPLATE_TOKENS_PER_MESSAGE = 4
+# The finish reason of a reply stopped at its deadline; the capture (tracing) reads it as a cut.
+DEADLINE_FINISH_REASON = "deadline"
 
 
 def _stream_finished(chunk: Any) -> bool:
@@ -38,9 +40,6 @@ def _deadline_chunk() -> Any:
     """The last chunk of a reply stopped at its deadline: no text, a finish reason saying why."""
     from langchain_core.messages import AIMessageChunk
     from langchain_core.outputs import ChatGenerationChunk
-
-    # Lazy like LangChain above: tracing loads langchain_core, which this module leaves to its callers.
-    from memory_demos.tracing import DEADLINE_FINISH_REASON
 
     message = AIMessageChunk(content="", response_metadata={"finish_reason": DEADLINE_FINISH_REASON})
     return ChatGenerationChunk(message=message, generation_info={"finish_reason": DEADLINE_FINISH_REASON})

@@ -21,10 +21,8 @@ from memory_demos.workshop.budget import (
     LimitHit,
     SessionBudget,
     check_scripted_run,
-    current_gate,
     estimate_next_turn_tokens,
     estimate_run_tokens,
-    gate_scope,
 )
 from memory_demos.workshop.code_guard import CodeGuard, GuardStats, codes_match
 from memory_demos.workshop.config import (
@@ -63,9 +61,7 @@ __all__ = [
     "attendee_token",
     "check_scripted_run",
     "codes_match",
-    "current_gate",
     "estimate_next_turn_tokens",
     "estimate_run_tokens",
-    "gate_scope",
     "new_attendee_id",
 ]

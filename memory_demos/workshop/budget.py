@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 from uuid import UUID
@@ -309,29 +308,6 @@ class _GateHandler(BaseCallbackHandler):
         self.gate.budget.record(tokens, calls=1, release=held)
         if self.gate.on_usage is not None:
             self.gate.on_usage(1, tokens)
-
-
-# -- the gate for models built on the script thread without a session provider ----------------------
-_CURRENT_GATE: ContextVar[BudgetGate | None] = ContextVar("memory_lab_gate", default=None)
-
-
-def current_gate() -> BudgetGate | None:
-    """The gate of the script run in progress (None outside workshop mode, or on other threads)."""
-    return _CURRENT_GATE.get()
-
-
-@contextlib.contextmanager
-def gate_scope(gate: BudgetGate | None) -> Iterator[None]:
-    """Within the block, models built on this thread without a gate of their own use ``gate``.
-
-    Covers pages that build their own models (the Failure lab's offline demos); models built from the
-    session's provider carry the gate themselves, so worker threads are covered too.
-    """
-    token = _CURRENT_GATE.set(gate)
-    try:
-        yield
-    finally:
-        _CURRENT_GATE.reset(token)
 
 
 def estimate_run_tokens(
