@@ -18,8 +18,10 @@ from memory_demos.strategies.registry import available_ids, build_strategy
 from memory_demos.turn import Turn
 
 MIN_PANES = 2
-# Panes shown first, when their strategies exist: one of each family the Compare page contrasts.
-DEFAULT_PANE_STRATEGIES: tuple[str, ...] = ("buffer", "window", "summary_buffer", "trim")
+# Panes shown first, when their strategies exist: one of each idea the Compare page contrasts (everything,
+# a window, a summary, retrieval from a store), the classic classes beside the LangChain 1.x forms
+# (create_agent + SummarizationMiddleware; a LangGraph store searched by meaning).
+DEFAULT_PANE_STRATEGIES: tuple[str, ...] = ("buffer", "window", "summarization", "semantic_store")
 DEFAULT_PANE_COUNT = 4
 
 

@@ -11,6 +11,7 @@ from memory_demos import compare
 from memory_demos.compare import BroadcastJob
 from memory_demos.i18n import relabel_after_language_switch, strategy_title, t
 from memory_demos.panes import Pane, unseen_messages
+from memory_demos.providers.context_window import describe_source
 from memory_demos.providers.tokenizer import count_text_tokens
 from memory_demos.session import LabSession, get_session, widget_key
 from memory_demos.strategies.registry import available_ids, get_info
@@ -96,7 +97,6 @@ def pane_view(session: LabSession, pane: Pane, in_flight: BroadcastJob | None, z
         pending_text=in_flight.text if pending and in_flight is not None else None,
         retrying=pending and in_flight is not None and in_flight.retry,
         context_window=provider.context_window,
-        context_window_assumed=provider.context_window_info.assumed,
         system_prompt=pane.strategy.system_prompt if pane.strategy is not None else "",
         approximate=provider.tokenizer.approximate,
         count_tokens=lambda text: count_text_tokens(text, encoding),
@@ -135,6 +135,12 @@ def render() -> None:
     show_flashes(session)
     usage_slot = st.empty()  # filled once this run's turn is in: the caption counts it
     per_row, zoom = toolbar(session)
+    window = session.provider.context_window_info
+    # Said once for the page, not in every pane: what the gauges are scaled to, and where that figure is from.
+    st.caption(
+        ":material/speed: "
+        + t("compare.window_line", window=f"{window.tokens:,}", source=describe_source(window))
+    )
 
     job = session.job
     in_flight = job if job is not None and not job.finished else None

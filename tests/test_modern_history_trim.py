@@ -105,7 +105,7 @@ def model_calls(turn: Turn) -> list[ModelCall]:
 def stored(strategy: Strategy) -> list[BaseMessage]:
     if isinstance(strategy, HistoryStrategy):
         return strategy.stored_messages()
-    return list(strategy.history.messages)  # type: ignore[attr-defined]
+    return strategy.stored_messages()
 
 
 # -- what reaches the model ---------------------------------------------------------------------
@@ -484,7 +484,7 @@ def _tool_scenario_budgets() -> tuple[int, int, list[list[BaseMessage]]]:
     for scripted in scenario.turns:
         send_ok(full, scripted.user)
     system = SystemMessage(DEFAULT_SYSTEM_PROMPT)
-    turns = split_turns(list(full.history.messages))  # type: ignore[attr-defined]
+    turns = split_turns(full.stored_messages())
     tool_turns = [t for t in turns if any(isinstance(m, ToolMessage) for m in t)]
     assert len(tool_turns) >= 2, "the offline model should call a tool for both weather questions"
     tight = max(count_messages_tokens([system, t[0]], ENCODING) for t in turns) + TOOL_TOKENS

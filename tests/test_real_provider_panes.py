@@ -93,7 +93,10 @@ def test_a_reply_cut_by_max_tokens_is_kept_and_says_so_and_an_unknown_window_is_
     assert all(turn.reply.strip() in texts for turn in turns)  # shown as text (trailing space trimmed)
     assert any(text.startswith("Reply cut: max_tokens (3 tokens per reply) ended it.") for text in texts)
     captions = gauge_captions(at)
-    assert captions and all(EN["gauge.assumed"] in caption for caption in captions)
+    # The assumed window is said once, above the panes, not in every pane's gauge.
+    assert captions and not any(EN["gauge.assumed"] in caption for caption in captions)
+    window_lines = [c.value for c in at.caption if "Every gauge draws" in c.value]
+    assert len(window_lines) == 1 and "assumed" in window_lines[0], window_lines
 
 
 def test_an_empty_reply_is_marked_in_the_pane_not_shown_as_an_empty_bubble() -> None:

@@ -18,11 +18,13 @@ from typing import Any
 
 from memory_demos.i18n import (
     en,
+    en_compare,
     en_errors,
     en_failure_lab,
     en_migration,
     en_strategies,
     zh,
+    zh_compare,
     zh_errors,
     zh_failure_lab,
     zh_migration,
@@ -32,8 +34,22 @@ from memory_demos.i18n import (
 # Each language's texts, area by area; a key is written in one area only (tests/test_i18n_catalogue.py).
 CATALOGUE_PARTS: MappingProxyType[str, tuple[dict[str, str], ...]] = MappingProxyType(
     {
-        "en": (en.TEXTS, en_errors.TEXTS, en_failure_lab.TEXTS, en_migration.TEXTS, en_strategies.TEXTS),
-        "zh": (zh.TEXTS, zh_errors.TEXTS, zh_failure_lab.TEXTS, zh_migration.TEXTS, zh_strategies.TEXTS),
+        "en": (
+            en.TEXTS,
+            en_compare.TEXTS,
+            en_errors.TEXTS,
+            en_failure_lab.TEXTS,
+            en_migration.TEXTS,
+            en_strategies.TEXTS,
+        ),
+        "zh": (
+            zh.TEXTS,
+            zh_compare.TEXTS,
+            zh_errors.TEXTS,
+            zh_failure_lab.TEXTS,
+            zh_migration.TEXTS,
+            zh_strategies.TEXTS,
+        ),
     }
 )
 CATALOGUE: MappingProxyType[str, MappingProxyType[str, str]] = MappingProxyType(

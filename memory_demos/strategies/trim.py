@@ -1,6 +1,6 @@
 """``trim``: ``trim_messages`` cuts the history to a token budget right before every model call.
 
-The full history (tool calls and tool results included) stays in an ``InMemoryChatMessageHistory``;
+The full history (tool calls and tool results included) stays in the agent's own list of messages;
 only the trimmed list reaches the model. The agent loop (model → tools → model) is
 ``shared.trimming_agent``'s, shared with ``turn_trim``, which differs only in how it trims.
 
@@ -24,10 +24,7 @@ INFO = StrategyInfo(
     id="trim",
     title="trim_messages (token budget)",
     kind="modern",
-    langchain_classes=(
-        "langchain_core.messages.trim_messages",
-        "langchain_core.chat_history.InMemoryChatMessageHistory",
-    ),
+    langchain_classes=("langchain_core.messages.trim_messages",),
     summary=(
         "Keeps the full history but sends only the newest messages that fit a token budget "
         "(strategy='last', start_on='human'); older facts fall out of the prompt."

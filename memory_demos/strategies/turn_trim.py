@@ -22,7 +22,7 @@ INFO = StrategyInfo(
     id="turn_trim",
     title="Whole-turn trimming (tool-safe)",
     kind="modern",
-    langchain_classes=("langchain_core.chat_history.InMemoryChatMessageHistory", "langchain_core.tools.tool"),
+    langchain_classes=("langchain_core.messages.BaseMessage", "langchain_core.tools.tool"),
     summary=(
         "A tool-using agent whose history is trimmed by whole turns under a token budget: a tool call "
         "and its results are kept or dropped together, and the history is validated first."

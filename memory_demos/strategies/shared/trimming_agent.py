@@ -1,9 +1,13 @@
 """The agent loop ``trim`` and ``turn_trim`` share: model → tools → model over a full message history,
 with each model call seeing only what the subclass's ``trim`` keeps.
 
-``TrimmingAgentStrategy`` stores every message (tool calls and tool results too) in an
-``InMemoryChatMessageHistory``, counts tokens with the real tokenizer (each message once), refuses a
+``TrimmingAgentStrategy`` stores every message (tool calls and tool results too) in a plain list, as a
+LangGraph agent's state holds them, counts tokens with the real tokenizer (each message once), refuses a
 budget the system prompt and the tool definitions alone fill, and notes what each trim left out.
+
+Why a list and not ``InMemoryChatMessageHistory``: that class is deprecated (langchain-core 1.6.4), and these
+strategies are badged as the LangChain 1.x forms; a pane must not carry a deprecation of the app's own
+choosing. The agent never needed the history interface: it reads the messages, appends a turn, rolls back.
 """
 
 from __future__ import annotations
@@ -14,7 +18,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from langchain_core.chat_history import InMemoryChatMessageHistory
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.messages.tool import ToolCall
 
@@ -129,7 +132,7 @@ class TrimmingAgentStrategy(Strategy):
         super().__init__(*args, **kwargs)
         self.max_tokens: int = self.params["max_tokens"]
         self.encoding_name = self.context.provider.tokenizer.encoding_name
-        self.history = InMemoryChatMessageHistory()
+        self.history: list[BaseMessage] = []  # every message, tool rounds too
         self.trims: list[TrimResult] = []
         self._agent_model: Any = None
         # Token count of each stored message, by object id (the entry keeps the message alive, so an id
@@ -179,10 +182,10 @@ class TrimmingAgentStrategy(Strategy):
 
         Only once the cache has grown to twice the history, so a turn pays for it on average O(1).
         """
-        stored_count = len(self.history.messages)
+        stored_count = len(self.history)
         if len(self._token_cache) <= 2 * stored_count + 16:
             return
-        stored = {id(message) for message in self.history.messages}
+        stored = {id(message) for message in self.history}
         self._token_cache = {key: entry for key, entry in self._token_cache.items() if key in stored}
 
     def tools(self) -> list[Any]:
@@ -212,7 +215,7 @@ class TrimmingAgentStrategy(Strategy):
         self.trims = []
         system = SystemMessage(self.system_prompt)
         self.check_system_prompt(system)
-        earlier = list(self.history.messages)
+        earlier = list(self.history)
         used_call_ids = {
             str(call.get("id")) for m in earlier if isinstance(m, AIMessage) for call in m.tool_calls
         }
@@ -228,7 +231,7 @@ class TrimmingAgentStrategy(Strategy):
             this_turn.extend(run_tool_calls(answer.tool_calls, self.tools()))
         else:
             raise RuntimeError(t("strategy.error.tool_rounds", rounds=MAX_TOOL_ROUNDS))
-        self.history.add_messages(this_turn)
+        self.history.extend(this_turn)
         self._forget_uncached_messages()
         content = this_turn[-1].content
         return content if isinstance(content, str) else str(content)
@@ -256,7 +259,7 @@ class TrimmingAgentStrategy(Strategy):
         last = self.trims[-1] if self.trims else TrimResult([], [])
         return {
             "max_tokens": self.max_tokens,
-            **paged("messages", self.history.messages, message_rows),
+            **paged("messages", self.history, message_rows),
             "kept": message_rows(last.kept),
             **paged("dropped", last.dropped, message_rows),
             "kept_count": len(last.kept),
@@ -272,15 +275,18 @@ class TrimmingAgentStrategy(Strategy):
             ],
         }
 
+    def stored_messages(self) -> list[BaseMessage]:
+        """The whole history, tool calls and tool results included (the model saw a trimmed part)."""
+        return list(self.history)
+
     def _rollback_point(self) -> list[BaseMessage]:
-        return list(self.history.messages)
+        return list(self.history)
 
     def _rollback(self, point: list[BaseMessage]) -> None:
-        self.history.clear()
-        self.history.add_messages(point)
+        self.history = list(point)
         self._forget_uncached_messages()
 
     def clear(self) -> None:
-        self.history.clear()
+        self.history = []
         self.trims = []
         self._token_cache = {}
