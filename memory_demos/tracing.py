@@ -41,6 +41,8 @@ from memory_demos.providers.tokenizer import (
     message_text,
 )
 from memory_demos.providers.tool_tokens import TOOL_TOKENS_METHOD, count_tool_tokens
+from memory_demos.turn import NOT_BILLED_SOURCE as NOT_BILLED_SOURCE
+from memory_demos.turn import REPORTED_SOURCE as REPORTED_SOURCE
 from memory_demos.turn import ModelCall, PromptMessage
 
 # Why a reply stopped early although the call succeeded (``ModelCall.cut_by``).
@@ -52,8 +54,6 @@ _CUT_REASONS = {"length": CUT_BY_MAX_TOKENS, "max_tokens": CUT_BY_MAX_TOKENS}
 _CUT_REASONS[DEADLINE_FINISH_REASON] = CUT_BY_DEADLINE
 # A reply counts as filling the window when the server's prompt + completion reach this share of it.
 WINDOW_FILLED_SHARE = 0.98
-REPORTED_SOURCE = "reported by the provider"
-NOT_BILLED_SOURCE = "failed call: the provider reported no usage (nothing billed)"
 
 
 def classify_call(messages: list[BaseMessage], tags: list[str] | None) -> str:

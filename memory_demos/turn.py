@@ -7,6 +7,14 @@ from typing import Any, Literal
 
 Role = Literal["system", "human", "ai", "tool"]
 
+# ``ModelCall.token_source``: the provider's usage, a tiktoken count ("counted with tiktoken <encoding>…"),
+# or a failed call that came back with no usage. ``counted_by`` names them for JSON and the views.
+REPORTED_SOURCE = "reported by the provider"
+NOT_BILLED_SOURCE = "failed call: the provider reported no usage (nothing billed)"
+COUNTED_BY_PROVIDER = "provider"
+COUNTED_BY_NOTHING = "none"  # nothing was reported: a failed call, or a turn with no call
+TIKTOKEN_PREFIX = "tiktoken:"
+
 
 @dataclass(frozen=True)
 class PromptMessage:
@@ -50,12 +58,14 @@ class ModelCall:
 
     @property
     def counted_by(self) -> str:
-        """Where the counts came from: ``provider`` or ``tiktoken:<encoding>`` (for JSON output)."""
+        """Where the counts came from: ``provider``, ``tiktoken:<encoding>`` or ``none`` (none reported)."""
         prefix = "counted with tiktoken "
         if self.token_source.startswith(prefix):
             # The source may go on with "; tool definitions estimated …": the encoding is the first word.
-            return "tiktoken:" + self.token_source[len(prefix) :].split(";", 1)[0].split()[0]
-        return "provider"
+            return TIKTOKEN_PREFIX + self.token_source[len(prefix) :].split(";", 1)[0].split()[0]
+        if self.token_source == NOT_BILLED_SOURCE:
+            return COUNTED_BY_NOTHING
+        return COUNTED_BY_PROVIDER
 
 
 @dataclass
@@ -78,6 +88,10 @@ class Turn:
     notes: list[str] = field(default_factory=list)
     error_kind: str | None = None  # a short class of the error (timeout, rate_limit, ...), for counting
     approximate: bool = False  # counts made with a tiktoken encoding that is not the model's own
+    # Tool definitions went with the reply call, but this server has not shown it reads them (no tool call
+    # seen yet from an OpenAI-compatible server; llama-cpp-python's GGUF templates drop them): a local
+    # count leaves them out of the prompt and the total.
+    tools_unconfirmed: bool = False
 
     @property
     def calls(self) -> list[ModelCall]:
@@ -97,15 +111,22 @@ class Turn:
 
     @property
     def counted_by(self) -> str:
-        """Where this turn's counts came from: the reply call's source (else the first call's)."""
-        calls = [call for call in self.calls if call.error is None] or self.calls
-        source = self.reply_call if self.reply_call in calls else (calls[0] if calls else None)
-        return source.counted_by if source is not None else "provider"
+        """Where this turn's counts came from: one source, ``mixed:<a>+<b>`` when its calls were counted
+        differently (a streamed reply without usage beside reported hidden calls), ``none`` when nothing
+        was reported (every call failed without usage)."""
+        sources = list(dict.fromkeys(call.counted_by for call in self.calls))
+        counted = [source for source in sources if source != COUNTED_BY_NOTHING]
+        if not counted:
+            return COUNTED_BY_NOTHING
+        return counted[0] if len(counted) == 1 else "mixed:" + "+".join(counted)
 
     @property
     def counts_are_approximate(self) -> bool:
-        """True when tiktoken counted with another model's encoding or estimated tool definitions."""
-        return (self.approximate or self.tool_tokens > 0) and self.counted_by != "provider"
+        """True when tiktoken counted a call with another model's encoding, or estimated tool definitions."""
+        return any(
+            call.counted_by.startswith(TIKTOKEN_PREFIX) and (self.approximate or call.tool_tokens > 0)
+            for call in self.calls
+        )
 
     @property
     def ok(self) -> bool:
@@ -122,7 +143,17 @@ class Turn:
 
     @property
     def prompt_tokens(self) -> int:
-        return self.reply_call.prompt_tokens if self.reply_call else 0
+        """The reply call's prompt; tool definitions that may never have reached the model are left out."""
+        if self.reply_call is None:
+            return 0
+        return self.reply_call.prompt_tokens - self.unconfirmed_tool_tokens
+
+    @property
+    def unconfirmed_tool_tokens(self) -> int:
+        """The estimated tool tokens a local count would add although the server may ignore the tools."""
+        call = self.reply_call
+        counted_here = call is not None and call.counted_by.startswith(TIKTOKEN_PREFIX)
+        return self.tool_tokens if self.tools_unconfirmed and counted_here else 0
 
     @property
     def tool_schemas(self) -> tuple[dict[str, Any], ...]:
@@ -160,6 +191,7 @@ class Turn:
             "prompt_tokens": self.prompt_tokens,
             "tool_schemas": [dict(tool) for tool in self.tool_schemas],
             "tool_tokens": self.tool_tokens,
+            "tools_may_be_ignored": self.tools_unconfirmed,
             "completion_tokens": self.completion_tokens,
             "memory_calls": [
                 {

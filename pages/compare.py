@@ -137,10 +137,12 @@ def render() -> None:
     per_row, zoom = toolbar(session)
     window = session.provider.context_window_info
     # Said once for the page, not in every pane: what the gauges are scaled to, and where that figure is from.
-    st.caption(
-        ":material/speed: "
-        + t("compare.window_line", window=f"{window.tokens:,}", source=describe_source(window))
-    )
+    # The offline model has no window: the line says what the gauges are scaled to instead.
+    if session.provider.kind == "offline":
+        window_line = t("gauge.no_window", scale=f"{window.tokens:,}")
+    else:
+        window_line = t("compare.window_line", window=f"{window.tokens:,}", source=describe_source(window))
+    st.caption(":material/speed: " + window_line)
 
     job = session.job
     in_flight = job if job is not None and not job.finished else None

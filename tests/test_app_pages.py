@@ -120,7 +120,14 @@ def test_tokens_and_memory_state_are_rendered_for_a_turn() -> None:
     tokens = expander(column, EN["pane.tokens"])
     table = tokens.dataframe[0].value
     assert EN["tokens.total"] in set(table.iloc[:, 0])
-    assert any("provider" in c.value.lower() or "tiktoken" in c.value for c in tokens.caption)
+    # Every row names where its figure came from (the offline model counts with its own encoder).
+    assert list(table.columns) == [
+        EN["tokens.column_what"],
+        EN["tokens.column_tokens"],
+        EN["tokens.column_source"],
+    ]
+    exact = EN["tokens.src.exact"].format(encoding="o200k_base")
+    assert set(table.iloc[:, 2]) <= {exact, EN["tokens.src.no_calls"]} and exact in set(table.iloc[:, 2])
     state = expander(column, EN["pane.memory_state"])
     frames = [d.value for d in state.dataframe]
     assert any("I like green tea." in set(frame.get("content", [])) for frame in frames)

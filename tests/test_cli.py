@@ -63,6 +63,7 @@ def test_replay_json_has_the_fixed_shape(capsys: pytest.CaptureFixture[str]) -> 
         "prompt_tokens",
         "tool_schemas",
         "tool_tokens",
+        "tools_may_be_ignored",
         "completion_tokens",
         "memory_calls",
         "state",

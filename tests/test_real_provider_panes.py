@@ -110,3 +110,27 @@ def test_an_empty_reply_is_marked_in_the_pane_not_shown_as_an_empty_bubble() -> 
     marked = EN["pane.empty_reply"].format(chars=3)
     assert texts.count(marked) == len(turns)
     assert at.warning and all(w.value == marked for w in at.warning)
+
+
+def window_line(at: AppTest) -> str:
+    """The one line above the panes saying what every gauge is scaled to."""
+    [line] = [c.value for c in at.caption if c.value.startswith(":material/speed: ") and "gauge" in c.value]
+    return line
+
+
+def test_the_gauges_window_names_its_source_and_the_offline_model_has_none() -> None:
+    at = run(new_app())
+    at.switch_page("pages/compare.py")
+    run(at)
+    send(at, "Hi, I'm Mara.")
+    offline = window_line(at)
+    assert "has no context window" in offline and "scaled to 8,192 tokens" in offline
+    assert not any("set it in Settings" in caption.value for caption in at.caption)
+    with FakeOpenAIServer(context_window=2048) as server:
+        use_server(at, server.base_url)
+        assert window_line(at).endswith("2,048 tokens (server: llama.cpp /props n_ctx).")
+    with FakeOpenAIServer() as server:
+        use_server(at, server.base_url, context_window=4096)
+        assert window_line(at).endswith("4,096 tokens (Settings).")
+        use_server(at, server.base_url, context_window=0)
+        assert "(assumed: 'test-model' is not in the table" in window_line(at)

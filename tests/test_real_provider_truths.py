@@ -116,3 +116,58 @@ def test_an_empty_reply_is_marked_in_replay_json_and_the_table_and_fails_its_pro
     header, _rule, row = table.splitlines()[1:4]
     assert header.split()[-3:] == ["empty", "counted", "by"] and row.split()[7] == "2"
     assert "empty: replies with no text" in table
+
+
+def test_a_stream_without_usage_beside_reported_hidden_calls_says_each_rows_source_and_mixed(
+    strategies: list[Strategy],
+) -> None:
+    from memory_demos.ui.token_view import token_rows
+
+    # llama-cpp-python sends no usage on a stream: the reply is counted here, the summary is reported.
+    with FakeOpenAIServer(stream_usage=False) as server:
+        [turn] = run(provider(server), strategies, "Hi, I'm Mara from Lisbon.", strategy_id="summary")
+    assert turn.ok and turn.memory_calls
+    assert turn.reply_call is not None and turn.reply_call.counted_by == "tiktoken:o200k_base"
+    assert {call.counted_by for call in turn.memory_calls} == {"provider"}
+    assert turn.counted_by == "mixed:tiktoken:o200k_base+provider" and turn.counts_are_approximate
+    rows = {what: source for what, _tokens, source in token_rows(turn, approximate=True)}
+    approximate = "Counted with tiktoken o200k_base, approximate (another model's tokenizer)"
+    assert rows["Prompt"] == rows["Completion"] == approximate
+    assert rows["Memory calls (hidden)"] == "Reported by the provider"
+    assert rows["Total this turn"] == f"Mixed: {approximate} + Reported by the provider"
+
+
+def test_a_turn_whose_calls_all_failed_reports_nothing_never_the_provider(
+    strategies: list[Strategy], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memory_demos.__main__ import counted_by_label
+    from memory_demos.ui.token_view import token_rows
+    from tests.fake_openai_server import Fault
+
+    with FakeOpenAIServer() as server:
+        server.add_fault(Fault("server_error", times=None))
+        [turn] = run(provider(server), strategies, "hello")
+    assert not turn.ok and turn.counted_by == "none"
+    assert counted_by_label([turn]) == "none"
+    assert {source for _what, _tokens, source in token_rows(turn, approximate=True)} >= {
+        "Nothing reported (failed call)"
+    }
+    assert all("provider" not in source.lower() for _what, _tokens, source in token_rows(turn, True))
+
+
+def test_tools_a_server_never_asked_for_are_sent_but_not_counted_as_read(strategies: list[Strategy]) -> None:
+    from memory_demos.ui.token_view import token_rows
+
+    # The fake server, like llama-cpp-python's GGUF templates, never calls a tool.
+    with FakeOpenAIServer(stream_usage=False) as server:
+        [turn] = run(provider(server), strategies, "What's the weather in Lisbon?", strategy_id="agent")
+        sent = server.requests[-1].body.get("tools")
+    assert turn.ok and sent and turn.tool_tokens > 0
+    assert turn.tools_unconfirmed and turn.to_json()["tools_may_be_ignored"] is True
+    assert turn.reply_call is not None
+    assert turn.prompt_tokens == turn.reply_call.prompt_tokens - turn.tool_tokens
+    rows = {what: (tokens, source) for what, tokens, source in token_rows(turn, approximate=True)}
+    tokens, source = rows["Tool definitions"]
+    assert tokens == turn.tool_tokens and source.startswith("Sent, may be ignored by this server")
+    assert rows["Total this turn"][0] == turn.total_tokens
+    assert "Estimated" not in rows["Total this turn"][1]

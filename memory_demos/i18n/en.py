@@ -144,10 +144,19 @@ TEXTS: dict[str, str] = {
     "purpose.extract_facts": "extract facts",
     "tokens.hidden_calls": "Memory made {n} extra model call(s) you never see in the chat:",
     "tokens.no_hidden_calls": "No hidden memory calls this turn.",
-    "tokens.source_reported": "Reported by the provider",
-    "tokens.source_counted": "Counted with tiktoken {encoding}",
-    "tokens.approximate": "(approximate: not this model's own tokenizer)",
-    "tokens.tools_estimated": "+ tool definitions, estimated (OpenAI cookbook method)",
+    "tokens.column_source": "Counted by",
+    "tokens.prompt_messages": "Prompt messages",
+    "tokens.tool_definitions": "Tool definitions",
+    "tokens.src.provider": "Reported by the provider",
+    "tokens.src.exact": "Counted with tiktoken {encoding}, exact (this model's own tokenizer)",
+    "tokens.src.approximate": "Counted with tiktoken {encoding}, approximate (another model's tokenizer)",
+    "tokens.src.tools": "Estimated (tool definitions, OpenAI cookbook method)",
+    "tokens.src.tools_unconfirmed": (
+        "Sent, may be ignored by this server (no tool call seen yet): not counted in the prompt or total"
+    ),
+    "tokens.src.none": "Nothing reported (failed call)",
+    "tokens.src.mixed": "Mixed: {sources}",
+    "tokens.src.no_calls": "No call made",
     "section.tools": "Tool definitions (estimated)",
     "prompt.tools_heading": "Tool definitions sent with the prompt · {tokens} tokens",
     # What the two simulated tools return (memory_demos/tools.py): data the model reads.
@@ -182,6 +191,14 @@ TEXTS: dict[str, str] = {
     # -- gauge and charts --
     "gauge.caption": "Prompt: {used} of {window} tokens of context ({percent})",
     "gauge.assumed": "(assumed window: the real one is unknown; set it in Settings)",
+    "gauge.no_window": (
+        "The offline teaching model has no context window: every gauge is scaled to {scale} tokens, to "
+        "compare with a real model's."
+    ),
+    "gauge.tools_unconfirmed": (
+        "Tool definitions ({tokens} tokens, estimated) were sent but are not in the bar: this server has not "
+        "asked for a tool yet, and some (llama-cpp-python's GGUF templates) drop them."
+    ),
     "gauge.section": "Section",
     "gauge.tokens": "Tokens",
     "cost.title": "Cost across panes",

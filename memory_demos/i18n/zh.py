@@ -127,10 +127,17 @@ TEXTS: dict[str, str] = {
     "purpose.extract_facts": "抽取事实",
     "tokens.hidden_calls": "记忆额外调用了模型 {n} 次，这些调用不会出现在聊天中：",
     "tokens.no_hidden_calls": "本轮没有隐藏的记忆调用。",
-    "tokens.source_reported": "由服务商报告",
-    "tokens.source_counted": "用 tiktoken {encoding} 计数",
-    "tokens.approximate": "（近似值：不是该模型自己的分词器）",
-    "tokens.tools_estimated": "+ 工具定义，估算值（OpenAI cookbook 方法）",
+    "tokens.column_source": "计数来源",
+    "tokens.prompt_messages": "提示词消息",
+    "tokens.tool_definitions": "工具定义",
+    "tokens.src.provider": "由服务商报告",
+    "tokens.src.exact": "用 tiktoken {encoding} 计数，精确值（该模型自己的分词器）",
+    "tokens.src.approximate": "用 tiktoken {encoding} 计数，近似值（另一个模型的分词器）",
+    "tokens.src.tools": "估算值（工具定义，OpenAI cookbook 方法）",
+    "tokens.src.tools_unconfirmed": "已发送，这个服务器可能忽略（还没见过工具调用）：不计入提示词和合计",
+    "tokens.src.none": "没有报告（调用失败）",
+    "tokens.src.mixed": "混合：{sources}",
+    "tokens.src.no_calls": "没有调用",
     "section.tools": "工具定义（估算）",
     "prompt.tools_heading": "随提示词发送的工具定义 · {tokens} 个词元",
     # 两个模拟工具返回的内容（memory_demos/tools.py）：模型读取的数据。
@@ -163,6 +170,11 @@ TEXTS: dict[str, str] = {
     "只按服务商报告的用量计（{tokens} 个词元）。",
     "gauge.caption": "提示：{used} / {window} 个上下文词元（{percent}）",
     "gauge.assumed": "（假定的窗口：真实值未知；可在设置中填写）",
+    "gauge.no_window": ("离线教学模型没有上下文窗口：每个量表都按 {scale} 个词元缩放，便于和真实模型比较。"),
+    "gauge.tools_unconfirmed": (
+        "工具定义（{tokens} 个词元，估算）已发送，但没有计入横条：这个服务器还没有请求过工具，"
+        "有些服务器（llama-cpp-python 的 GGUF 模板）会丢掉它们。"
+    ),
     "gauge.section": "部分",
     "gauge.tokens": "词元",
     "cost.title": "各窗格的开销",

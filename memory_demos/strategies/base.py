@@ -169,6 +169,9 @@ class Strategy(ABC):
         self._turn_lock = threading.Lock()
         self._notes: list[str] = []
         self.turns: list[Turn] = []
+        # OpenAI and the offline model read tool definitions; another server has shown it does once it
+        # asked for a tool (until then its template may have dropped them).
+        self._tools_confirmed = provider.kind != "openai_compatible"
 
     def describe(self, error: BaseException) -> str:
         """A one-line, key-free description of ``error`` for the pane."""
@@ -259,6 +262,10 @@ class Strategy(ABC):
                 state = self.snapshot()
             except Exception as exc:
                 state = {"error": self.describe(exc)}
+            asked_for_tool = bool(reply_calls[:-1]) or any(
+                message.tool_calls for call in reply_calls for message in call.messages
+            )
+            self._tools_confirmed = self._tools_confirmed or asked_for_tool
             turn = Turn(
                 user_text=user_text,
                 reply=reply,
@@ -271,6 +278,7 @@ class Strategy(ABC):
                 notes=list(self._notes),
                 error_kind=kind,
                 approximate=self.context.provider.tokenizer.approximate,
+                tools_unconfirmed=bool(reply_call and reply_call.tools) and not self._tools_confirmed,
             )
             self.turns.append(turn)
             return turn

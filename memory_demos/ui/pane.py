@@ -289,6 +289,9 @@ def _inspector(view: PaneView, shown: list[Turn]) -> None:
 def _gauge(view: PaneView, shown: list[Turn], key_suffix: str) -> None:
     latest = next((turn for turn in reversed(shown) if turn.reply_call is not None), None)
     parts = turn_prompt_parts(latest, view.system_prompt, view.count_tokens) if latest else []
+    tools_aside = latest.unconfirmed_tool_tokens if latest is not None else 0
+    if tools_aside:  # sent, but this server may never have shown them to the model: not in the bar
+        parts = [part for part in parts if part.section != "tools"]
     render_context_gauge(
         section_totals(parts),
         view.context_window,
@@ -296,6 +299,8 @@ def _gauge(view: PaneView, shown: list[Turn], key_suffix: str) -> None:
         key=widget_key("pane", view.pane_id, "gauge", key_suffix),
         assumed=view.context_window_assumed,
     )
+    if tools_aside:
+        st.caption(":material/build: " + t("gauge.tools_unconfirmed", tokens=f"{tools_aside:,}"))
 
 
 @dataclass

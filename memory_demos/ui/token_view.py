@@ -9,37 +9,77 @@ import pandas as pd
 import streamlit as st
 
 from memory_demos.i18n import purpose_label, t
-from memory_demos.turn import Turn
+from memory_demos.turn import COUNTED_BY_NOTHING, COUNTED_BY_PROVIDER, TIKTOKEN_PREFIX, ModelCall, Turn
 
 # Soft background colours cycled over tokens, dark enough text on every one of them.
 CHIP_COLOURS: tuple[str, ...] = ("#dbe9f6", "#fde2c8", "#d9f0dc", "#f3d9ea", "#e6e0f5", "#fff2b3")
 VISIBLE_WHITESPACE = {" ": "\u2423", "\n": "\u21b5\n", "\t": "\u21e5"}
 
 
-def source_label(token_source: str, approximate: bool) -> str:
-    """Where a count came from, translated; a count made for a foreign model is marked approximate."""
-    if token_source.startswith("reported"):
-        return t("tokens.source_reported")
-    counted, _, tools_note = token_source.partition(";")
-    encoding = counted.rsplit(" ", 1)[-1] if counted.startswith("counted") else counted
-    label = t("tokens.source_counted", encoding=encoding)
-    if approximate:
-        label += " " + t("tokens.approximate")
-    return label + " " + t("tokens.tools_estimated") if tools_note else label
+def call_source(call: ModelCall, approximate: bool) -> str:
+    """Where one call's counts came from, translated: the provider, tiktoken (exact or not), or nothing."""
+    if call.counted_by == COUNTED_BY_PROVIDER:
+        return t("tokens.src.provider")
+    if call.counted_by == COUNTED_BY_NOTHING:
+        return t("tokens.src.none")
+    encoding = call.counted_by.removeprefix(TIKTOKEN_PREFIX)
+    return t("tokens.src.approximate" if approximate else "tokens.src.exact", encoding=encoding)
+
+
+def combined_source(labels: Sequence[str]) -> str:
+    """One source, or "mixed: a + b" when the figures added up were counted in different ways."""
+    unique = list(dict.fromkeys(labels))
+    if not unique:
+        return t("tokens.src.no_calls")
+    return unique[0] if len(unique) == 1 else t("tokens.src.mixed", sources=" + ".join(unique))
+
+
+def token_rows(turn: Turn, approximate: bool) -> list[tuple[str, int, str]]:
+    """The turn's token figures as (what, tokens, source) rows; the total says when its sources differ.
+
+    Tool definitions counted by tiktoken get a row of their own (an estimate); where this server has
+    not shown that it reads them, the row says they were sent and may be ignored, and they are not
+    counted in the prompt or the total.
+    """
+    rows: list[tuple[str, int, str]] = []
+    in_total: list[str] = []
+    reply = turn.reply_call
+    if reply is not None:
+        source = call_source(reply, approximate)
+        tools = turn.tool_tokens if reply.counted_by.startswith(TIKTOKEN_PREFIX) else 0
+        if tools:
+            rows.append((t("tokens.prompt_messages"), reply.prompt_tokens - turn.tool_tokens, source))
+            if turn.tools_unconfirmed:
+                rows.append(
+                    (t("tokens.tool_definitions"), turn.tool_tokens, t("tokens.src.tools_unconfirmed"))
+                )
+            else:
+                rows.append((t("tokens.tool_definitions"), turn.tool_tokens, t("tokens.src.tools")))
+                in_total.append(t("tokens.src.tools"))
+        else:
+            rows.append((t("tokens.prompt"), turn.prompt_tokens, source))
+        rows.append((t("tokens.completion"), turn.completion_tokens, source))
+        in_total.append(source)
+    else:
+        rows.append((t("tokens.prompt"), 0, t("tokens.src.none")))
+    memory = [call_source(call, approximate) for call in turn.memory_calls]
+    rows.append((t("tokens.memory_calls"), turn.memory_tokens, combined_source(memory)))
+    in_total += memory
+    tool_rounds = [call_source(call, approximate) for call in turn.tool_round_calls]
+    if turn.tool_round_calls:
+        tokens = sum(call.total_tokens for call in turn.tool_round_calls)
+        rows.append((t("tokens.tool_rounds"), tokens, combined_source(tool_rounds)))
+        in_total += tool_rounds
+    rows.append((t("tokens.total"), turn.total_tokens, combined_source(in_total)))
+    return rows
 
 
 def render_turn_tokens(turn: Turn, approximate: bool) -> None:
-    """Prompt, completion, the hidden memory calls and the turn's total, with where the numbers came from."""
-    rows = [
-        (t("tokens.prompt"), turn.prompt_tokens),
-        (t("tokens.completion"), turn.completion_tokens),
-        (t("tokens.memory_calls"), turn.memory_tokens),
-    ]
-    tool_rounds = sum(call.total_tokens for call in turn.tool_round_calls)
-    if tool_rounds:
-        rows.append((t("tokens.tool_rounds"), tool_rounds))
-    rows.append((t("tokens.total"), turn.total_tokens))
-    table = pd.DataFrame(rows, columns=[t("tokens.column_what"), t("tokens.column_tokens")])
+    """Prompt, completion, the hidden memory calls and the turn's total, each row with its source."""
+    table = pd.DataFrame(
+        token_rows(turn, approximate),
+        columns=[t("tokens.column_what"), t("tokens.column_tokens"), t("tokens.column_source")],
+    )
     st.dataframe(table, hide_index=True, width="stretch")
     if turn.memory_calls:
         st.caption(t("tokens.hidden_calls", n=len(turn.memory_calls)))
@@ -49,6 +89,7 @@ def render_turn_tokens(turn: Turn, approximate: bool) -> None:
                     t("tokens.column_purpose"): purpose_label(call.purpose),
                     t("tokens.prompt"): call.prompt_tokens,
                     t("tokens.completion"): call.completion_tokens,
+                    t("tokens.column_source"): call_source(call, approximate),
                 }
                 for call in turn.memory_calls
             ]
@@ -59,9 +100,6 @@ def render_turn_tokens(turn: Turn, approximate: bool) -> None:
     if turn.failed_calls:
         spent = sum(call.total_tokens for call in turn.failed_calls)
         st.caption(":material/error: " + t("tokens.failed_calls", n=len(turn.failed_calls), tokens=spent))
-    sources = {call.token_source for call in turn.calls if call.error is None}
-    for source in sorted(sources):
-        st.caption(":material/calculate: " + source_label(source, approximate))
     st.caption(t("tokens.seconds", seconds=f"{turn.seconds:.2f}"))
 
 
