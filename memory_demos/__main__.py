@@ -2,7 +2,8 @@
 
 Bad input (unknown strategy, bad parameter, unknown scenario, empty turn) prints one line naming
 the problem and exits with status 2; no traceback, no memory touched. ``replay`` exits with status 1
-when every turn of a strategy failed (an unreachable server, a refused key), and says which.
+when every turn of a strategy failed (an unreachable server, a refused key), and says which; a replay
+whose first turns all fail that way stops after two of them, naming the kind of failure.
 """
 
 from __future__ import annotations
@@ -25,6 +26,14 @@ from memory_demos.strategies.base import InputError
 
 EXIT_TURN_FAILED = 1
 EXIT_BAD_INPUT = 2
+# The command line speaks English: the failure kinds a stopped replay names, in words.
+FAILURE_KIND_WORDS = {
+    "connection": "the server cannot be reached",
+    "url_refused": "the address is refused",
+    "authentication": "the key was refused",
+    "permission": "access to the model was denied",
+    "not_found": "the server does not know this model or URL",
+}
 
 
 def cmd_strategies(args: argparse.Namespace) -> int:
@@ -51,11 +60,25 @@ def cmd_replay(args: argparse.Namespace) -> int:
     params = param_assignments(args.param, strategy_ids)
     provider = provider_from_args(args)
     concurrency = provider.max_concurrent_panes
-    result = replay(scenario, strategy_ids, provider, params, fork_at=args.fork_at, concurrency=concurrency)
+    result = replay(
+        scenario,
+        strategy_ids,
+        provider,
+        params,
+        fork_at=args.fork_at,
+        concurrency=concurrency,
+        check_first=True,
+    )
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
     else:
         print_replay_table(result)
+    if result.stopped is not None:
+        stop = result.stopped
+        where = f"after its first {stop.failed_turns} turns failed" if stop.failed_turns else "before turn 1"
+        words = FAILURE_KIND_WORDS.get(stop.kind, stop.kind)
+        print(f"error: replay stopped {where}: {stop.kind}: {words} ({stop.error})", file=sys.stderr)
+        return EXIT_TURN_FAILED
     failed = [run.strategy_id for run in result.runs if run.turns and all(not turn.ok for turn in run.turns)]
     for strategy_id in failed:
         run = next(run for run in result.runs if run.strategy_id == strategy_id)

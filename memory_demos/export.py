@@ -38,6 +38,7 @@ CSV_COLUMNS: tuple[str, ...] = (
     "estimated_cost_usd",
     "price_model",
     "mean_latency_seconds",
+    "recall_failed",
 )
 StrategySpec = Mapping[str, Any]
 
@@ -71,6 +72,16 @@ def _cell(value: Any) -> str:
     text = " ".join(str(value).split())
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _MARKDOWN_SPECIALS.sub(r"\\\1", text)
+
+
+def _timeline_cell(entry: Mapping[str, Any]) -> str:
+    """A probe's outcome in English: the failed call's kind, what was recalled, or passed/missed."""
+    if entry.get("outcome") == "failed":
+        return f"call failed ({entry.get('error_kind') or 'other'})"
+    if entry["passed"]:
+        return ", ".join(entry["recalled"]) or "passed"
+    said = ", ".join(entry.get("rejected") or ())
+    return f"missed (said: {said})" if said else "missed"
 
 
 def markdown_report(
@@ -115,7 +126,7 @@ def markdown_report(
             "|---:|---|---|---|---|",
         ]
         for entry in timeline:
-            recalled = ", ".join(entry["recalled"]) if entry["recalled"] else "missed"
+            recalled = _timeline_cell(entry)
             lines.append(
                 f"| {entry['turn']} | {_cell(entry['question'])} | {_cell(entry['strategy'])} | "
                 f"{_cell(', '.join(entry['expected']))} | {_cell(recalled)} |"

@@ -6,6 +6,7 @@ page and the exports, so all three report the same numbers for the same scenario
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -14,6 +15,7 @@ from typing import Any
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT
 from memory_demos.lab_config import LabConfig, load_lab_config
 from memory_demos.providers.chat_models import ProviderConfig
+from memory_demos.providers.reachability import check_provider
 from memory_demos.scenarios import Scenario
 from memory_demos.strategies.base import StrategyContext
 from memory_demos.strategies.registry import build_strategy, parse_params
@@ -22,9 +24,57 @@ from memory_demos.turn import Turn
 ProgressCallback = Callable[[str, int, int], None]
 CancelCheck = Callable[[], bool]
 
+# Failure kinds no retry can fix: the server is not there, or it refuses this caller or this model.
+HOPELESS_KINDS = frozenset({"connection", "url_refused", "authentication", "permission", "not_found"})
+# A replay whose first turns (over all strategies) all failed with a hopeless kind stops after this many.
+STOP_AFTER_FAILED_TURNS = 2
+
 
 class ReplayCancelled(RuntimeError):
     """The user stopped a replay; results up to that point are discarded."""
+
+
+@dataclass(frozen=True)
+class ReplayStop:
+    """Why a replay stopped early: its first ``failed_turns`` turns all failed with ``kind`` (0: the check
+    before the first turn did).
+
+    ``error`` is the first failure's description (what the strategy put in ``Turn.error``), or the check's
+    technical detail.
+    """
+
+    kind: str
+    failed_turns: int
+    error: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "failed_turns": self.failed_turns, "error": self.error}
+
+
+class FailFast:
+    """Watches the first turns of one replay, over every strategy (thread-safe: strategies may run at
+    once). When the first ``limit`` turns all failed with a hopeless kind, ``stop`` says why, and every
+    strategy ends before its next turn; one turn that worked, or failed another way, settles it."""
+
+    def __init__(self, limit: int = STOP_AFTER_FAILED_TURNS) -> None:
+        self.limit = limit
+        self.stop: ReplayStop | None = None
+        self._failures: list[Turn] = []
+        self._settled = False
+        self._lock = threading.Lock()
+
+    def observe(self, turn: Turn) -> None:
+        """Count ``turn`` if no turn has settled the question yet."""
+        with self._lock:
+            if self._settled or self.stop is not None:
+                return
+            if turn.ok or turn.error_kind not in HOPELESS_KINDS:
+                self._settled = True
+                return
+            self._failures.append(turn)
+            if len(self._failures) >= self.limit:
+                first = self._failures[0]
+                self.stop = ReplayStop(first.error_kind or "other", len(self._failures), first.error or "")
 
 
 @dataclass
@@ -34,8 +84,9 @@ class StrategyRun:
     strategy_id: str
     params: dict[str, Any]
     turns: list[Turn]
-    passed_flags: list[bool | None]
+    passed_flags: list[bool | None]  # per turn: None for a turn that is no probe, or whose call failed
     fork: dict[str, Any] | None = None
+    failed_probes: int = 0  # probes whose model call failed: neither recalled nor missed
 
     @property
     def recall_passed(self) -> int:
@@ -43,7 +94,12 @@ class StrategyRun:
 
     @property
     def recall_asked(self) -> int:
+        """Probes the model answered (a failed call asked nothing)."""
         return sum(1 for flag in self.passed_flags if flag is not None)
+
+    @property
+    def failed_turns(self) -> int:
+        return sum(1 for turn in self.turns if not turn.ok)
 
     def totals(self) -> dict[str, int]:
         return {
@@ -65,7 +121,11 @@ class StrategyRun:
         data: dict[str, Any] = {
             "strategy": self.strategy_id,
             "params": self.params,
-            "recall": {"passed": self.recall_passed, "asked": self.recall_asked},
+            "recall": {
+                "passed": self.recall_passed,
+                "asked": self.recall_asked,
+                "failed": self.failed_probes,
+            },
             "totals": self.totals(),
             "turns": [turn.to_json() for turn in self.turns],
         }
@@ -81,11 +141,31 @@ class ReplayResult:
     scenario: str
     provider: str
     runs: list[StrategyRun] = field(default_factory=list)
+    stopped: ReplayStop | None = None  # set when the first turns all failed and the replay gave up
+
+    def failure_counts(self) -> dict[str, int]:
+        """Failed turns per failure kind (``timeout``, ``connection``...), most frequent first."""
+        counts: dict[str, int] = {}
+        for run in self.runs:
+            for turn in run.turns:
+                if not turn.ok:
+                    kind = turn.error_kind or "other"
+                    counts[kind] = counts.get(kind, 0) + 1
+        return dict(sorted(counts.items(), key=lambda item: -item[1]))
+
+    @property
+    def failed_turns(self) -> int:
+        return sum(run.failed_turns for run in self.runs)
+
+    @property
+    def played_turns(self) -> int:
+        return sum(len(run.turns) for run in self.runs)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "scenario": self.scenario,
             "provider": self.provider,
+            "stopped": self.stopped.to_json() if self.stopped is not None else None,
             "results": [run.to_json() for run in self.runs],
         }
 
@@ -101,9 +181,14 @@ def replay_strategy(
     fork_at: int | None = None,
     context: StrategyContext | None = None,
     config: LabConfig | None = None,
+    fail_fast: FailFast | None = None,
 ) -> StrategyRun:
     """Play every scenario turn through one freshly built strategy (in ``context``, else one built from
-    ``config``, else from the process's configuration)."""
+    ``config``, else from the process's configuration).
+
+    With ``fail_fast``, the run ends early (its turns so far kept) once the replay's first turns all
+    failed in a way no retry fixes.
+    """
     if context is None:
         context = StrategyContext.from_config(config or load_lab_config(), provider=provider)
     if scenario.system:
@@ -111,19 +196,25 @@ def replay_strategy(
     strategy = build_strategy(strategy_id, context, params)
     turns: list[Turn] = []
     flags: list[bool | None] = []
+    failed_probes = 0
     try:
         for index, scripted in enumerate(scenario.turns, start=1):
             if should_cancel is not None and should_cancel():
                 raise ReplayCancelled(f"Cancelled at turn {index} of {len(scenario.turns)}")
+            if fail_fast is not None and fail_fast.stop is not None:
+                break
             turn = strategy.send(scripted.user)
             turns.append(turn)
-            flags.append(scripted.passed(turn.reply) if scripted.is_probe else None)
+            flags.append(scripted.passed(turn.reply) if scripted.is_probe and turn.ok else None)
+            failed_probes += int(scripted.is_probe and not turn.ok)
+            if fail_fast is not None:
+                fail_fast.observe(turn)
             if on_progress is not None:
                 on_progress(strategy_id, index, len(scenario.turns))
         fork = None
-        if fork_at is not None:
+        if fork_at is not None and len(turns) == len(scenario.turns):
             fork = _play_fork(strategy, scenario, fork_at)
-        return StrategyRun(strategy_id, dict(strategy.params), turns, flags, fork)
+        return StrategyRun(strategy_id, dict(strategy.params), turns, flags, fork, failed_probes)
     finally:
         strategy.close()
 
@@ -146,12 +237,18 @@ def replay(
     fork_at: int | None = None,
     concurrency: int = 1,
     config: LabConfig | None = None,
+    stop_after_failed_turns: int | None = STOP_AFTER_FAILED_TURNS,
+    check_first: bool = False,
 ) -> ReplayResult:
     """Replay ``scenario`` through each strategy (each gets a fresh conversation).
 
     ``concurrency`` strategies run at a time (each makes one model call at a time), so a server that
     serves one request at a time gets 1 and is never asked twice at once; results keep their order.
     Storage, data folder and message limit come from ``config`` (default: the process's configuration).
+    When the first ``stop_after_failed_turns`` turns all fail in a way no retry fixes (an unreachable
+    server, a refused key), the replay stops there and ``ReplayResult.stopped`` says why (None: never).
+    ``check_first`` asks the server for its model list first (one request, no tokens) and plays nothing
+    if that already fails that way.
     """
     params = params or {}
     config = config or load_lab_config()
@@ -163,8 +260,16 @@ def replay(
     if fork_at is not None and not 0 <= fork_at < len(scenario.turns):
         raise ValueError(f"--fork-at must be between 0 and {len(scenario.turns) - 1}; got {fork_at}")
     result = ReplayResult(scenario=scenario.name, provider=provider.display_name)
+    if check_first:
+        check = check_provider(provider)
+        if check is not None and check.kind in HOPELESS_KINDS:
+            result.stopped = ReplayStop(check.kind, 0, check.detail)
+            return result
+    fail_fast = FailFast(stop_after_failed_turns) if stop_after_failed_turns else None
 
     def play(strategy_id: str) -> StrategyRun:
+        if fail_fast is not None and fail_fast.stop is not None:  # stopped: build nothing more
+            return StrategyRun(strategy_id, dict(params.get(strategy_id) or {}), [], [])
         return replay_strategy(
             scenario,
             strategy_id,
@@ -174,12 +279,14 @@ def replay(
             should_cancel=should_cancel,
             fork_at=fork_at,
             config=config,
+            fail_fast=fail_fast,
         )
 
     workers = min(max(concurrency, 1), len(strategy_ids))
     if workers <= 1:
         result.runs = [play(strategy_id) for strategy_id in strategy_ids]
-        return result
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="replay") as pool:
-        result.runs = list(pool.map(play, strategy_ids))
+    else:
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="replay") as pool:
+            result.runs = list(pool.map(play, strategy_ids))
+    result.stopped = fail_fast.stop if fail_fast is not None else None
     return result

@@ -71,10 +71,19 @@ class ScorecardRow:
     estimated_cost_usd: float
     price_model: str
     mean_latency_seconds: float
+    recall_failed: int = 0  # probes whose call failed: neither recalled nor missed
+    turns_played: int = 0
 
     @property
     def recall(self) -> str:
-        return f"{self.recall_passed}/{self.recall_asked}"
+        """``passed/asked``, and the probes whose call failed (``2/2 +1 failed``)."""
+        base = f"{self.recall_passed}/{self.recall_asked}"
+        return f"{base} +{self.recall_failed} failed" if self.recall_failed else base
+
+    @property
+    def all_failed(self) -> bool:
+        """Every turn failed: the run measured nothing (its zeros are no cost, just no answer)."""
+        return self.turns_played > 0 and self.errors == self.turns_played
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -125,6 +134,8 @@ def scorecard_row(run: StrategyRun, price: Price) -> ScorecardRow:
         estimated_cost_usd=price.cost(input_tokens, output_tokens),
         price_model=price.model,
         mean_latency_seconds=run.mean_seconds,
+        recall_failed=run.failed_probes,
+        turns_played=len(run.turns),
     )
 
 
@@ -147,11 +158,17 @@ def cost_by_model(result: ReplayResult, prices: Sequence[Price]) -> list[dict[st
 
 
 def token_series(result: ReplayResult) -> list[dict[str, Any]]:
-    """Per strategy and turn: the reply prompt's tokens, the turn's total tokens and the running total."""
+    """Per strategy and answered turn: the reply prompt's tokens, the turn's total and the running total.
+
+    A failed turn is left out (it has no prompt the model read, and no cost): a chart shows the gap, the
+    recall timeline and the table name the failure.
+    """
     series = []
     for run in result.runs:
         cumulative = 0
         for index, turn in enumerate(run.turns, start=1):
+            if not turn.ok:
+                continue
             cumulative += turn.total_tokens
             series.append(
                 {
@@ -166,24 +183,34 @@ def token_series(result: ReplayResult) -> list[dict[str, Any]]:
     return series
 
 
+PASSED, MISSED, FAILED = "passed", "missed", "failed"  # a probe's outcome; failed: its call failed
+
+
 def recall_timeline(result: ReplayResult, scenario: Scenario) -> list[dict[str, Any]]:
-    """At every probe turn, which expected (and rejected) strings each strategy's reply stated."""
+    """At every probe turn, which expected (and rejected) strings each strategy's reply stated.
+
+    ``outcome`` is ``passed``, ``missed`` or ``failed`` (the call failed: the model was never asked).
+    """
     timeline = []
     for run in result.runs:
         for index, (scripted, turn) in enumerate(zip(scenario.turns, run.turns, strict=False), start=1):
             if not scripted.is_probe:
                 continue
+            passed = turn.ok and scripted.passed(turn.reply)
             timeline.append(
                 {
                     "strategy": run.strategy_id,
                     "turn": index,
                     "question": scripted.user,
                     "expected": list(scripted.expect),
+                    "rejects": list(scripted.reject),
                     "recalled": scripted.recalled(turn.reply),
                     "rejected": scripted.rejected(turn.reply),
-                    "passed": scripted.passed(turn.reply),
+                    "passed": passed,
                     "empty_reply": turn.empty_reply,
+                    "outcome": FAILED if not turn.ok else PASSED if passed else MISSED,
                     "error": turn.error,
+                    "error_kind": turn.error_kind,
                 }
             )
     return timeline
@@ -282,6 +309,7 @@ class ReplayJob:
                 on_progress=self._on_progress,
                 should_cancel=self._cancel.is_set,
                 concurrency=self.provider.max_concurrent_panes or 1,
+                check_first=True,
             )
         except ReplayCancelled:
             self.cancelled = True

@@ -203,6 +203,7 @@ class Turn:
             ],
             "state": self.state,
             "error": self.error,
+            "error_kind": self.error_kind,
             "counted_by": self.counted_by,
             "approximate": self.counts_are_approximate,
             "cut_by": self.cut_by,

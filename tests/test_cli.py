@@ -49,7 +49,8 @@ def test_replay_json_has_the_fixed_shape(capsys: pytest.CaptureFixture[str]) -> 
     )
     assert code == 0
     data = json.loads(out)
-    assert set(data) == {"scenario", "provider", "results"}
+    assert set(data) == {"scenario", "provider", "stopped", "results"}
+    assert data["stopped"] is None
     [result] = data["results"]
     assert set(result) == {"strategy", "params", "recall", "totals", "turns"}
     assert set(result["totals"]) == {"prompt_tokens", "completion_tokens", "memory_tokens", "model_calls"}
@@ -68,6 +69,7 @@ def test_replay_json_has_the_fixed_shape(capsys: pytest.CaptureFixture[str]) -> 
         "memory_calls",
         "state",
         "error",
+        "error_kind",
         "counted_by",
         "approximate",
         "cut_by",
@@ -75,7 +77,7 @@ def test_replay_json_has_the_fixed_shape(capsys: pytest.CaptureFixture[str]) -> 
     # The offline model's counts are made with its own encoder: exact, and named.
     assert turn["counted_by"] == "tiktoken:o200k_base" and turn["approximate"] is False
     assert {m["role"] for m in turn["injected_prompt"]} <= {"system", "human", "ai", "tool"}
-    assert result["recall"] == {"passed": 3, "asked": 3}
+    assert result["recall"] == {"passed": 3, "asked": 3, "failed": 0}
     assert result["totals"]["prompt_tokens"] == sum(t["prompt_tokens"] for t in result["turns"])
     assert result["totals"]["model_calls"] == 16
 

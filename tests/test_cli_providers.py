@@ -6,6 +6,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -69,8 +72,37 @@ def test_replay_exits_non_zero_and_says_so_when_every_turn_failed(
         capsys, *replay_args(scenario, "http://127.0.0.1:1/v1", "--strategies", "buffer", "--timeout", "2")
     )
     assert code == 1
-    assert "error: every turn of buffer failed: Cannot reach the provider" in err
-    assert "buffer" in out  # the table is still printed
+    assert "error: replay stopped before turn 1: connection: the server cannot be reached" in err
+    assert "strategy" in out  # the table is still printed
+
+
+def test_replay_against_a_dead_server_exits_within_15_seconds_naming_the_kind(scenario: Path) -> None:
+    """In a fresh process, as a user runs it: imports, the check, and the exit."""
+    started = time.perf_counter()
+    argv = replay_args(scenario, "http://127.0.0.1:9/v1", "--strategies", "buffer,window,summary")
+    completed = subprocess.run(
+        [sys.executable, "-W", "ignore", "-m", "memory_demos", *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 1
+    assert time.perf_counter() - started < 15
+    assert "connection: the server cannot be reached" in completed.stderr
+
+
+def test_replay_whose_every_turn_fails_says_which_strategy(
+    capsys: pytest.CaptureFixture[str], server: FakeOpenAIServer, scenario: Path
+) -> None:
+    """A failure no early stop catches (a server error on every call) still exits 1, naming the strategy."""
+    from tests.fake_openai_server import Fault
+
+    server.add_fault(Fault("server_error", times=None))
+    argv = replay_args(scenario, server.base_url, "--strategies", "buffer", "--timeout", "2")
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 1
+    assert "error: every turn of buffer failed: The provider had an internal error" in err
 
 
 def test_a_custom_base_url_gets_no_key_unless_api_key_env_names_one(

@@ -110,7 +110,7 @@ def test_scorecard_charts_keep_ten_strategy_names_readable_and_turn_labels_flat(
         {"strategy": sid, "turn": 3, "passed": True, "recalled": ["Berlin"], "expected": ["Berlin"]}
         for sid in strategy_ids
     ]
-    x_axis = recall_chart(timeline).to_dict()["encoding"]["x"]["axis"]
+    x_axis = recall_chart(timeline).to_dict()["layer"][0]["encoding"]["x"]["axis"]
     assert x_axis["labelAngle"] == 0
 
 

@@ -272,7 +272,16 @@ KNOWN_VALUES = {
     "strategy.hybrid.order.{}": lambda: assigned_literal("ORDERS"),
     "strategy.turn_trim.{}": lambda: ("system", "turn", "turn_and_system"),
     "window.source.{}": lambda: ("table", "server"),
+    "failure_kind.{}": lambda: failure_kinds(),
+    "scorecard.outcome.{}": lambda: ("passed", "missed", "failed"),
 }
+
+
+def failure_kinds() -> tuple[str, ...]:
+    """Every kind ``error_kind`` can answer, and ``other`` (what it answers for anything else)."""
+    from memory_demos.providers.errors import _KINDS
+
+    return (*(kind for kind, _ in _KINDS), "other")
 
 
 def key_templates(source: str) -> Iterator[str]:

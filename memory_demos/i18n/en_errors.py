@@ -51,6 +51,45 @@ TEXTS: dict[str, str] = {
         "{limit} are left. Nothing was sent."
     ),
     "error.budget.concurrency": "Too many model calls at once for this attendee; nothing was sent.",
+    # What a run's failed calls were, in a few words (a page's failure summary names each kind).
+    "failure_kind.timeout": "timeout",
+    "failure_kind.rate_limit": "rate limited",
+    "failure_kind.authentication": "key refused",
+    "failure_kind.permission": "access denied",
+    "failure_kind.not_found": "model or URL unknown",
+    "failure_kind.context_overflow": "context window overflow",
+    "failure_kind.interrupted": "interrupted by the server",
+    "failure_kind.connection_dropped": "connection dropped",
+    "failure_kind.connection": "server unreachable",
+    "failure_kind.server": "server error",
+    "failure_kind.rejected": "request rejected",
+    "failure_kind.malformed": "malformed reply",
+    "failure_kind.url_refused": "address refused",
+    "failure_kind.injected": "injected fault",
+    "failure_kind.budget": "workshop budget reached",
+    "failure_kind.input": "message refused",
+    "failure_kind.storage": "storage unavailable",
+    "failure_kind.other": "other failure",
+    "failures.stopped_before": (
+        "Nothing was measured: {kind}. The check before the first turn failed, so the replay did not start."
+    ),
+    "failures.stopped_after": (
+        "Nothing was measured: {kind}. The first {n} turns all failed that way, so the replay stopped there."
+    ),
+    "failures.some": (
+        "{failed} of {total} turns failed. They are shown as failed calls, not as forgotten facts, and "
+        "cost nothing here."
+    ),
+    "failures.line": "{kind}: {count} turns",
+    "failures.rejected_help": "The provider refused the request as sent; its own words are in the turn.",
+    "failures.other_help": "The turn's error says what went wrong.",
+    "check.reached": "The server answered in {seconds} s.",
+    "check.lists": "It lists {count} models: {models}.",
+    "check.lists_model": "It lists {model}.",
+    "check.not_listed": "It does not list {model}; it lists: {models}. Calls may fail with 'model unknown'.",
+    "check.lists_none": "It lists no models (it may still serve {model}).",
+    "check.failed": "The check found: {kind}. {help}",
+    "check.hosted": "The workshop model answered in {seconds} s.",
     "url.invalid": "The base URL is not a valid URL.",
     "url.scheme": "The base URL must start with http:// or https:// and name a host.",
     "url.unresolved": "The base URL's host name does not resolve.",

@@ -173,6 +173,7 @@ _OWN_SENTENCES = (
     "malformed",
     "url_refused",
 )
+OWN_SENTENCE_KINDS = _OWN_SENTENCES  # the views name what helps with these kinds from the same sentences
 _WITH_DETAIL = ("injected", "rejected")  # error.<kind> around the error's own text
 # What an attendee sees for a model at an address they typed in a workshop: the kind, never the remote
 # body, and "connection" for both "cannot reach" and "dropped" (else the server answers port scans).

@@ -15,6 +15,10 @@ from memory_demos.scenarios import Scenario
 from memory_demos.scorecard import (
     DEFAULT_PRICE_MODEL,
     DEFAULT_PRICES,
+    FAILED,
+    MISSED,
+    PASSED,
+    ScorecardRow,
     cost_by_model,
     price_records,
     prices_from_records,
@@ -23,6 +27,7 @@ from memory_demos.scorecard import (
     token_series,
 )
 from memory_demos.session import widget_key
+from memory_demos.ui.failures import kind_words, render_failure_summary, render_stopped
 from memory_demos.ui.text import provider_label
 
 
@@ -62,23 +67,40 @@ def _price_table() -> tuple[list[Any], Any] | None:
 LEGEND_COLUMNS = 2  # ten strategies wrap onto five lines below the chart instead of being cut off
 CHART_HEIGHT = 300  # plot and axes; each legend row below adds LEGEND_ROW_HEIGHT, so it squeezes nothing
 LEGEND_ROW_HEIGHT = 26
+ROW_HEIGHT = 35  # a st.dataframe row: the table is as tall as its rows, so none hides behind a scroll
+# Paul Tol's colour-blind-safe "muted" scheme, then Okabe-Ito's darkest hues: one colour per strategy, the
+# same on every chart of the page; a shape per strategy tells apart the hues that are close.
+STRATEGY_COLOURS = (
+    "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77",
+    "#CC6677", "#882255", "#AA4499", "#0072B2", "#D55E00", "#000000",
+)  # fmt: skip
+STRATEGY_SHAPES = ("circle", "square", "triangle-up", "diamond", "triangle-down", "cross")
+# Recall outcomes, also colour-blind-safe (Okabe-Ito blue and orange, a neutral grey), each cell labelled.
+OUTCOME_COLOURS = {PASSED: "#0072B2", MISSED: "#E69F00", FAILED: "#BBBBBB"}
 
 
-def token_line_chart(series: pd.DataFrame, value: str, y_title: str) -> alt.Chart:
-    """One line per strategy over the turns, its legend below the chart with full names."""
-    order = list(dict.fromkeys(series["strategy"]))
+def strategy_scale(strategy_ids: list[str]) -> tuple[alt.Scale, alt.Scale]:
+    """The colour and shape of every strategy of the run, in run order: the same on every chart."""
+    colours = [STRATEGY_COLOURS[i % len(STRATEGY_COLOURS)] for i in range(len(strategy_ids))]
+    shapes = [STRATEGY_SHAPES[i % len(STRATEGY_SHAPES)] for i in range(len(strategy_ids))]
+    return alt.Scale(domain=strategy_ids, range=colours), alt.Scale(domain=strategy_ids, range=shapes)
+
+
+def token_line_chart(
+    series: pd.DataFrame, value: str, y_title: str, strategy_ids: list[str] | None = None
+) -> alt.Chart:
+    """One line per strategy over the answered turns, its legend below the chart with full names."""
+    order = strategy_ids or list(dict.fromkeys(series["strategy"]))
+    colour, shape = strategy_scale(order)
+    legend = alt.Legend(orient="bottom", columns=LEGEND_COLUMNS, labelLimit=0, symbolLimit=0)
     return (
         alt.Chart(series)
-        .mark_line(point=True)
+        .mark_line(point=alt.OverlayMarkDef(size=60, filled=True))
         .encode(
             x=alt.X("turn:Q", title=t("scorecard.col.turn"), axis=alt.Axis(tickMinStep=1, format="d")),
-            y=alt.Y(f"{value}:Q", title=y_title),
-            color=alt.Color(
-                "strategy:N",
-                sort=order,
-                title=None,
-                legend=alt.Legend(orient="bottom", columns=LEGEND_COLUMNS, labelLimit=0, symbolLimit=0),
-            ),
+            y=alt.Y(f"{value}:Q", title=y_title, axis=alt.Axis(format=",d", tickMinStep=1)),
+            color=alt.Color("strategy:N", sort=order, scale=colour, title=None, legend=legend),
+            shape=alt.Shape("strategy:N", sort=order, scale=shape, title=None, legend=legend),
             tooltip=[
                 alt.Tooltip("strategy:N", title=t("scorecard.col.strategy")),
                 alt.Tooltip("turn:Q", title=t("scorecard.col.turn")),
@@ -88,63 +110,79 @@ def token_line_chart(series: pd.DataFrame, value: str, y_title: str) -> alt.Char
     )
 
 
-def _line_chart(series: pd.DataFrame, value: str, title: str, y_title: str) -> None:
+def _line_chart(series: pd.DataFrame, value: str, title: str, y_title: str, strategy_ids: list[str]) -> None:
     st.caption(title)
-    legend_rows = -(-series["strategy"].nunique() // LEGEND_COLUMNS)
+    legend_rows = -(-len(strategy_ids) // LEGEND_COLUMNS)
     st.altair_chart(
-        token_line_chart(series, value, y_title),
+        token_line_chart(series, value, y_title, strategy_ids),
         width="stretch",
         height=CHART_HEIGHT + LEGEND_ROW_HEIGHT * legend_rows,
     )
 
 
-def recall_chart(timeline: list[dict[str, Any]]) -> alt.Chart:
-    """A cell per strategy and probed turn, green when the expected fact was in the reply; turn labels
-    stay horizontal."""
+def _cell_text(entry: dict[str, Any]) -> str:
+    """A probe's outcome in words: what was recalled, passed, what wrong thing was said, or the failure."""
+    if entry["outcome"] == FAILED:
+        return t("scorecard.cell.failed", kind=kind_words(entry.get("error_kind")))
+    if entry["passed"]:
+        return ", ".join(entry["recalled"]) or t("scorecard.cell.passed")
+    if entry["rejected"]:
+        return t("scorecard.cell.said", said=", ".join(entry["rejected"]))
+    return t("scorecard.outcome.missed")
+
+
+def recall_chart(timeline: list[dict[str, Any]], strategy_ids: list[str] | None = None) -> alt.Chart:
+    """A cell per strategy and probed turn: passed, missed, or its call failed (its own state, grey), in
+    colour-blind-safe colours and labelled in the tooltip; turn labels stay horizontal."""
+    outcomes = [entry.get("outcome") or (PASSED if entry["passed"] else MISSED) for entry in timeline]
+    labels = {outcome: t(f"scorecard.outcome.{outcome}") for outcome in OUTCOME_COLOURS}
     frame = pd.DataFrame(
         {
             "strategy": [entry["strategy"] for entry in timeline],
             "turn": [entry["turn"] for entry in timeline],
-            "outcome": [t("scorecard.recalled") if e["passed"] else t("scorecard.missed") for e in timeline],
-            "recalled": [", ".join(entry["recalled"]) for entry in timeline],
+            "outcome": [labels[outcome] for outcome in outcomes],
+            "mark": [{PASSED: "\u2713", MISSED: "\u2717", FAILED: "!"}[outcome] for outcome in outcomes],
+            "result": [
+                _cell_text({**entry, "outcome": o}) for entry, o in zip(timeline, outcomes, strict=True)
+            ],
             "expected": [", ".join(entry["expected"]) for entry in timeline],
         }
     )
-    return (
-        alt.Chart(frame)
-        .mark_rect(stroke="white")
-        .encode(
-            x=alt.X("turn:O", title=t("scorecard.col.turn"), axis=alt.Axis(labelAngle=0)),
-            y=alt.Y("strategy:N", title=None, sort=list(dict.fromkeys(frame["strategy"]))),
-            color=alt.Color(
-                "outcome:N",
-                scale=alt.Scale(
-                    domain=[t("scorecard.recalled"), t("scorecard.missed")], range=["#2e7d32", "#c62828"]
-                ),
-                title=None,
-            ),
-            tooltip=[
-                alt.Tooltip("strategy:N", title=t("scorecard.col.strategy")),
-                alt.Tooltip("turn:O", title=t("scorecard.col.turn")),
-                alt.Tooltip("expected:N", title=t("scorecard.col.expected")),
-                alt.Tooltip("recalled:N", title=t("scorecard.col.recalled")),
-            ],
+    order = strategy_ids or list(dict.fromkeys(frame["strategy"]))
+    base = alt.Chart(frame).encode(
+        x=alt.X("turn:O", title=t("scorecard.col.turn"), axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("strategy:N", title=None, sort=order, axis=alt.Axis(labelLimit=0)),
+        tooltip=[
+            alt.Tooltip("strategy:N", title=t("scorecard.col.strategy")),
+            alt.Tooltip("turn:O", title=t("scorecard.col.turn")),
+            alt.Tooltip("expected:N", title=t("scorecard.col.expected")),
+            alt.Tooltip("result:N", title=t("scorecard.col.recalled")),
+        ],
+    )
+    cells = base.mark_rect(stroke="white").encode(
+        color=alt.Color(
+            "outcome:N",
+            scale=alt.Scale(domain=list(labels.values()), range=list(OUTCOME_COLOURS.values())),
+            legend=alt.Legend(orient="bottom", title=None, labelLimit=0),
         )
     )
+    marks = base.mark_text(fontSize=14, fontWeight="bold", color="white").encode(text="mark:N")
+    return alt.layer(cells, marks)
 
 
-def _recall_chart(timeline: list[dict[str, Any]]) -> None:
+def _recall_chart(timeline: list[dict[str, Any]], strategy_ids: list[str]) -> None:
     st.caption(t("scorecard.chart_recall"))
     if not timeline:
         st.info(t("scorecard.no_probes"))
         return
-    st.altair_chart(recall_chart(timeline), width="stretch")
+    height = 60 + 32 * len(strategy_ids)
+    st.altair_chart(recall_chart(timeline, strategy_ids), width="stretch", height=height)
     table = pd.DataFrame(
         {
             t("scorecard.col.turn"): [entry["turn"] for entry in timeline],
             t("scorecard.col.question"): [entry["question"] for entry in timeline],
             "strategy": [entry["strategy"] for entry in timeline],
-            "cell": [", ".join(e["recalled"]) if e["passed"] else t("scorecard.missed") for e in timeline],
+            "cell": [_cell_text(entry) for entry in timeline],
         }
     ).pivot_table(
         index=[t("scorecard.col.turn"), t("scorecard.col.question")],
@@ -152,13 +190,51 @@ def _recall_chart(timeline: list[dict[str, Any]]) -> None:
         values="cell",
         aggfunc="first",
     )
-    table = table.reindex(columns=list(dict.fromkeys(entry["strategy"] for entry in timeline)))
-    st.dataframe(table.reset_index(), hide_index=True, width="stretch")
+    table = table.reindex(columns=[sid for sid in strategy_ids if sid in set(table.columns)])
+    st.dataframe(table.reset_index(), hide_index=True, width="stretch", height=_table_height(len(table)))
+
+
+def _table_height(rows: int) -> int:
+    """Every row and the header, so no row hides behind an inner scroll bar."""
+    return ROW_HEIGHT * (rows + 1) + 3
+
+
+def _status(row: ScorecardRow) -> str:
+    if not row.errors:
+        return t("scorecard.status.ok")
+    key = "scorecard.status.all_failed" if row.all_failed else "scorecard.status.some_failed"
+    return t(key, failed=row.errors, total=row.turns_played)
+
+
+def _recall(row: ScorecardRow) -> str:
+    if not row.recall_failed:
+        return f"{row.recall_passed}/{row.recall_asked}"
+    return t(
+        "scorecard.recall_failed", passed=row.recall_passed, asked=row.recall_asked, failed=row.recall_failed
+    )
+
+
+def _measured(row: ScorecardRow, value: float | int) -> float | int | None:
+    """A run whose every turn failed measured nothing: its zero would read as free, so it stays empty."""
+    return None if row.all_failed else value
+
+
+def _show_failures(result: ReplayResult) -> bool:
+    """The run's failures before anything else; True when it stopped early and nothing was measured."""
+    if result.stopped is not None:
+        stop = result.stopped
+        render_stopped(stop.kind, stop.failed_turns, stop.error)
+        return True
+    render_failure_summary(result.failure_counts(), result.played_turns)
+    return False
 
 
 def render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> None:
     st.subheader(t("scorecard.table"), anchor=False)
     st.text(f"{scenario.name} · {provider_label(provider)}")
+    if _show_failures(result):
+        return
+    strategy_ids = [run.strategy_id for run in result.runs]
     with st.expander(t("scorecard.prices")):
         priced = _price_table()
     if priced is None:
@@ -168,21 +244,24 @@ def render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> N
     table = pd.DataFrame(
         {
             t("scorecard.col.strategy"): [row.strategy for row in rows],
-            t("scorecard.col.recall"): [row.recall for row in rows],
-            t("scorecard.col.prompt_tokens"): [row.prompt_tokens for row in rows],
-            t("scorecard.col.memory_tokens"): [row.memory_tokens for row in rows],
-            t("scorecard.col.total_tokens"): [row.total_tokens for row in rows],
+            t("scorecard.col.status"): [_status(row) for row in rows],
+            t("scorecard.col.recall"): [_recall(row) for row in rows],
+            t("scorecard.col.prompt_tokens"): [_measured(row, row.prompt_tokens) for row in rows],
+            t("scorecard.col.memory_tokens"): [_measured(row, row.memory_tokens) for row in rows],
+            t("scorecard.col.total_tokens"): [_measured(row, row.total_tokens) for row in rows],
             t("scorecard.col.model_calls"): [row.model_calls for row in rows],
-            t("scorecard.col.errors"): [row.errors for row in rows],
             t("scorecard.col.empty_replies"): [row.empty_replies for row in rows],
-            f"{t('scorecard.col.cost')} · {price.model}": [row.estimated_cost_usd for row in rows],
-            t("scorecard.col.latency"): [row.mean_latency_seconds for row in rows],
+            f"{t('scorecard.col.cost')} · {price.model}": [
+                _measured(row, row.estimated_cost_usd) for row in rows
+            ],
+            t("scorecard.col.latency"): [_measured(row, row.mean_latency_seconds) for row in rows],
         }
     )
     st.dataframe(
         table,
         hide_index=True,
         width="stretch",
+        height=_table_height(len(rows)),
         column_config={
             f"{t('scorecard.col.cost')} · {price.model}": st.column_config.NumberColumn(format="~$%.6f"),
             t("scorecard.col.latency"): st.column_config.NumberColumn(format="%.3f"),
@@ -201,16 +280,38 @@ def render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> N
             column_config={p.model: st.column_config.NumberColumn(format="~$%.6f") for p in prices},
         )
 
-    series = pd.DataFrame(token_series(result))
+    series = pd.DataFrame(
+        token_series(result),
+        columns=[
+            "strategy",
+            "turn",
+            "prompt_tokens",
+            "memory_tokens",
+            "turn_total_tokens",
+            "cumulative_total_tokens",
+        ],
+    )
     left, right = st.columns(2, gap="medium")
     with left:
-        _line_chart(series, "prompt_tokens", t("scorecard.chart_prompt"), t("scorecard.col.prompt_tokens"))
+        _line_chart(
+            series,
+            "prompt_tokens",
+            t("scorecard.chart_prompt"),
+            t("scorecard.col.prompt_tokens"),
+            strategy_ids,
+        )
     with right:
         _line_chart(
-            series, "cumulative_total_tokens", t("scorecard.chart_cumulative"), t("scorecard.axis_cumulative")
+            series,
+            "cumulative_total_tokens",
+            t("scorecard.chart_cumulative"),
+            t("scorecard.axis_cumulative"),
+            strategy_ids,
         )
+    if result.failed_turns:
+        st.caption(t("scorecard.gaps"))
     timeline = recall_timeline(result, scenario)
-    _recall_chart(timeline)
+    _recall_chart(timeline, strategy_ids)
 
     st.subheader(t("scorecard.downloads"), anchor=False)
     stem = export_stem(scenario)
