@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
@@ -57,8 +58,12 @@ def broadcast(
     def send(strategy: Strategy, listener: TokenListener | None) -> Turn:
         if call_slot is None:
             return strategy.send(user_text, listener)
+        asked = time.perf_counter()
         with call_slot():
-            return strategy.send(user_text, listener)
+            waited = time.perf_counter() - asked
+            turn = strategy.send(user_text, listener)
+        turn.slot_wait_seconds = waited  # the turn's own clock starts inside send, after the slot
+        return turn
 
     if executor is not None:
         return _run_all(executor, send, strategies, listeners)

@@ -170,6 +170,7 @@ class _PendingCall:
     max_tokens: int | None = None
     streamed: list[str] = field(default_factory=list)
     tools: tuple[dict[str, Any], ...] = ()
+    first_chunk: float | None = None  # when the first streamed chunk arrived (None: not streamed)
 
 
 class CallCapture(BaseCallbackHandler):
@@ -223,6 +224,8 @@ class CallCapture(BaseCallbackHandler):
             pending = self._pending.get(run_id)
             if pending is not None:
                 pending.streamed.append(token)
+                if pending.first_chunk is None:
+                    pending.first_chunk = time.perf_counter()
         listener = self.token_listener
         if listener is not None and pending is not None and pending.purpose == REPLY and token:
             listener(token)
@@ -282,6 +285,9 @@ class CallCapture(BaseCallbackHandler):
             completion_tokens=completion_tokens,
             token_source=source,
             seconds=finished - pending.started,
+            first_token_seconds=None
+            if pending.first_chunk is None
+            else pending.first_chunk - pending.started,
             error=error,
             cut_by=cut_by,
             tools=pending.tools,

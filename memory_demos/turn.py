@@ -51,10 +51,31 @@ class ModelCall:
     # The tool definitions bound to the call (OpenAI format) and their share of ``prompt_tokens``.
     tools: tuple[dict[str, Any], ...] = ()
     tool_tokens: int = 0
+    # Streamed calls: seconds from the request to the first chunk (the server's queue and its reading of
+    # the prompt); the rest of ``seconds`` is generation. None for a call that was not streamed.
+    first_token_seconds: float | None = None
 
     @property
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
+
+    def to_json(self, with_text: bool = False) -> dict[str, Any]:
+        """The call for ``replay --json``: purpose, tokens, their source and seconds; its text if asked."""
+        data: dict[str, Any] = {
+            "purpose": self.purpose,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "counted_by": self.counted_by,
+            "seconds": round(self.seconds, 3),
+            "first_token_seconds": None
+            if self.first_token_seconds is None
+            else round(self.first_token_seconds, 3),
+            "error": self.error,
+        }
+        if with_text:
+            data["prompt"] = [message.to_json() for message in self.messages]
+            data["output"] = self.output
+        return data
 
     @property
     def counted_by(self) -> str:
@@ -92,6 +113,9 @@ class Turn:
     # seen yet from an OpenAI-compatible server; llama-cpp-python's GGUF templates drop them): a local
     # count leaves them out of the prompt and the total.
     tools_unconfirmed: bool = False
+    # Seconds this turn waited for one of the app's own call slots ("answer panes at most N at a time")
+    # before it started; ``seconds`` starts after it.
+    slot_wait_seconds: float = 0.0
 
     @property
     def calls(self) -> list[ModelCall]:
@@ -127,6 +151,36 @@ class Turn:
             call.counted_by.startswith(TIKTOKEN_PREFIX) and (self.approximate or call.tool_tokens > 0)
             for call in self.calls
         )
+
+    @property
+    def waiting_seconds(self) -> float:
+        """Time spent waiting: for the app's slot, then for each streamed call's first chunk."""
+        first_chunks = sum(call.first_token_seconds or 0.0 for call in self.calls)
+        return self.slot_wait_seconds + first_chunks
+
+    @property
+    def generating_seconds(self) -> float:
+        """Time the streamed calls spent streaming, first chunk to last: the model generating."""
+        return sum(
+            call.seconds - call.first_token_seconds
+            for call in self.calls
+            if call.first_token_seconds is not None
+        )
+
+    @property
+    def unsplit_seconds(self) -> float:
+        """Time in calls that were not streamed (hidden memory calls): their wait and generation together."""
+        return sum(call.seconds for call in self.calls if call.first_token_seconds is None)
+
+    def timing_json(self) -> dict[str, float]:
+        """Where the turn's time went, for ``replay --json`` (rounded to milliseconds)."""
+        return {
+            "seconds": round(self.seconds, 3),
+            "slot_wait_seconds": round(self.slot_wait_seconds, 3),
+            "waiting_seconds": round(self.waiting_seconds, 3),
+            "generating_seconds": round(self.generating_seconds, 3),
+            "not_streamed_seconds": round(self.unsplit_seconds, 3),
+        }
 
     @property
     def ok(self) -> bool:
@@ -193,14 +247,11 @@ class Turn:
             "tool_tokens": self.tool_tokens,
             "tools_may_be_ignored": self.tools_unconfirmed,
             "completion_tokens": self.completion_tokens,
-            "memory_calls": [
-                {
-                    "purpose": call.purpose,
-                    "prompt_tokens": call.prompt_tokens,
-                    "completion_tokens": call.completion_tokens,
-                }
-                for call in self.memory_calls
-            ],
+            # Each hidden call with what it was sent and what it answered: a run can be examined afterwards.
+            "memory_calls": [call.to_json(with_text=True) for call in self.memory_calls],
+            "reply_call": self.reply_call.to_json() if self.reply_call is not None else None,
+            "tool_round_calls": [call.to_json() for call in self.tool_round_calls],
+            "timing": self.timing_json(),
             "state": self.state,
             "error": self.error,
             "error_kind": self.error_kind,

@@ -112,7 +112,7 @@ def test_an_empty_reply_is_marked_in_replay_json_and_the_table_and_fails_its_pro
     [run_json] = data["results"]
     assert [turn["empty_reply"] for turn in run_json["turns"]] == [True, True]
     # "must not say Lena" is not passed by saying nothing.
-    assert run_json["recall"] == {"passed": 0, "asked": 1}
+    assert run_json["recall"] == {"passed": 0, "asked": 1, "failed": 0}
     header, _rule, row = table.splitlines()[1:4]
     assert header.split()[-3:] == ["empty", "counted", "by"] and row.split()[7] == "2"
     assert "empty: replies with no text" in table
@@ -171,3 +171,59 @@ def test_tools_a_server_never_asked_for_are_sent_but_not_counted_as_read(strateg
     assert tokens == turn.tool_tokens and source.startswith("Sent, may be ignored by this server")
     assert rows["Total this turn"][0] == turn.total_tokens
     assert "Estimated" not in rows["Total this turn"][1]
+
+
+def test_a_turn_tells_waiting_for_a_slot_and_the_first_token_apart_from_generating(
+    strategies: list[Strategy],
+) -> None:
+    from memory_demos.runner import broadcast, pane_slots
+    from memory_demos.ui.token_view import timing_line
+    from tests.fake_openai_server import Fault
+
+    # A one-request-at-a-time server, panes one at a time: the later panes wait for the app's slot.
+    with FakeOpenAIServer(single_slot=True, chunk_delay=0.02) as server:
+        panes = [build_strategy("buffer", StrategyContext(provider=provider(server))) for _ in range(3)]
+        strategies.extend(panes)
+        turns = broadcast(panes, "one two three four five six", call_slot=pane_slots(1))
+        assert all(turn.ok for turn in turns), [turn.error for turn in turns]
+        waits = sorted(turn.slot_wait_seconds for turn in turns)
+        assert waits[0] < 0.1 and waits[-1] > 0.2  # the last pane waited for two others to finish
+        # A server slow to start (its queue, a long prompt): the wait is the first token's, not generation.
+        server.add_fault(Fault("delay", seconds=0.6))
+        [turn] = broadcast(panes[:1], "and again")
+    call = turn.reply_call
+    assert call is not None and call.first_token_seconds is not None and call.first_token_seconds >= 0.6
+    assert turn.waiting_seconds >= 0.6 and turn.generating_seconds < turn.waiting_seconds
+    assert abs(turn.waiting_seconds + turn.generating_seconds - call.seconds) < 0.01
+    assert timing_line(turn).startswith(
+        f"Turn took {turn.seconds:.2f} s: {turn.waiting_seconds:.2f} s waiting"
+    )
+
+
+def test_replay_json_has_each_calls_seconds_and_each_hidden_calls_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scenario = tmp_path / "two.yaml"
+    scenario.write_text(
+        "name: Two\nturns:\n  - user: I'm Mara.\n  - user: I live in Lisbon.\n", encoding="utf-8"
+    )
+    with FakeOpenAIServer() as server:
+        args = ["replay", "--scenario", str(scenario), "--provider", "openai_compatible", "--model", "m"]
+        assert main([*args, "--base-url", server.base_url, "--strategies", "summary", "--json"]) == 0
+    [result] = json.loads(capsys.readouterr().out)["results"]
+    turn = result["turns"][-1]
+    assert set(turn["timing"]) == {
+        "seconds",
+        "slot_wait_seconds",
+        "waiting_seconds",
+        "generating_seconds",
+        "not_streamed_seconds",
+    }
+    reply = turn["reply_call"]
+    assert reply["seconds"] > 0 and reply["first_token_seconds"] is not None
+    assert reply["counted_by"] == "provider"
+    [summary] = turn["memory_calls"]
+    assert summary["purpose"] == "summarize" and summary["seconds"] > 0
+    assert summary["first_token_seconds"] is None  # not streamed: its time is not split
+    assert "I live in Lisbon." in summary["prompt"][-1]["content"] and summary["output"]
+    assert turn["timing"]["not_streamed_seconds"] == summary["seconds"]

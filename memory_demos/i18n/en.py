@@ -185,7 +185,13 @@ TEXTS: dict[str, str] = {
     "is a class it uses{role}. The warning is shown as LangChain raised it, not silenced.",
     "deprecation.role.InMemoryChatMessageHistory": ", to keep the full message history",
     "deprecation.role.RunnableWithMessageHistory": ", to load and save the history around each model call",
-    "tokens.seconds": "Turn took {seconds} s",
+    "tokens.timing": (
+        "Turn took {total} s: {waiting} s waiting (for a free slot, and for the server's first token: its "
+        "queue and reading the prompt), {generating} s generating."
+    ),
+    "tokens.timing_unsplit": (
+        "{seconds} s in hidden calls that are not streamed (waiting and generating together)."
+    ),
     "tokens.failed_calls": "{n} failed call(s): they cost only what the provider reported ({tokens} "
     "tokens, included above).",
     # -- gauge and charts --

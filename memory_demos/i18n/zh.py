@@ -165,7 +165,11 @@ TEXTS: dict[str, str] = {
     "`{subject}` 是它用到的一个类{role}。警告按 LangChain 发出的原样显示，没有被屏蔽。",
     "deprecation.role.InMemoryChatMessageHistory": "，用来保存完整的消息历史",
     "deprecation.role.RunnableWithMessageHistory": "，用来在每次模型调用前后读取和保存历史",
-    "tokens.seconds": "本轮用时 {seconds} 秒",
+    "tokens.timing": (
+        "本轮用时 {total} 秒：等待 {waiting} 秒（等空闲名额，以及等服务器的第一个词元：排队和读取提示词），"
+        "生成 {generating} 秒。"
+    ),
+    "tokens.timing_unsplit": "另有 {seconds} 秒用在不流式输出的隐藏调用上（等待和生成无法分开）。",
     "tokens.failed_calls": "{n} 次失败的调用（上面的数字已含在内）："
     "只按服务商报告的用量计（{tokens} 个词元）。",
     "gauge.caption": "提示：{used} / {window} 个上下文词元（{percent}）",

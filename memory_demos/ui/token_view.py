@@ -100,7 +100,20 @@ def render_turn_tokens(turn: Turn, approximate: bool) -> None:
     if turn.failed_calls:
         spent = sum(call.total_tokens for call in turn.failed_calls)
         st.caption(":material/error: " + t("tokens.failed_calls", n=len(turn.failed_calls), tokens=spent))
-    st.caption(t("tokens.seconds", seconds=f"{turn.seconds:.2f}"))
+    st.caption(":material/timer: " + timing_line(turn))
+
+
+def timing_line(turn: Turn) -> str:
+    """Where the turn's time went: waiting (the app's slot, the server's first chunk) and generating."""
+    line = t(
+        "tokens.timing",
+        total=f"{turn.slot_wait_seconds + turn.seconds:.2f}",
+        waiting=f"{turn.waiting_seconds:.2f}",
+        generating=f"{turn.generating_seconds:.2f}",
+    )
+    if turn.unsplit_seconds >= 0.005:
+        line += " " + t("tokens.timing_unsplit", seconds=f"{turn.unsplit_seconds:.2f}")
+    return line
 
 
 @dataclass(frozen=True)
