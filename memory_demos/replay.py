@@ -184,13 +184,15 @@ def replay_strategy(
     fail_fast: FailFast | None = None,
 ) -> StrategyRun:
     """Play every scenario turn through one freshly built strategy (in ``context``, else one built from
-    ``config``, else from the process's configuration).
+    ``config``, else from the process's configuration, in the scenario's language).
 
     With ``fail_fast``, the run ends early (its turns so far kept) once the replay's first turns all
     failed in a way no retry fixes.
     """
     if context is None:
-        context = StrategyContext.from_config(config or load_lab_config(), provider=provider)
+        context = StrategyContext.from_config(
+            config or load_lab_config(), provider=provider, language=scenario.language
+        )
     if scenario.system:
         context.system_prompt = scenario.system
     strategy = build_strategy(strategy_id, context, params)
@@ -253,7 +255,10 @@ def replay(
     params = params or {}
     config = config or load_lab_config()
     checking = StrategyContext.from_config(
-        config, provider=provider, system_prompt=scenario.system or DEFAULT_SYSTEM_PROMPT
+        config,
+        provider=provider,
+        system_prompt=scenario.system or DEFAULT_SYSTEM_PROMPT,
+        language=scenario.language,
     )
     for strategy_id in strategy_ids:  # refuse a bad parameter before the first strategy runs
         parse_params(strategy_id, params.get(strategy_id), checking)

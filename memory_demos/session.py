@@ -111,7 +111,26 @@ class LabSession:
 
     @language.setter
     def language(self, value: str) -> None:
-        self._set("language", value if value in LANGUAGES else DEFAULT_LANGUAGE)
+        language = value if value in LANGUAGES else DEFAULT_LANGUAGE
+        changed = language != self.language
+        self._set("language", language)
+        if changed:
+            self._follow_language()
+
+    def _follow_language(self) -> None:
+        """Rebuild the panes that have answered nothing and whose embedding model follows the language.
+
+        A pane with turns keeps the model its memory was embedded with (its header names it): vectors of
+        two models cannot be compared, so switching would make its earlier exchanges unfindable.
+        """
+        context = self.strategy_context()
+        for pane in self._state.get(KEY_PREFIX + "panes", []):
+            strategy = pane.strategy
+            if strategy is None or pane.turns or pane.restored or pane.memory_back:
+                continue
+            in_use = strategy.embedding_model()
+            if in_use is not None and in_use != context.embedding_model(strategy.params["embeddings"]):
+                self.build(pane)
 
     # -- who and what -----------------------------------------------------------------------
     @property
@@ -225,7 +244,9 @@ class LabSession:
 
     def strategy_context(self) -> StrategyContext:
         """What this session's strategies are built with: its model, user id, message limit and storage."""
-        return StrategyContext.from_config(self.config, provider=self.provider, user_id=self.user_id)
+        return StrategyContext.from_config(
+            self.config, provider=self.provider, user_id=self.user_id, language=self.language
+        )
 
     def build(self, pane: Pane, *, fresh: bool = True) -> None:
         """(Re)build a pane's strategy for the current provider (see ``Pane.build``)."""

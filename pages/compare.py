@@ -106,6 +106,7 @@ def pane_view(session: LabSession, pane: Pane, in_flight: BroadcastJob | None, z
         restored=tuple(pane.restored),
         unseen_messages=unseen_messages(session.panes, pane),
         memory_back=pane.memory_back,
+        embedding_model=pane.strategy.embedding_model() if pane.strategy is not None else None,
     )
 
 

@@ -72,6 +72,7 @@ TEXTS: dict[str, str] = {
     "pane.params_invalid": "Those parameters cannot be used:",
     "pane.reset_help": "Forget this pane's conversation and memory.",
     "pane.remove_help": "Remove this pane (at least two stay).",
+    "pane.embedding_model": "Embeddings: {model}",
     "pane.empty": "No messages yet: type one below.",
     "pane.restored": "Restored from the stored memory: {n} earlier exchange(s). Their prompts and tokens "
     "were not recorded in this session, so the inspector below covers only the turns after them.",
@@ -261,6 +262,7 @@ TEXTS: dict[str, str] = {
     "state.key.hits_note": "About the scores",
     "state.key.query": "Search query",
     "state.key.items": "Stored items",
+    "state.key.embedding_model": "Embedding model",
     "state.key.index": "Search index",
     "state.key.head": "Current checkpoint",
     "state.key.message_tokens": "Tokens in the thread's messages",

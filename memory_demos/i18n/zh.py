@@ -59,6 +59,7 @@ TEXTS: dict[str, str] = {
     "pane.params_invalid": "这些参数无法使用：",
     "pane.reset_help": "清除这个窗格的对话和记忆。",
     "pane.remove_help": "移除这个窗格（至少保留两个）。",
+    "pane.embedding_model": "嵌入模型：{model}",
     "pane.empty": "还没有消息：在下方输入一条。",
     "pane.restored": "从存储的记忆中恢复：之前的 {n} 轮对话。它们的提示和词元没有在本次会话中记录，"
     "下方的检查器只涵盖之后的轮次。",
@@ -233,6 +234,7 @@ TEXTS: dict[str, str] = {
     "state.key.hits_note": "关于分数",
     "state.key.query": "检索查询",
     "state.key.items": "已存储的条目",
+    "state.key.embedding_model": "嵌入模型",
     "state.key.index": "检索索引",
     "state.key.head": "当前检查点",
     "state.key.message_tokens": "线程消息的词元数",

@@ -26,7 +26,13 @@ from memory_demos.i18n import t
 from memory_demos.lab_config import LabConfig, load_lab_config
 from memory_demos.providers.api_keys import resolve_openai_key
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
-from memory_demos.providers.embeddings import build_openai_embeddings, default_embeddings
+from memory_demos.providers.embedding_choice import (
+    AUTO,
+    OFFLINE_MODEL_LABELS,
+    offline_embeddings,
+    offline_model_id,
+)
+from memory_demos.providers.embeddings import build_openai_embeddings
 from memory_demos.providers.errors import error_kind
 from memory_demos.storage import StorageConfig
 from memory_demos.strategies.info import InputError, ParamSpec, StrategyInfo, StrategyKind
@@ -56,6 +62,8 @@ class StrategyContext:
 
     The data folder, message limit and storage come from one ``LabConfig``: ``from_config`` takes them
     from the one given; fields left out default to the process's configuration (``load_lab_config``).
+    ``language`` is the session's (or a scenario's): it picks the offline embedding model of a strategy
+    whose ``embeddings`` parameter is ``auto``, so a strategy never asks the session.
     """
 
     provider: ProviderConfig = field(default_factory=ProviderConfig)
@@ -63,9 +71,12 @@ class StrategyContext:
     user_id: str = "local"
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
     data_dir: Path | None = None  # None: the configuration's (set in __post_init__)
-    embeddings: Embeddings | None = None
+    embeddings: Embeddings | None = None  # given: used by every strategy, whatever its parameter says
+    language: str = "en"
     max_message_chars: int = field(default_factory=lambda: load_lab_config().max_message_chars)
     storage: StorageConfig = field(default_factory=lambda: load_lab_config().storage)
+    # The provider's embeddings, built on first use: they carry the user's key, so never shared.
+    _provider_embeddings: Embeddings | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def from_config(cls, config: LabConfig, **fields: Any) -> StrategyContext:
@@ -85,19 +96,35 @@ class StrategyContext:
         """The data folder (created owner-only on demand)."""
         return private_folder(Path(self.data_dir or load_lab_config().data_dir).expanduser())
 
-    def get_embeddings(self) -> Embeddings:
-        """The embedding model: the one given, the provider's when configured, else the offline MiniLM."""
-        if self.embeddings is None:
-            if self.provider.embeddings == "openai" and self.provider.kind != "offline":
-                key = resolve_openai_key(self.provider)
-                if key is None and self.provider.kind == "openai":
-                    raise InputError(t("strategy.error.embeddings_key"))
-                self.embeddings = build_openai_embeddings(
-                    key or "not-needed", self.provider.base_url, self.provider.embedding_model
-                )
-            else:
-                self.embeddings = default_embeddings()
-        return self.embeddings
+    def _uses_provider_embeddings(self, choice: str) -> bool:
+        return choice == AUTO and self.provider.embeddings == "openai" and self.provider.kind != "offline"
+
+    def embedding_model(self, choice: str = AUTO) -> str:
+        """The name of the model ``get_embeddings(choice)`` gives, without loading it."""
+        if self.embeddings is not None:
+            return type(self.embeddings).__name__
+        if self._uses_provider_embeddings(choice):
+            return f"{self.provider.embedding_model} ({self.provider.kind})"
+        return OFFLINE_MODEL_LABELS[offline_model_id(choice, self.language)]
+
+    def get_embeddings(self, choice: str = AUTO) -> Embeddings:
+        """The embedding model for a strategy's ``embeddings`` parameter ``choice``.
+
+        The one given wins; ``auto`` then takes the provider's when configured, else the offline model
+        for ``language`` (``providers.embedding_choice``); a named offline model is used as named.
+        """
+        if self.embeddings is not None:
+            return self.embeddings
+        if not self._uses_provider_embeddings(choice):
+            return offline_embeddings(offline_model_id(choice, self.language))
+        if self._provider_embeddings is None:
+            key = resolve_openai_key(self.provider)
+            if key is None and self.provider.kind == "openai":
+                raise InputError(t("strategy.error.embeddings_key"))
+            self._provider_embeddings = build_openai_embeddings(
+                key or "not-needed", self.provider.base_url, self.provider.embedding_model
+            )
+        return self._provider_embeddings
 
 
 def cut_reply_note(cut_by: str, provider: ProviderConfig) -> str:
@@ -207,6 +234,16 @@ class Strategy(ABC):
     @property
     def reply_model(self) -> BaseChatModel:
         return self.model_for(REPLY)
+
+    def embeddings(self) -> Embeddings:
+        """The embedding model this strategy's ``embeddings`` parameter picks in its context."""
+        return self.context.get_embeddings(self.params.get("embeddings", AUTO))
+
+    def embedding_model(self) -> str | None:
+        """The name of the embedding model in use; None for a strategy that embeds nothing."""
+        if "embeddings" not in self.params:
+            return None
+        return self.context.embedding_model(self.params["embeddings"])
 
     @property
     def system_prompt(self) -> str:

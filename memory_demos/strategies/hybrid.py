@@ -41,6 +41,7 @@ from memory_demos.strategies.shared.budgeted_prompt import (
 )
 from memory_demos.strategies.shared.chroma_collection import ConversationCollectionMixin, scored_search
 from memory_demos.strategies.shared.classic import messages_as_json
+from memory_demos.strategies.shared.embedding_param import EMBEDDINGS_PARAM
 from memory_demos.tracing import SUMMARIZE
 
 COLLECTION_PREFIX = "memory_lab_hybrid_"
@@ -90,6 +91,7 @@ INFO = StrategyInfo(
             help_zh="提示超出预算时先让出哪部分：history_first（检索内容最多占预算的 30%，先丢最旧的轮次）"
             "或 retrieved_first（先丢检索到的行）。",
         ),
+        EMBEDDINGS_PARAM,
     ),
 )
 
@@ -348,6 +350,7 @@ class HybridStrategy(ConversationCollectionMixin, Strategy):
             ],
             "window": messages_as_json([m for turn in self._window for m in turn.messages]),
             "collection": self.collection,
+            "embedding_model": self.embedding_model(),
             "chroma_server": redact_url(self.context.storage.chroma_url) if self.on_server else None,
             "indexed_turns": len(self._indexed_ids),
         }

@@ -34,6 +34,7 @@ from memory_demos.strategies.shared.checkpointed_graph import (
     open_sqlite_saver,
 )
 from memory_demos.strategies.shared.classic import messages_as_json
+from memory_demos.strategies.shared.embedding_param import EMBEDDINGS_PARAM
 from memory_demos.strategies.shared.langgraph_store import (
     namespace_label,
     open_postgres_store,
@@ -61,12 +62,12 @@ INFO = StrategyInfo(
         "langgraph.store.postgres.PostgresStore",
     ),
     summary=(
-        "Every exchange goes into a LangGraph store with a MiniLM index; before each call the agent "
+        "Every exchange goes into a LangGraph store with an embedding index; before each call the agent "
         "searches it with the new message and sends the closest ones: recall by meaning."
     ),
     title_zh="带向量索引的 LangGraph 存储",
     summary_zh=(
-        "每轮对话存入带 MiniLM 索引的 LangGraph 存储；每次调用前用新消息检索，发送最接近的几条：按语义回忆。"
+        "每轮对话存入带嵌入索引的 LangGraph 存储；每次调用前用新消息检索，发送最接近的几条：按语义回忆。"
     ),
     params=(
         ParamSpec(
@@ -93,6 +94,7 @@ INFO = StrategyInfo(
             help_zh="对话轮保存在哪里：memory（重启后丢失）、sqlite（数据目录中的 long_term_store.sqlite 和 "
             "checkpoints.sqlite）或 postgres（MEMORY_LAB_SQL_URL）；索引由本进程根据它们重建。",
         ),
+        EMBEDDINGS_PARAM,
     ),
 )
 
@@ -210,8 +212,8 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
         from langchain.agents import create_agent
         from langgraph.store.memory import InMemoryStore
 
-        embeddings = self.context.get_embeddings()
-        # 384 for the shipped MiniLM; measured, so OpenAI's or a test's embeddings get their own size.
+        embeddings = self.embeddings()
+        # 384 for both shipped models; measured, so OpenAI's or a test's embeddings get their own size.
         self.dims = len(embeddings.embed_query("dimensions"))
         index = {"embed": embeddings, "dims": self.dims, "fields": ["text"]}
         self.store = InMemoryStore(index=index)
@@ -300,11 +302,11 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
         items = sorted(self.store.search(self.namespace, limit=MAX_ITEMS), key=lambda item: item.key)
         return {
             "store": self.params["store"],
+            "embedding_model": self.embedding_model(),
             "namespace": list(self.namespace),
             "index": {
                 "dims": self.dims,
                 "fields": ["text"],
-                "embeddings": type(self.context.get_embeddings()).__name__,
             },
             **paged("items", items, lambda page: [{"key": i.key, "text": i.value.get("text")} for i in page]),
             "query": self._query,

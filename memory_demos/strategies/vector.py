@@ -21,6 +21,7 @@ from memory_demos.storage import chroma_collection_name, redact_url
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
 from memory_demos.strategies.shared.chroma_collection import ConversationCollectionMixin, scored_search
 from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory
+from memory_demos.strategies.shared.embedding_param import EMBEDDINGS_PARAM
 
 COLLECTION_PREFIX = "memory_lab_vector_"
 
@@ -45,6 +46,7 @@ INFO = StrategyInfo(
             maximum=1000,
             help_zh="按相似度检索、随每条消息发送的过往对话轮数。",
         ),
+        EMBEDDINGS_PARAM,
     ),
 )
 
@@ -142,6 +144,7 @@ class VectorStrategy(ConversationCollectionMixin, ClassicStrategy):
             "collection": self.collection,
             "chroma_server": redact_url(self.context.storage.chroma_url) if self.on_server else None,
             "k": self.params["k"],
+            "embedding_model": self.embedding_model(),
             "stored_documents": stored["documents"],
             "query": self._last_query,
             "hits": self._last_hits,

@@ -56,6 +56,7 @@ class PaneView:
     restored: tuple[RestoredExchange, ...] = ()
     unseen_messages: int = 0
     memory_back: bool = False  # its stored memory came back (it may hold notes or facts, not messages)
+    embedding_model: str | None = None  # the name of the model a retrieval strategy embeds with
 
     @property
     def label(self) -> str:
@@ -131,6 +132,9 @@ def _header(view: PaneView, actions: PaneActions) -> None:
     shown_params = view.info.params_in_effect(view.params)
     if shown_params:
         st.caption(" ".join(code_span(f"{name}={value}") for name, value in shown_params.items()))
+    if view.embedding_model:
+        model = code_span(view.embedding_model)
+        st.caption(":material/scatter_plot: " + t("pane.embedding_model", model=model))
     with st.container(horizontal=True, gap="small"):
         _param_editor(view, actions)
         st.button(

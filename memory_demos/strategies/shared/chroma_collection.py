@@ -34,6 +34,7 @@ class ConversationCollectionMixin:
     """
 
     context: StrategyContext
+    embeddings: Callable[[], Any]  # Strategy.embeddings: the model the strategy's parameter picks
     collection: str
     on_server: bool
     _client: Any = None
@@ -61,7 +62,7 @@ class ConversationCollectionMixin:
 
         return Chroma(
             collection_name=self.collection,
-            embedding_function=self.context.get_embeddings(),
+            embedding_function=self.embeddings(),
             client=client,
             collection_metadata={"hnsw:space": "cosine"},
         )
