@@ -30,7 +30,9 @@ def test_a_vector_pane_names_its_model_and_an_empty_one_follows_the_language() -
     _add_vector_pane(at)
     english_caption = EN["pane.embedding_model"].format(model=code_span(EMBEDDING_MODEL_LABEL))
     assert any(english_caption in caption for caption in _captions(at)), _captions(at)
-    assert sum("Embeddings:" in caption for caption in _captions(at)) == 1  # the vector pane only
+    retrieval_panes = [pane for pane in panes(at) if "embeddings" in pane.strategy.params]
+    assert len(retrieval_panes) >= 1  # the vector pane, and semantic_store if it is a default pane
+    assert sum("Embeddings:" in caption for caption in _captions(at)) == len(retrieval_panes)
 
     at.sidebar.segmented_control[0].set_value("zh").run()
     assert not at.exception, at.exception
