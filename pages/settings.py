@@ -9,13 +9,16 @@ from memory_demos.i18n import t
 from memory_demos.providers.bounds import WORKSHOP_TIMEOUT, BoundProblem, bound_problems
 from memory_demos.providers.chat_models import (
     DEFAULT_OPENAI_MODEL,
+    OFFLINE_CONTEXT_WINDOW,
     OFFLINE_MODEL_NAME,
     PROVIDER_KINDS,
     ProviderConfig,
 )
-from memory_demos.providers.context_window import describe_source
+from memory_demos.providers.context_window import ContextWindow, describe_source
+from memory_demos.providers.reachability import check_provider
 from memory_demos.providers.url_policy import EgressPolicy, url_refusal
 from memory_demos.session import LANGUAGES, get_session, widget_key
+from memory_demos.ui.failures import kind_help, kind_words
 from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.notices import show_flashes
 from memory_demos.ui.text import provider_label
@@ -34,6 +37,11 @@ CONTEXT_WINDOW_KEY = widget_key("settings_context_window")
 LANGUAGE_KEY = widget_key("settings_language")
 HOSTED = "hosted"  # the radio's value for the workshop model (not a ProviderConfig kind)
 SETTINGS_SOURCE = "Settings"
+LISTED_MODELS_KEY = widget_key("settings_listed_models")  # what the typed server lists (not a widget)
+COMPATIBLE_MODEL_EXAMPLE = "llama3.1:8b"
+CHECK_SECONDS = 10.0  # Apply waits at most this long (and never past the timeout) for the server's answer
+LOOKUP_SECONDS = 5.0  # asking a just-typed server for its models: optional, so shorter
+LISTED_IN_A_NOTICE = 8
 
 
 def _fill_widgets_from(provider: ProviderConfig) -> None:
@@ -45,7 +53,9 @@ def _fill_widgets_from(provider: ProviderConfig) -> None:
     widgets = get_session().widgets
     widgets.setdefault(KIND_KEY, HOSTED if provider.hosted else provider.kind)
     own_model = provider.kind != "offline" and not provider.hosted
-    widgets.setdefault(MODEL_KEY, provider.model if own_model else DEFAULT_OPENAI_MODEL)
+    # Empty unless a model of the user's own is active: OpenAI's default name is offered when OpenAI is
+    # chosen (``kind_changed``); a server's name is the server's (its list, or the user's to type).
+    widgets.setdefault(MODEL_KEY, provider.model if own_model else "")
     widgets.setdefault(BASE_URL_KEY, "" if provider.hosted else provider.base_url or "")
     widgets.setdefault(API_KEY_KEY, "")
     timeout = int(provider.timeout_seconds)
@@ -117,6 +127,72 @@ def apply_settings() -> None:
     session.provider = new
     rebuilt = session.rebuild_all()
     session.flash("success", t("settings.applied", n=rebuilt))
+    _flash_check(new)
+
+
+def _flash_check(provider: ProviderConfig) -> None:
+    """Ask the new provider once whether it answers (its model list: no tokens), and say what was found.
+
+    Skipped for the offline model; bounded by the provider's timeout and at most ``CHECK_SECONDS``.
+    """
+    session = get_session()
+    check = check_provider(provider, timeout=CHECK_SECONDS)
+    if check is None:
+        return
+    if not check.ok:
+        message = t("check.failed", kind=kind_words(check.kind), help=kind_help(check.kind))
+        session.flash("error", message, check.detail or None)
+        return
+    seconds = f"{check.seconds:.2f}"
+    if provider.hosted:
+        session.flash("info", t("check.hosted", seconds=seconds))
+        return
+    listed = check.lists(provider.model)
+    reached = t("check.reached", seconds=seconds)
+    if listed is None:
+        session.flash("info", f"{reached} {t('check.lists_none', model=provider.model)}")
+    elif listed:
+        session.flash("info", f"{reached} {t('check.lists_model', model=provider.model)}")
+    else:
+        models = ", ".join(check.models[:LISTED_IN_A_NOTICE])
+        session.flash("warning", f"{reached} {t('check.not_listed', model=provider.model, models=models)}")
+
+
+def kind_changed() -> None:
+    """OpenAI gets its default model name; a server gets none of OpenAI's (its own list, or empty)."""
+    widgets = get_session().widgets
+    kind, model = widgets.get(KIND_KEY), str(widgets.get(MODEL_KEY) or "").strip()
+    if kind == "openai" and not model:
+        widgets[MODEL_KEY] = DEFAULT_OPENAI_MODEL
+    elif kind == "openai_compatible" and model == DEFAULT_OPENAI_MODEL:
+        listed = widgets.get(LISTED_MODELS_KEY) or ()
+        widgets[MODEL_KEY] = listed[0] if listed else ""
+
+
+def base_url_changed() -> None:
+    """Ask the typed server which models it lists (one request, bounded): the model field starts from
+    the first when it is empty. Not for an attendee-typed address in a workshop (the host's server would
+    ask it, and say what it found)."""
+    session = get_session()
+    widgets = session.widgets
+    widgets[LISTED_MODELS_KEY] = ()
+    base_url = str(widgets.get(BASE_URL_KEY) or "").strip()
+    if lab_config().workshop.enabled or not base_url.startswith(("http://", "https://")):
+        return
+    typed_key = str(widgets.get(API_KEY_KEY) or "").strip()
+    own_key = None if session.provider.hosted else session.provider.api_key
+    probe = ProviderConfig(
+        kind="openai_compatible",
+        model="",
+        base_url=base_url,
+        api_key=SecretStr(typed_key) if typed_key else own_key,
+        use_env_key=False,
+    )
+    check = check_provider(probe, timeout=LOOKUP_SECONDS)
+    models = check.models if check is not None and check.ok else ()
+    widgets[LISTED_MODELS_KEY] = models
+    if models and not str(widgets.get(MODEL_KEY) or "").strip():
+        widgets[MODEL_KEY] = models[0]
 
 
 def _form_problems(
@@ -228,7 +304,7 @@ BOUND_FIELDS = (
 )
 
 
-def _bounds_widgets(current: ProviderConfig) -> None:
+def _bounds_widgets(current: ProviderConfig, kind: str) -> None:
     for key, label, step in BOUND_FIELDS:
         st.number_input(
             t(label),
@@ -237,8 +313,29 @@ def _bounds_widgets(current: ProviderConfig) -> None:
             help=t(f"{label}_help"),
             width=FIELD_WIDTH,
         )
-    window = current.context_window_info
+    window = _chosen_window(current, kind)
     st.text(t("settings.context_window_now", tokens=f"{window.tokens:,}", source=describe_source(window)))
+
+
+def _chosen_window(current: ProviderConfig, kind: str) -> ContextWindow:
+    """The context window of the kind of model the form shows, applied or not: a typed window; the
+    applied provider's own (which may come from its server) while the form keeps its kind; else the
+    table's or a guess for the model typed (or the example)."""
+    typed = get_session().widgets.get(CONTEXT_WINDOW_KEY)
+    if isinstance(typed, int | float) and typed > 0:
+        return ContextWindow(int(typed), SETTINGS_SOURCE)
+    applied_kind = HOSTED if current.hosted else current.kind
+    if kind == applied_kind:
+        return current.context_window_info
+    if kind == "offline" or kind == HOSTED:
+        return OFFLINE_CONTEXT_WINDOW if kind == "offline" else current.context_window_info
+    model = str(get_session().widgets.get(MODEL_KEY) or "").strip()
+    return ProviderConfig(kind=kind, model=model or _placeholder(kind)).context_window_info
+
+
+def _placeholder(kind: str) -> str:
+    """The example in an empty model field: OpenAI's default, or a typical local server's model."""
+    return DEFAULT_OPENAI_MODEL if kind == "openai" else COMPATIBLE_MODEL_EXAMPLE
 
 
 def forget_key() -> None:
@@ -280,16 +377,18 @@ def render() -> None:
         st.caption(t("settings.active"))
         st.text(provider_label(current))
         kind = st.radio(
-            t("settings.provider_kind"), kinds, format_func=labels.__getitem__, key=KIND_KEY, horizontal=True
+            t("settings.provider_kind"),
+            kinds,
+            format_func=labels.__getitem__,
+            key=KIND_KEY,
+            horizontal=True,
+            on_change=kind_changed,
         )
         if kind == HOSTED and workshop.host is not None:
             st.caption(t("settings.hosted_note", model=workshop.host.model))
         elif kind == "offline":
             st.caption(t("settings.offline_note", model=OFFLINE_MODEL_NAME))
         else:
-            st.text_input(
-                t("settings.model"), key=MODEL_KEY, help=t("settings.model_help"), width=FIELD_WIDTH
-            )
             if kind == "openai_compatible":
                 st.text_input(
                     t("settings.base_url"),
@@ -297,7 +396,21 @@ def render() -> None:
                     placeholder="http://localhost:11434/v1",
                     help=t("settings.base_url_help"),
                     width=FIELD_WIDTH,
+                    on_change=base_url_changed,
                 )
+            st.text_input(
+                t("settings.model"),
+                key=MODEL_KEY,
+                placeholder=t("settings.model_placeholder", example=_placeholder(kind)),
+                help=t("settings.model_help"),
+                width=FIELD_WIDTH,
+            )
+            listed = widgets.get(LISTED_MODELS_KEY) or ()
+            if kind == "openai_compatible" and listed:
+                shown = ", ".join(listed[:LISTED_IN_A_NOTICE]) + (
+                    " …" if len(listed) > LISTED_IN_A_NOTICE else ""
+                )
+                st.caption(t("settings.server_lists", count=len(listed), models=shown))
             st.text_input(
                 t("settings.api_key"),
                 key=API_KEY_KEY,
@@ -318,7 +431,7 @@ def render() -> None:
             help=t("settings.timeout_help"),
             width=FIELD_WIDTH,
         )
-        _bounds_widgets(current)
+        _bounds_widgets(current, kind)
         st.caption(":material/info: " + t("settings.rebuild_note"))
         st.button(t("settings.apply"), icon=":material/check:", type="primary", on_click=apply_settings)
 

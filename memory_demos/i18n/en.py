@@ -382,6 +382,8 @@ TEXTS: dict[str, str] = {
     "settings.offline_note": "A rule-based stand-in ({model}) that needs no key and no network: it "
     "answers only from its prompt, so memory's effect is easy to see.",
     "settings.model": "Model name",
+    "settings.model_placeholder": "e.g. {example}",
+    "settings.server_lists": "The server lists {count} models: {models}",
     "settings.model_help": "e.g. gpt-4o-mini, or the name your server uses (llama3.1:8b).",
     "settings.base_url": "Base URL",
     "settings.base_url_help": "The server's OpenAI-compatible endpoint, e.g. http://localhost:11434/v1.",

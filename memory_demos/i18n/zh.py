@@ -352,6 +352,8 @@ TEXTS: dict[str, str] = {
     "settings.offline_note": "基于规则的替身模型（{model}），无需密钥也无需联网："
     "它只根据提示回答，因此记忆的作用一目了然。",
     "settings.model": "模型名称",
+    "settings.model_placeholder": "例如 {example}",
+    "settings.server_lists": "服务器列出了 {count} 个模型：{models}",
     "settings.model_help": "例如 gpt-4o-mini，或你的服务使用的名称（llama3.1:8b）。",
     "settings.base_url": "基础 URL",
     "settings.base_url_help": "服务的 OpenAI 兼容端点，例如 http://localhost:11434/v1。",
