@@ -88,7 +88,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def print_replay_table(result: Any) -> None:
     """The replay as a table; the last column says where each strategy's counts came from."""
-    print(f"Scenario: {result.scenario} · provider: {result.provider}")
+    temperature = "server default" if result.temperature is None else f"{result.temperature:g}"
+    print(f"Scenario: {result.scenario} · provider: {result.provider} · temperature: {temperature}")
     header = (
         f"{'strategy':<15} {'recall':>7} {'prompt':>8} {'completion':>10} "
         f"{'memory':>8} {'calls':>6} {'errors':>6} {'empty':>6}  counted by"

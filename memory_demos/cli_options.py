@@ -15,7 +15,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from memory_demos.providers.api_keys import key_from_environment
-from memory_demos.providers.bounds import CONCURRENCY, CONTEXT_WINDOW, MAX_TOKENS, TIMEOUT, SettingRange
+from memory_demos.providers.bounds import (
+    CONCURRENCY,
+    CONTEXT_WINDOW,
+    MAX_TOKENS,
+    TEMPERATURE,
+    TIMEOUT,
+    SettingRange,
+)
 from memory_demos.providers.chat_models import DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_SECONDS, ProviderConfig
 from memory_demos.providers.context_window import with_server_context_window
 from memory_demos.strategies.base import InputError
@@ -58,6 +65,8 @@ def param_assignments(items: Sequence[str] | None, strategy_ids: Sequence[str]) 
 def range_words(setting: SettingRange) -> str:
     """How a range reads in a message: ``from 1 to 600``, or ``0 (automatic) or from 512 to ...``."""
     words = f"from {setting.lowest:,} to {setting.highest:,}"
+    if setting.fractions:
+        words += " (fractions allowed)"
     return f"0 (automatic) or {words}" if setting.zero_means_auto else words
 
 
@@ -113,6 +122,13 @@ def add_provider_arguments(parser: argparse.ArgumentParser) -> None:
         "at a time)",
     )
     parser.add_argument(
+        "--temperature",
+        type=_within(TEMPERATURE, float),
+        default=None,
+        help="sampling temperature, 0 to 2 (default: 0 for replay, so runs repeat; the server's own for "
+        "chat)",
+    )
+    parser.add_argument(
         "--context-window",
         type=_within(CONTEXT_WINDOW, int),
         default=None,
@@ -127,6 +143,7 @@ def provider_from_args(args: argparse.Namespace, *, latency_ms: int = 0) -> Prov
         "timeout_seconds": args.timeout,
         "max_tokens": args.max_tokens,
         "max_concurrent_panes": args.concurrency,
+        "temperature": getattr(args, "temperature", None),
     }
     if args.context_window:
         if args.max_tokens >= args.context_window:

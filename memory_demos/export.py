@@ -97,6 +97,7 @@ def markdown_report(
         f"# Memory Lab scorecard: {_cell(result.scenario)}",
         "",
         f"- Provider: {_cell(result.provider)}",
+        f"- Temperature: {_temperature_text(result.temperature)}",
         f"- Strategies: {', '.join(_cell(run.strategy_id) for run in result.runs)}",
     ]
     if scenario is not None:
@@ -211,6 +212,10 @@ def _literal(value: Any) -> str:
     return pprint.pformat(value, width=100, sort_dicts=False)
 
 
+def _temperature_text(temperature: float | None) -> str:
+    return "the server's default" if temperature is None else f"{temperature:g}"
+
+
 def _provider_literal(provider: ProviderConfig) -> str:
     """The provider's constructor call without the API key (the script reads OPENAI_API_KEY instead).
 
@@ -221,6 +226,7 @@ def _provider_literal(provider: ProviderConfig) -> str:
     if provider.base_url and not provider.hosted:
         fields["base_url"] = provider.base_url
     bounds = ("timeout_seconds", "max_tokens", "max_concurrent_panes", "context_window_tokens", "api_key_env")
+    bounds += ("temperature",)
     for name in ("latency_ms", "fail_on_calls", "fail_purposes", "drift", *bounds):
         value = getattr(provider, name)
         if value != getattr(defaults, name):

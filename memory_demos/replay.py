@@ -14,6 +14,7 @@ from typing import Any
 
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT
 from memory_demos.lab_config import LabConfig, load_lab_config
+from memory_demos.providers.bounds import REPLAY_TEMPERATURE
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.providers.reachability import check_provider
 from memory_demos.scenarios import Scenario
@@ -141,6 +142,7 @@ class ReplayResult:
     scenario: str
     provider: str
     runs: list[StrategyRun] = field(default_factory=list)
+    temperature: float | None = None  # what the calls were sent (None: the server's default)
     stopped: ReplayStop | None = None  # set when the first turns all failed and the replay gave up
 
     def failure_counts(self) -> dict[str, int]:
@@ -165,6 +167,7 @@ class ReplayResult:
         return {
             "scenario": self.scenario,
             "provider": self.provider,
+            "temperature": self.temperature,
             "stopped": self.stopped.to_json() if self.stopped is not None else None,
             "results": [run.to_json() for run in self.runs],
         }
@@ -247,6 +250,7 @@ def replay(
     ``concurrency`` strategies run at a time (each makes one model call at a time), so a server that
     serves one request at a time gets 1 and is never asked twice at once; results keep their order.
     Storage, data folder and message limit come from ``config`` (default: the process's configuration).
+    A provider with no temperature is sent 0 (``REPLAY_TEMPERATURE``), so the same run gives the same JSON.
     When the first ``stop_after_failed_turns`` turns all fail in a way no retry fixes (an unreachable
     server, a refused key), the replay stops there and ``ReplayResult.stopped`` says why (None: never).
     ``check_first`` asks the server for its model list first (one request, no tokens) and plays nothing
@@ -254,6 +258,8 @@ def replay(
     """
     params = params or {}
     config = config or load_lab_config()
+    if provider.temperature is None:  # runs repeat: no server default of 0.8 unless one was asked for
+        provider = provider.with_overrides(temperature=REPLAY_TEMPERATURE)
     checking = StrategyContext.from_config(
         config,
         provider=provider,
@@ -264,7 +270,9 @@ def replay(
         parse_params(strategy_id, params.get(strategy_id), checking)
     if fork_at is not None and not 0 <= fork_at < len(scenario.turns):
         raise ValueError(f"--fork-at must be between 0 and {len(scenario.turns) - 1}; got {fork_at}")
-    result = ReplayResult(scenario=scenario.name, provider=provider.display_name)
+    result = ReplayResult(
+        scenario=scenario.name, provider=provider.display_name, temperature=provider.temperature
+    )
     if check_first:
         check = check_provider(provider)
         if check is not None and check.kind in HOPELESS_KINDS:

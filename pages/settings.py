@@ -34,6 +34,7 @@ TIMEOUT_KEY = widget_key("settings_timeout")
 MAX_TOKENS_KEY = widget_key("settings_max_tokens")
 CONCURRENCY_KEY = widget_key("settings_concurrency")
 CONTEXT_WINDOW_KEY = widget_key("settings_context_window")
+TEMPERATURE_KEY = widget_key("settings_temperature")
 LANGUAGE_KEY = widget_key("settings_language")
 HOSTED = "hosted"  # the radio's value for the workshop model (not a ProviderConfig kind)
 SETTINGS_SOURCE = "Settings"
@@ -235,6 +236,7 @@ def _bound_problems(workshop_enabled: bool) -> list[BoundProblem]:
         "max_tokens": widgets.get(MAX_TOKENS_KEY),
         "max_concurrent_panes": widgets.get(CONCURRENCY_KEY),
         "context_window_tokens": widgets.get(CONTEXT_WINDOW_KEY),
+        "temperature": widgets.get(TEMPERATURE_KEY),
     }
     return bound_problems(values, workshop=workshop_enabled)
 
@@ -245,6 +247,7 @@ BOUND_LABELS = {
     "max_tokens": "settings.max_tokens",
     "max_concurrent_panes": "settings.concurrency",
     "context_window_tokens": "settings.context_window",
+    "temperature": "settings.temperature",
 }
 
 
@@ -256,6 +259,7 @@ def _bound_text(problem: BoundProblem) -> str:
     if problem.window is not None:
         return t("settings.reply_exceeds_window", field=field, given=given, window=f"{problem.window:,}")
     key = "settings.out_of_range_auto" if setting.zero_means_auto else "settings.out_of_range"
+    key = "settings.out_of_range_fractions" if setting.fractions else key
     return t(key, field=field, given=given, lowest=f"{setting.lowest:,}", highest=f"{setting.highest:,}")
 
 
@@ -266,6 +270,7 @@ def _fill_bounds_from(provider: ProviderConfig) -> None:
     widgets.setdefault(CONCURRENCY_KEY, provider.max_concurrent_panes)
     given = provider.context_window_tokens if provider.context_window_source == SETTINGS_SOURCE else None
     widgets.setdefault(CONTEXT_WINDOW_KEY, given or 0)
+    widgets.setdefault(TEMPERATURE_KEY, provider.temperature)
 
 
 def _with_bounds(provider: ProviderConfig, workshop_enabled: bool) -> ProviderConfig:
@@ -279,6 +284,7 @@ def _with_bounds(provider: ProviderConfig, workshop_enabled: bool) -> ProviderCo
     provider = provider.with_overrides(
         max_tokens=int(widgets[MAX_TOKENS_KEY]),
         max_concurrent_panes=int(widgets[CONCURRENCY_KEY]),
+        temperature=None if widgets.get(TEMPERATURE_KEY) is None else float(widgets[TEMPERATURE_KEY]),
         context_window_tokens=None,
         context_window_source="",
     )
@@ -313,6 +319,13 @@ def _bounds_widgets(current: ProviderConfig, kind: str) -> None:
             help=t(f"{label}_help"),
             width=FIELD_WIDTH,
         )
+    st.number_input(
+        t("settings.temperature"),
+        step=0.1,
+        key=TEMPERATURE_KEY,
+        help=t("settings.temperature_help"),
+        width=FIELD_WIDTH,
+    )
     window = _chosen_window(current, kind)
     st.text(t("settings.context_window_now", tokens=f"{window.tokens:,}", source=describe_source(window)))
 

@@ -49,7 +49,7 @@ def test_replay_json_has_the_fixed_shape(capsys: pytest.CaptureFixture[str]) -> 
     )
     assert code == 0
     data = json.loads(out)
-    assert set(data) == {"scenario", "provider", "stopped", "results"}
+    assert set(data) == {"scenario", "provider", "temperature", "stopped", "results"}
     assert data["stopped"] is None
     [result] = data["results"]
     assert set(result) == {"strategy", "params", "recall", "totals", "turns"}

@@ -134,3 +134,12 @@ def test_the_gauges_window_names_its_source_and_the_offline_model_has_none() -> 
         assert window_line(at).endswith("4,096 tokens (Settings).")
         use_server(at, server.base_url, context_window=0)
         assert "(assumed: 'test-model' is not in the table" in window_line(at)
+
+
+def test_scorecard_results_say_which_temperature_the_run_used() -> None:
+    from tests.test_workshop_app import run_scorecard
+
+    at = run_scorecard("name_recall", ["buffer"])
+    result = at.session_state[KEY_PREFIX + "scorecard"].outcome.result
+    assert result.temperature == 0.0  # nothing set in Settings: a replay sends 0, so runs repeat
+    assert any(text.endswith("· " + EN["scorecard.temperature"].format(value="0")) for text in shown_text(at))

@@ -227,3 +227,66 @@ def test_replay_json_has_each_calls_seconds_and_each_hidden_calls_text(
     assert summary["first_token_seconds"] is None  # not streamed: its time is not split
     assert "I live in Lisbon." in summary["prompt"][-1]["content"] and summary["output"]
     assert turn["timing"]["not_streamed_seconds"] == summary["seconds"]
+
+
+# What each run makes anew: a fresh conversation's thread id, LangGraph's time-based checkpoint ids.
+GENERATED_IDS = {"thread_id", "checkpoint_id", "parent_id", "head"}
+
+
+def _without_timings(data: object) -> object:
+    """``data`` without timings and generated ids: what must be the same from one run to the next."""
+    if isinstance(data, dict):
+        return {
+            key: _without_timings(value)
+            for key, value in data.items()
+            if "seconds" not in key and key != "timing" and key not in GENERATED_IDS
+        }
+    if isinstance(data, list):
+        return [_without_timings(item) for item in data]
+    return data
+
+
+def test_replay_at_temperature_0_gives_the_same_json_twice_and_sends_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scenario = tmp_path / "probe.yaml"
+    scenario.write_text(
+        "name: Probe\nturns:\n  - user: I'm Mara and I live in Lisbon.\n  - user: I like tea.\n"
+        "  - user: What's my name?\n    expect: [Mara]\n",
+        encoding="utf-8",
+    )
+    outputs = []
+    with FakeOpenAIServer(stream_usage=False) as server:
+        args = ["replay", "--scenario", str(scenario), "--provider", "openai_compatible", "--model", "m"]
+        args += ["--base-url", server.base_url, "--strategies", "buffer,summary,window,agent"]
+        for _ in range(2):
+            assert main([*args, "--temperature", "0", "--json"]) == 0
+            outputs.append(json.loads(capsys.readouterr().out))
+        completions = [r for r in server.requests if r.path.endswith("/chat/completions")]
+        assert completions and {r.body.get("temperature") for r in completions} == {0.0}
+        server.reset_requests()
+        assert main(args) == 0  # no --temperature: a replay still sends 0, and says so
+        assert "temperature: 0" in capsys.readouterr().out.splitlines()[0]
+        chats = [r for r in server.requests if r.path.endswith("/chat/completions")]
+        assert chats and {r.body.get("temperature") for r in chats} == {0.0}
+    first, second = outputs
+    assert first["temperature"] == 0.0
+    assert _without_timings(first) == _without_timings(second)
+
+
+def test_chat_keeps_the_servers_temperature_unless_given_and_a_bad_one_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMORY_LAB_DATA_DIR", str(tmp_path))
+    with FakeOpenAIServer() as server:
+        args = ["chat", "--provider", "openai_compatible", "--model", "m", "--base-url", server.base_url]
+        args += ["--strategy", "buffer", "--conversation", str(tmp_path.name)]
+        assert main([*args, "hi"]) == 0
+        assert "temperature" not in server.requests[-1].body
+        assert main([*args, "--temperature", "0.7", "hi"]) == 0
+        assert server.requests[-1].body["temperature"] == 0.7
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exited:
+        main(["replay", "--scenario", "name_recall", "--temperature", "2.5"])
+    assert exited.value.code == 2
+    assert "--temperature: must be from 0 to 2 (fractions allowed); got '2.5'" in capsys.readouterr().err

@@ -152,3 +152,16 @@ def test_a_refused_address_suggests_the_workshop_model_only_when_there_is_one(ho
     assert shown[1] == EN[advice]
     everything = " ".join(shown + [t.value for t in at.text])
     assert ("workshop model" in everything) is host_model
+
+
+def test_a_temperature_is_optional_may_have_a_fraction_and_is_refused_outside_0_to_2() -> None:
+    at = settings_page()
+    assert at.number_input(key=widget_key("settings_temperature")).value is None  # the server's default
+    at.number_input(key=widget_key("settings_temperature")).set_value(2.5)
+    apply(at)
+    [shown] = errors(at)
+    assert shown.startswith(EN["settings.temperature"]) and "2.5" in shown and "fractions allowed" in shown
+    assert at.session_state[KEY_PREFIX + "provider"].temperature is None
+    at.number_input(key=widget_key("settings_temperature")).set_value(0.3)
+    apply(at)
+    assert not errors(at) and at.session_state[KEY_PREFIX + "provider"].temperature == 0.3

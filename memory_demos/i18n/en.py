@@ -403,6 +403,10 @@ TEXTS: dict[str, str] = {
     "settings.concurrency": "Answer panes at most N at a time (0: all at once)",
     "settings.concurrency_help": "1 for a local server that serves one request at a time (llama.cpp's "
     "Python server, a llama-server with one slot): it stops a running reply to answer another.",
+    "settings.temperature": "Temperature (empty: the server's default)",
+    "settings.temperature_help": "0 to 2; fractions allowed. Empty: each server's own default (0.8 for "
+    "llama-cpp-python, so the same prompt can give different replies). Replays and the Scorecard send 0 "
+    "unless a value is set here, so their runs repeat; the results say which was used.",
     "settings.context_window": "Context window in tokens (0: known models, or ask the server)",
     "settings.context_window_help": "The gauge and the context-overflow messages use it. Known OpenAI "
     "models come from a table; a local server is asked (llama.cpp /props, vLLM /v1/models, Ollama "
@@ -424,6 +428,8 @@ TEXTS: dict[str, str] = {
     "and apply again.",
     "settings.out_of_range": "{field}: {given} cannot be used; enter a whole number from {lowest} to "
     "{highest}.",
+    "settings.out_of_range_fractions": "{field}: {given} cannot be used; enter a number from {lowest} to "
+    "{highest} (fractions allowed), or leave it empty.",
     "settings.out_of_range_auto": "{field}: {given} cannot be used; enter 0 (automatic) or a whole number "
     "from {lowest} to {highest}.",
     "settings.reply_exceeds_window": "{field}: {given} leaves no room for the prompt in a context window "
@@ -609,6 +615,8 @@ TEXTS: dict[str, str] = {
     "scorecard.progress": "{strategy}: turn {k} of {n}",
     "scorecard.waiting": "{strategy}: waiting",
     "scorecard.provider": "Model: {provider}",
+    "scorecard.temperature": "temperature {value}",
+    "scorecard.temperature_default": "temperature: the server's default",
     "scorecard.results": "Results: {scenario}",
     "scorecard.prices_label": "List prices as of 2025 (USD per million tokens), editable",
     "scorecard.price.model": "model",

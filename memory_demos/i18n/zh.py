@@ -372,6 +372,10 @@ TEXTS: dict[str, str] = {
     "settings.concurrency": "最多同时回答 N 个窗格（0：全部同时）",
     "settings.concurrency_help": "本地服务一次只处理一个请求时设为 1（llama.cpp 的 Python 服务、只有一个 "
     "slot 的 llama-server）：否则它会中断正在进行的回复去回答另一个。",
+    "settings.temperature": "温度（留空：服务器默认值）",
+    "settings.temperature_help": "0 到 2，可以有小数。留空：用各服务器自己的默认值（llama-cpp-python 为 0.8，"
+    "同一个提示词可能得到不同的回答）。除非这里填了值，重放和评分卡都发送 0，结果才可重复；"
+    "结果里会写明用的是哪个值。",
     "settings.context_window": "上下文窗口（词元，0：已知模型，或询问服务）",
     "settings.context_window_help": "量表和上下文溢出提示会用到它。已知的 OpenAI 模型来自一张表；"
     "本地服务会被询问（llama.cpp /props、vLLM /v1/models、Ollama /api/show、LM Studio）；"
@@ -388,6 +392,8 @@ TEXTS: dict[str, str] = {
     "settings.unchanged": "没有任何变化。",
     "settings.not_applied": "没有应用任何设置：当前使用的模型不变。请修正上面的值后再应用。",
     "settings.out_of_range": "{field}：不能使用 {given}；请输入 {lowest} 到 {highest} 之间的整数。",
+    "settings.out_of_range_fractions": "{field}：不能使用 {given}；请输入 {lowest} 到 {highest} 之间的数"
+    "（可以有小数），或留空。",
     "settings.out_of_range_auto": "{field}：不能使用 {given}；请输入 0（自动）或 {lowest} 到 {highest} "
     "之间的整数。",
     "settings.reply_exceeds_window": "{field}：{given} 在 {window} 个词元的上下文窗口里没有给提示留下空间；"
@@ -557,6 +563,8 @@ TEXTS: dict[str, str] = {
     "scorecard.progress": "{strategy}：第 {k} 轮，共 {n} 轮",
     "scorecard.waiting": "{strategy}：等待中",
     "scorecard.provider": "模型：{provider}",
+    "scorecard.temperature": "温度 {value}",
+    "scorecard.temperature_default": "温度：服务器默认值",
     "scorecard.results": "结果：{scenario}",
     "scorecard.prices_label": "2025 年的标价（美元 / 百万词元），可编辑",
     "scorecard.price.model": "模型",

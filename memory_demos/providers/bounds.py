@@ -18,12 +18,17 @@ from memory_demos.providers.url_policy import MAX_TIMEOUT_SECONDS
 
 @dataclass(frozen=True)
 class SettingRange:
-    """The whole numbers a setting accepts: ``lowest`` to ``highest``, and 0 when ``zero_means_auto``."""
+    """The numbers a setting accepts: ``lowest`` to ``highest``, and 0 when ``zero_means_auto``.
+
+    Whole numbers only, unless ``fractions``; ``optional`` settings may be left empty (None).
+    """
 
     name: str  # the ProviderConfig field it sets
     lowest: int
     highest: int
     zero_means_auto: bool = False
+    fractions: bool = False
+    optional: bool = False
 
     def accepts(self, value: float) -> bool:
         return (self.zero_means_auto and value == 0) or self.lowest <= value <= self.highest
@@ -34,6 +39,10 @@ WORKSHOP_TIMEOUT = SettingRange("timeout_seconds", 1, int(MAX_TIMEOUT_SECONDS)) 
 MAX_TOKENS = SettingRange("max_tokens", 1, 32_768)
 CONCURRENCY = SettingRange("max_concurrent_panes", 0, 8)
 CONTEXT_WINDOW = SettingRange("context_window_tokens", 512, 10_000_000, zero_means_auto=True)
+# Sampling temperature: OpenAI's range. Empty: the server's default (0.8 for llama-cpp-python, which made
+# the same prompt give three different replies); replays and the Scorecard then use 0, so runs repeat.
+TEMPERATURE = SettingRange("temperature", 0, 2, fractions=True, optional=True)
+REPLAY_TEMPERATURE = 0.0
 
 
 @dataclass(frozen=True)
@@ -51,14 +60,19 @@ def bound_problems(values: Mapping[str, object], *, workshop: bool = False) -> l
     A value that is not a whole number is refused like one out of range. ``max_tokens`` must also be
     smaller than a context window that was given, or no prompt would fit beside the reply.
     """
-    ranges = (WORKSHOP_TIMEOUT if workshop else TIMEOUT, MAX_TOKENS, CONCURRENCY, CONTEXT_WINDOW)
+    ranges = (WORKSHOP_TIMEOUT if workshop else TIMEOUT, MAX_TOKENS, CONCURRENCY, CONTEXT_WINDOW, TEMPERATURE)
     problems = []
     accepted: dict[str, int] = {}
     for setting in ranges:
         if setting.name not in values:
             continue
         value = values[setting.name]
-        whole = isinstance(value, int | float) and not isinstance(value, bool) and float(value).is_integer()
+        if value is None and setting.optional:
+            continue
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if number and setting.fractions and setting.accepts(float(value)):  # type: ignore[arg-type]
+            continue
+        whole = number and float(value).is_integer()  # type: ignore[arg-type]
         if whole and setting.accepts(int(value)):  # type: ignore[arg-type]
             accepted[setting.name] = int(value)  # type: ignore[arg-type]
         else:

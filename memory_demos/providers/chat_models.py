@@ -69,6 +69,7 @@ class ProviderConfig:
     use_env_key: bool = True
     # -- bounds and the server's shape (Settings and CLI flags) --
     max_tokens: int = DEFAULT_MAX_TOKENS  # per reply; a reply that reaches it is kept, marked as cut
+    temperature: float | None = None  # None: the server's default (replays and the Scorecard use 0)
     max_concurrent_panes: int = 0  # answer panes at most N at a time (0: all at once)
     context_window_tokens: int | None = None  # from Settings, the CLI or the server; None: table or guess
     context_window_source: str = ""
@@ -219,6 +220,8 @@ def build_chat_model(
         timeout=timeout,
         max_retries=config.max_retries,
         max_tokens=config.max_tokens,
+        # Sent only when set: a server keeps its own default otherwise (llama-cpp-python's is 0.8).
+        **({"temperature": config.temperature} if config.temperature is not None else {}),
         **egress_clients,
         streaming=streaming,
         stream_usage=True,

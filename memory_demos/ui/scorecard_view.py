@@ -229,9 +229,16 @@ def _show_failures(result: ReplayResult) -> bool:
     return False
 
 
+def temperature_label(temperature: float | None) -> str:
+    """The temperature the run's calls were sent, or that the server chose."""
+    if temperature is None:
+        return t("scorecard.temperature_default")
+    return t("scorecard.temperature", value=f"{temperature:g}")
+
+
 def render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> None:
     st.subheader(t("scorecard.table"), anchor=False)
-    st.text(f"{scenario.name} · {provider_label(provider)}")
+    st.text(f"{scenario.name} · {provider_label(provider)} · {temperature_label(result.temperature)}")
     if _show_failures(result):
         return
     strategy_ids = [run.strategy_id for run in result.runs]
