@@ -8,13 +8,15 @@ from memory_demos.heap import freeze_imported_objects
 from memory_demos.i18n import t
 from memory_demos.session import LANGUAGES, get_session, widget_key
 from memory_demos.ui.frame import frame_scope, keep_language_in_url
-from memory_demos.ui.nav import favicon, visible_pages
+from memory_demos.ui.nav import favicon, listed_pages, visible_pages
 from memory_demos.ui.text import provider_label
 from memory_demos.ui.workshop import (
     admitted,
     attendee_budget,
     capture_resume_token,
+    instructor_unlocked,
     load_config_or_stop,
+    open_instructor_view_now,
     open_resume_link,
     recognise_attendee,
     remember_attendee,
@@ -41,29 +43,32 @@ def _language_changed() -> None:
     session.language = session.widgets[widget_key("language_sidebar")]
 
 
-pages = [
-    st.Page(spec.path, title=t(spec.title_key), icon=spec.icon, default=spec.default)
+pages = {
+    spec.path: st.Page(spec.path, title=t(spec.title_key), icon=spec.icon, default=spec.default)
     for spec in visible_pages(workshop.enabled)
-]
+}
 if not admitted(workshop):
     # The navigation is declared (so a deep link stays valid) but hidden: nothing but the gate runs.
-    st.navigation(pages, position="hidden")
+    st.navigation(list(pages.values()), position="hidden")
     render_access_gate(workshop)
     st.stop()
 
 # Hidden: the sidebar draws its own links, so that ``client.showSidebarNavigation = false`` can hide
 # the automatic page list Streamlit shows for a ``pages/`` folder before this frame first runs.
-navigation = st.navigation(pages, position="hidden")
+navigation = st.navigation(list(pages.values()), position="hidden")
 if workshop.enabled:
     remember_attendee(workshop)
+    if open_instructor_view_now():  # the host code was given at the gate
+        st.switch_page(pages["pages/instructor.py"])
 track_session(session, workshop)
 resume_token = capture_resume_token(session)
 if resume_token is not None and open_resume_link(session, workshop, resume_token):
     st.switch_page("pages/compare.py")
 
 with st.sidebar:
-    for page in pages:
-        st.page_link(page)
+    # The host's pages are linked only once this session gave the host code; attendees never see them.
+    for spec in listed_pages(workshop.enabled, host=instructor_unlocked()):
+        st.page_link(pages[spec.path])
     st.divider()
     st.markdown(f"**:material/psychology: {t('app.name')}**")
     st.caption(t("sidebar.provider"))

@@ -94,11 +94,12 @@ def budget_refusal(session: LabSession, text: str, *, retry: bool = False) -> No
 
 # -- sending and recording ------------------------------------------------------------------------
 def send_message(session: LabSession, text: str, on_done: TurnsListener | None = None) -> bool:
-    """Send ``text`` to every pane; True if it went. A refused message becomes a notice, and (unless it
-    was empty) the chat box's refill. ``on_done`` gets the turns on the worker thread (usage counting)."""
+    """Send ``text`` to every pane; True if it went. A refused message becomes a notice by the chat box,
+    and (unless it was empty) the chat box's refill. ``on_done`` gets the turns on the worker thread
+    (usage counting)."""
     refusal = message_refusal(session, text)
     if refusal is not None:
-        session.flash(refusal.kind, refusal.message)
+        session.flash(refusal.kind, refusal.message, place="chat")  # by the box the attendee typed in
         if refusal.kind != "info":
             session.chat_refill = text
         return False

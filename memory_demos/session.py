@@ -50,13 +50,21 @@ class Limits:
     max_panes: int = MAX_PANES
 
 
+NoticePlace = Literal["page", "chat"]
+
+
 @dataclass(frozen=True)
 class Notice:
-    """A one-shot message for the next render: kind is info, success, warning or error."""
+    """A one-shot message for the next render: kind is info, success, warning or error.
+
+    ``place`` is where it is drawn: at the top of the page, or by the chat box (a refused message,
+    where the attendee is looking).
+    """
 
     kind: str
     message: str
     detail: str | None = None
+    place: NoticePlace = "page"
 
 
 class WidgetValues(MutableMapping[str, Any]):
@@ -383,19 +391,23 @@ class LabSession:
         return WidgetValues(self._state)
 
     # -- one-shot notices shown after a rerun --------------------------------------------------
-    def flash(self, kind: str, message: str, detail: str | None = None) -> None:
+    def flash(
+        self, kind: str, message: str, detail: str | None = None, *, place: NoticePlace = "page"
+    ) -> None:
         """Queue a notice: ``message`` is interface text; ``detail`` (an error) is shown as plain text."""
-        self._setdefault("flash", list).append(Notice(kind, message, detail))
+        self._setdefault("flash", list).append(Notice(kind, message, detail, place))
 
     @property
     def has_flashes(self) -> bool:
         """True if a notice waits to be shown."""
         return bool(self._state.get(KEY_PREFIX + "flash"))
 
-    def take_flashes(self) -> list[Notice]:
-        notices = list(self._setdefault("flash", list))
-        self._set("flash", [])
-        return notices
+    def take_flashes(self, place: NoticePlace | None = None) -> list[Notice]:
+        """The queued notices for ``place`` (all of them when None), forgotten once taken."""
+        queued = list(self._setdefault("flash", list))
+        taken = [notice for notice in queued if place is None or notice.place == place]
+        self._set("flash", [notice for notice in queued if notice not in taken])
+        return taken
 
 
 def get_session() -> LabSession:

@@ -19,7 +19,7 @@ from memory_demos.ui.broadcast import stream_into
 from memory_demos.ui.charts import CostPoint, render_cost_charts
 from memory_demos.ui.conversation_export import render_conversation_export
 from memory_demos.ui.frame import run_in_frame
-from memory_demos.ui.notices import show_flashes
+from memory_demos.ui.notices import show_flashes, show_notices
 from memory_demos.ui.pane import PaneActions, PaneSlots, PaneView, finish_pane, render_pane
 from memory_demos.ui.text import code_span, provider_label
 from memory_demos.ui.workshop import lab_config, render_conversation_link, usage_recorder
@@ -174,15 +174,17 @@ def render() -> None:
 
 
 def _chat_box(session: LabSession) -> None:
-    """The chat input (refilled with a refused message) and what a submitted message starts."""
+    """The chat input (refilled with a refused message, the refusal just above it) and what a submitted
+    message starts. Both sit in the bottom bar, where the attendee typed: a notice at the top of the
+    page would be thousands of pixels away from the box."""
     refill, session.chat_refill = session.chat_refill, None
     if refill:
         session.widgets[widget_key("chat")] = refill
+    with st.bottom:
+        show_notices(session.take_flashes(place="chat"))
     message = st.chat_input(t("compare.chat_placeholder"), key=widget_key("chat"), submit_mode="disable")
-    if message is not None:
-        compare.send_message(session, message, on_done=usage_recorder(session))
-        if session.chat_refill is not None:
-            st.rerun()  # to put the refused message back into the box
+    if message is not None and not compare.send_message(session, message, on_done=usage_recorder(session)):
+        st.rerun()  # to show the refusal by the box, and put the refused message back into it
 
 
 def _usage_caption(session: LabSession, slot: DeltaGenerator) -> None:

@@ -7,9 +7,9 @@ import streamlit as st
 from memory_demos.i18n import t
 from memory_demos.session import get_session
 from memory_demos.ui.frame import run_in_frame
-from memory_demos.ui.nav import visible_pages
+from memory_demos.ui.nav import listed_pages
 from memory_demos.ui.text import provider_label
-from memory_demos.ui.workshop import lab_config
+from memory_demos.ui.workshop import instructor_unlocked, lab_config
 
 
 def render() -> None:
@@ -28,7 +28,7 @@ def render() -> None:
             st.caption(t("home.offline_note"))
 
     st.subheader(t("home.pages"), anchor=False)
-    for spec in visible_pages(lab_config().workshop.enabled):
+    for spec in listed_pages(lab_config().workshop.enabled, host=instructor_unlocked()):
         if spec.default:
             continue
         with st.container(border=True):

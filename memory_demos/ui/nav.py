@@ -14,7 +14,8 @@ if TYPE_CHECKING:
 class PageSpec:
     """One page: its script, the i18n keys of its title and one-line blurb, and a Material icon.
 
-    ``workshop_only`` pages are listed only when workshop mode is on.
+    ``workshop_only`` pages exist only when workshop mode is on; ``host_only`` ones are listed (in the
+    sidebar and on Home) only to the host, though their address opens for anyone (behind the host code).
     """
 
     path: str
@@ -23,6 +24,7 @@ class PageSpec:
     icon: str
     default: bool = False
     workshop_only: bool = False
+    host_only: bool = False
 
 
 PAGES: list[PageSpec] = [
@@ -39,13 +41,19 @@ PAGES: list[PageSpec] = [
         "nav.instructor.blurb",
         ":material/co_present:",
         workshop_only=True,
+        host_only=True,
     ),
 ]
 
 
 def visible_pages(workshop_enabled: bool) -> list[PageSpec]:
-    """The pages to list: the workshop-only ones only in workshop mode."""
+    """The pages that exist (the navigation declares them): the workshop-only ones only in workshop mode."""
     return [spec for spec in PAGES if workshop_enabled or not spec.workshop_only]
+
+
+def listed_pages(workshop_enabled: bool, *, host: bool) -> list[PageSpec]:
+    """The pages to link to: the visible ones, less the host's own unless this session is the host's."""
+    return [spec for spec in visible_pages(workshop_enabled) if host or not spec.host_only]
 
 
 @lru_cache(maxsize=1)

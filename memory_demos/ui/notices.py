@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import streamlit as st
 
-from memory_demos.session import LabSession
+from memory_demos.session import LabSession, Notice
 
 _ICONS = {
     "info": ":material/info:",
@@ -14,10 +16,18 @@ _ICONS = {
 }
 
 
-def show_flashes(session: LabSession) -> None:
-    """Show and forget the queued notices; details (which may quote a provider) are plain text."""
-    for notice in session.take_flashes():
+def show_notices(notices: Sequence[Notice]) -> None:
+    """Draw notices where the caller is (``with`` a container); details are plain text."""
+    for notice in notices:
         show = {"success": st.success, "warning": st.warning, "error": st.error}.get(notice.kind, st.info)
         show(notice.message, icon=_ICONS.get(notice.kind, ":material/info:"))
         if notice.detail:
             st.text(notice.detail)
+
+
+def show_flashes(session: LabSession) -> None:
+    """Show and forget the queued notices; details (which may quote a provider) are plain text.
+
+    Notices meant for the chat box are taken there first; any still queued show here, never lost.
+    """
+    show_notices(session.take_flashes())

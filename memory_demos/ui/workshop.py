@@ -44,6 +44,7 @@ ATTENDEE_KEY = KEY_PREFIX + "attendee"
 COOKIE_SET_KEY = KEY_PREFIX + "attendee_cookie_set"
 COOKIE_MAX_AGE_S = 7 * 24 * 3600
 INSTRUCTOR_KEY = KEY_PREFIX + "instructor_unlocked"
+OPEN_INSTRUCTOR_KEY = KEY_PREFIX + "open_instructor"
 RESUME_SEEN_KEY = KEY_PREFIX + "resume_seen"
 SAVED_MANIFEST_KEY = KEY_PREFIX + "saved_manifest"
 WRONG_CODE_DELAY_S = 1.0
@@ -97,8 +98,12 @@ def client_address() -> str:
     return st.context.ip_address or "loopback"
 
 
-def _guarded_check(config: WorkshopConfig, widget: str, expected: Any, kind: str) -> str | None:
-    """Compare a typed code under the server-wide guard: None if it matched, else why not."""
+def _guarded_check(config: WorkshopConfig, widget: str, expected: dict[str, Any], kind: str) -> str:
+    """Compare a typed code with each of ``expected`` (name: code) under the server-wide guard.
+
+    Returns the name of the code it matched, else why not (``locked``, ``busy``, ``wrong``). All codes
+    are compared, so the time taken does not say which one was close.
+    """
     given = str(st.session_state.get(widget_key(widget)) or "")
     st.session_state[widget_key(widget)] = ""
     address = client_address()
@@ -106,12 +111,12 @@ def _guarded_check(config: WorkshopConfig, widget: str, expected: Any, kind: str
     if verdict != "check":
         ROOM.registry.record_error(None, f"code_{verdict}")
         return verdict
-    ok = codes_match(given, expected)
-    if not ok:
+    matches = [name for name, code in expected.items() if codes_match(given, code)]
+    if not matches:
         ROOM.registry.record_error(None, kind)
         time.sleep(WRONG_CODE_DELAY_S)  # each wrong try costs a second; the guard is counting meanwhile
-    ROOM.guard.end(address, ok, config.limits)
-    return None if ok else "wrong"
+    ROOM.guard.end(address, bool(matches), config.limits)
+    return matches[0] if matches else "wrong"
 
 
 def _refusal_text(reason: str, config: WorkshopConfig) -> str:
@@ -123,11 +128,23 @@ def _refusal_text(reason: str, config: WorkshopConfig) -> str:
 
 
 def _check_access_code(config: WorkshopConfig) -> None:
-    refused = _guarded_check(config, "access_code", config.access_code, "access_denied")
-    if refused is None:
+    """The gate takes the access code, or the host code (which also opens the instructor view)."""
+    codes = {"access": config.access_code}
+    if config.host_code is not None:
+        codes["host"] = config.host_code
+    outcome = _guarded_check(config, "access_code", codes, "access_denied")
+    if outcome in codes:
         st.session_state[ADMITTED_KEY] = True
+        if outcome == "host":
+            _unlock_instructor(config)
+            st.session_state[OPEN_INSTRUCTOR_KEY] = True
     else:
-        st.session_state[KEY_PREFIX + "access_refused"] = refused
+        st.session_state[KEY_PREFIX + "access_refused"] = outcome
+
+
+def open_instructor_view_now() -> bool:
+    """True once, right after the host code was given at the gate: the frame then opens that view."""
+    return bool(st.session_state.pop(OPEN_INSTRUCTOR_KEY, False))
 
 
 def render_access_gate(config: WorkshopConfig) -> None:
@@ -142,18 +159,26 @@ def render_access_gate(config: WorkshopConfig) -> None:
         st.form_submit_button(
             t("gate.enter"), icon=":material/login:", on_click=_check_access_code, args=(config,)
         )
+    if config.host_code is not None:
+        st.caption(":material/co_present: " + t("gate.host_hint"))
 
 
 def instructor_unlocked() -> bool:
+    """True once this browser session gave the host code (at the gate or on the instructor view)."""
     return bool(st.session_state.get(INSTRUCTOR_KEY))
 
 
+def _unlock_instructor(config: WorkshopConfig) -> None:
+    st.session_state[INSTRUCTOR_KEY] = True
+    ROOM.mark_host(recognise_attendee(config))  # the host's browser is not counted as an attendee
+
+
 def _check_host_code(config: WorkshopConfig) -> None:
-    refused = _guarded_check(config, "host_code", config.instructor_code, "host_code_denied")
-    if refused is None:
-        st.session_state[INSTRUCTOR_KEY] = True
+    outcome = _guarded_check(config, "host_code", {"host": config.instructor_code}, "host_code_denied")
+    if outcome == "host":
+        _unlock_instructor(config)
     else:
-        st.session_state[KEY_PREFIX + "host_refused"] = refused
+        st.session_state[KEY_PREFIX + "host_refused"] = outcome
 
 
 def render_host_gate(config: WorkshopConfig) -> None:

@@ -7,7 +7,8 @@ may ask Streamlit to clear its caches (the ``clear_cache`` websocket message), w
 instructor's counts, the budgets or the idle sweep. It holds counters and opaque ids only, never text.
 
 Attendees are recognised by a signed token (``memory_demos.workshop.attendee``), so a reload or a new
-tab of the same browser brings back the same budget.
+tab of the same browser brings back the same budget. An attendee is a browser that was admitted (it has
+a budget); a browser that opened the instructor view is the host's and is counted apart.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class RoomState:
         self.guard = CodeGuard(clock=clock)
         self._lock = threading.Lock()
         self._budgets: OrderedDict[str, SessionBudget] = OrderedDict()
+        self._hosts: set[str] = set()
 
     def budget_for(self, attendee_id: str, limits: WorkshopLimits) -> SessionBudget:
         """The attendee's one budget (made on first sight; follows changed limits, keeping what was spent)."""
@@ -44,17 +46,25 @@ class RoomState:
             if budget is None:
                 budget = self._budgets[attendee_id] = SessionBudget(limits)
                 while len(self._budgets) > MAX_ATTENDEES:  # the oldest attendee's counters go first
-                    self._budgets.popitem(last=False)
+                    oldest, _ = self._budgets.popitem(last=False)
+                    self._hosts.discard(oldest)
             else:
                 self._budgets.move_to_end(attendee_id)
         if budget.limits != limits:
             budget.set_limits(limits)
         return budget
 
+    def mark_host(self, attendee_id: str) -> None:
+        """This browser opened the instructor view: from now on it is the host's, not an attendee."""
+        with self._lock:
+            self._hosts.add(attendee_id)
+            while len(self._hosts) > MAX_ATTENDEES:  # only a flood of host codes could get here
+                self._hosts.pop()
+
     def attendee_rows(self) -> list[dict[str, int]]:
         """One row per attendee, numbered (never by id): tokens, calls, refusals, running now."""
         with self._lock:
-            budgets = list(self._budgets.values())
+            budgets = [budget for key, budget in self._budgets.items() if key not in self._hosts]
         return [
             {
                 "attendee": number,
@@ -70,5 +80,12 @@ class RoomState:
 
     @property
     def attendees(self) -> int:
+        """Distinct admitted browsers, the host's not included."""
         with self._lock:
-            return len(self._budgets)
+            return sum(1 for key in self._budgets if key not in self._hosts)
+
+    @property
+    def host_browsers(self) -> int:
+        """Browsers that opened the instructor view."""
+        with self._lock:
+            return len(self._hosts)
