@@ -169,9 +169,25 @@ def test_an_attendee_typed_address_never_reaches_the_hosts_network(
     context.close()
 
 
+UPDATED = re.compile(r"last update (\d\d:\d\d:\d\d)")
+
+
+def last_update(page: Any) -> str:
+    caption = page.get_by_text(UPDATED).first
+    caption.wait_for(timeout=30_000)
+    match = UPDATED.search(caption.text_content() or "")
+    assert match, caption.text_content()
+    return match.group(1)
+
+
 def instructor_metrics(page: Any) -> dict[str, int]:
-    page.get_by_role("button", name="Refresh").click()
-    time.sleep(1.0)
+    """The view's counts once it has redrawn itself (every 5 s, with no click) after this call."""
+    seen = last_update(page)
+    deadline = time.monotonic() + 30
+    while last_update(page) == seen:
+        assert time.monotonic() < deadline, "the Instructor view did not redraw itself within 30 s"
+        time.sleep(0.5)
+    time.sleep(1.0)  # the caption is drawn first: let the rest of the redraw land
     page.get_by_test_id("stMetric").first.wait_for(timeout=30_000)
     values = {}
     for metric in page.get_by_test_id("stMetric").all():
