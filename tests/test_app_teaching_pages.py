@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from memory_demos.failure_lab import DEMOS
 from memory_demos.i18n import t
 from memory_demos.migration import SAME_CONTEXT, STEP_IDS, load_step
 from memory_demos.session import widget_key
@@ -108,14 +107,31 @@ def test_scorecard_runs_a_bundled_scenario_to_completion() -> None:
 @pytest.mark.parametrize("demo_key", ["chatty_entities", "trim_orphan"])
 def test_failure_lab_loads_and_runs_a_demo(demo_key: str) -> None:
     at = AppTest.from_file(FAILURE_LAB, default_timeout=60)
+    at.session_state[widget_key("failure_demo")] = demo_key
     at.run()
     assert not at.exception
-    assert len(at.tabs) == len(DEMOS)
+    assert not at.tabs  # the demos are choices that wrap, not tabs hidden behind an arrow
     at.button(key=widget_key("failure", demo_key)).click().run()
     assert not at.exception
     assert [e.value for e in at.error] == ["Failure reproduced with the naive set-up."]
     assert [s.value for s in at.success] == ["The fix holds: the failure is absent."]
+    assert not at.json  # the raw results wait behind a toggle; the verdict shows the evidence
+    at.toggle(key=widget_key("failure_json", demo_key)).set_value(True).run()
     assert len(at.json) == 2
+
+
+def test_failure_lab_verdict_shows_the_leaked_password_hint_without_opening_json() -> None:
+    at = AppTest.from_file(FAILURE_LAB, default_timeout=60)
+    at.session_state[widget_key("failure_demo")] = "vector_privacy"
+    at.run()
+    at.button(key=widget_key("failure", "vector_privacy")).click().run()
+    assert not at.exception
+    texts = [text.value for text in at.text]
+    assert any("My password hint is the name of my first cat, Whiskers." in text for text in texts)
+    labels = [markdown.value for markdown in at.markdown]
+    assert "**Put in the prompt for “How do I reset my password?”**" in labels
+    assert ":red[**Leaked**]" in labels and ":green[**Fixed**]" in labels
+    assert not at.json
 
 
 @pytest.mark.parametrize("page", [MIGRATION, SCORECARD, FAILURE_LAB])

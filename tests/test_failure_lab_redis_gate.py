@@ -33,8 +33,10 @@ def test_without_redis_the_demo_says_what_it_needs_and_cannot_be_run(
     if workshop:
         monkeypatch.setenv("MEMORY_LAB_WORKSHOP", "1")
     at = failure_lab()
-    assert at.button(key=widget_key("failure", REDIS_DEMO)).disabled
     assert not at.button(key=widget_key("failure", "chatty_entities")).disabled  # the others run as before
+    at.session_state[widget_key("failure_demo")] = REDIS_DEMO
+    at.run()
+    assert at.button(key=widget_key("failure", REDIS_DEMO)).disabled
     notes = [i.value for i in at.info]
     expected = (
         EN["failure.needs_redis_workshop"]
@@ -53,6 +55,8 @@ def test_without_redis_the_demo_says_what_it_needs_and_cannot_be_run(
 def test_with_redis_configured_the_demo_runs(monkeypatch: pytest.MonkeyPatch, redis_url: str) -> None:  # noqa: F811
     monkeypatch.setenv(REDIS_URL_ENV, redis_url)
     at = failure_lab()
+    at.session_state[widget_key("failure_demo")] = REDIS_DEMO
+    at.run()
     button = at.button(key=widget_key("failure", REDIS_DEMO))
     assert not button.disabled and not any("Redis" in i.value for i in at.info)
     button.click().run()

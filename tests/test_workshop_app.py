@@ -298,6 +298,7 @@ def test_run_both_and_the_failure_lab_spend_the_attendee_budget_and_show_to_the_
     )  # the instructor's per-session row counts them
     calls = budget.model_calls
     at.switch_page("pages/failure_lab.py")
+    at.session_state[widget_key("failure_demo")] = "summary_drift"
     run(at)
     at.button(key=widget_key("failure", "summary_drift")).click().run()
     assert not at.exception and budget.model_calls > calls

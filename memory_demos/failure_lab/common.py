@@ -18,6 +18,8 @@ __all__ = [
     "CallGate",
     "Demo",
     "DemoResult",
+    "Verdict",
+    "VerdictRow",
     "calls_by_purpose",
     "demo_result",
     "offline_model",
@@ -39,6 +41,21 @@ class DemoResult(TypedDict):
 
 
 @dataclass(frozen=True)
+class VerdictRow:
+    """One line of a demo's verdict: what is checked (a catalogue key and its values) and the evidence
+    each set-up produced, as data (text from the run, a number, a yes/no, a list): the page translates
+    the label and shows the evidence as text."""
+
+    label_key: str
+    naive: Any
+    fixed: Any
+    label_args: tuple[tuple[str, str], ...] = ()
+
+
+Verdict = Callable[[DemoResult], tuple[VerdictRow, ...]]
+
+
+@dataclass(frozen=True)
 class Demo:
     """One failure mode: catalogue keys of its title, failure and fix, and the function that shows both."""
 
@@ -48,6 +65,10 @@ class Demo:
     fix_key: str
     run: Callable[..., DemoResult]  # run(language, gate): gate guards the models it builds (workshop mode)
     code: tuple[Callable[..., Any], ...] = ()
+    # What went wrong with the naive set-up (leaked, lost, invented, broken: ``failure.harm.<harm>``), and
+    # the rows of evidence the page shows before the raw JSON.
+    harm: str = "lost"
+    verdict: Verdict | None = None
 
 
 def offline_model(capture: CallCapture, gate: CallGate | None = None, **switches: Any) -> Any:

@@ -12,6 +12,7 @@ from memory_demos.failure_lab.common import (
     CallGate,
     Demo,
     DemoResult,
+    VerdictRow,
     demo_result,
     offline_model,
 )
@@ -144,6 +145,15 @@ def summary_drift(language: str = "en", gate: CallGate | None = None) -> DemoRes
     return demo_result(DEMO, language, naive, fixed, bool(naive["invented"]), fixed_ok)
 
 
+def verdict(result: DemoResult) -> tuple[VerdictRow, ...]:
+    """The sentences the final summary invented, and the final summary itself."""
+    naive, fixed = result["naive"], result["fixed"]
+    return (
+        VerdictRow("failure.verdict.invented", naive["invented"], fixed["invented"]),
+        VerdictRow("failure.verdict.final_summary", naive["final_summary"], fixed["final_summary"]),
+    )
+
+
 DEMO = Demo(
     "summary_drift",
     "failure.summary_drift.title",
@@ -151,4 +161,6 @@ DEMO = Demo(
     "failure.summary_drift.fix",
     summary_drift,
     (unsupported_sentences, run_summary),
+    harm="invented",
+    verdict=verdict,
 )

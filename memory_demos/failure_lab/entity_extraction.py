@@ -12,6 +12,7 @@ from memory_demos.failure_lab.common import (
     CallGate,
     Demo,
     DemoResult,
+    VerdictRow,
     calls_by_purpose,
     demo_result,
     offline_model,
@@ -84,6 +85,18 @@ def chatty_entities(language: str = "en", gate: CallGate | None = None) -> DemoR
     return demo_result(DEMO, language, naive, fixed, bool(naive["junk_entities"]), fixed_ok)
 
 
+def verdict(result: DemoResult) -> tuple[VerdictRow, ...]:
+    """The entities stored that the user never named, and how many summary calls each set-up paid for."""
+    naive, fixed = result["naive"], result["fixed"]
+    return (
+        VerdictRow("failure.verdict.junk_entities", naive["junk_entities"], fixed["junk_entities"]),
+        VerdictRow("failure.verdict.entities", sorted(naive["entities"]), sorted(fixed["entities"])),
+        VerdictRow(
+            "failure.verdict.summary_calls", naive["entity_summary_calls"], fixed["entity_summary_calls"]
+        ),
+    )
+
+
 DEMO = Demo(
     "chatty_entities",
     "failure.chatty_entities.title",
@@ -91,4 +104,6 @@ DEMO = Demo(
     "failure.chatty_entities.fix",
     chatty_entities,
     (strict_entity_names, run_entity_memory),
+    harm="invented",
+    verdict=verdict,
 )

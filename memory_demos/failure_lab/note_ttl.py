@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory_demos.failure_lab.common import CallGate, Demo, DemoResult, demo_result
+from memory_demos.failure_lab.common import CallGate, Demo, DemoResult, VerdictRow, demo_result
 from memory_demos.note_expiry import run_note_expiry
 from memory_demos.strategies.shared.entity_redis_store import open_redis_entity_store
 
@@ -18,6 +18,16 @@ def expiring_notes(language: str = "en", gate: CallGate | None = None) -> DemoRe
     return demo_result(DEMO, language, naive, fixed, failed, fixed_ok)
 
 
+def verdict(result: DemoResult) -> tuple[VerdictRow, ...]:
+    """Whether the stored fact reached the next prompt, after the wait."""
+    naive, fixed = result["naive"], result["fixed"]
+    return (
+        VerdictRow(
+            "failure.verdict.in_next_prompt", naive["fact_in_next_prompt"], fixed["fact_in_next_prompt"]
+        ),
+    )
+
+
 DEMO = Demo(
     "expiring_notes",
     "failure.expiring_notes.title",
@@ -25,4 +35,6 @@ DEMO = Demo(
     "failure.expiring_notes.fix",
     expiring_notes,
     (run_note_expiry, open_redis_entity_store),
+    harm="kept",
+    verdict=verdict,
 )

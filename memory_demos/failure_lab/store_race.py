@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from memory_demos.failure_lab.common import CallGate, Demo, DemoResult, demo_result
+from memory_demos.failure_lab.common import CallGate, Demo, DemoResult, VerdictRow, demo_result
 from memory_demos.strategies.shared.history_store import SessionHistoryStore
 
 RACE_THREADS = 8
@@ -76,6 +76,15 @@ def session_race(
     return demo_result(DEMO, language, naive, fixed, naive["lost_messages"] > 0, fixed["lost_messages"] == 0)
 
 
+def verdict(result: DemoResult) -> tuple[VerdictRow, ...]:
+    """Of the messages sent at once to a new session, how many each store kept."""
+    naive, fixed = result["naive"], result["fixed"]
+    return (
+        VerdictRow("failure.verdict.lost_count", naive["lost_messages"], fixed["lost_messages"]),
+        VerdictRow("failure.verdict.kept_count", naive["messages_kept"], fixed["messages_kept"]),
+    )
+
+
 DEMO = Demo(
     "session_race",
     "failure.session_race.title",
@@ -83,4 +92,6 @@ DEMO = Demo(
     "failure.session_race.fix",
     session_race,
     (naive_get_session_history, SessionHistoryStore.get),
+    harm="lost",
+    verdict=verdict,
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memory_demos.failure_lab.common import ENCODING, SYSTEM_PROMPT, Demo, DemoResult, demo_result
+from memory_demos.failure_lab.common import ENCODING, SYSTEM_PROMPT, Demo, DemoResult, VerdictRow, demo_result
 from memory_demos.providers.chat_models import CallGate, ProviderConfig, build_chat_model
 from memory_demos.tracing import (
     REPLY,
@@ -90,6 +90,18 @@ def summary_buffer_failure(language: str = "en", gate: CallGate | None = None) -
     return demo_result(DEMO, language, naive, fixed, bool(naive["lost_user_messages"]), fixed_ok)
 
 
+def verdict(result: DemoResult) -> tuple[VerdictRow, ...]:
+    """The user messages gone from memory after the failed summary calls, and the answer that followed."""
+    naive, fixed = result["naive"], result["fixed"]
+    return (
+        VerdictRow("failure.verdict.lost", naive["lost_user_messages"], fixed["lost_user_messages"]),
+        VerdictRow("failure.verdict.failed_calls", naive["failed_calls"], fixed["failed_calls"]),
+        VerdictRow(
+            "failure.verdict.answer", naive["answer"], fixed["answer"], (("question", naive["question"]),)
+        ),
+    )
+
+
 DEMO = Demo(
     "summary_buffer_failure",
     "failure.summary_buffer_failure.title",
@@ -97,4 +109,6 @@ DEMO = Demo(
     "failure.summary_buffer_failure.fix",
     summary_buffer_failure,
     (save_keeping_raw, run_failing_summary_buffer),
+    harm="lost",
+    verdict=verdict,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from memory_demos.failure_lab.common import SYSTEM_PROMPT, CallGate, Demo, DemoResult, demo_result
+from memory_demos.failure_lab.common import SYSTEM_PROMPT, CallGate, Demo, DemoResult, VerdictRow, demo_result
 from memory_demos.strategies.turn_trim import trim_turns
 
 KEEP_MESSAGES = 4
@@ -70,6 +70,19 @@ def trim_orphan(language: str = "en", gate: CallGate | None = None) -> DemoResul
     return demo_result(DEMO, language, naive, fixed, naive_problem is not None, fixed_problem is None)
 
 
+def verdict(result: DemoResult) -> tuple[VerdictRow, ...]:
+    """What the check of the kept messages found, and which messages each trim kept."""
+    naive, fixed = result["naive"], result["fixed"]
+
+    def kept(run: dict[str, Any]) -> list[str]:
+        return [f"[{row['role']}] {row['content']}" for row in run["kept"]]
+
+    return (
+        VerdictRow("failure.verdict.problem", naive["problem"], fixed["problem"]),
+        VerdictRow("failure.verdict.kept", kept(naive), kept(fixed)),
+    )
+
+
 DEMO = Demo(
     "trim_orphan",
     "failure.trim_orphan.title",
@@ -77,4 +90,6 @@ DEMO = Demo(
     "failure.trim_orphan.fix",
     trim_orphan,
     (trim_orphan, trim_turns),
+    harm="broken",
+    verdict=verdict,
 )

@@ -6,7 +6,7 @@ import re
 from types import MappingProxyType
 from typing import Any
 
-from memory_demos.failure_lab.common import CallGate, Demo, DemoResult, demo_result
+from memory_demos.failure_lab.common import CallGate, Demo, DemoResult, VerdictRow, demo_result
 
 VECTOR_TURNS: tuple[tuple[str, str], ...] = (
     ("Hi, I'm Mara and I live in Lisbon.", "Nice to meet you, Mara!"),
@@ -106,6 +106,18 @@ def vector_privacy(language: str = "en", gate: CallGate | None = None) -> DemoRe
     return demo_result(DEMO, language, naive, fixed, failed, fixed_ok)
 
 
+def verdict(result: DemoResult) -> tuple[VerdictRow, ...]:
+    """Per question: what each memory put in the prompt, and whether the password hint was among it."""
+    rows = []
+    for naive, fixed in zip(result["naive"]["queries"], result["fixed"]["queries"], strict=True):
+        query = (("query", naive["query"]),)
+        rows.append(VerdictRow("failure.verdict.injected", naive["injected"], fixed["injected"], query))
+        rows.append(
+            VerdictRow("failure.verdict.private", naive["private_recalled"], fixed["private_recalled"], query)
+        )
+    return tuple(rows)
+
+
 DEMO = Demo(
     "vector_privacy",
     "failure.vector_privacy.title",
@@ -113,4 +125,6 @@ DEMO = Demo(
     "failure.vector_privacy.fix",
     vector_privacy,
     (naive_vector_recall, is_private, fixed_vector_recall),
+    harm="leaked",
+    verdict=verdict,
 )

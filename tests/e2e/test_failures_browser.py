@@ -15,7 +15,6 @@ from playwright.sync_api import expect
 
 from memory_demos.i18n import CATALOGUE
 from tests.e2e.conftest import LabServer
-from tests.e2e.test_browser import full_screenshot
 
 pytestmark = pytest.mark.e2e
 
@@ -67,6 +66,6 @@ def test_a_dead_server_scorecard_names_the_failure_within_15_seconds(
         for width, height in VIEWPORTS:
             page.set_viewport_size({"width": width, "height": height})
             time.sleep(1.0)
-            full_screenshot(page, artifacts / f"e2e_scorecard_dead_server_{language}_{width}.png")
+            page.screenshot(path=str(artifacts / f"e2e_scorecard_dead_server_{language}_{width}.png"))
     finally:
         context.close()
