@@ -59,10 +59,12 @@ def _choose_scenario(session: LabSession) -> Scenario | None:
             return parse_scenario(uploaded.getvalue(), source=uploaded.name)
         names = bundled_names()
         default = DEFAULT_SCENARIOS.get(current_language(), DEFAULT_SCENARIOS["en"])
+        titles = {bundled: load_scenario(bundled).name for bundled in names}  # small YAML files
         name = st.selectbox(
             t("scorecard.bundled"),
             names,
             index=names.index(default) if default in names else 0,
+            format_func=titles.__getitem__,
             key=widget_key("scorecard_bundled"),
         )
         return load_scenario(name)
