@@ -119,7 +119,7 @@ def retry_pane(session: LabSession, pane_id: str, on_done: TurnsListener | None 
     text = pane.turns[-1].user_text
     refusal = message_refusal(session, text, retry=True)
     if refusal is not None:
-        session.flash(refusal.kind, refusal.message)
+        session.flash(refusal.kind, refusal.message, place="chat")  # in view, wherever the pane is
         return False
     start_broadcast(session, [pane], text, retry=True, on_done=on_done)
     return True

@@ -60,8 +60,14 @@ def _metric(label_key: str, help_key: str, value: int, language: str, **help_val
 
 
 @st.fragment(run_every=REFRESH_SECONDS)
-def room_counts(language: str) -> None:
-    """Everything that changes while the room works, redrawn on its own every ``REFRESH_SECONDS``."""
+def room_counts(language: str, session_key: str) -> None:
+    """Everything that changes while the room works, redrawn on its own every ``REFRESH_SECONDS``.
+
+    A redraw is not a run of the page, so it marks the host's session active itself: a host watching
+    the room for longer than the idle time is not released as idle.
+    """
+    if session_key in ROOM.registry:
+        ROOM.registry.touch(session_key)
     st.caption(
         ":material/autorenew: " + t("instructor.updated", language, seconds=REFRESH_SECONDS, time=_now_text())
     )
@@ -139,7 +145,7 @@ def render() -> None:
         return
 
     st.caption(t("instructor.intro", language))
-    room_counts(language)
+    room_counts(language, session.registry_key)
     room_settings(config, language)
 
 
