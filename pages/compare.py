@@ -18,6 +18,7 @@ from memory_demos.strategies.registry import available_ids, get_info
 from memory_demos.ui.broadcast import stream_into
 from memory_demos.ui.charts import CostPoint, render_cost_charts
 from memory_demos.ui.conversation_export import render_conversation_export
+from memory_demos.ui.failures import failure_lines
 from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.notices import show_flashes, show_notices
 from memory_demos.ui.pane import PaneActions, PaneSlots, PaneView, finish_pane, render_pane
@@ -111,14 +112,40 @@ def pane_view(session: LabSession, pane: Pane, in_flight: BroadcastJob | None, z
 
 
 def cost_points(session: LabSession) -> list[CostPoint]:
+    """Every answered turn of every pane; a failed turn is left out (it cost nothing and measured nothing:
+    a zero would read as a free turn)."""
     points = []
     for number, pane in enumerate(session.panes, start=1):
         label = f"{number} · {strategy_title(get_info(pane.strategy_id))}"
         points += [
             CostPoint(label, turn_no, turn.prompt_tokens, turn.total_tokens)
             for turn_no, turn in enumerate(pane.turns, start=1)
+            if turn.ok
         ]
     return points
+
+
+def last_message_failures(session: LabSession) -> dict[str, int]:
+    """Panes whose last turn failed, counted by the kind of failure."""
+    counts: dict[str, int] = {}
+    for pane in session.panes:
+        if pane.turns and not pane.turns[-1].ok:
+            kind = pane.turns[-1].error_kind or "other"
+            counts[kind] = counts.get(kind, 0) + 1
+    return counts
+
+
+def _failure_summary(session: LabSession, slot: DeltaGenerator) -> None:
+    """Said first, above the panes: in how many panes the last message failed, of which kinds, what helps."""
+    counts = last_message_failures(session)
+    if not counts:
+        return
+    total = sum(1 for pane in session.panes if pane.turns)
+    lines = failure_lines(counts)
+    slot.warning(
+        t("failures.panes", failed=sum(counts.values()), total=total) + "\n\n" + lines,
+        icon=":material/error:",
+    )
 
 
 def render() -> None:
@@ -135,6 +162,7 @@ def render() -> None:
     st.caption(t("compare.intro", provider=code_span(provider_label(session.provider))))
     show_flashes(session)
     usage_slot = st.empty()  # filled once this run's turn is in: the caption counts it
+    failures_slot = st.empty()  # likewise: the last message's failures, before any pane
     per_row, zoom = toolbar(session)
     window = session.provider.context_window_info
     # Said once for the page, not in every pane: what the gauges are scaled to, and where that figure is from.
@@ -158,6 +186,7 @@ def render() -> None:
         if any(pane.turns and pane.turns[-1].error for pane in panes if pane.pane_id in in_flight.pane_ids):
             st.rerun()  # redraw failed panes' chat at full height: the box drawn while streaming clips it
     _usage_caption(session, usage_slot)
+    _failure_summary(session, failures_slot)
     for pane in panes:
         if pane.pane_id in slots:
             finish_pane(slots[pane.pane_id], pane_view(session, pane, None, zoom), ACTIONS)
@@ -171,6 +200,8 @@ def render() -> None:
     st.subheader(t("cost.title"), anchor=False)
     st.caption(t("cost.caption"))
     render_cost_charts(cost_points(session))
+    if any(not turn.ok for pane in panes for turn in pane.turns):
+        st.caption(t("cost.gaps"))
 
 
 def _chat_box(session: LabSession) -> None:

@@ -215,6 +215,9 @@ TEXTS: dict[str, str] = {
     "cost.caption": "Prompt tokens of each reply, and the running total of every token spent "
     "(hidden memory calls included).",
     "cost.empty": "Send a message to draw the charts.",
+    "cost.gaps": (
+        "Failed turns are left out of these charts: the model never answered them, so they cost nothing."
+    ),
     "cost.pane": "Pane",
     "cost.turn": "Turn",
     "cost.prompt_per_turn": "Prompt tokens per turn",
@@ -700,6 +703,7 @@ TEXTS: dict[str, str] = {
     "scorecard.status.all_failed": "all {total} failed",
     "scorecard.recall_failed": "{passed}/{asked} · {failed} failed",
     "scorecard.gaps": "Failed turns are gaps in these lines: the model never answered them.",
+    "scorecard.cost_priced_as": "Est. cost priced as {model}.",
     "scorecard.no_probes": "This scenario has no recall probes (no turn with 'expect').",
     "scorecard.downloads": "Downloads",
     "scorecard.download_json": "Replay (JSON)",

@@ -90,6 +90,10 @@ TEXTS: dict[str, str] = {
     "check.lists_none": "It lists no models (it may still serve {model}).",
     "check.failed": "The check found: {kind}. {help}",
     "check.hosted": "The workshop model answered in {seconds} s.",
+    "failures.panes": "The last message failed in {failed} of {total} panes; their memory is as it was.",
+    "failures.injected_help": (
+        "The offline teaching model failed on purpose (a fault switch): nothing is wrong."
+    ),
     "url.invalid": "The base URL is not a valid URL.",
     "url.scheme": "The base URL must start with http:// or https:// and name a host.",
     "url.unresolved": "The base URL's host name does not resolve.",

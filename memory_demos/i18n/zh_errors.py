@@ -77,6 +77,8 @@ TEXTS: dict[str, str] = {
     "check.lists_none": "它没有列出任何模型（也许仍然能提供 {model}）。",
     "check.failed": "检查发现：{kind}。{help}",
     "check.hosted": "工作坊模型在 {seconds} 秒内作出了回答。",
+    "failures.panes": "上一条消息在 {total} 个窗格中有 {failed} 个失败；它们的记忆保持原样。",
+    "failures.injected_help": "离线教学模型按设定故意失败（故障开关）：并没有真的出问题。",
     "url.invalid": "基础 URL 不是有效的 URL。",
     "url.scheme": "基础 URL 必须以 http:// 或 https:// 开头，并写明主机。",
     "url.unresolved": "无法解析基础 URL 的主机名。",

@@ -14,7 +14,7 @@ from memory_demos.i18n import t
 from memory_demos.providers.errors import OWN_SENTENCE_KINDS
 
 # The kinds whose help needs the error's own words (they are in the turn, not in the summary).
-_HELP_IN_THE_TURN = {"rejected": "failures.rejected_help", "injected": "failures.rejected_help"}
+_HELP_IN_THE_TURN = {"rejected": "failures.rejected_help", "injected": "failures.injected_help"}
 
 
 def kind_words(kind: str | None) -> str:

@@ -248,33 +248,32 @@ def render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> N
         return
     prices, price = priced
     rows = scorecard_rows(result, price)
-    table = pd.DataFrame(
-        {
-            t("scorecard.col.strategy"): [row.strategy for row in rows],
-            t("scorecard.col.status"): [_status(row) for row in rows],
-            t("scorecard.col.recall"): [_recall(row) for row in rows],
-            t("scorecard.col.prompt_tokens"): [_measured(row, row.prompt_tokens) for row in rows],
-            t("scorecard.col.memory_tokens"): [_measured(row, row.memory_tokens) for row in rows],
-            t("scorecard.col.total_tokens"): [_measured(row, row.total_tokens) for row in rows],
-            t("scorecard.col.model_calls"): [row.model_calls for row in rows],
-            t("scorecard.col.empty_replies"): [row.empty_replies for row in rows],
-            f"{t('scorecard.col.cost')} · {price.model}": [
-                _measured(row, row.estimated_cost_usd) for row in rows
-            ],
-            t("scorecard.col.latency"): [_measured(row, row.mean_latency_seconds) for row in rows],
-        }
-    )
+    cost = t("scorecard.col.cost")
+    columns: dict[str, list[Any]] = {t("scorecard.col.strategy"): [row.strategy for row in rows]}
+    if any(row.errors for row in rows):  # only then: a column of "all answered" would crowd the table out
+        columns[t("scorecard.col.status")] = [_status(row) for row in rows]
+    columns |= {
+        t("scorecard.col.recall"): [_recall(row) for row in rows],
+        t("scorecard.col.prompt_tokens"): [_measured(row, row.prompt_tokens) for row in rows],
+        t("scorecard.col.memory_tokens"): [_measured(row, row.memory_tokens) for row in rows],
+        t("scorecard.col.total_tokens"): [_measured(row, row.total_tokens) for row in rows],
+        t("scorecard.col.model_calls"): [row.model_calls for row in rows],
+        t("scorecard.col.empty_replies"): [row.empty_replies for row in rows],
+        cost: [_measured(row, row.estimated_cost_usd) for row in rows],
+        t("scorecard.col.latency"): [_measured(row, row.mean_latency_seconds) for row in rows],
+    }
     st.dataframe(
-        table,
+        pd.DataFrame(columns),
         hide_index=True,
         width="stretch",
         height=_table_height(len(rows)),
         column_config={
-            f"{t('scorecard.col.cost')} · {price.model}": st.column_config.NumberColumn(format="~$%.6f"),
+            cost: st.column_config.NumberColumn(format="~$%.6f"),
             t("scorecard.col.latency"): st.column_config.NumberColumn(format="%.3f"),
         },
         key=widget_key("scorecard_table"),
     )
+    st.caption(t("scorecard.cost_priced_as", model=price.model))
     st.caption(t("scorecard.estimate_note"))
     with st.expander(t("scorecard.cost_by_model")):
         costs = pd.DataFrame(cost_by_model(result, prices)).rename(
