@@ -162,6 +162,21 @@ def call_tokens(
     return output, prompt_tokens, completion_tokens, source
 
 
+def reported_cached_tokens(response: LLMResult) -> int | None:
+    """The cached prompt tokens a real provider reported (OpenAI's ``prompt_tokens_details.cached_tokens``,
+    which langchain-openai puts in ``input_token_details.cache_read``); None when it reported none."""
+    generation = response.generations[0][0] if response.generations and response.generations[0] else None
+    message = getattr(generation, "message", None)
+    if message is None or getattr(message, "response_metadata", {}).get("model_provider") == "offline":
+        return None
+    details = (getattr(message, "usage_metadata", None) or {}).get("input_token_details") or {}
+    cached = details.get("cache_read")
+    try:
+        return int(cached) if cached is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
 @dataclass
 class _PendingCall:
     purpose: str
@@ -247,7 +262,16 @@ class CallCapture(BaseCallbackHandler):
         reason = finish_reason_of(message, getattr(generation, "generation_info", None))
         cut_by = cut_reason(reason, source, prompt_tokens, completion_tokens, self.context_window)
         self._record(
-            pending, output, prompt_tokens, completion_tokens, source, None, finished, cut_by, prompt
+            pending,
+            output,
+            prompt_tokens,
+            completion_tokens,
+            source,
+            None,
+            finished,
+            cut_by,
+            prompt,
+            reported_cached_tokens(response) if source == REPORTED_SOURCE else None,
         )
 
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
@@ -274,6 +298,7 @@ class CallCapture(BaseCallbackHandler):
         finished: float,
         cut_by: str | None = None,
         prompt: tuple[PromptMessage, ...] | None = None,
+        cached_tokens: int | None = None,
     ) -> None:
         if prompt is None:
             prompt = tuple(to_prompt_message(m, self.encoding_name) for m in pending.messages)
@@ -292,6 +317,7 @@ class CallCapture(BaseCallbackHandler):
             cut_by=cut_by,
             tools=pending.tools,
             tool_tokens=count_tool_tokens(pending.tools, self.encoding_name),
+            cached_tokens=cached_tokens,
         )
         with self._lock:
             self._calls.append(call)

@@ -54,10 +54,23 @@ class ModelCall:
     # Streamed calls: seconds from the request to the first chunk (the server's queue and its reading of
     # the prompt); the rest of ``seconds`` is generation. None for a call that was not streamed.
     first_token_seconds: float | None = None
+    # Prompt caching (``providers.prompt_cache``): the leading tokens this call shares with an earlier call
+    # of its pane (same model and tools), and the part of them the provider's rule lets it serve from its
+    # cache, both computed from the captured prompts; ``cached_tokens`` is what the provider itself
+    # reported (usage.prompt_tokens_details.cached_tokens), None where it reported nothing.
+    shared_prefix_tokens: int = 0
+    cacheable_prompt_tokens: int = 0
+    cached_tokens: int | None = None
 
     @property
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
+
+    @property
+    def cached_input_tokens(self) -> int:
+        """The prompt tokens billed at the cached rate: the provider's figure when it sent one, else the
+        estimate."""
+        return self.cached_tokens if self.cached_tokens is not None else self.cacheable_prompt_tokens
 
     def to_json(self, with_text: bool = False) -> dict[str, Any]:
         """The call for ``replay --json``: purpose, tokens, their source and seconds; its text if asked."""
@@ -71,6 +84,9 @@ class ModelCall:
             if self.first_token_seconds is None
             else round(self.first_token_seconds, 3),
             "error": self.error,
+            "shared_prefix_tokens": self.shared_prefix_tokens,
+            "cacheable_prompt_tokens": self.cacheable_prompt_tokens,
+            "cached_tokens": self.cached_tokens,
         }
         if with_text:
             data["prompt"] = [message.to_json() for message in self.messages]
@@ -223,6 +239,16 @@ class Turn:
         return self.reply_call.completion_tokens if self.reply_call else 0
 
     @property
+    def cacheable_prompt_tokens(self) -> int:
+        """The reply prompt's leading tokens the provider can serve from its cache (an estimate)."""
+        return self.reply_call.cacheable_prompt_tokens if self.reply_call else 0
+
+    @property
+    def cached_tokens(self) -> int | None:
+        """The reply prompt's cached tokens as the provider reported them; None where it did not."""
+        return self.reply_call.cached_tokens if self.reply_call else None
+
+    @property
     def memory_tokens(self) -> int:
         return sum(call.total_tokens for call in self.memory_calls)
 
@@ -243,6 +269,8 @@ class Turn:
             "empty_reply": self.empty_reply,
             "injected_prompt": [message.to_json() for message in self.injected_prompt],
             "prompt_tokens": self.prompt_tokens,
+            "cacheable_prompt_tokens": self.cacheable_prompt_tokens,
+            "cached_tokens": self.cached_tokens,
             "tool_schemas": [dict(tool) for tool in self.tool_schemas],
             "tool_tokens": self.tool_tokens,
             "tools_may_be_ignored": self.tools_unconfirmed,

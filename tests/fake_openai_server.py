@@ -23,6 +23,8 @@ Server shapes a real local server can have:
   llama-cpp-python 0.3 does: a prompt plus ``max_tokens`` over N gets a 200, then the socket is cut.
 - ``POST /tokenize`` counts a text as llama.cpp (``content``) and llama-cpp-python (``input``) do, one
   (fake) token per word; ``tokenize=False`` answers 404. These requests are not recorded.
+- ``report_cached_tokens=True``: usage carries ``prompt_tokens_details.cached_tokens``, as OpenAI's does:
+  the longest prefix (in the same fake tokens) the prompt shares with a prompt answered before.
 - ``stream_usage=False``: no usage chunk even when asked (llama-cpp-python); ``reply_text``: every chat
   reply is that text (``""`` or whitespace: a model that answers nothing).
 
@@ -155,6 +157,28 @@ def usage_for(messages: list[dict[str, Any]], reply: str) -> dict[str, int]:
     return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
 
 
+def prompt_fake_tokens(messages: list[dict[str, Any]]) -> list[str]:
+    """The prompt as ``usage_for`` counts it: 3 framing tokens (one naming the role) and its words."""
+    tokens: list[str] = []
+    for message in messages:
+        tokens += [
+            "<start>",
+            f"<{message.get('role')}>",
+            *content_text(message.get("content")).split(),
+            "<end>",
+        ]
+    return tokens
+
+
+def shared_prefix(a: list[str], b: list[str]) -> int:
+    length = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        length += 1
+    return length
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server: _Server
@@ -254,16 +278,19 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(400, error)
             return
         number = owner.next_completion_id()
+        usage: dict[str, Any] = dict(usage_for(messages, reply))
+        if owner.report_cached_tokens:
+            usage["prompt_tokens_details"] = {"cached_tokens": owner.cached_prefix(messages)}
         if body.get("stream"):
             include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
             include_usage = include_usage and owner.stream_usage
             limit = body.get("max_tokens") or body.get("max_completion_tokens")
-            self._stream(number, model, reply, usage_for(messages, reply), include_usage, fault, limit)
+            self._stream(number, model, reply, usage, include_usage, fault, limit)
         else:
-            self._complete(number, model, reply, usage_for(messages, reply), fault)
+            self._complete(number, model, reply, usage, fault)
 
     def _complete(
-        self, number: int, model: str, reply: str, usage: dict[str, int], fault: Fault | None
+        self, number: int, model: str, reply: str, usage: dict[str, Any], fault: Fault | None
     ) -> None:
         payload = {
             "id": f"chatcmpl-fake-{number}",
@@ -301,7 +328,7 @@ class _Handler(BaseHTTPRequestHandler):
         number: int,
         model: str,
         reply: str,
-        usage: dict[str, int],
+        usage: dict[str, Any],
         include_usage: bool,
         fault: Fault | None,
         max_tokens: int | None = None,
@@ -447,6 +474,7 @@ class FakeOpenAIServer:
     tokenize: bool = True
     stream_usage: bool = True
     reply_text: str | None = None
+    report_cached_tokens: bool = False
     tokenize_requests: int = 0
     stopping: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -454,6 +482,7 @@ class FakeOpenAIServer:
     _faults: list[Fault] = field(default_factory=list)
     _sockets: list[socket.socket] = field(default_factory=list)
     _completions: int = 0
+    _answered_prompts: list[list[str]] = field(default_factory=list)
     _interrupted: int = 0
     _waiting: int = 0
     _slot: threading.Lock = field(default_factory=threading.Lock)
@@ -498,6 +527,14 @@ class FakeOpenAIServer:
     @property
     def base_url(self) -> str:
         return f"http://{self.host}:{self.port}/v1"
+
+    def cached_prefix(self, messages: list[dict[str, Any]]) -> int:
+        """The fake tokens this prompt shares with the longest-matching prompt answered before; remembers it."""
+        tokens = prompt_fake_tokens(messages)
+        with self._lock:
+            shared = max((shared_prefix(tokens, seen) for seen in self._answered_prompts), default=0)
+            self._answered_prompts.append(tokens)
+        return shared
 
     # -- faults -----------------------------------------------------------------------------
     def add_fault(self, fault: Fault) -> None:

@@ -62,6 +62,8 @@ def test_replay_json_has_the_fixed_shape(capsys: pytest.CaptureFixture[str]) -> 
         "empty_reply",
         "injected_prompt",
         "prompt_tokens",
+        "cacheable_prompt_tokens",
+        "cached_tokens",
         "tool_schemas",
         "tool_tokens",
         "tools_may_be_ignored",
@@ -83,6 +85,9 @@ def test_replay_json_has_the_fixed_shape(capsys: pytest.CaptureFixture[str]) -> 
     assert result["recall"] == {"passed": 3, "asked": 3, "failed": 0}
     assert result["totals"]["prompt_tokens"] == sum(t["prompt_tokens"] for t in result["turns"])
     assert result["totals"]["model_calls"] == 16
+    # Every call says what it shares with the earlier ones (issue 24); the offline model reports no cache.
+    assert turn["reply_call"]["cacheable_prompt_tokens"] == turn["cacheable_prompt_tokens"] > 0
+    assert turn["cached_tokens"] is None
 
 
 def test_counted_by_names_the_encoding_when_tool_definitions_are_estimated(

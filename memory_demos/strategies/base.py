@@ -34,6 +34,7 @@ from memory_demos.providers.embedding_choice import (
 )
 from memory_demos.providers.embeddings import build_openai_embeddings
 from memory_demos.providers.errors import error_kind
+from memory_demos.providers.prompt_cache import PrefixTracker, cache_rule
 from memory_demos.storage import StorageConfig
 from memory_demos.strategies.info import InputError, ParamSpec, StrategyInfo, StrategyKind
 from memory_demos.tracing import CUT_BY_CONTEXT, CUT_BY_DEADLINE, REPLY, CallCapture, purpose_tag
@@ -192,6 +193,10 @@ class Strategy(ABC):
             generic_errors=provider.generic_errors,
             context_window=None if provider.context_window_info.assumed else provider.context_window,
         )
+        # This pane's earlier prompts, to tell what each call shares with them (the prompt cache).
+        self.prefixes = PrefixTracker(
+            provider.model, cache_rule(provider.kind), provider.tokenizer.encoding_name
+        )
         self._model_counter: Any = None
         self._turn_lock = threading.Lock()
         self._notes: list[str] = []
@@ -285,7 +290,7 @@ class Strategy(ABC):
             finally:
                 self.capture.token_listener = None
             seconds = time.perf_counter() - started
-            calls = self.capture.drain()
+            calls = self.prefixes.annotate(self.capture.drain())
             reply_calls = [c for c in calls if c.purpose == REPLY]
             memory_calls = [c for c in calls if c.purpose != REPLY]
             # An agent may call the model more than once for one reply (a tool round trip): the last

@@ -1,0 +1,139 @@
+"""The cacheable prompt prefix (issue 24): computed from the captured prompts, with each provider's rule.
+
+The replay test recomputes every call's shared prefix its own way, from the prompts ``replay --json``
+keeps: each prompt serialised into one token sequence (tool definitions first, then each message framed
+as the tokenizer counts it), and the longest common prefix with an earlier call of the same tools.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from memory_demos.providers.chat_models import ProviderConfig
+from memory_demos.providers.prompt_cache import PROMPT_CACHE_RULES, cache_rule
+from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, encode
+from memory_demos.replay import replay
+from memory_demos.scenarios import load_scenario
+from memory_demos.strategies.base import Strategy, StrategyContext
+from memory_demos.strategies.registry import build_strategy
+from memory_demos.turn import ModelCall
+from tests.fake_openai_server import FakeOpenAIServer
+
+ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
+
+
+def test_openai_caches_from_1024_tokens_in_steps_of_128_and_local_servers_any_prefix() -> None:
+    openai = cache_rule("openai")
+    assert [openai.cacheable(n) for n in (0, 1023, 1024, 1151, 1152, 5000)] == [0, 0, 1024, 1024, 1152, 4992]
+    for kind in ("offline", "openai_compatible"):
+        assert [cache_rule(kind).cacheable(n) for n in (0, 1, 17, 1151)] == [0, 1, 17, 1151]
+    assert all(rule.source for rule in PROMPT_CACHE_RULES)
+    assert "prompt-caching" in openai.source and "2026" in openai.source
+
+
+def sequence(call: ModelCall, encoding: str) -> list[object]:
+    """The whole prompt as one token sequence, the order a provider reads it (framing as sentinels)."""
+    tokens: list[object] = [("tool", i) for i in range(call.tool_tokens)]
+    for message in call.messages:
+        text = message.content
+        if message.tool_calls:
+            rendered = json.dumps(
+                [{"name": c["name"], "args": c["args"], "id": c.get("id")} for c in message.tool_calls],
+                ensure_ascii=False,
+            )
+            text = f"{text}{rendered}" if text else rendered
+        tokens += ["<start>", *encode(ROLES[message.role], encoding), "<sep>", *encode(text, encoding)]
+        tokens += [*encode(message.tool_call_id or "", encoding), "<end>"]
+    return tokens + ["<prime>"] * REPLY_PRIMING_TOKENS
+
+
+def common(a: list[object], b: list[object]) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+@pytest.fixture(scope="module")
+def name_recall_runs() -> dict[str, list[list[ModelCall]]]:
+    result = replay(
+        load_scenario("name_recall"), ["buffer", "window", "summary_buffer", "agent"], ProviderConfig()
+    )
+    # Every call of every turn in the order they were made, and the JSON the CLI prints.
+    data = result.to_json()
+    for run in data["results"]:
+        for turn in run["turns"]:
+            calls = [turn["reply_call"], *turn["memory_calls"], *turn["tool_round_calls"]]
+            assert all("cacheable_prompt_tokens" in call for call in calls if call is not None)
+    return {run.strategy_id: [turn.calls for turn in run.turns] for run in result.runs}
+
+
+def test_every_calls_prefix_is_the_longest_it_shares_with_an_earlier_call_of_the_same_tools(
+    name_recall_runs: dict[str, list[list[ModelCall]]],
+) -> None:
+    encoding = ProviderConfig().tokenizer.encoding_name
+    for strategy_id, turns in name_recall_runs.items():
+        seen: list[tuple[tuple[dict, ...], list[object]]] = []
+        for calls in turns:
+            # Tool rounds, then the reply, then memory's calls (summaries are made after the reply).
+            for call in calls:
+                mine = sequence(call, encoding)
+                assert len(mine) == call.prompt_tokens, (strategy_id, call.purpose)
+                expected = max(
+                    (common(mine, other) for tools, other in seen if tools == call.tools), default=0
+                )
+                assert call.shared_prefix_tokens == expected, (strategy_id, call.purpose)
+                assert call.cacheable_prompt_tokens == expected  # the offline model: any prefix
+                assert call.cached_tokens is None  # nothing reported: the estimate stands alone
+                seen.append((call.tools, mine))
+
+
+def test_buffer_grows_every_turn_and_window_drops_once_full(
+    name_recall_runs: dict[str, list[list[ModelCall]]],
+) -> None:
+    def reply_prefixes(strategy_id: str) -> list[int]:
+        return [
+            next(c for c in calls if c.purpose == "reply").cacheable_prompt_tokens
+            for calls in name_recall_runs[strategy_id]
+        ]
+
+    buffer = reply_prefixes("buffer")
+    assert buffer[0] == 0 and all(b > a for a, b in itertools.pairwise(buffer))
+    window = reply_prefixes("window")
+    assert window[:4] == buffer[:4]  # k=3: three exchanges fit, the prompt only grows
+    assert window[4] < window[3] / 3  # turn 5 drops the first exchange: only the system message is shared
+    assert max(window[4:]) < window[3]
+    agent = reply_prefixes("agent")
+    assert all(b > a for a, b in itertools.pairwise(agent))
+
+
+@pytest.fixture
+def strategies() -> Iterator[list[Strategy]]:
+    built: list[Strategy] = []
+    yield built
+    for strategy in built:
+        strategy.close()
+
+
+def test_the_providers_cached_tokens_are_kept_beside_the_estimate(strategies: list[Strategy]) -> None:
+    with FakeOpenAIServer(report_cached_tokens=True) as server:
+        config = ProviderConfig(
+            kind="openai_compatible", model="m", base_url=server.base_url, max_retries=0, timeout_seconds=5
+        )
+        strategy = build_strategy("buffer", StrategyContext(provider=config))
+        strategies.append(strategy)
+        turns = [strategy.send(text) for text in ("My name is Ada.", "I live in Paris.", "What is my name?")]
+    assert turns[0].cached_tokens == 0
+    assert turns[2].cached_tokens > turns[1].cached_tokens > 0  # the server's own (word) count
+    assert turns[2].cacheable_prompt_tokens > 0  # the estimate stays, counted with tiktoken
+    assert (
+        turns[2].reply_call is not None and turns[2].reply_call.cached_input_tokens == turns[2].cached_tokens
+    )
+    data = turns[2].to_json()
+    assert data["cached_tokens"] == turns[2].cached_tokens
+    assert data["reply_call"]["cached_tokens"] == turns[2].cached_tokens
+    assert data["reply_call"]["cacheable_prompt_tokens"] == turns[2].cacheable_prompt_tokens
