@@ -67,3 +67,16 @@ def test_failed_probes_are_failed_calls_not_misses() -> None:
     [timeline] = [frame.value for frame in at.dataframe if "Question" in frame.value.columns]
     name_probe = timeline[timeline["Question"] == "What's my name?"]
     assert set(name_probe[STRATEGIES].iloc[0]) == {"call failed: server error"}
+
+
+def test_probe_cells_say_passed_missed_or_failed_never_blank() -> None:
+    from memory_demos.ui.scorecard_view import _cell_text
+
+    base = {"recalled": [], "rejected": [], "passed": True, "outcome": "passed", "error_kind": None}
+    assert _cell_text(base) == "passed"  # a reject-only probe that said nothing wrong
+    assert _cell_text({**base, "recalled": ["Maria"]}) == "Maria"
+    said = {**base, "passed": False, "outcome": "missed", "rejected": ["You work as a nurse"]}
+    assert _cell_text(said) == "missed: said You work as a nurse"
+    assert _cell_text({**base, "passed": False, "outcome": "missed"}) == "missed"
+    failed = {**base, "passed": False, "outcome": "failed", "error_kind": "timeout"}
+    assert _cell_text(failed) == "call failed: timeout"
