@@ -64,9 +64,9 @@ def test_failed_probes_are_failed_calls_not_misses() -> None:
     [table] = [frame.value for frame in at.dataframe if "Recall" in frame.value.columns]
     assert all("failed" in status for status in table["Turns"])
     assert all("failed" in recall for recall in table["Recall"])
-    [timeline] = [frame.value for frame in at.dataframe if "Question" in frame.value.columns]
-    name_probe = timeline[timeline["Question"] == "What's my name?"]
-    assert set(name_probe[STRATEGIES].iloc[0]) == {"call failed: server error"}
+    [timeline] = [frame.value for frame in at.dataframe if "14 · What's my name?" in frame.value.columns]
+    assert list(timeline["Strategy"]) == STRATEGIES
+    assert set(timeline["14 · What's my name?"]) == {"call failed: server error"}
 
 
 def test_probe_cells_say_passed_missed_or_failed_never_blank() -> None:

@@ -100,8 +100,9 @@ def test_scorecard_runs_a_bundled_scenario_to_completion() -> None:
 
     downloads = at.get("download_button")
     assert len(downloads) == 4
-    timeline = [frame.value for frame in at.dataframe if "Question" in frame.value.columns]
-    assert timeline and list(timeline[0].columns[2:]) == strategies
+    # The recall table: a row per strategy, a column per probe.
+    timeline = [frame.value for frame in at.dataframe if "14 · What's my name?" in frame.value.columns]
+    assert timeline and list(timeline[0]["Strategy"]) == strategies
 
 
 @pytest.mark.parametrize("demo_key", ["chatty_entities", "trim_orphan"])

@@ -80,7 +80,7 @@ TEXTS: dict[str, str] = {
         "{failed} of {total} turns failed. They are shown as failed calls, not as forgotten facts, and "
         "cost nothing here."
     ),
-    "failures.line": "{kind}: {count} turns",
+    "failures.line": "**{kind}: {count} turns**: {help}",
     "failures.rejected_help": "The provider refused the request as sent; its own words are in the turn.",
     "failures.other_help": "The turn's error says what went wrong.",
     "check.reached": "The server answered in {seconds} s.",

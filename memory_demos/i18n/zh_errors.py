@@ -67,7 +67,7 @@ TEXTS: dict[str, str] = {
     "failures.some": (
         "{total} 轮中有 {failed} 轮失败。它们显示为失败的调用，而不是被遗忘的事实，这里也不计费用。"
     ),
-    "failures.line": "{kind}：{count} 轮",
+    "failures.line": "**{kind}：{count} 轮**：{help}",
     "failures.rejected_help": "服务商拒绝了这样发送的请求；它的原话在那一轮里。",
     "failures.other_help": "那一轮的错误说明了出了什么问题。",
     "check.reached": "服务器在 {seconds} 秒内作出了回答。",

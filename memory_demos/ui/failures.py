@@ -33,7 +33,7 @@ def kind_help(kind: str | None) -> str:
 def failure_lines(counts: Mapping[str, int]) -> str:
     """One Markdown bullet per kind: count, the kind in words, and what would help."""
     return "\n".join(
-        f"- **{t('failures.line', count=count, kind=kind_words(kind))}**: {kind_help(kind)}"
+        "- " + t("failures.line", count=count, kind=kind_words(kind), help=kind_help(kind))
         for kind, count in counts.items()
     )
 

@@ -177,21 +177,23 @@ def _recall_chart(timeline: list[dict[str, Any]], strategy_ids: list[str]) -> No
         return
     height = 60 + 32 * len(strategy_ids)
     st.altair_chart(recall_chart(timeline, strategy_ids), width="stretch", height=height)
-    table = pd.DataFrame(
-        {
-            t("scorecard.col.turn"): [entry["turn"] for entry in timeline],
-            t("scorecard.col.question"): [entry["question"] for entry in timeline],
-            "strategy": [entry["strategy"] for entry in timeline],
-            "cell": [_cell_text(entry) for entry in timeline],
-        }
-    ).pivot_table(
-        index=[t("scorecard.col.turn"), t("scorecard.col.question")],
-        columns="strategy",
-        values="cell",
-        aggfunc="first",
+    st.dataframe(
+        recall_table(timeline, strategy_ids),
+        hide_index=True,
+        width="stretch",
+        height=_table_height(len(strategy_ids)),
     )
-    table = table.reindex(columns=[sid for sid in strategy_ids if sid in set(table.columns)])
-    st.dataframe(table.reset_index(), hide_index=True, width="stretch", height=_table_height(len(table)))
+
+
+def recall_table(timeline: list[dict[str, Any]], strategy_ids: list[str]) -> pd.DataFrame:
+    """A row per strategy, a column per probe ("turn · question"): a scenario has a few probes and a run
+    many strategies, so the table grows down, in view, rather than out to the right."""
+    probes = {entry["turn"]: f"{entry['turn']} · {entry['question']}" for entry in timeline}
+    cells = {(entry["strategy"], entry["turn"]): _cell_text(entry) for entry in timeline}
+    columns: dict[str, list[str]] = {t("scorecard.col.strategy"): list(strategy_ids)}
+    for turn, header in sorted(probes.items()):
+        columns[header] = [cells.get((sid, turn), "") for sid in strategy_ids]
+    return pd.DataFrame(columns)
 
 
 def _table_height(rows: int) -> int:
