@@ -723,7 +723,6 @@ TEXTS: dict[str, str] = {
     "scorecard.col.cost": "Est. cost (USD)",
     "scorecard.col.latency": "Mean latency (s)",
     "scorecard.col.turn": "Turn",
-    "scorecard.col.question": "Question",
     "scorecard.col.expected": "Expected",
     "scorecard.col.recalled": "Recalled",
     # -- failure lab --

@@ -669,7 +669,6 @@ TEXTS: dict[str, str] = {
     "scorecard.col.cost": "估算费用（美元）",
     "scorecard.col.latency": "平均延迟（秒）",
     "scorecard.col.turn": "轮次",
-    "scorecard.col.question": "问题",
     "scorecard.col.expected": "预期",
     "scorecard.col.recalled": "召回的内容",
     "failure.title": "失败实验室",
