@@ -12,6 +12,7 @@ from memory_demos.session import widget_key
 from memory_demos.strategies.base import InputError, StrategyContext, validate_user_text
 from memory_demos.strategies.registry import available_ids, build_strategy, parse_params
 from tests.helpers import open_inspector, open_params
+from tests.test_app_display_fixes import _add_pane as add_pane
 from tests.test_workshop_app import click, new_app, panes, run, send
 
 # Emoji with a skin tone and a ZWJ family, Chinese, Arabic and Hebrew (right-to-left, with an RLM),
@@ -150,6 +151,7 @@ def test_a_budget_below_the_system_prompt_is_refused_and_every_conversation_stay
     at = run(new_app())
     at.switch_page("pages/compare.py")
     run(at)
+    add_pane(at, "trim")  # trim is no longer a default pane
     send(at, "My name is Ada.")
     target = next(pane for pane in panes(at) if pane.strategy_id == "trim")
     before = {pane.pane_id: (pane.strategy, len(pane.turns), pane.strategy.snapshot()) for pane in panes(at)}
@@ -173,6 +175,7 @@ def test_parameter_widgets_cannot_go_below_their_minimum() -> None:
     at = run(new_app())
     at.switch_page("pages/compare.py")
     run(at)
+    add_pane(at, "trim")  # trim is no longer a default pane
     by_strategy = {pane.strategy_id: pane.pane_id for pane in panes(at)}
     open_params(at, by_strategy["window"], by_strategy["trim"])
     assert at.number_input(key=widget_key("pane", by_strategy["window"], "param", "k")).min == 0

@@ -250,7 +250,7 @@ def test_lazy_sections_folded_turns_and_parameters_open_on_click(
         first = page.locator(PANE_BOXES).first
         for label, shows in (
             ("Prompt sent", "Added by memory"),
-            ("Tokens", "Counted with tiktoken"),
+            ("Tokens", "No hidden memory calls this turn"),  # the counts themselves are in a grid
             ("Memory state", "Stored messages"),
             ("What changed this turn", "added"),
         ):
