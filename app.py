@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from memory_demos.heap import freeze_imported_objects
-from memory_demos.i18n import t
+from memory_demos.i18n import LANGUAGE_NAMES, language_scope, t
 from memory_demos.session import LANGUAGES, get_session, widget_key
 from memory_demos.ui.frame import frame_scope, keep_language_in_url
 from memory_demos.ui.nav import favicon, listed_pages, visible_pages
@@ -26,66 +26,66 @@ from memory_demos.ui.workshop import (
 
 freeze_imported_objects()  # full garbage collections then skip the libraries' objects (see heap.py)
 
-# A drawn favicon: Material-icon favicons would be fetched from fonts.gstatic.com.
-st.set_page_config(page_title=t("app.name"), page_icon=favicon(), layout="wide")
-
-session = get_session()
-keep_language_in_url(session)  # before the access gate, which is drawn in the session's language
-config = load_config_or_stop()
-workshop = config.workshop
-if workshop.enabled:
-    recognise_attendee(workshop)  # a returning attendee's signed cookie admits them and finds their budget
-session.configure(config, *attendee_budget(session, workshop))
-LANGUAGE_NAMES = {"en": "English", "zh": "简体中文"}
-
 
 def _language_changed() -> None:
     session.language = session.widgets[widget_key("language_sidebar")]
 
 
-pages = {
-    spec.path: st.Page(spec.path, title=t(spec.title_key), icon=spec.icon, default=spec.default)
-    for spec in visible_pages(workshop.enabled)
-}
-if not admitted(workshop):
-    # The navigation is declared (so a deep link stays valid) but hidden: nothing but the gate runs.
-    st.navigation(list(pages.values()), position="hidden")
-    render_access_gate(workshop)
-    st.stop()
+session = get_session()
+keep_language_in_url(session)  # before the access gate, which is drawn in the session's language
+# The language of this run, decided once here: every view below translates in it.
+with language_scope(session.language):
+    # A drawn favicon: Material-icon favicons would be fetched from fonts.gstatic.com.
+    st.set_page_config(page_title=t("app.name"), page_icon=favicon(), layout="wide")
+    config = load_config_or_stop()
+    workshop = config.workshop
+    if workshop.enabled:
+        # A returning attendee's signed cookie admits them and finds their budget.
+        recognise_attendee(workshop)
+    session.configure(config, *attendee_budget(session, workshop))
+    pages = {
+        spec.path: st.Page(spec.path, title=t(spec.title_key), icon=spec.icon, default=spec.default)
+        for spec in visible_pages(workshop.enabled)
+    }
+    if not admitted(workshop):
+        # The navigation is declared (so a deep link stays valid) but hidden: nothing but the gate runs.
+        st.navigation(list(pages.values()), position="hidden")
+        render_access_gate(workshop)
+        st.stop()
 
-# Hidden: the sidebar draws its own links, so that ``client.showSidebarNavigation = false`` can hide
-# the automatic page list Streamlit shows for a ``pages/`` folder before this frame first runs.
-navigation = st.navigation(list(pages.values()), position="hidden")
-if workshop.enabled:
-    remember_attendee(workshop)
-    if open_instructor_view_now():  # the host code was given at the gate
-        st.switch_page(pages["pages/instructor.py"])
-track_session(session, workshop)
-resume_token = capture_resume_token(session)
-if resume_token is not None and open_resume_link(session, workshop, resume_token):
-    st.switch_page("pages/compare.py")
+    # Hidden: the sidebar draws its own links, so that ``client.showSidebarNavigation = false`` can hide
+    # the automatic page list Streamlit shows for a ``pages/`` folder before this frame first runs.
+    navigation = st.navigation(list(pages.values()), position="hidden")
+    if workshop.enabled:
+        remember_attendee(workshop)
+        if open_instructor_view_now():  # the host code was given at the gate
+            st.switch_page(pages["pages/instructor.py"])
+    track_session(session, workshop)
+    resume_token = capture_resume_token(session)
+    if resume_token is not None and open_resume_link(session, workshop, resume_token):
+        st.switch_page("pages/compare.py")
 
-with st.sidebar:
-    # The host's pages are linked only once this session gave the host code; attendees never see them.
-    for spec in listed_pages(workshop.enabled, host=instructor_unlocked()):
-        st.page_link(pages[spec.path])
-    st.divider()
-    st.markdown(f"**:material/psychology: {t('app.name')}**")
-    st.caption(t("sidebar.provider"))
-    st.text(provider_label(session.provider))
-    st.caption(t("sidebar.tokenizer", label=session.provider.tokenizer.label))
-    st.page_link("pages/settings.py", label=t("sidebar.change_provider"), icon=":material/settings:")
-    st.divider()
-    # The widget mirrors the session's language; a callback writes the choice back.
-    session.widgets[widget_key("language_sidebar")] = session.language
-    st.segmented_control(
-        t("sidebar.language"),
-        LANGUAGES,
-        format_func=LANGUAGE_NAMES.__getitem__,
-        key=widget_key("language_sidebar"),
-        on_change=_language_changed,
-        required=True,
-    )
+    with st.sidebar:
+        # The host's pages are linked only once this session gave the host code; attendees never see them.
+        for spec in listed_pages(workshop.enabled, host=instructor_unlocked()):
+            st.page_link(pages[spec.path])
+        st.divider()
+        st.markdown(f"**:material/psychology: {t('app.name')}**")
+        st.caption(t("sidebar.provider"))
+        st.text(provider_label(session.provider))
+        st.caption(t("sidebar.tokenizer", label=session.provider.tokenizer.label))
+        st.page_link("pages/settings.py", label=t("sidebar.change_provider"), icon=":material/settings:")
+        st.divider()
+        # The widget mirrors the session's language; a callback writes the choice back.
+        session.widgets[widget_key("language_sidebar")] = session.language
+        st.segmented_control(
+            t("sidebar.language"),
+            LANGUAGES,
+            format_func=LANGUAGE_NAMES.__getitem__,
+            key=widget_key("language_sidebar"),
+            on_change=_language_changed,
+            required=True,
+        )
 
-with frame_scope():
-    navigation.run()
+    with frame_scope():
+        navigation.run()

@@ -2,77 +2,35 @@
 flight, recording the turns, and what the pane buttons do (add, remove, reset, retry, new parameters).
 
 Worker threads never touch the session's state: their token listeners only put text on per-pane
-queues (``BroadcastJob``). The script thread drains them and records the turns exactly once.
+queues (``runner.BroadcastJob``, a ``jobs.BackgroundJob``). The script thread drains them and records
+the turns exactly once.
 Refusals are one-shot notices on the session, each limit with one wording.
 """
 
 from __future__ import annotations
 
-import queue
-import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from memory_demos.i18n import language_scope, t
+from memory_demos.i18n import Message, language_scope
 from memory_demos.panes import Pane
-from memory_demos.providers.errors import describe_error
-from memory_demos.runner import broadcast, pane_slots
-from memory_demos.session import Notice
-from memory_demos.strategies.base import InputError, Strategy
+from memory_demos.providers.errors import describe_error, error_detail
+from memory_demos.runner import BroadcastJob, broadcast, pane_slots
+from memory_demos.session import LabSession, Notice
+from memory_demos.strategies.base import InputError, message_problem
 from memory_demos.turn import Turn
 from memory_demos.workshop.budget import estimate_next_turn_tokens
 
-if TYPE_CHECKING:
-    from memory_demos.session import LabSession
-
 TurnsListener = Callable[[list[Turn]], None]
-
-
-@dataclass
-class BroadcastJob:
-    """A message on its way to some panes: worker threads fill ``queues``; the script thread drains them.
-
-    Stored in the session so a rerun (another click) picks up the stream where it was and the
-    turns are recorded exactly once.
-    """
-
-    text: str
-    pane_ids: list[str]
-    future: Future[list[Turn]]
-    queues: dict[str, queue.Queue[str]]
-    retry: bool = False
-    strategies: dict[str, Strategy] = field(default_factory=dict, repr=False)
-    streamed: dict[str, str] = field(default_factory=dict)
-    finished: bool = False
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-
-    def drain(self) -> bool:
-        """Move queued tokens into ``streamed``; True if anything new arrived. Script thread only."""
-        changed = False
-        for pane_id, tokens in self.queues.items():
-            pieces: list[str] = []
-            while True:
-                try:
-                    pieces.append(tokens.get_nowait())
-                except queue.Empty:
-                    break
-            if pieces:
-                self.streamed[pane_id] = self.streamed.get(pane_id, "") + "".join(pieces)
-                changed = True
-        return changed
 
 
 # -- may this message be sent? ------------------------------------------------------------------
 def message_refusal(session: LabSession, text: str, *, retry: bool = False) -> Notice | None:
     """Why ``text`` may not be sent now (empty, too long, a workshop limit), or None if it may."""
-    if not text.strip():
-        return Notice("info", t("compare.empty_message"))
-    limit = session.limits.max_message_chars
-    if len(text) > limit:
-        return Notice("warning", t("compare.too_long", length=f"{len(text):,}", limit=f"{limit:,}"))
+    problem = message_problem(text, session.limits.max_message_chars)
+    if problem is not None:
+        return Notice("info" if problem.key == "compare.empty_message" else "warning", problem)
     return budget_refusal(session, text, retry=retry)
 
 
@@ -88,7 +46,7 @@ def budget_refusal(session: LabSession, text: str, *, retry: bool = False) -> No
     if budget.count_refusal(hit) is None:
         return None
     return Notice(
-        "warning", t(f"workshop.limit.{hit.kind}", limit=f"{hit.limit:,}", current=f"{hit.current:,}")
+        "warning", Message(f"workshop.limit.{hit.kind}", limit=f"{hit.limit:,}", current=f"{hit.current:,}")
     )
 
 
@@ -105,7 +63,7 @@ def send_message(session: LabSession, text: str, on_done: TurnsListener | None =
         return False
     job = session.job
     if job is not None and not job.finished:  # a message sent while another was still answering
-        job.future.result()
+        job.wait()
         finish_broadcast(session, job)
     start_broadcast(session, session.panes, text, on_done=on_done)
     return True
@@ -142,34 +100,20 @@ def start_broadcast(
     """
     if call_slot is None:
         call_slot = pane_slots(session.provider.max_concurrent_panes)
-    ready = [pane for pane in panes if pane.strategy is not None]
-    queues: dict[str, queue.Queue[str]] = {pane.pane_id: queue.Queue() for pane in ready}
-    strategies = {pane.pane_id: pane.strategy for pane in ready if pane.strategy is not None}
-    listeners = [queues[pane.pane_id].put for pane in ready]
+    strategies = {pane.pane_id: pane.strategy for pane in panes if pane.strategy is not None}
     lifecycle = session.lifecycle  # the idle sweep leaves a session alone while its turn runs
-    language = session.language  # read here: the worker thread cannot see the session
+    # The simulated tools answer the model in the conversation's language: the one thread that needs it.
+    language = session.language
 
-    def run() -> list[Turn]:
+    def run(job: BroadcastJob) -> list[Turn]:
         with lifecycle, language_scope(language):
-            turns = broadcast(list(strategies.values()), text, listeners, call_slot=call_slot)
+            turns = broadcast(list(strategies.values()), text, job.token_listeners, call_slot=call_slot)
         if on_done is not None:
             on_done(turns)
         return turns
 
-    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-lab-broadcast")
-    try:
-        future = executor.submit(run)
-    finally:
-        executor.shutdown(wait=False)
-    job = BroadcastJob(
-        text=text,
-        pane_ids=[pane.pane_id for pane in ready],
-        future=future,
-        queues=queues,
-        retry=retry,
-        strategies=strategies,
-    )
-    session.job = job
+    job = BroadcastJob(text, strategies, run, retry=retry)
+    session.job = job.start()
     return job
 
 
@@ -180,9 +124,9 @@ def finish_broadcast(session: LabSession, job: BroadcastJob) -> None:
             return
         job.finished = True
     try:
-        turns = job.future.result()
+        turns = job.outcome()
     except InputError as exc:
-        session.flash("warning", str(exc))
+        session.flash("warning", error_detail(exc))
         return
     except Exception as exc:
         session.flash("error", describe_error(exc))
@@ -229,7 +173,7 @@ def reset_all(session: LabSession) -> None:
     """Reset every pane, and say so."""
     for pane in list(session.panes):
         reset_pane(session, pane.pane_id)
-    session.flash("info", t("compare.reset_all_done"))
+    session.flash("info", Message("compare.reset_all_done"))
 
 
 def apply_params(session: LabSession, pane_id: str, values: dict[str, Any]) -> None:
@@ -240,10 +184,10 @@ def apply_params(session: LabSession, pane_id: str, values: dict[str, Any]) -> N
     pane = session.pane(pane_id)
     if session.busy or pane is None:
         return
-    params, error = session.check_params(pane.strategy_id, values)
+    params, error = session.parse_pane_params(pane.strategy_id, values)
     if error is not None:
-        session.flash("warning", t("pane.params_invalid"), error)
+        session.flash("warning", Message("pane.params_invalid"), error)
         return
     pane.params = params
     session.build(pane)
-    session.flash("info", t("pane.params_applied", pane=session.panes.index(pane) + 1))
+    session.flash("info", Message("pane.params_applied", pane=session.panes.index(pane) + 1))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT
 from memory_demos.deprecations import Deprecation
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.workshop.budget import LimitHit, SessionBudget, check_scripted_run
 
 if TYPE_CHECKING:
@@ -34,10 +34,10 @@ SCRIPTED_REFUSAL_KEYS = {
 }
 
 
-def scripted_refusal(hit: LimitHit, run: Literal["scenario", "guide"]) -> str:
+def scripted_refusal(hit: LimitHit, run: Literal["scenario", "guide"]) -> Message:
     """Why a scorecard scenario or a guide run was refused, with its own numbers (not Compare's wording)."""
     key = SCRIPTED_REFUSAL_KEYS[run].get(hit.kind, f"workshop.limit.{hit.kind}")
-    return t(key, limit=f"{hit.limit:,}", current=f"{hit.current:,}")
+    return Message(key, limit=f"{hit.limit:,}", current=f"{hit.current:,}")
 
 
 @dataclass
@@ -111,6 +111,6 @@ class ScorecardState:
             on_turns([turn for run in job.result.runs for turn in run.turns])
             self.outcome = ScorecardOutcome(job.result, job.scenario, job.provider)
         elif job.cancelled:
-            self.notice = ("info", t("scorecard.cancelled"), None)
+            self.notice = ("info", Message("scorecard.cancelled"), None)
         else:
-            self.notice = ("error", t("scorecard.failed"), job.error)
+            self.notice = ("error", Message("scorecard.failed"), job.error)

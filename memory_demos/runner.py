@@ -1,15 +1,18 @@
-"""Send one message to several strategies at once: the engine behind the Compare page's panes."""
+"""Send one message to several strategies at once: the engine behind the Compare page's panes, and the
+background job that carries a message in flight (``BroadcastJob``)."""
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import copy_context
 
 from memory_demos.config import MAX_PANES
+from memory_demos.jobs import BackgroundJob
 from memory_demos.strategies.base import Strategy, TokenListener
 from memory_demos.turn import Turn
 
@@ -77,9 +80,55 @@ def _run_all(
     strategies: Sequence[Strategy],
     listeners: Sequence[TokenListener | None],
 ) -> list[Turn]:
-    # Each pane runs in the caller's context (a copy per pane): the language its errors are written in.
+    # Each pane runs in the caller's context (a copy per pane): the language the simulated tools answer in.
     futures = [
         pool.submit(copy_context().run, send, s, listener)
         for s, listener in zip(strategies, listeners, strict=True)
     ]
     return [future.result() for future in futures]
+
+
+class BroadcastJob(BackgroundJob[list[Turn]]):
+    """A message on its way to some panes: their threads put tokens on ``queues``; the script thread
+    drains them into ``streamed``.
+
+    Stored in the session so a rerun (another click) picks up the stream where it was and the turns are
+    recorded exactly once (``finished``, under ``lock``). ``work`` answers the message, given the job.
+    """
+
+    def __init__(
+        self,
+        text: str,
+        strategies: Mapping[str, Strategy],
+        work: Callable[[BroadcastJob], list[Turn]],
+        retry: bool = False,
+    ) -> None:
+        super().__init__(work, name="memory-lab-broadcast")  # type: ignore[arg-type]
+        self.text = text
+        self.strategies = dict(strategies)
+        self.pane_ids = list(self.strategies)
+        self.queues: dict[str, queue.Queue[str]] = {pane_id: queue.Queue() for pane_id in self.pane_ids}
+        self.retry = retry
+        self.streamed: dict[str, str] = {}
+        self.finished = False
+        self.lock = threading.Lock()
+
+    @property
+    def token_listeners(self) -> list[TokenListener]:
+        """One listener per pane, in pane order: each puts the pane's tokens on its queue (any thread)."""
+        return [self.queues[pane_id].put for pane_id in self.pane_ids]
+
+    def drain(self) -> bool:
+        """Move queued tokens into ``streamed``; True if anything new arrived. Script thread only."""
+        changed = False
+        for pane_id, tokens in self.queues.items():
+            pieces: list[str] = []
+            while True:
+                try:
+                    pieces.append(tokens.get_nowait())
+                except queue.Empty:
+                    break
+            if pieces:
+                self.streamed[pane_id] = self.streamed.get(pane_id, "") + "".join(pieces)
+                changed = True
+        return changed

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
+from memory_demos.jobs import BackgroundJob
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.replay import ReplayCancelled, ReplayResult, StrategyRun, replay
 from memory_demos.scenarios import Scenario
@@ -234,9 +235,9 @@ def prices_from_records(records: Iterable[Mapping[str, Any]]) -> list[Price]:
             continue  # a row just added in the editor and not filled in yet
         model = str(record.get("model") or "").strip()
         if not model:
-            raise ValueError(t("price.no_model", number=number))
+            raise ValueError(Message("price.no_model", number=number))
         if model in seen:
-            raise ValueError(t("price.twice", number=number, model=repr(model)))
+            raise ValueError(Message("price.twice", number=number, model=repr(model)))
         seen.add(model)
         values = []
         for field_name in ("input_per_million", "output_per_million"):
@@ -245,17 +246,17 @@ def prices_from_records(records: Iterable[Mapping[str, Any]]) -> list[Price]:
                 value = float(raw)  # type: ignore[arg-type]
             except (TypeError, ValueError):
                 raise ValueError(
-                    t("price.not_number", number=number, model=model, field=field_name, value=repr(raw))
+                    Message("price.not_number", number=number, model=model, field=field_name, value=repr(raw))
                 ) from None
             if math.isnan(value) or value < 0 or value > MAX_PRICE_PER_MILLION:
                 limit = f"{MAX_PRICE_PER_MILLION:g}"
                 raise ValueError(
-                    t("price.out_of_range", number=number, model=model, field=field_name, limit=limit)
+                    Message("price.out_of_range", number=number, model=model, field=field_name, limit=limit)
                 )
             values.append(value)
         prices.append(Price(model, values[0], values[1]))
     if not prices:
-        raise ValueError(t("price.empty"))
+        raise ValueError(Message("price.empty"))
     return prices
 
 
@@ -264,8 +265,8 @@ def price_records(prices: Iterable[Price]) -> list[dict[str, Any]]:
     return [asdict(price) for price in prices]
 
 
-class ReplayJob:
-    """A replay running on its own thread, so a page can show progress and offer a Cancel button.
+class ReplayJob(BackgroundJob[ReplayResult]):
+    """A replay running in the background, so a page can show progress and offer a Cancel button.
 
     ``progress()`` gives "turn k of n" per strategy; ``cancel()`` sets the flag that the replay's
     ``should_cancel`` checks before every turn. Lives in one user's session state, never shared.
@@ -278,64 +279,49 @@ class ReplayJob:
         provider: ProviderConfig,
         params: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> None:
+        super().__init__(ReplayJob._replay, name="scorecard-replay")
         self.scenario = scenario
         self.strategy_ids = list(strategy_ids)
         self.provider = provider
         self.params = {key: dict(value) for key, value in (params or {}).items()}
-        self.result: ReplayResult | None = None
-        self.error: str | None = None
-        self.cancelled = False
         self._lock = threading.Lock()
         self._progress = {strategy_id: 0 for strategy_id in self.strategy_ids}
-        self._cancel = threading.Event()
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="scorecard-replay", daemon=True)
-
-    def start(self) -> ReplayJob:
-        self._thread.start()
-        return self
 
     def _on_progress(self, strategy_id: str, turn: int, _total: int) -> None:
         with self._lock:
             self._progress[strategy_id] = turn
 
-    def _run(self) -> None:
-        try:
-            self.result = replay(
-                self.scenario,
-                self.strategy_ids,
-                self.provider,
-                self.params,
-                on_progress=self._on_progress,
-                should_cancel=self._cancel.is_set,
-                concurrency=self.provider.max_concurrent_panes or 1,
-                check_first=True,
-            )
-        except ReplayCancelled:
-            self.cancelled = True
-        except Exception as exc:
-            self.error = self.provider.describe(exc)
-        finally:
-            self._done.set()
+    def _replay(self) -> ReplayResult:
+        return replay(
+            self.scenario,
+            self.strategy_ids,
+            self.provider,
+            self.params,
+            on_progress=self._on_progress,
+            should_cancel=lambda: self.cancel_requested,
+            concurrency=self.provider.max_concurrent_panes or 1,
+            check_first=True,
+        )
+
+    @property
+    def result(self) -> ReplayResult | None:
+        """The replay, once it finished (None while it runs, and if it was cancelled or failed)."""
+        return self.future.result() if self.done and self.future.exception() is None else None
+
+    @property
+    def cancelled(self) -> bool:
+        return self.done and isinstance(self.future.exception(), ReplayCancelled)
+
+    @property
+    def error(self) -> Message | None:
+        """Why the replay failed, as data (None while it runs, when it finished, and when cancelled)."""
+        failure = self.future.exception() if self.done else None
+        if failure is None or isinstance(failure, ReplayCancelled):
+            return None
+        return self.provider.describe(failure)
 
     def progress(self) -> dict[str, tuple[int, int]]:
         """Turns played so far per strategy, as ``(k, n)``."""
         total = len(self.scenario.turns)
         with self._lock:
             return {strategy_id: (turn, total) for strategy_id, turn in self._progress.items()}
-
-    def cancel(self) -> None:
-        """Ask the replay to stop before its next turn."""
-        self._cancel.set()
-
-    @property
-    def cancel_requested(self) -> bool:
-        return self._cancel.is_set()
-
-    @property
-    def done(self) -> bool:
-        return self._done.is_set()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Block until the replay ends or ``timeout`` passes; True if it ended."""
-        return self._done.wait(timeout)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import streamlit as st
 
@@ -20,12 +20,11 @@ from memory_demos.lab_config import LabConfig, load_lab_config
 from memory_demos.page_state import FailureLabState, MigrationState, ScorecardState
 from memory_demos.panes import MIN_PANES, Pane, SessionLifecycle, default_strategy_ids
 from memory_demos.providers.chat_models import ProviderConfig
+from memory_demos.providers.errors import error_detail
+from memory_demos.runner import BroadcastJob
 from memory_demos.strategies.base import InputError, StrategyContext
 from memory_demos.strategies.registry import parse_params, server_backed_params
 from memory_demos.workshop.budget import BudgetGate, SessionBudget
-
-if TYPE_CHECKING:  # compare.py is the layer above: it imports this module
-    from memory_demos.compare import BroadcastJob
 
 KEY_PREFIX = "ml_"
 WIDGET_PREFIX = KEY_PREFIX + "w_"
@@ -260,13 +259,13 @@ class LabSession:
         """(Re)build a pane's strategy for the current provider (see ``Pane.build``)."""
         pane.build(self.strategy_context(), fresh=fresh)
 
-    def check_params(self, strategy_id: str, raw: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    def parse_pane_params(self, strategy_id: str, raw: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
         """The typed parameters for a pane of ``strategy_id`` and None, or ``{}`` and why ``raw`` cannot be
         used (``registry.parse_params`` in this session's context); builds nothing."""
         try:
             return parse_params(strategy_id, raw, self.strategy_context()), None
         except InputError as exc:
-            return {}, str(exc)
+            return {}, error_detail(exc)
 
     def rebuild_all(self) -> int:
         """Rebuild every pane (after a provider change); returns how many panes were rebuilt."""

@@ -121,6 +121,7 @@ class Turn:
     memory_calls: list[ModelCall] = field(default_factory=list)
     tool_round_calls: list[ModelCall] = field(default_factory=list)
     state: dict[str, Any] = field(default_factory=dict)
+    # Data, not sentences: each is a catalogue ``Message`` (its ``str`` is English); views translate them.
     error: str | None = None
     notes: list[str] = field(default_factory=list)
     error_kind: str | None = None  # a short class of the error (timeout, rate_limit, ...), for counting

@@ -8,11 +8,11 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from memory_demos import compare
-from memory_demos.compare import BroadcastJob
 from memory_demos.i18n import relabel_after_language_switch, strategy_title, t
 from memory_demos.panes import Pane, unseen_messages
 from memory_demos.providers.context_window import describe_source
 from memory_demos.providers.tokenizer import count_text_tokens
+from memory_demos.runner import BroadcastJob
 from memory_demos.session import LabSession, get_session, widget_key
 from memory_demos.strategies.registry import available_ids, get_info
 from memory_demos.ui.broadcast import stream_into

@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from memory_demos.failure_lab import DEMOS, Demo, DemoResult
-from memory_demos.i18n import t
+from memory_demos.i18n import t, translate
 from memory_demos.page_state import FailureLabState
 from memory_demos.providers.chat_models import CallGate
 from memory_demos.providers.errors import describe_error, error_kind
@@ -112,7 +112,7 @@ def _render_demo(demo: Demo, state: FailureLabState, language: str, gate: CallGa
         except Exception as exc:  # a demo that breaks says why; the other demos stay usable
             state.results.pop(demo.id, None)
             st.error(f"{t('failure.error')} {kind_words(error_kind(exc))}", icon=":material/error:")
-            st.code(describe_error(exc), language=None, wrap_lines=True)
+            st.code(translate(describe_error(exc)), language=None, wrap_lines=True)
     result = state.results.get(demo.id)
     if result is not None:
         _render_result(demo, result)

@@ -7,7 +7,7 @@ from types import ModuleType
 
 import streamlit as st
 
-from memory_demos.i18n import t
+from memory_demos.i18n import t, translate
 from memory_demos.migration import (
     MAX_GUIDE_INPUTS,
     STEP_IDS,
@@ -79,7 +79,7 @@ def _render_run(run: MigrationRun) -> None:
     for version, error in (("classic", run.classic_error), ("modern", run.modern_error)):
         if error:
             st.error(t("migration.error", version=t(f"migration.{version}")))
-            st.code(error, language=None, wrap_lines=True)
+            st.code(translate(error), language=None, wrap_lines=True)
     differing = sum(1 for turn in run.turns if not turn.equivalence.same)
     if run.all_same:
         st.success(t("migration.all_same"), icon=":material/check_circle:")
@@ -92,7 +92,7 @@ def _render_run(run: MigrationRun) -> None:
             st.caption(t("migration.user"))
             st.text(turn.user)
             st.caption(t("migration.equivalence"))
-            st.code(turn.equivalence.describe(), language=None, wrap_lines=True)
+            st.code(translate(turn.equivalence.message), language=None, wrap_lines=True)
             left, right = st.columns(2, gap="medium")
             with left:
                 _render_side(t("migration.classic"), turn.classic)
@@ -189,7 +189,7 @@ def _run_form(session: LabSession, state: MigrationState, step: ModuleType) -> N
     encoding = session.provider.tokenizer.encoding_name
     hit = check_scripted_run(budget, inputs, SYSTEM_PROMPT, 2, encoding) if budget and inputs else None
     if hit is not None:
-        st.warning(scripted_refusal(hit, "guide"))
+        st.warning(translate(scripted_refusal(hit, "guide")))
     elif inputs is not None:
         with st.spinner(t("migration.running")):
             state.runs[step.STEP_ID] = run_both(step, inputs, session.provider)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from memory_demos.i18n import current_language, strategy_title, t
+from memory_demos.i18n import current_language, strategy_title, t, translate
 from memory_demos.page_state import scripted_refusal
 from memory_demos.scenarios import (
     MAX_SCENARIO_BYTES,
@@ -126,7 +126,7 @@ def _run_button(session: LabSession, scenario: Scenario | None, strategy_ids: li
     assert scenario is not None  # the button is disabled without one
     hit = state.run_refusal(session.budget, session.provider, scenario, len(strategy_ids))
     if hit is not None:
-        st.warning(scripted_refusal(hit, "scenario"))
+        st.warning(translate(scripted_refusal(hit, "scenario")))
     else:
         state.start(ReplayJob(scenario, strategy_ids, session.provider).start())
 
@@ -163,9 +163,9 @@ def render() -> None:
             st.rerun()  # redraw without the finished progress bars
     if state.notice:
         kind, text, detail = state.notice
-        (st.info if kind == "info" else st.error)(text)
+        (st.info if kind == "info" else st.error)(translate(text))
         if detail:
-            st.code(detail, language=None, wrap_lines=True)
+            st.code(translate(detail), language=None, wrap_lines=True)
     if state.outcome is not None:
         render_results(state.outcome.result, state.outcome.scenario, state.outcome.provider)
 

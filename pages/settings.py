@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 from pydantic import SecretStr
 
-from memory_demos.i18n import t
+from memory_demos.i18n import LANGUAGE_NAMES, t, translate
 from memory_demos.providers.bounds import WORKSHOP_TIMEOUT, BoundProblem, bound_problems
 from memory_demos.providers.chat_models import (
     DEFAULT_OPENAI_MODEL,
@@ -19,12 +19,11 @@ from memory_demos.providers.reachability import check_provider
 from memory_demos.providers.url_policy import EgressPolicy, url_refusal
 from memory_demos.session import LANGUAGES, get_session, widget_key
 from memory_demos.ui.failures import kind_help, kind_words
-from memory_demos.ui.frame import run_in_frame
+from memory_demos.ui.frame import in_session_language, run_in_frame
 from memory_demos.ui.notices import show_flashes
 from memory_demos.ui.text import provider_label
 from memory_demos.ui.workshop import lab_config
 
-LANGUAGE_NAMES = {"en": "English", "zh": "简体中文"}
 FIELD_WIDTH = 520
 KIND_KEY = widget_key("settings_kind")
 MODEL_KEY = widget_key("settings_model")
@@ -218,7 +217,7 @@ def _form_problems(
     else:
         refusal = url_refusal(egress, base_url) if egress is not None else None
         if refusal is not None:
-            problems.append((t("settings.url_refused"), refusal))
+            problems.append((t("settings.url_refused"), translate(refusal)))
     return problems
 
 
@@ -327,7 +326,8 @@ def _bounds_widgets(current: ProviderConfig, kind: str) -> None:
         width=FIELD_WIDTH,
     )
     window = _chosen_window(current, kind)
-    st.text(t("settings.context_window_now", tokens=f"{window.tokens:,}", source=describe_source(window)))
+    source = translate(describe_source(window))
+    st.text(t("settings.context_window_now", tokens=f"{window.tokens:,}", source=source))
 
 
 def _chosen_window(current: ProviderConfig, kind: str) -> ContextWindow:
@@ -434,7 +434,11 @@ def render() -> None:
             )
             if current.api_key is not None and not current.hosted:
                 st.caption(":material/key: " + t("settings.key_in_session"))
-                st.button(t("settings.forget_key"), icon=":material/key_off:", on_click=forget_key)
+                st.button(
+                    t("settings.forget_key"),
+                    icon=":material/key_off:",
+                    on_click=in_session_language(forget_key),
+                )
             elif kind == "openai" and not workshop.enabled and config.server_openai_key:
                 st.caption(":material/key: " + t("settings.key_from_env"))
         st.number_input(
@@ -446,7 +450,12 @@ def render() -> None:
         )
         _bounds_widgets(current, kind)
         st.caption(":material/info: " + t("settings.rebuild_note"))
-        st.button(t("settings.apply"), icon=":material/check:", type="primary", on_click=apply_settings)
+        st.button(
+            t("settings.apply"),
+            icon=":material/check:",
+            type="primary",
+            on_click=in_session_language(apply_settings),
+        )
 
     with st.container(border=True):
         st.subheader(t("settings.language"), anchor=False)

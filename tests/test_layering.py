@@ -26,7 +26,6 @@ ENVIRONMENT_READERS = {
 
 # Function-local imports that still hide a cycle, each in a package another slice is rewriting.
 KNOWN_CYCLES = {
-    ("memory_demos.i18n", "memory_demos.session"): "current_language reads the session (i18n/ is #12a's)",
     (
         "memory_demos.providers.offline_model.facts",
         "memory_demos.providers.offline_model.knowledge",
@@ -173,8 +172,11 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
 )
 VIEWS = len(LAYERS) - 1
-# What translates: only a view may call these (the core writes catalogue keys and values instead).
-TRANSLATORS = {"t", "strategy_title", "strategy_summary", "purpose_label", "current_language"}
+# What decides a language or translates into it: above the texts and below the views, no module calls
+# these (the core writes a ``Message``, a catalogue key and its values; a view translates it). The texts
+# layer itself fills texts: the catalogue, and the simulated tools' results the model reads.
+TRANSLATORS = {"t", "current_language", "strategy_title", "strategy_summary", "purpose_label", "translate"}
+TRANSLATORS |= {"translate_all"}
 
 
 def scanned_files() -> list[Path]:
@@ -290,26 +292,18 @@ def test_every_module_has_a_layer(graph: ImportGraph) -> None:
     assert [name for name in graph.paths if layer_of(name) is None] == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 25: 1 upward import left (i18n -> session); main had 3 (also providers -> workshop, tracing)",
-)
 def test_no_import_runs_from_a_lower_layer_to_a_higher_one(graph: ImportGraph) -> None:
     assert graph.upward() == [], "move the code to the layer it belongs to, or hand it in from above"
 
 
 @pytest.mark.xfail(
     strict=True,
-    reason="issue 25, measured on main: 2 circles: 40 modules through i18n -> session, and offline_model facts <-> knowledge",
+    reason="issue 25: 2 circles left: session <-> compare (BroadcastJob), offline_model facts <-> knowledge; main had 40 modules in one",
 )
 def test_no_modules_import_each_other_in_a_circle(graph: ImportGraph) -> None:
     assert graph.circles() == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 25, measured on main: i18n.current_language asks Streamlit and the session for the language",
-)
 def test_the_texts_know_neither_streamlit_nor_the_session(graph: ImportGraph) -> None:
     found = []
     for name, tree in graph.trees.items():
@@ -347,16 +341,13 @@ def test_providers_know_nothing_of_the_room(graph: ImportGraph) -> None:
     assert found == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 25, measured on main: 28 modules below the views import t() or another translator",
-)
 def test_only_views_translate(graph: ImportGraph) -> None:
-    """Below the views a note or an error is a catalogue key and its values, never a finished sentence."""
+    """Between the texts and the views a note or an error is a catalogue key and its values (a ``Message``),
+    never a finished sentence: providers, strategies, runners and the session call no ``t()``."""
     found = []
     for name, tree in graph.trees.items():
         layer = layer_of(name)
-        if layer is None or layer >= VIEWS or name.startswith("memory_demos.i18n"):
+        if layer is None or layer in (0, VIEWS):
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("memory_demos.i18n"):

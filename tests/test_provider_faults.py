@@ -661,19 +661,19 @@ def test_describe_error_for_bare_exceptions() -> None:
 def test_describe_error_speaks_the_asked_language_and_keeps_the_details() -> None:
     from memory_demos.workshop.budget import BudgetExceeded
 
-    assert describe_error(TimeoutError("timed out"), language="zh").startswith("模型没有及时回答（超时）")
-    assert describe_error(InjectedFault("reply call 2"), language="zh") == "注入的故障：reply call 2"
+    assert describe_error(TimeoutError("timed out")).in_language("zh").startswith("模型没有及时回答（超时）")
+    assert describe_error(InjectedFault("reply call 2")).in_language("zh") == "注入的故障：reply call 2"
     # Text the provider wrote is data: only our own words change language, and secrets still go.
-    assert describe_error(RuntimeError(f"odd failure {API_KEY}"), API_KEY, language="zh") == (
+    assert describe_error(RuntimeError(f"odd failure {API_KEY}"), API_KEY).in_language("zh") == (
         "RuntimeError: odd failure [redacted]"
     )
     refused = BudgetExceeded("tokens", needed="1,200", left="300", limit="5,000")
     assert str(refused).startswith("Token budget reached: this call needs about 1,200 tokens")
     assert describe_error(refused) == str(refused)
-    assert describe_error(refused, language="zh") == (
+    assert describe_error(refused).in_language("zh") == (
         "已达到词元预算：这次调用大约需要 1,200 个词元（提示词加一次回答），而 5,000 个中只剩 300 个。没有发送任何内容。"
     )
-    assert describe_error(BudgetExceeded("concurrency"), language="zh").startswith("这位学员同时发起")
+    assert describe_error(BudgetExceeded("concurrency")).in_language("zh").startswith("这位学员同时发起")
 
 
 def test_fake_server_records_bodies_thread_safely(server: FakeOpenAIServer) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from memory_demos.i18n import translate
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
 from memory_demos.providers.errors import describe_error
 from memory_demos.providers.url_policy import (
@@ -173,7 +174,7 @@ def test_a_listed_loopback_origin_or_a_name_resolving_inside_gets_no_request() -
         listed = EgressPolicy.from_origins([origin])
         assert "private, loopback" in (url_refusal(listed, f"{origin}/v1") or "")
         assert (
-            url_refusal(listed, f"{origin}/v1", language="zh")
+            translate(url_refusal(listed, f"{origin}/v1"), "zh")
             == "基础 URL 指向私有、回环或链路本地地址：已拒绝。"
         )
         # A public-looking name whose DNS answer points inside (checked at every request, not once).

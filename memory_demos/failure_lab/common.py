@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT as SYSTEM_PROMPT
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.providers.chat_models import CallGate, gated_callbacks
 from memory_demos.tracing import CallCapture
 from memory_demos.turn import ModelCall
@@ -98,6 +98,6 @@ def demo_result(
         fixed=fixed,
         failed=failed,
         fixed_ok=ok,
-        explanation=t(demo.explanation_key, language),
-        fix=t(demo.fix_key, language),
+        explanation=Message(demo.explanation_key).in_language(language),
+        fix=Message(demo.fix_key).in_language(language),
     )

@@ -3,14 +3,16 @@
 The texts live in ``en.py`` and ``zh.py`` (the same keys in both); what the core says when a call fails
 in ``<language>_errors.py``; what strategies note on a turn in ``<language>_strategies.py``; the failure
 lab's and the migration guide's longer texts in ``<language>_failure_lab.py`` and ``<language>_migration.py``.
-``t(key, **kwargs)`` looks the key up in the session's language (falling back to English, then to the
-key itself) and fills ``{placeholders}``. Model output, memory contents and user input are never put
-through here: they are data, rendered as text.
+The core never translates: it writes a ``Message`` (a catalogue key and its values) and a view shows it
+with ``translate`` in the language it was handed. ``t(key, **kwargs)`` looks a key up in the language of
+the script run (the frame sets it; English elsewhere), falling back to English, then to the key itself,
+and fills ``{placeholders}``. Model output, memory contents and user input are never put through here:
+they are data, rendered as text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from types import MappingProxyType
@@ -59,48 +61,105 @@ CATALOGUE: MappingProxyType[str, MappingProxyType[str, str]] = MappingProxyType(
     }
 )
 FALLBACK_LANGUAGE = "en"
+# Each interface language by its own name, as the language switches show it.
+LANGUAGE_NAMES: MappingProxyType[str, str] = MappingProxyType({"en": "English", "zh": "简体中文"})
 
 
-# The language of work handed to another thread (a Compare broadcast): that thread has no script run to
-# read the session from, so the work carries the language in its context.
-_SCOPED_LANGUAGE: ContextVar[str | None] = ContextVar("memory_lab_language", default=None)
+# The language of the script run in progress: the frame (app.py) decides it once per run and sets it
+# here for the views below it. Nothing in i18n asks Streamlit or the session.
+_RUN_LANGUAGE: ContextVar[str | None] = ContextVar("memory_lab_language", default=None)
 
 
 @contextmanager
 def language_scope(language: str) -> Iterator[None]:
-    """Texts looked up with no language in the block (and in threads given its context) use ``language``."""
-    token = _SCOPED_LANGUAGE.set(language)
+    """Texts looked up with no language in the block use ``language`` (the frame wraps each script run)."""
+    token = _RUN_LANGUAGE.set(language)
     try:
         yield
     finally:
-        _SCOPED_LANGUAGE.reset(token)
+        _RUN_LANGUAGE.reset(token)
 
 
 def current_language() -> str:
-    """The scoped language, else the session's; English outside both (the CLI, a bare worker thread)."""
-    scoped = _SCOPED_LANGUAGE.get()
-    if scoped is not None:
-        return scoped
-    try:
-        from streamlit.runtime.scriptrunner import get_script_run_ctx
+    """The language the frame set for this script run; English outside one (the CLI, a test, a thread)."""
+    return _RUN_LANGUAGE.get() or FALLBACK_LANGUAGE
 
-        # Quietly: a worker thread has no script context, and asking for its session state logs a warning.
-        if get_script_run_ctx(suppress_warning=True) is None:
-            return FALLBACK_LANGUAGE
-        from memory_demos.session import LabSession
 
-        return LabSession().language
-    except Exception:
-        return FALLBACK_LANGUAGE
+def _fill(key: str, language: str, values: Mapping[str, Any]) -> str:
+    """The catalogue text of ``key`` in ``language`` (else English, else the key), filled with ``values``.
+
+    A value that is itself a ``Message`` is filled in in the same language.
+    """
+    text = CATALOGUE.get(language, {}).get(key) or CATALOGUE[FALLBACK_LANGUAGE].get(key)
+    if text is None:
+        return key
+    if not values:
+        return text
+    return text.format(**{name: translate(value, language) for name, value in values.items()})
 
 
 def t(key: str, language: str | None = None, **kwargs: Any) -> str:
-    """The interface text for ``key`` in ``language`` (default: the session's), filled with ``kwargs``."""
-    lang = language or current_language()
-    text = CATALOGUE.get(lang, {}).get(key) or CATALOGUE[FALLBACK_LANGUAGE].get(key)
-    if text is None:
-        return key
-    return text.format(**kwargs) if kwargs else text
+    """The interface text for ``key`` in ``language`` (default: the script run's), filled with ``kwargs``."""
+    return _fill(key, language or current_language(), kwargs)
+
+
+class Message(str):
+    """A text as data: a catalogue key and the values that fill it (a note, an error, a notice).
+
+    The core writes these, never a finished sentence; a view shows one in the language it was handed
+    (``translate``). As a ``str`` a message is its English text: what the command line prints, what logs
+    carry, and what the English JSON exports hold.
+    """
+
+    key: str
+    values: Mapping[str, Any]
+
+    def __new__(cls, key: str, /, **values: Any) -> Message:
+        message = super().__new__(cls, _fill(key, FALLBACK_LANGUAGE, values))
+        message.key = key
+        message.values = MappingProxyType(dict(values))
+        return message
+
+    def in_language(self, language: str) -> str:
+        """The text in ``language``."""
+        return _fill(self.key, language, self.values)
+
+    def with_values(self, change: Callable[[Any], Any]) -> Message:
+        """The same message with ``change`` applied to each value (nested messages' values too)."""
+        return Message(
+            self.key,
+            **{
+                name: value.with_values(change) if isinstance(value, Message) else change(value)
+                for name, value in self.values.items()
+            },
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_message, (self.key, dict(self.values)))
+
+
+def _message(key: str, values: dict[str, Any]) -> Message:
+    return Message(key, **values)
+
+
+def translate(text: Any, language: str | None = None) -> Any:
+    """``text`` for a reader of ``language`` (default: the script run's): a ``Message`` in that language,
+    anything else as it is (model output, user input and names are data, never translated)."""
+    if isinstance(text, Message):
+        return text.in_language(language or current_language())
+    return text
+
+
+def translate_all(data: Any, language: str | None = None) -> Any:
+    """``data`` (dicts, lists and tuples of values, as a state snapshot is) with every ``Message`` in it
+    translated; what is not a message is kept as it is."""
+    if isinstance(data, Message):
+        return translate(data, language)
+    if isinstance(data, Mapping):
+        return {key: translate_all(value, language) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return type(data)(translate_all(value, language) for value in data)
+    return data
 
 
 def strategy_title(info: Any, language: str | None = None) -> str:

@@ -41,6 +41,9 @@ TEXTS: dict[str, str] = {
     "error.url_refused": "The server refused to call that address (a workshop rule); nothing was sent.",
     "error.generic.rejected": "The provider rejected the request (its reply is not shown in a workshop).",
     "error.generic.other": "The call to the provider failed.",
+    "error.raw": "{name}: {detail}",
+    "error.with_evidence": "{message} {evidence}",
+    "error.rollback_failed": "{error} (and restoring memory failed: {rollback})",
     "error.injected": "Injected fault: {detail}",
     "error.rejected": "The provider rejected the request: {detail}",
     "error.storage_hidden": (

@@ -21,7 +21,7 @@ from langchain_core.language_models import BaseChatModel
 
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT as SYSTEM_PROMPT
 from memory_demos.deprecations import Deprecation, capture_deprecations
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
 from memory_demos.tracing import REPLY, CallCapture
 from memory_demos.turn import ModelCall, PromptMessage
@@ -39,7 +39,7 @@ STEP_IDS: tuple[str, ...] = (
     "combined",
     "retired",
 )
-SAME_CONTEXT = t("migration.prompts_same", "en")
+SAME_CONTEXT = Message("migration.prompts_same")
 MAX_GUIDE_INPUTS = 12
 
 
@@ -100,9 +100,14 @@ class Equivalence:
     key: str = "migration.prompts_same"
     fields: tuple[tuple[str, str | int], ...] = ()
 
-    def describe(self, language: str | None = None) -> str:
-        """The verdict in ``language`` (default: the session's)."""
-        return t(self.key, language, **dict(self.fields))
+    @property
+    def message(self) -> Message:
+        """The verdict as data: a view shows it in its language."""
+        return Message(self.key, **dict(self.fields))
+
+    def describe(self, language: str) -> str:
+        """The verdict in ``language``."""
+        return self.message.in_language(language)
 
     @property
     def text(self) -> str:
@@ -205,7 +210,7 @@ def prompt_lines(prompt: Sequence[PromptMessage]) -> list[str]:
     return lines
 
 
-def diff_prompts(classic: Sequence[PromptMessage], modern: Sequence[PromptMessage]) -> list[str]:
+def prompt_line_diff(classic: Sequence[PromptMessage], modern: Sequence[PromptMessage]) -> list[str]:
     """A unified line diff of the two prompts (empty when they are identical)."""
     return list(
         difflib.unified_diff(
@@ -382,7 +387,7 @@ def run_both(
                 user=user,
                 classic=classic,
                 modern=modern,
-                diff=tuple(diff_prompts(classic.injected_prompt, modern.injected_prompt)),
+                diff=tuple(prompt_line_diff(classic.injected_prompt, modern.injected_prompt)),
                 equivalence=compare_prompts(classic.injected_prompt, modern.injected_prompt),
             )
         )
@@ -402,8 +407,8 @@ __all__ = [
     "all_steps",
     "built_deprecations",
     "compare_prompts",
-    "diff_prompts",
     "load_step",
+    "prompt_line_diff",
     "prompt_lines",
     "run_both",
     "shown_functions",

@@ -10,7 +10,7 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
 from pydantic import SecretStr
 
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.providers.api_keys import DEFAULT_API_KEY_ENV, resolve_openai_key
 from memory_demos.providers.checked_openai import StreamEndWatch, checked_chat_openai_class
 from memory_demos.providers.context_window import ContextWindow, assumed_context_window, known_context_window
@@ -100,7 +100,7 @@ class ProviderConfig:
     def display_name(self) -> str:
         """The provider's name in English (CLI, exports); the interface shows ``ui.text.provider_label``."""
         if self.kind == "offline":
-            return t("provider.offline", "en")
+            return Message("provider.offline")
         if self.hosted:
             return f"Workshop model · {self.model}"
         if self.kind == "openai":
@@ -147,7 +147,7 @@ class ProviderConfig:
     def with_overrides(self, **changes: Any) -> ProviderConfig:
         return replace(self, **changes)
 
-    def describe(self, error: BaseException) -> str:
+    def describe(self, error: BaseException) -> Message:
         """A one-line description of ``error`` without this provider's secrets.
 
         For an attendee-typed address in a workshop, and for the host's model, it names only the kind
@@ -155,7 +155,7 @@ class ProviderConfig:
         """
         if self.gate is not None and error_kind(error) == "storage":  # a workshop attendee: no server paths
             logger.warning("Storage error: %s", redact(str(error), *self.secret_values()))
-            return t(STORAGE_HIDDEN_KEY)
+            return Message(STORAGE_HIDDEN_KEY)
         return describe_error(error, *self.secret_values(), generic=self.generic_errors)
 
     @property

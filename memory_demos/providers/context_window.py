@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.providers.api_keys import resolve_openai_key
 
 ASSUMED_CONTEXT_WINDOW = 8_192
@@ -44,18 +44,18 @@ class ContextWindow:
 
 
 def describe_source(window: ContextWindow) -> str:
-    """Where the window's figure came from, in the interface language (a table's or server's own names
-    and fields stay as they are)."""
+    """Where the window's figure came from, as a message a view shows in its language (a table's or
+    server's own names and fields stay as they are)."""
     kind, _, detail = window.source.partition(": ")
     if window.source == "Settings":
-        return t("window.source.settings")
+        return Message("window.source.settings")
     unknown_model = re.match(r"(.+) is not in the table", detail)
     if kind == "assumed" and detail.startswith("the offline teaching model"):
-        return t("window.source.offline")
+        return Message("window.source.offline")
     if kind == "assumed" and unknown_model:
-        return t("window.source.assumed", model=unknown_model.group(1))
+        return Message("window.source.assumed", model=unknown_model.group(1))
     if kind in ("table", "server"):
-        return t(f"window.source.{kind}", detail=detail)
+        return Message(f"window.source.{kind}", detail=detail)
     return window.source
 
 

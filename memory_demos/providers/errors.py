@@ -1,11 +1,15 @@
-"""Turn provider exceptions into one short sentence a user can act on, with no secret in it."""
+"""Turn provider exceptions into one short message a user can act on, with no secret in it.
+
+A description is data (a ``Message``: a catalogue key and its values); the view shows it in its language.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 
 _KEY_PATTERN = re.compile(r"(sk-[A-Za-z0-9_\-]{6,}|Bearer\s+\S+)")
 # Matched against every class in the exception's MRO: langchain-openai re-raises the SDK's errors as
@@ -181,38 +185,53 @@ _GENERIC_KINDS = {"connection_dropped": "connection", "malformed": "server", "re
 _GENERIC_SENTENCES = ("rejected", "other")  # error.generic.<kind>
 
 
-def _message(error: BaseException, kind: str, generic: bool, language: str | None) -> str:
-    """The sentence for ``kind`` in ``language``; the error's own text only where it helps and is allowed."""
+def _message(error: BaseException, kind: str, generic: bool) -> Message:
+    """The catalogue message for ``kind``; the error's own text only where it helps and is allowed."""
     if kind == "budget":  # a workshop BudgetExceeded: which limit, and its numbers
         reason, numbers = getattr(error, "reason", "tokens"), getattr(error, "numbers", {})
-        return t(f"error.budget.{reason}", language, **numbers)
+        return Message(f"error.budget.{reason}", **numbers)
     if generic:
         kind = _GENERIC_KINDS.get(kind, kind)
         if kind in _GENERIC_SENTENCES:
-            return t(f"error.generic.{kind}", language)
-        return t(f"error.{kind}", language) if kind in _OWN_SENTENCES else t("error.generic.other", language)
+            return Message(f"error.generic.{kind}")
+        return Message(f"error.{kind}") if kind in _OWN_SENTENCES else Message("error.generic.other")
     if kind in _WITH_DETAIL:
-        return t(f"error.{kind}", language, detail=str(error))
+        return Message(f"error.{kind}", detail=error_detail(error))
     if kind in _OWN_SENTENCES:
-        message = t(f"error.{kind}", language)
         if isinstance(error, ContextWindowExceeded | PossibleOverflowDrop):
             key = "error.overflow_evidence" if kind == "context_overflow" else "error.maybe_overflow"
             names = ("prompt_tokens", "max_tokens", "window")
             numbers = {name: f"{getattr(error, name):,}" for name in names}
-            message += " " + t(key, language, **numbers)
-        return message
-    return f"{type(error).__name__}: {error}"
+            return Message(
+                "error.with_evidence", message=Message(f"error.{kind}"), evidence=Message(key, **numbers)
+            )
+        return Message(f"error.{kind}")
+    return Message("error.raw", name=type(error).__name__, detail=error_detail(error))
 
 
-def describe_error(
-    error: BaseException, *secrets: str | None, generic: bool = False, language: str | None = None
-) -> str:
-    """A one-line, user-facing description of a failed model call, in ``language`` (default: the session's).
+def error_detail(error: BaseException) -> Any:
+    """What an exception says: its ``Message`` when the core raised one (shown in the reader's language),
+    else its text."""
+    if len(error.args) == 1 and isinstance(error.args[0], Message):
+        return error.args[0]
+    return str(error)
 
-    ``generic`` (an attendee-typed address in a workshop) names only the kind of failure.
+
+def _tidy(value: Any, *secrets: str | None) -> Any:
+    """A plain text value on one line and without secrets; messages and numbers as they are."""
+    return redact(" ".join(value.split()), *secrets) if isinstance(value, str) else value
+
+
+def describe_error(error: BaseException, *secrets: str | None, generic: bool = False) -> Message:
+    """A one-line, user-facing description of a failed model call, as data: a catalogue key and values.
+
+    ``generic`` (an attendee-typed address in a workshop) names only the kind of failure. Our own
+    sentences are never cut; an error's own text is cut so the English line stays within 300 characters.
     """
     kind = error_kind(error)
-    message = " ".join(_message(error, kind, generic, language).split())
-    if kind not in _OWN_SENTENCES and len(message) > 300:  # our own sentences are never cut
-        message = message[:297] + "..."
-    return redact(message, *secrets)
+    message = _message(error, kind, generic).with_values(lambda value: _tidy(value, *secrets))
+    overflow = len(message) - 300
+    detail = message.values.get("detail")
+    if kind not in _OWN_SENTENCES and overflow > 0 and isinstance(detail, str):
+        message = Message(message.key, **{**message.values, "detail": detail[: -(overflow + 3)] + "..."})
+    return message

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 
 MAX_TIMEOUT_SECONDS = 60.0
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -39,7 +39,7 @@ class UrlRefused(ValueError):
     """A base URL or request address the policy refuses; ``reason`` says why (``url.<reason>``)."""
 
     def __init__(self, reason: RefusalReason) -> None:
-        super().__init__(t(f"url.{reason}", "en"))
+        super().__init__(Message(f"url.{reason}"))
         self.reason = reason
 
 
@@ -166,12 +166,12 @@ class _AsyncGuardedTransport(httpx.AsyncHTTPTransport):
         return await super().handle_async_request(request)
 
 
-def url_refusal(policy: EgressPolicy, url: str, language: str | None = None) -> str | None:
-    """Why ``policy`` refuses ``url`` (shape, allow-list, then what it resolves to), or None."""
+def url_refusal(policy: EgressPolicy, url: str) -> Message | None:
+    """Why ``policy`` refuses ``url`` (shape, allow-list, then what it resolves to), as a message; or None."""
     try:
         policy.check_url(url)
         parts = urlsplit(url.strip())
         policy.pinned_address(parts.hostname or "", parts.port or _DEFAULT_PORTS[parts.scheme.lower()])
     except UrlRefused as exc:
-        return t(f"url.{exc.reason}", language)
+        return Message(f"url.{exc.reason}")
     return None

@@ -13,7 +13,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, SystemMessage
 
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message_tokens
 from memory_demos.strategies.agent import CHECKPOINTER_PARAM, TOOLS_PARAM, AgentStrategy
 from memory_demos.strategies.base import InputError, ParamSpec, StrategyContext, StrategyInfo
@@ -77,7 +77,7 @@ class AgentTrimStrategy(AgentStrategy):
         """Exactly one of ``k`` and ``max_tokens``; a token budget must leave room for a message."""
         if (params["k"] > 0) == (params["max_tokens"] > 0):
             raise InputError(
-                t("strategy.error.agent_trim_one_of", k=params["k"], max_tokens=params["max_tokens"])
+                Message("strategy.error.agent_trim_one_of", k=params["k"], max_tokens=params["max_tokens"])
             )
         if params["max_tokens"]:
             reserved = reserved_tokens(
@@ -85,7 +85,7 @@ class AgentTrimStrategy(AgentStrategy):
             )
             if params["max_tokens"] <= reserved:
                 raise InputError(
-                    t(
+                    Message(
                         "strategy.error.no_room_with_tools",
                         param="agent_trim.max_tokens",
                         value=params["max_tokens"],
@@ -117,7 +117,7 @@ class AgentTrimStrategy(AgentStrategy):
         kept = {message.id for message in self.messages()}
         self._removed = [message for message in before if message.id not in kept]
         if self._removed:
-            self.note(t("strategy.note.middleware_removed", count=len(self._removed)))
+            self.note(Message("strategy.note.middleware_removed", count=len(self._removed)))
         return reply
 
     def _rollback_point(self) -> Any:

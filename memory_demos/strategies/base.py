@@ -22,7 +22,7 @@ from langchain_core.messages import BaseMessage
 
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT, new_conversation_id, private_folder
 from memory_demos.deprecations import Deprecation, capture_deprecations, merge
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.lab_config import LabConfig, load_lab_config
 from memory_demos.providers.api_keys import resolve_openai_key
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
@@ -50,6 +50,7 @@ __all__ = [
     "StrategyKind",
     "TokenListener",
     "cut_reply_note",
+    "message_problem",
     "validate_user_text",
 ]
 
@@ -121,28 +122,37 @@ class StrategyContext:
         if self._provider_embeddings is None:
             key = resolve_openai_key(self.provider)
             if key is None and self.provider.kind == "openai":
-                raise InputError(t("strategy.error.embeddings_key"))
+                raise InputError(Message("strategy.error.embeddings_key"))
             self._provider_embeddings = build_openai_embeddings(
                 key or "not-needed", self.provider.base_url, self.provider.embedding_model
             )
         return self._provider_embeddings
 
 
-def cut_reply_note(cut_by: str, provider: ProviderConfig) -> str:
+def cut_reply_note(cut_by: str, provider: ProviderConfig) -> Message:
     """The pane's note for a reply a limit stopped early: which limit, and that the text is kept."""
     if cut_by == CUT_BY_DEADLINE:
-        return t("strategy.note.cut_by_deadline", seconds=f"{provider.deadline_seconds:g}")
+        return Message("strategy.note.cut_by_deadline", seconds=f"{provider.deadline_seconds:g}")
     if cut_by == CUT_BY_CONTEXT:
-        return t("strategy.note.cut_by_context", tokens=f"{provider.context_window_info.tokens:,}")
-    return t("strategy.note.cut_by_max_tokens", max_tokens=provider.max_tokens)
+        return Message("strategy.note.cut_by_context", tokens=f"{provider.context_window_info.tokens:,}")
+    return Message("strategy.note.cut_by_max_tokens", max_tokens=provider.max_tokens)
+
+
+def message_problem(text: str, limit: int) -> Message | None:
+    """Why ``text`` may not be sent (empty, or longer than ``limit`` characters), or None: the one check
+    of a message's length, with one wording, for the panes, the command line and the strategies."""
+    if not isinstance(text, str) or not text.strip():
+        return Message("compare.empty_message")
+    if len(text) > limit:
+        return Message("compare.too_long", length=f"{len(text):,}", limit=f"{limit:,}")
+    return None
 
 
 def validate_user_text(text: str, limit: int) -> str:
-    """The message to send, or ``InputError`` if it is empty or longer than ``limit`` characters."""
-    if not isinstance(text, str) or not text.strip():
-        raise InputError("The message is empty: nothing was sent.")
-    if len(text) > limit:
-        raise InputError(f"The message has {len(text)} characters; the limit is {limit}. Nothing was sent.")
+    """The message to send, or ``InputError`` (``message_problem``'s message) if it may not be sent."""
+    problem = message_problem(text, limit)
+    if problem is not None:
+        raise InputError(problem)
     return text
 
 
@@ -199,13 +209,13 @@ class Strategy(ABC):
         )
         self._model_counter: Any = None
         self._turn_lock = threading.Lock()
-        self._notes: list[str] = []
+        self._notes: list[Message] = []
         self.turns: list[Turn] = []
         # OpenAI and the offline model read tool definitions; another server has shown it does once it
         # asked for a tool (until then its template may have dropped them).
         self._tools_confirmed = provider.kind != "openai_compatible"
 
-    def describe(self, error: BaseException) -> str:
+    def describe(self, error: BaseException) -> Message:
         """A one-line, key-free description of ``error`` for the pane."""
         return self.context.provider.describe(error)
 
@@ -255,8 +265,8 @@ class Strategy(ABC):
         return self.context.system_prompt
 
     # -- the turn ---------------------------------------------------------------------------
-    def note(self, text: str) -> None:
-        """Attach a remark to the current turn (e.g. "summary skipped: ...")."""
+    def note(self, text: Message) -> None:
+        """Attach a remark to the current turn (a catalogue message, e.g. "summary skipped: ...")."""
         self._notes.append(text)
 
     def send(self, user_text: str, on_token: TokenListener | None = None) -> Turn:
@@ -270,7 +280,7 @@ class Strategy(ABC):
             self._notes = []
             self.capture.token_listener = on_token
             started = time.perf_counter()
-            error: str | None = None
+            error: Message | None = None
             kind: str | None = None
             reply = ""
             point: Any = _NO_POINT
@@ -286,7 +296,9 @@ class Strategy(ABC):
                     if point is not _NO_POINT:
                         self._rollback(point)
                 except Exception as rollback_exc:
-                    error += f" (and restoring memory failed: {self.describe(rollback_exc)})"
+                    error = Message(
+                        "error.rollback_failed", error=error, rollback=self.describe(rollback_exc)
+                    )
             finally:
                 self.capture.token_listener = None
             seconds = time.perf_counter() - started
@@ -363,4 +375,4 @@ class Strategy(ABC):
 
     def fork_at(self, turn_index: int) -> None:
         """Go back to the state after turn ``turn_index`` (only strategies with checkpoints)."""
-        raise InputError(t("strategy.error.no_fork", strategy=self.info.id))
+        raise InputError(Message("strategy.error.no_fork", strategy=self.info.id))

@@ -22,7 +22,7 @@ from typing import Any
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
 from memory_demos.config import is_conversation_id
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.storage import StorageConfig, connect, redis_client, sqlite_file
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
 from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory
@@ -258,7 +258,7 @@ class EntityAwareStrategy(ClassicStrategy):
             return self.memory.load_memory_variables(inputs)
         except Exception as exc:  # degrade: answer without entity notes this turn
             variables = self._fallback_variables(inputs)
-            self.note(t("strategy.note.entity_skipped", error=f"{type(exc).__name__}: {exc}"))
+            self.note(Message("strategy.note.entity_skipped", error=f"{type(exc).__name__}: {exc}"))
             return variables
 
     def _respond(self, user_text: str) -> str:

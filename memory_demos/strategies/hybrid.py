@@ -26,7 +26,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import PromptTemplate
 
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message_tokens
 from memory_demos.storage import StorageError, chroma_collection_name, redact_url
 from memory_demos.strategies.base import InputError, ParamSpec, Strategy, StrategyContext, StrategyInfo
@@ -138,7 +138,7 @@ class HybridStrategy(ConversationCollectionMixin, Strategy):
         )
         if params["max_tokens"] <= system_tokens:
             raise InputError(
-                t(
+                Message(
                     "strategy.error.no_room",
                     param="hybrid.max_tokens",
                     value=params["max_tokens"],
@@ -247,7 +247,7 @@ class HybridStrategy(ConversationCollectionMixin, Strategy):
         if prompt.dropped:
             parts = ", ".join(f"{count} {name}" for name, count in prompt.dropped.items())
             self.note(
-                t(
+                Message(
                     "strategy.note.budget_dropped",
                     budget=self.params["max_tokens"],
                     order=self.params["order"],
@@ -283,7 +283,7 @@ class HybridStrategy(ConversationCollectionMixin, Strategy):
             ).strip()
             self._unsummarized = []
         except Exception as exc:  # degrade: the reply is good and the turns stay retrievable
-            self.note(t("strategy.note.summary_update_skipped", error=f"{type(exc).__name__}: {exc}"))
+            self.note(Message("strategy.note.summary_update_skipped", error=f"{type(exc).__name__}: {exc}"))
 
     # -- Strategy hooks ---------------------------------------------------------------------
     def _rollback_point(self) -> HybridRollbackPoint:
@@ -338,7 +338,7 @@ class HybridStrategy(ConversationCollectionMixin, Strategy):
             "window_k": self.params["window_k"],
             "max_tokens": self.params["max_tokens"],
             "order": self.params["order"],
-            "order_in_force": t(f"strategy.hybrid.order.{self.params['order']}"),
+            "order_in_force": Message(f"strategy.hybrid.order.{self.params['order']}"),
             "prompt_tokens": sum(row["tokens"] for row in sections),
             "sections": sections,
             "dropped": dict(self._last_prompt.dropped) if self._last_prompt else {},

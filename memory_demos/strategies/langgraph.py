@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import SystemMessage
 
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.strategies.base import InputError, ParamSpec, StrategyInfo
 from memory_demos.strategies.shared.checkpointed_graph import (
     CHECKPOINT_FILE,
@@ -102,11 +102,15 @@ class LangGraphStrategy(CheckpointedGraphStrategy):
             for info in infos:
                 if info.checkpoint_id == checkpoint_id:
                     if not info.turn_end and info is not infos[0]:
-                        raise InputError(t("strategy.error.checkpoint_mid_turn", checkpoint=checkpoint_id))
+                        raise InputError(
+                            Message("strategy.error.checkpoint_mid_turn", checkpoint=checkpoint_id)
+                        )
                     self._head = info.config
                     return
         raise InputError(
-            t("strategy.error.checkpoint_not_in_thread", checkpoint=checkpoint_id, thread=self.thread_id)
+            Message(
+                "strategy.error.checkpoint_not_in_thread", checkpoint=checkpoint_id, thread=self.thread_id
+            )
         )
 
     def fork_at(self, turn_index: int) -> None:
@@ -115,7 +119,9 @@ class LangGraphStrategy(CheckpointedGraphStrategy):
             branch = self._branch(self.checkpoint_infos())
             turn_ends = [info for info in branch if info.turn_end]
             if not 0 <= turn_index <= len(turn_ends):
-                raise InputError(t("strategy.error.fork_turn", turn=turn_index, finished=len(turn_ends)))
+                raise InputError(
+                    Message("strategy.error.fork_turn", turn=turn_index, finished=len(turn_ends))
+                )
             if not branch:
                 return  # nothing happened yet: the empty thread is already "after turn 0"
             target = branch[0] if turn_index == 0 else turn_ends[turn_index - 1]

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.messages import BaseMessage, HumanMessage, RemoveMessage, SystemMessage, trim_messages
 
 from memory_demos import storage
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.prompts import FACT_EXTRACTION_PROMPT, LONG_TERM_FACTS_HEADER
 from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo
 from memory_demos.strategies.shared.checkpointed_graph import CheckpointedGraphStrategy, open_postgres_saver
@@ -169,7 +169,7 @@ class LongTermStrategy(CheckpointedGraphStrategy):
                 [HumanMessage(FACT_EXTRACTION_PROMPT.format(message=user_text))]
             )
         except Exception as exc:  # degrade: the reply can still use the facts already known
-            self.note(t("strategy.note.facts_skipped", error=f"{type(exc).__name__}: {exc}"))
+            self.note(Message("strategy.note.facts_skipped", error=f"{type(exc).__name__}: {exc}"))
             return {}
         facts = parse_facts(answer.text)
         for key, value in facts.items():

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage, MessageLikeRepresentation, convert_to_messages
 
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.providers.tokenizer import count_messages_tokens
 from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo
 from memory_demos.strategies.shared.checkpointed_graph import CheckpointedGraphStrategy
@@ -115,7 +115,7 @@ class SummarizationStrategy(CheckpointedGraphStrategy):
         kept_ids = {message.id for message in self.messages()}
         self._replaced = [message for message in before if message.id not in kept_ids]
         if self._replaced:
-            self.note(t("strategy.note.summarization_replaced", count=len(self._replaced)))
+            self.note(Message("strategy.note.summarization_replaced", count=len(self._replaced)))
         return reply
 
     def _rollback_point(self) -> Any:

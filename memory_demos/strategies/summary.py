@@ -7,7 +7,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.prompts import ChatPromptTemplate
 
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.prompts import SUMMARY_HEADER
 from memory_demos.strategies.base import StrategyInfo
 from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory, messages_as_json
@@ -64,7 +64,7 @@ class SummaryStrategy(ClassicStrategy):
                 self.memory.buffer = self.memory.predict_new_summary(self._unsummarized, self.memory.buffer)
                 self._unsummarized = []
             except Exception as exc:  # still degraded: keep waiting with the raw turns
-                self.note(t("strategy.note.summary_catch_up_failed", reason=self.describe(exc)))
+                self.note(Message("strategy.note.summary_catch_up_failed", reason=self.describe(exc)))
         notes_before = len(self._notes)
         super()._save(inputs, reply_text)
         if len(self._notes) > notes_before:
@@ -84,7 +84,7 @@ class SummaryStrategy(ClassicStrategy):
     def snapshot(self) -> dict[str, Any]:
         return {
             "summary": self.memory.buffer,
-            "stored_messages_note": t("strategy.summary.stored_note"),
+            "stored_messages_note": Message("strategy.summary.stored_note"),
             "messages": messages_as_json(self.stored_messages()),
             "waiting_to_be_summarized": messages_as_json(self._unsummarized),
         }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
 from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory, messages_as_json
 
@@ -53,17 +53,17 @@ class TokenBufferStrategy(ClassicStrategy):
             if self.stored_messages():
                 self._degrade(before, inputs["input"], reply_text, f"IndexError: {exc}")
                 return
-            self.note(t("strategy.note.nothing_fits", limit=self.params["max_token_limit"]))
+            self.note(Message("strategy.note.nothing_fits", limit=self.params["max_token_limit"]))
         except Exception as exc:  # degrade, as ClassicStrategy._save does
             self._degrade(before, inputs["input"], reply_text, f"{type(exc).__name__}: {exc}")
         else:
             if not self.stored_messages():
-                self.note(t("strategy.note.exchange_over_limit", limit=self.params["max_token_limit"]))
+                self.note(Message("strategy.note.exchange_over_limit", limit=self.params["max_token_limit"]))
 
     def _degrade(self, before: Any, user_text: str, reply_text: str, reason: str) -> None:
         self._rollback(before)
         self._keep_raw_turn(user_text, reply_text)
-        self.note(t("strategy.note.upkeep_skipped", reason=reason))
+        self.note(Message("strategy.note.upkeep_skipped", reason=reason))
 
     def stored_tokens(self) -> int:
         """The history's size as the class measures it against ``max_token_limit``."""

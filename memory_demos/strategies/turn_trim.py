@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.strategies.base import InputError, ParamSpec, StrategyInfo
 from memory_demos.strategies.shared.trimming_agent import TrimmingAgentStrategy, TrimResult
 
@@ -155,9 +155,9 @@ def trim_turns(messages: Sequence[BaseMessage], max_tokens: int, token_counter: 
     if tokens > max_tokens:
         what = "system" if not turns else "turn_and_system" if system else "turn"
         raise TurnBudgetError(
-            t(
+            Message(
                 "strategy.error.whole_turns_over_budget",
-                what=t(f"strategy.turn_trim.{what}"),
+                what=Message(f"strategy.turn_trim.{what}"),
                 tokens=tokens,
                 budget=max_tokens,
             )

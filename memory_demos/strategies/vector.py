@@ -15,7 +15,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 from langchain_core.prompts import ChatPromptTemplate
 
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.prompts import RETRIEVED_HEADER
 from memory_demos.storage import chroma_collection_name, redact_url
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
@@ -123,7 +123,7 @@ class VectorStrategy(ConversationCollectionMixin, ClassicStrategy):
             self.memory.save_context(inputs, {"output": reply_text})
         except Exception as exc:  # degrade: the reply is good, only storing it failed
             self._rollback(before)
-            self.note(t("strategy.note.store_skipped", error=f"{type(exc).__name__}: {exc}"))
+            self.note(Message("strategy.note.store_skipped", error=f"{type(exc).__name__}: {exc}"))
 
     def _rollback_point(self) -> VectorRollbackPoint:
         return VectorRollbackPoint(frozenset(self.document_ids()), self._last_query, list(self._last_hits))
@@ -148,7 +148,7 @@ class VectorStrategy(ConversationCollectionMixin, ClassicStrategy):
             "stored_documents": stored["documents"],
             "query": self._last_query,
             "hits": self._last_hits,
-            "hits_note": t("strategy.vector.hits_note"),
+            "hits_note": Message("strategy.vector.hits_note"),
         }
 
     def clear(self) -> None:

@@ -1,6 +1,6 @@
 """Stream the replies of a message in flight into the page, as they grow (the drawing half of Compare).
 
-The job itself (``memory_demos.compare.BroadcastJob``) is the core's: worker threads fill its queues;
+The job itself (``memory_demos.runner.BroadcastJob``) is the core's: worker threads fill its queues;
 this drains them into ``st.empty()`` placeholders on the script thread.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 
-from memory_demos.compare import BroadcastJob
+from memory_demos.runner import BroadcastJob
 
 POLL_SECONDS = 0.05
 STREAM_CURSOR = " \u258c"
@@ -33,7 +33,7 @@ def stream_into(job: BroadcastJob, placeholders: Mapping[str, object]) -> None:
                 shown[pane_id] = text
 
     show(final=False)
-    while not job.future.done():
+    while not job.done:
         if job.drain():
             show(final=False)
         time.sleep(POLL_SECONDS)

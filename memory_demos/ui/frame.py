@@ -24,6 +24,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from memory_demos.i18n import language_scope
 from memory_demos.session import LANGUAGES, LabSession, widget_key
 
 LANGUAGE_PARAM = "lang"
@@ -54,7 +55,22 @@ def run_in_frame(render: Callable[[], None]) -> None:
     if _started_without_frame():
         runpy.run_path(str(APP_PATH), run_name="__main__")
         return
-    render()
+    if _IN_FRAME.get():
+        render()  # in the language the frame decided for this run
+        return
+    with language_scope(LabSession().language):  # a page that is its own main script is its own frame
+        render()
+
+
+def in_session_language(callback: Callable[..., None]) -> Callable[..., None]:
+    """``callback`` run in the session's language: a widget callback runs before the frame does, so a text
+    it writes (a notice) would otherwise be looked up with no language decided for the run."""
+
+    def run(*args: object, **kwargs: object) -> None:
+        with language_scope(LabSession().language):
+            callback(*args, **kwargs)
+
+    return run
 
 
 def keep_language_in_url(session: LabSession) -> None:

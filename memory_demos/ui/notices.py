@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from memory_demos.i18n import translate
 from memory_demos.session import LabSession, Notice
 
 _ICONS = {
@@ -20,9 +21,9 @@ def show_notices(notices: Sequence[Notice]) -> None:
     """Draw notices where the caller is (``with`` a container); details are plain text."""
     for notice in notices:
         show = {"success": st.success, "warning": st.warning, "error": st.error}.get(notice.kind, st.info)
-        show(notice.message, icon=_ICONS.get(notice.kind, ":material/info:"))
+        show(translate(notice.message), icon=_ICONS.get(notice.kind, ":material/info:"))
         if notice.detail:
-            st.text(notice.detail)
+            st.text(translate(notice.detail))
 
 
 def show_flashes(session: LabSession) -> None:

@@ -14,7 +14,7 @@ import streamlit as st
 
 from memory_demos.conversation_link import RestoredExchange
 from memory_demos.deprecations import Deprecation
-from memory_demos.i18n import current_language, strategy_summary, strategy_title, t
+from memory_demos.i18n import current_language, strategy_summary, strategy_title, t, translate
 from memory_demos.prompt_sections import diff_prompts, section_totals, turn_prompt_parts
 from memory_demos.session import widget_key
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
@@ -170,7 +170,7 @@ def _assistant(view: PaneView, actions: PaneActions, turn: Turn, last: bool) -> 
         st.text(turn.reply)
     else:
         st.error(t("pane.error"), icon=":material/error:")
-        st.text(turn.error)
+        st.text(translate(turn.error))
         if last and view.pending_text is None:
             st.button(
                 t("pane.retry"),
@@ -181,7 +181,7 @@ def _assistant(view: PaneView, actions: PaneActions, turn: Turn, last: bool) -> 
             )
     for note in turn.notes:
         st.caption(":material/info: " + t("pane.note"))
-        st.text(note)
+        st.text(translate(note))
 
 
 def _turn_messages(view: PaneView, actions: PaneActions, turns: list[Turn], last_index: int) -> None:
@@ -327,7 +327,7 @@ def render_pane(view: PaneView, actions: PaneActions) -> PaneSlots | None:
         _header(view, actions)
         if view.build_error is not None:
             st.error(t("pane.build_error"), icon=":material/error:")
-            st.text(view.build_error)
+            st.text(translate(view.build_error))
             return None
         shown = shown_turns(view)
         gauge = st.empty()

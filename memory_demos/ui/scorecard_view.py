@@ -9,7 +9,8 @@ import pandas as pd
 import streamlit as st
 
 from memory_demos.export import export_stem, markdown_report, replay_script, result_json, scorecard_csv
-from memory_demos.i18n import t
+from memory_demos.i18n import t, translate
+from memory_demos.providers.errors import error_detail
 from memory_demos.replay import ReplayResult
 from memory_demos.scenarios import Scenario
 from memory_demos.scorecard import (
@@ -52,7 +53,7 @@ def _price_table() -> tuple[list[Any], Any] | None:
         prices = prices_from_records(edited.to_dict("records"))
     except ValueError as exc:
         st.error(t("scorecard.prices_invalid"))
-        st.code(str(exc), language=None)
+        st.code(translate(error_detail(exc)), language=None)
         return None
     models = [price.model for price in prices]
     chosen = st.selectbox(

@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from memory_demos.i18n import t
+from memory_demos.i18n import t, translate_all
 
 _SCALARS = (str, int, float, bool, type(None))
 LONG_TEXT = 80
@@ -77,7 +77,8 @@ def _is_flat_mapping(value: Any) -> bool:
 
 
 def render_state(state: Mapping[str, Any]) -> None:
-    """The memory state, one block per key; texts as text, records as tables."""
+    """The memory state, one block per key; texts as text, records as tables (its messages translated)."""
+    state = translate_all(state)
     if not state:
         st.caption(t("state.empty"))
         return

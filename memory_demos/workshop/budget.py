@@ -22,7 +22,7 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import LLMResult
 
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.providers.tokenizer import count_messages_tokens, count_text_tokens
 from memory_demos.providers.tool_tokens import count_tool_tokens
 from memory_demos.tracing import call_tokens, failed_call_tokens
@@ -50,7 +50,7 @@ class BudgetExceeded(RuntimeError):
     """
 
     def __init__(self, reason: BudgetReason, **numbers: str) -> None:
-        super().__init__(t(f"error.budget.{reason}", "en", **numbers))
+        super().__init__(Message(f"error.budget.{reason}", **numbers))
         self.reason = reason
         self.numbers = numbers
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.strategies.base import InputError
 from memory_demos.strategies.turn_trim import split_turns
 
@@ -65,7 +65,7 @@ def keep_within_tokens(max_tokens: int, count_messages: MessageCounter) -> Any:
         question = next(m for m in reversed(messages) if isinstance(m, HumanMessage))
         if not any(m is question for m in kept):
             raise InputError(
-                t(
+                Message(
                     "strategy.error.turn_over_budget",
                     tokens=count_messages(messages[messages.index(question) :]),
                     budget=max_tokens,

@@ -15,7 +15,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, get_buffer_string
 
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.prompts import RETRIEVED_HEADER, SUMMARY_HEADER
 from memory_demos.strategies.base import InputError
 
@@ -114,7 +114,7 @@ def assemble_prompt(
             keep_summary = False
             dropped["summary"] += 1
         else:
-            raise TokenBudgetError(t("strategy.error.hybrid_over_budget", tokens=total, budget=budget))
+            raise TokenBudgetError(Message("strategy.error.hybrid_over_budget", tokens=total, budget=budget))
 
 
 def turn_to_json(turn: PastTurn) -> list[Any]:

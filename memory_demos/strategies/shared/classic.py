@@ -11,7 +11,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.strategies.base import Strategy
 
 
@@ -85,7 +85,7 @@ class ClassicStrategy(Strategy):
         except Exception as exc:
             self._rollback(before)
             self._keep_raw_turn(inputs["input"], reply_text)
-            self.note(t("strategy.note.upkeep_skipped", reason=self.describe(exc)))
+            self.note(Message("strategy.note.upkeep_skipped", reason=self.describe(exc)))
 
     def _keep_raw_turn(self, user_text: str, reply_text: str) -> None:
         self.chat_messages_store().add_user_message(user_text)

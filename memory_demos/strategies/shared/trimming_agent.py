@@ -21,7 +21,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.messages.tool import ToolCall
 
-from memory_demos.i18n import t
+from memory_demos.i18n import Message
 from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message_tokens, count_messages_tokens
 from memory_demos.providers.tool_tokens import count_tool_tokens
 from memory_demos.strategies.base import InputError, Strategy, StrategyContext
@@ -147,7 +147,7 @@ class TrimmingAgentStrategy(Strategy):
         system_tokens += agent_tool_tokens(encoding)
         if params["max_tokens"] <= system_tokens:
             raise InputError(
-                t(
+                Message(
                     "strategy.error.no_room_with_tools",
                     param=f"{cls.info.id}.max_tokens",
                     value=params["max_tokens"],
@@ -203,7 +203,7 @@ class TrimmingAgentStrategy(Strategy):
         system_tokens = self.count_tokens([system])
         if system_tokens > self.max_tokens:
             raise InputError(
-                t(
+                Message(
                     "strategy.error.tools_over_budget",
                     tokens=system_tokens,
                     param=f"{self.info.id}.max_tokens",
@@ -230,7 +230,7 @@ class TrimmingAgentStrategy(Strategy):
                 break
             this_turn.extend(run_tool_calls(answer.tool_calls, self.tools()))
         else:
-            raise RuntimeError(t("strategy.error.tool_rounds", rounds=MAX_TOOL_ROUNDS))
+            raise RuntimeError(Message("strategy.error.tool_rounds", rounds=MAX_TOOL_ROUNDS))
         self.history.extend(this_turn)
         self._forget_uncached_messages()
         content = this_turn[-1].content
@@ -243,17 +243,19 @@ class TrimmingAgentStrategy(Strategy):
             if len(this_turn) == 1:
                 tokens = self.count_tokens([result.kept[0], question]) if result.kept else 0
                 raise InputError(
-                    t(
+                    Message(
                         "strategy.error.message_over_budget",
                         tokens=tokens,
                         param=f"{self.info.id}.max_tokens",
                         value=self.max_tokens,
                     )
                 )
-            self.note(t("strategy.note.tool_round_lost", dropped=len(result.dropped), kept=len(result.kept)))
+            self.note(
+                Message("strategy.note.tool_round_lost", dropped=len(result.dropped), kept=len(result.kept))
+            )
         orphans = orphaned_tool_results(result.kept)
         if orphans:
-            self.note(t("strategy.note.orphan_tool_results", count=len(orphans)))
+            self.note(Message("strategy.note.orphan_tool_results", count=len(orphans)))
 
     def snapshot(self) -> dict[str, Any]:
         last = self.trims[-1] if self.trims else TrimResult([], [])
