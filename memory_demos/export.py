@@ -21,7 +21,14 @@ from memory_demos.i18n import t
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.replay import ReplayResult
 from memory_demos.scenarios import Scenario
-from memory_demos.scorecard import ESTIMATE_NOTE_KEY, PRICES_LABEL_KEY, Price, ScorecardRow
+from memory_demos.scorecard import (
+    ESTIMATE_NOTE_KEY,
+    PRICE_DATE,
+    PRICE_SOURCE,
+    PRICES_LABEL_KEY,
+    Price,
+    ScorecardRow,
+)
 
 CSV_COLUMNS: tuple[str, ...] = (
     "strategy",
@@ -39,6 +46,8 @@ CSV_COLUMNS: tuple[str, ...] = (
     "price_model",
     "mean_latency_seconds",
     "recall_failed",
+    "cached_input_tokens",
+    "cost_with_cache_usd",
 )
 StrategySpec = Mapping[str, Any]
 
@@ -109,14 +118,16 @@ def markdown_report(
         "## Scorecard",
         "",
         "| strategy | recall | prompt tokens | memory-call tokens | total tokens | model calls | errors "
-        "| estimated cost (USD) | mean latency (s) |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| estimated cost (USD) | with prompt caching (USD) | prompt cache | mean latency (s) |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|",
     ]
     for row in rows:
+        cache_note = t(row.cache_note_key, "en", **dict(row.cache_note_args)) if row.cache_note_key else ""
         lines.append(
             f"| {_cell(row.strategy)} | {row.recall} | {row.prompt_tokens} | {row.memory_tokens} | "
             f"{row.total_tokens} | {row.model_calls} | {row.errors} | ~{row.estimated_cost_usd:.6f} "
-            f"({_cell(row.price_model)}) | {row.mean_latency_seconds:.3f} |"
+            f"({_cell(row.price_model)}) | ~{row.cost_with_cache_usd:.6f} | {cache_note} | "
+            f"{row.mean_latency_seconds:.3f} |"
         )
     lines += ["", f"_{t(ESTIMATE_NOTE_KEY, 'en')}_", ""]
     if timeline:
@@ -135,13 +146,15 @@ def markdown_report(
         lines.append("")
     if prices:
         lines += [
-            f"## Price table ({t(PRICES_LABEL_KEY, 'en')})",
+            f"## Price table ({t(PRICES_LABEL_KEY, 'en', source=PRICE_SOURCE, date=PRICE_DATE)})",
             "",
-            "| model | input / 1M | output / 1M |",
-            "|---|---:|---:|",
+            "| model | input / 1M | output / 1M | cached input / 1M |",
+            "|---|---:|---:|---:|",
         ]
         lines += [
-            f"| {_cell(p.model)} | {p.input_per_million:g} | {p.output_per_million:g} |" for p in prices
+            f"| {_cell(p.model)} | {p.input_per_million:g} | {p.output_per_million:g} | "
+            f"{'' if p.cached_input_per_million is None else f'{p.cached_input_per_million:g}'} |"
+            for p in prices
         ]
         lines.append("")
     return "\n".join(lines)

@@ -16,6 +16,7 @@ from typing import Any
 from memory_demos.i18n import Message
 from memory_demos.jobs import BackgroundJob
 from memory_demos.providers.chat_models import ProviderConfig
+from memory_demos.providers.prompt_cache import broken_cache_turns, cache_break_note
 from memory_demos.replay import ReplayCancelled, ReplayResult, StrategyRun, replay
 from memory_demos.scenarios import Scenario
 
@@ -28,27 +29,41 @@ MAX_PRICE_PER_MILLION = 10_000.0
 
 @dataclass(frozen=True)
 class Price:
-    """A model's price per million input and output tokens, in USD."""
+    """A model's price per million input, output and cached input tokens, in USD.
+
+    ``cached_input_per_million`` is what a prompt token served from the provider's prompt cache costs;
+    None: no discount (cached tokens cost the input price).
+    """
 
     model: str
     input_per_million: float
     output_per_million: float
+    cached_input_per_million: float | None = None
 
-    def cost(self, input_tokens: int, output_tokens: int) -> float:
-        """Estimated USD cost of the given token counts."""
+    def cost(self, input_tokens: int, output_tokens: int, cached_input_tokens: int = 0) -> float:
+        """Estimated USD cost; ``cached_input_tokens`` of the input are billed at the cached rate."""
+        cached = min(max(cached_input_tokens, 0), input_tokens)
+        cached_rate = (
+            self.input_per_million if self.cached_input_per_million is None else self.cached_input_per_million
+        )
         return (
-            input_tokens * self.input_per_million + output_tokens * self.output_per_million
+            (input_tokens - cached) * self.input_per_million
+            + cached * cached_rate
+            + output_tokens * self.output_per_million
         ) / TOKENS_PER_MILLION
 
 
-# OpenAI list prices as of 2025 (standard tier, USD per 1M tokens). Editable on the page; estimates only.
+# Where the default prices come from and when they were read: shown with the table, in the exports and docs.
+PRICE_SOURCE = "openai.com/api/pricing, standard tier"
+PRICE_DATE = "2026-06"  # as listed then (gpt-4o-mini's cached rate cross-checked on ai.cloudprice.net)
+# OpenAI list prices (standard tier, USD per 1M tokens: input, output, cached input). Editable on the page.
 DEFAULT_PRICES: tuple[Price, ...] = (
-    Price("gpt-4o", 2.50, 10.00),
-    Price("gpt-4o-mini", 0.15, 0.60),
-    Price("gpt-4.1", 2.00, 8.00),
-    Price("gpt-4.1-mini", 0.40, 1.60),
-    Price("gpt-5", 1.25, 10.00),
-    Price("gpt-5-mini", 0.25, 2.00),
+    Price("gpt-4o", 2.50, 10.00, 1.25),
+    Price("gpt-4o-mini", 0.15, 0.60, 0.075),
+    Price("gpt-4.1", 2.00, 8.00, 0.50),
+    Price("gpt-4.1-mini", 0.40, 1.60, 0.10),
+    Price("gpt-5", 1.25, 10.00, 0.125),
+    Price("gpt-5-mini", 0.25, 2.00, 0.025),
 )
 DEFAULT_PRICE_MODEL = "gpt-4o-mini"
 
@@ -74,6 +89,15 @@ class ScorecardRow:
     mean_latency_seconds: float
     recall_failed: int = 0  # probes whose call failed: neither recalled nor missed
     turns_played: int = 0
+    # Prompt caching: input tokens a cache serves (the provider's figure where it reported one, else the
+    # estimate from the captured prompts), the cost with them at the cached rate, and the reply turns whose
+    # prompt no longer started with the previous one's (the strategy broke the cache there).
+    cached_input_tokens: int = 0
+    cost_with_cache_usd: float = 0.0
+    cache_broken_turns: tuple[int, ...] = ()
+    cache_note_key: str = ""
+    cache_note_args: tuple[tuple[str, Any], ...] = ()
+    cached_reported: bool = False  # some of cached_input_tokens came from the provider itself
 
     @property
     def recall(self) -> str:
@@ -106,6 +130,15 @@ def token_split(run: StrategyRun) -> tuple[int, int]:
     return input_tokens, output_tokens
 
 
+def cached_input_tokens(run: StrategyRun) -> tuple[int, bool]:
+    """The run's input tokens a prompt cache serves, over every call, and whether the provider reported
+    any of them (its figure wins over the estimate, call by call)."""
+    calls = [call for turn in run.turns for call in turn.calls]
+    return sum(call.cached_input_tokens for call in calls), any(
+        call.cached_tokens is not None for call in calls
+    )
+
+
 def find_price(prices: Iterable[Price], model: str) -> Price:
     """The price of ``model`` in ``prices`` (KeyError naming the known models otherwise)."""
     prices = list(prices)
@@ -119,6 +152,8 @@ def scorecard_row(run: StrategyRun, price: Price) -> ScorecardRow:
     """One strategy's scorecard line, its cost estimated with ``price``."""
     totals = run.totals()
     input_tokens, output_tokens = token_split(run)
+    cached, reported = cached_input_tokens(run)
+    note_key, note_args = cache_break_note(run.turns)
     return ScorecardRow(
         strategy=run.strategy_id,
         recall_passed=run.recall_passed,
@@ -137,6 +172,12 @@ def scorecard_row(run: StrategyRun, price: Price) -> ScorecardRow:
         mean_latency_seconds=run.mean_seconds,
         recall_failed=run.failed_probes,
         turns_played=len(run.turns),
+        cached_input_tokens=cached,
+        cost_with_cache_usd=price.cost(input_tokens, output_tokens, cached),
+        cache_broken_turns=tuple(broken_cache_turns(run.turns)),
+        cache_note_key=note_key,
+        cache_note_args=tuple(note_args.items()),
+        cached_reported=reported,
     )
 
 
@@ -154,6 +195,19 @@ def cost_by_model(result: ReplayResult, prices: Sequence[Price]) -> list[dict[st
         row: dict[str, Any] = {"strategy": run.strategy_id}
         for price in prices:
             row[price.model] = price.cost(input_tokens, output_tokens)
+        rows.append(row)
+    return rows
+
+
+def cost_with_cache_by_model(result: ReplayResult, prices: Sequence[Price]) -> list[dict[str, Any]]:
+    """Each strategy's estimated cost under every price in the table, cached input at its cached rate."""
+    rows = []
+    for run in result.runs:
+        input_tokens, output_tokens = token_split(run)
+        cached, _reported = cached_input_tokens(run)
+        row: dict[str, Any] = {"strategy": run.strategy_id}
+        for price in prices:
+            row[price.model] = price.cost(input_tokens, output_tokens, cached)
         rows.append(row)
     return rows
 
@@ -221,8 +275,29 @@ def _blank(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value)) or str(value).strip() == ""
 
 
+PRICE_FIELDS = ("input_per_million", "output_per_million", "cached_input_per_million")
+
+
+def _price_value(record: Mapping[str, Any], field_name: str, number: int, model: str) -> float:
+    """One price of a row, checked: a number from 0 to ``MAX_PRICE_PER_MILLION`` (ValueError otherwise)."""
+    raw = record.get(field_name)
+    try:
+        value = float(raw)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ValueError(
+            Message("price.not_number", number=number, model=model, field=field_name, value=repr(raw))
+        ) from None
+    if math.isnan(value) or value < 0 or value > MAX_PRICE_PER_MILLION:
+        limit = f"{MAX_PRICE_PER_MILLION:g}"
+        raise ValueError(
+            Message("price.out_of_range", number=number, model=model, field=field_name, limit=limit)
+        )
+    return value
+
+
 def prices_from_records(records: Iterable[Mapping[str, Any]]) -> list[Price]:
-    """Validate an edited price table (``model``, ``input_per_million``, ``output_per_million`` per row).
+    """Validate an edited price table (``model``, ``input_per_million``, ``output_per_million`` and an
+    optional ``cached_input_per_million`` per row: blank means no discount).
 
     Rows left entirely blank are skipped. Raises ``ValueError`` naming the first bad row (in the session's
     language): an empty or repeated name, or a price that is missing, negative, not a number or absurdly
@@ -231,7 +306,7 @@ def prices_from_records(records: Iterable[Mapping[str, Any]]) -> list[Price]:
     prices: list[Price] = []
     seen: set[str] = set()
     for number, record in enumerate(records, start=1):
-        if all(_blank(record.get(name)) for name in ("model", "input_per_million", "output_per_million")):
+        if all(_blank(record.get(name)) for name in ("model", *PRICE_FIELDS)):
             continue  # a row just added in the editor and not filled in yet
         model = str(record.get("model") or "").strip()
         if not model:
@@ -239,22 +314,11 @@ def prices_from_records(records: Iterable[Mapping[str, Any]]) -> list[Price]:
         if model in seen:
             raise ValueError(Message("price.twice", number=number, model=repr(model)))
         seen.add(model)
-        values = []
-        for field_name in ("input_per_million", "output_per_million"):
-            raw = record.get(field_name)
-            try:
-                value = float(raw)  # type: ignore[arg-type]
-            except (TypeError, ValueError):
-                raise ValueError(
-                    Message("price.not_number", number=number, model=model, field=field_name, value=repr(raw))
-                ) from None
-            if math.isnan(value) or value < 0 or value > MAX_PRICE_PER_MILLION:
-                limit = f"{MAX_PRICE_PER_MILLION:g}"
-                raise ValueError(
-                    Message("price.out_of_range", number=number, model=model, field=field_name, limit=limit)
-                )
-            values.append(value)
-        prices.append(Price(model, values[0], values[1]))
+        input_price, output_price = (_price_value(record, name, number, model) for name in PRICE_FIELDS[:2])
+        cached = None
+        if not _blank(record.get(PRICE_FIELDS[2])):
+            cached = _price_value(record, PRICE_FIELDS[2], number, model)
+        prices.append(Price(model, input_price, output_price, cached))
     if not prices:
         raise ValueError(Message("price.empty"))
     return prices

@@ -11,11 +11,13 @@ from memory_demos import compare
 from memory_demos.i18n import relabel_after_language_switch, strategy_title, t
 from memory_demos.panes import Pane, unseen_messages
 from memory_demos.providers.context_window import describe_source
+from memory_demos.providers.prompt_cache import cache_rule
 from memory_demos.providers.tokenizer import count_text_tokens
 from memory_demos.runner import BroadcastJob
 from memory_demos.session import LabSession, get_session, widget_key
 from memory_demos.strategies.registry import available_ids, get_info
 from memory_demos.ui.broadcast import stream_into
+from memory_demos.ui.cache_view import render_pane_cache_costs
 from memory_demos.ui.charts import CostPoint, render_cost_charts
 from memory_demos.ui.conversation_export import render_conversation_export
 from memory_demos.ui.failures import failure_lines
@@ -108,6 +110,7 @@ def pane_view(session: LabSession, pane: Pane, in_flight: BroadcastJob | None, z
         unseen_messages=unseen_messages(session.panes, pane),
         memory_back=pane.memory_back,
         embedding_model=pane.strategy.embedding_model() if pane.strategy is not None else None,
+        cache_rule=cache_rule(provider.kind),
     )
 
 
@@ -200,8 +203,19 @@ def render() -> None:
     st.subheader(t("cost.title"), anchor=False)
     st.caption(t("cost.caption"))
     render_cost_charts(cost_points(session))
+    _cache_costs(session)
     if any(not turn.ok for pane in panes for turn in pane.turns):
         st.caption(t("cost.gaps"))
+
+
+def _cache_costs(session: LabSession) -> None:
+    """Each pane's cost with and without prompt caching, and the turn its strategy broke the cache on."""
+    panes = [
+        (f"{number} · {strategy_title(get_info(pane.strategy_id))}", pane.turns)
+        for number, pane in enumerate(session.panes, start=1)
+    ]
+    provider = session.provider
+    render_pane_cache_costs(panes, provider.model, cache_rule(provider.kind))
 
 
 def _chat_box(session: LabSession) -> None:

@@ -127,7 +127,12 @@ def test_tokens_and_memory_state_are_rendered_for_a_turn() -> None:
         EN["tokens.column_source"],
     ]
     exact = EN["tokens.src.exact"].format(encoding="o200k_base")
-    assert set(table.iloc[:, 2]) <= {exact, EN["tokens.src.no_calls"]} and exact in set(table.iloc[:, 2])
+    cache = EN["tokens.src.cache_estimate"].format(rule=EN["cache.rule.raw"])
+    sources = set(table.iloc[:, 2])
+    assert sources <= {exact, EN["tokens.src.no_calls"], cache} and exact in sources
+    # The reply prompt's cacheable prefix: nothing before it on the first turn (issue 24).
+    rows = {what: tokens for what, tokens in zip(table.iloc[:, 0], table.iloc[:, 1], strict=True)}
+    assert rows[EN["tokens.cacheable"]] == 0
     state = expander(column, EN["pane.memory_state"])
     frames = [d.value for d in state.dataframe]
     assert any("I like green tea." in set(frame.get("content", [])) for frame in frames)

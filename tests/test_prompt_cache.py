@@ -13,11 +13,27 @@ from collections.abc import Iterator
 
 import pytest
 
+from memory_demos.export import markdown_report
+from memory_demos.i18n import t
 from memory_demos.providers.chat_models import ProviderConfig
-from memory_demos.providers.prompt_cache import PROMPT_CACHE_RULES, cache_rule
+from memory_demos.providers.prompt_cache import (
+    BREAKS_EVERY_TURN_FROM,
+    BREAKS_NONE,
+    PROMPT_CACHE_RULES,
+    cache_rule,
+)
 from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, encode
 from memory_demos.replay import replay
 from memory_demos.scenarios import load_scenario
+from memory_demos.scorecard import (
+    DEFAULT_PRICES,
+    PRICE_DATE,
+    PRICE_SOURCE,
+    Price,
+    find_price,
+    prices_from_records,
+    scorecard_rows,
+)
 from memory_demos.strategies.base import Strategy, StrategyContext
 from memory_demos.strategies.registry import build_strategy
 from memory_demos.turn import ModelCall
@@ -137,3 +153,46 @@ def test_the_providers_cached_tokens_are_kept_beside_the_estimate(strategies: li
     assert data["cached_tokens"] == turns[2].cached_tokens
     assert data["reply_call"]["cached_tokens"] == turns[2].cached_tokens
     assert data["reply_call"]["cacheable_prompt_tokens"] == turns[2].cacheable_prompt_tokens
+
+
+def test_a_price_bills_cached_input_at_its_cached_rate_and_the_table_names_its_source() -> None:
+    price = Price("m", 2.0, 8.0, 0.5)
+    assert price.cost(1_000_000, 0) == 2.0
+    assert price.cost(1_000_000, 0, 400_000) == pytest.approx(0.6 * 2.0 + 0.4 * 0.5)
+    assert Price("m", 2.0, 8.0).cost(1_000_000, 0, 400_000) == 2.0  # no cached rate: no discount
+    assert all(p.cached_input_per_million is not None for p in DEFAULT_PRICES)
+    assert all(0 < p.cached_input_per_million < p.input_per_million for p in DEFAULT_PRICES)  # type: ignore[operator]
+    assert "openai.com" in PRICE_SOURCE and PRICE_DATE
+    edited = prices_from_records(
+        [
+            {"model": "a", "input_per_million": 1, "output_per_million": 2, "cached_input_per_million": 0.1},
+            {"model": "b", "input_per_million": 1, "output_per_million": 2, "cached_input_per_million": None},
+        ]
+    )
+    assert [p.cached_input_per_million for p in edited] == [0.1, None]
+    with pytest.raises(ValueError, match="cached_input_per_million"):
+        prices_from_records(
+            [{"model": "a", "input_per_million": 1, "output_per_million": 2, "cached_input_per_million": -1}]
+        )
+
+
+def test_the_scorecard_prices_both_ways_and_says_where_window_breaks_the_cache() -> None:
+    result = replay(load_scenario("name_recall"), ["buffer", "window"], ProviderConfig())
+    price = find_price(DEFAULT_PRICES, "gpt-4o-mini")
+    buffer, window = scorecard_rows(result, price)
+    for row in (buffer, window):
+        assert 0 < row.cost_with_cache_usd < row.estimated_cost_usd
+        assert row.cached_reported is False
+    assert buffer.cache_note_key == BREAKS_NONE and buffer.cache_broken_turns == ()
+    assert window.cache_note_key == BREAKS_EVERY_TURN_FROM and dict(window.cache_note_args) == {"turn": 5}
+    assert window.cache_broken_turns == tuple(range(5, 17))
+    # The buffer keeps its prefix: a larger share of its input is cached than the window's.
+    assert buffer.cached_input_tokens / buffer.input_tokens > window.cached_input_tokens / window.input_tokens
+    assert (
+        t(window.cache_note_key, "en", **dict(window.cache_note_args))
+        == "cache broken every turn from turn 5"
+    )
+    assert "5" in t(window.cache_note_key, "zh", **dict(window.cache_note_args))
+    report = markdown_report(result, [buffer, window], prices=DEFAULT_PRICES)
+    assert "cached input / 1M" in report and "cache broken every turn from turn 5" in report
+    assert PRICE_SOURCE in report

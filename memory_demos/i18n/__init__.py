@@ -20,12 +20,14 @@ from typing import Any
 
 from memory_demos.i18n import (
     en,
+    en_cache,
     en_compare,
     en_errors,
     en_failure_lab,
     en_migration,
     en_strategies,
     zh,
+    zh_cache,
     zh_compare,
     zh_errors,
     zh_failure_lab,
@@ -38,6 +40,7 @@ CATALOGUE_PARTS: MappingProxyType[str, tuple[dict[str, str], ...]] = MappingProx
     {
         "en": (
             en.TEXTS,
+            en_cache.TEXTS,
             en_compare.TEXTS,
             en_errors.TEXTS,
             en_failure_lab.TEXTS,
@@ -46,6 +49,7 @@ CATALOGUE_PARTS: MappingProxyType[str, tuple[dict[str, str], ...]] = MappingProx
         ),
         "zh": (
             zh.TEXTS,
+            zh_cache.TEXTS,
             zh_compare.TEXTS,
             zh_errors.TEXTS,
             zh_failure_lab.TEXTS,

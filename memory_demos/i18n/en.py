@@ -672,13 +672,14 @@ TEXTS: dict[str, str] = {
     "scorecard.temperature": "temperature {value}",
     "scorecard.temperature_default": "temperature: the server's default",
     "scorecard.results": "Results: {scenario}",
-    "scorecard.prices_label": "List prices as of 2025 (USD per million tokens), editable",
+    "scorecard.prices_label": "List prices from {source}, as listed {date} (USD per million tokens), "
+    "editable",
     "scorecard.price.model": "model",
     "scorecard.price.input": "input / 1M (USD)",
     "scorecard.price.output": "output / 1M (USD)",
     "scorecard.estimate_note": (
-        "Estimated cost: token totals × the price table. An estimate, not a bill: cached-input discounts, "
-        "batch prices and the provider's own token counts are not applied."
+        "Estimated cost: token totals × the price table. An estimate, not a bill: batch prices and the "
+        "provider's own token counts are not applied."
     ),
     "scorecard.prices": "Price table",
     "scorecard.prices_invalid": "The price table cannot be used:",

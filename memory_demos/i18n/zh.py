@@ -617,13 +617,12 @@ TEXTS: dict[str, str] = {
     "scorecard.temperature": "温度 {value}",
     "scorecard.temperature_default": "温度：服务器默认值",
     "scorecard.results": "结果：{scenario}",
-    "scorecard.prices_label": "2025 年的标价（美元 / 百万词元），可编辑",
+    "scorecard.prices_label": "标价来自 {source}，{date} 所列（美元 / 百万词元），可编辑",
     "scorecard.price.model": "模型",
     "scorecard.price.input": "输入 / 百万词元（美元）",
     "scorecard.price.output": "输出 / 百万词元（美元）",
     "scorecard.estimate_note": (
-        "估算费用：词元总数 × 价格表。这是估算，不是账单：没有计入缓存输入折扣、批量价格"
-        "和服务商自己的词元计数。"
+        "估算费用：词元总数 × 价格表。这是估算，不是账单：没有计入批量价格和服务商自己的词元计数。"
     ),
     "scorecard.prices": "价格表",
     "scorecard.prices_invalid": "价格表无法使用：",

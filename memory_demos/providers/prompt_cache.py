@@ -23,7 +23,7 @@ from memory_demos.providers.tokenizer import (
     REPLY_PRIMING_TOKENS,
     encode,
 )
-from memory_demos.turn import ModelCall, PromptMessage
+from memory_demos.turn import ModelCall, PromptMessage, Turn
 
 OPENAI_CACHING_PAGE = "platform.openai.com/docs/guides/prompt-caching (checked 1 December 2026)"
 # Framing tokens before a message's text (start and separator), around the role's own tokens.
@@ -197,3 +197,85 @@ class PrefixTracker:
     def forget(self) -> None:
         """Forget every earlier prompt (a pane started afresh)."""
         self._seen.clear()
+
+
+# -- what a conversation's turns did to the cache ---------------------------------------------------------
+# Catalogue keys of the cache-break note a view translates (``cache_break_note``).
+BREAKS_NONE = "cache.breaks.none"
+BREAKS_EVERY_TURN_FROM = "cache.breaks.every_turn_from"
+BREAKS_ON_TURNS = "cache.breaks.on_turns"
+BREAKS_TOO_FEW = "cache.breaks.too_few"
+
+
+def prompt_kept(earlier: ModelCall, later: ModelCall) -> bool:
+    """True when ``later``'s prompt starts with all of ``earlier``'s messages (and the same tools): the
+    earlier prompt's cache serves the later one up to where it grew."""
+    kept = later.messages[: len(earlier.messages)]
+    return (
+        later.tools == earlier.tools
+        and len(kept) == len(earlier.messages)
+        and all(_same_message(a, b) for a, b in zip(kept, earlier.messages, strict=True))
+    )
+
+
+def broken_cache_turns(turns: Sequence[Turn]) -> list[int]:
+    """The turns (numbered from 1) whose reply prompt no longer starts with the previous answered one's:
+    the strategy changed or dropped an earlier message, and the cache is lost from there on."""
+    broken = []
+    previous: ModelCall | None = None
+    for number, turn in enumerate(turns, start=1):
+        call = turn.reply_call
+        if call is None or not turn.ok:
+            continue
+        if previous is not None and not prompt_kept(previous, call):
+            broken.append(number)
+        previous = call
+    return broken
+
+
+def cache_break_note(turns: Sequence[Turn]) -> tuple[str, dict[str, object]]:
+    """What the turns did to the cache, as a catalogue key and its values: kept on every turn, broken on
+    every turn from turn N, or broken on some turns."""
+    answered = [number for number, turn in enumerate(turns, start=1) if turn.ok and turn.reply_call]
+    if len(answered) < 2:
+        return BREAKS_TOO_FEW, {}
+    broken = broken_cache_turns(turns)
+    if not broken:
+        return BREAKS_NONE, {"turns": len(answered)}
+    first = broken[0]
+    if broken == [number for number in answered if number >= first] and len(broken) > 1:
+        return BREAKS_EVERY_TURN_FROM, {"turn": first}
+    return BREAKS_ON_TURNS, {"turns": ", ".join(str(number) for number in broken), "n": len(broken)}
+
+
+@dataclass(frozen=True)
+class CacheTotals:
+    """A conversation's prompt tokens and how many of them a cache could serve, over every call."""
+
+    prompt_tokens: int
+    cacheable_tokens: int  # the estimate, from the captured prompts
+    reported_tokens: int | None  # the provider's own cached_tokens, summed; None if it never reported any
+    reported_calls: int = 0
+
+    @property
+    def cacheable_share(self) -> float:
+        return self.cacheable_tokens / self.prompt_tokens if self.prompt_tokens else 0.0
+
+    @property
+    def reported_share(self) -> float | None:
+        if self.reported_tokens is None:
+            return None
+        return self.reported_tokens / self.prompt_tokens if self.prompt_tokens else 0.0
+
+
+def cache_totals(turns: Iterable[Turn]) -> CacheTotals:
+    """Prompt tokens, cacheable tokens and reported cached tokens over every call of ``turns``."""
+    prompt = cacheable = reported = reported_calls = 0
+    for turn in turns:
+        for call in turn.calls:
+            prompt += call.prompt_tokens
+            cacheable += call.cacheable_prompt_tokens
+            if call.cached_tokens is not None:
+                reported += call.cached_tokens
+                reported_calls += 1
+    return CacheTotals(prompt, cacheable, reported if reported_calls else None, reported_calls)

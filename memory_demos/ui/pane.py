@@ -16,9 +16,11 @@ from memory_demos.conversation_link import RestoredExchange
 from memory_demos.deprecations import Deprecation
 from memory_demos.i18n import current_language, strategy_summary, strategy_title, t, translate
 from memory_demos.prompt_sections import diff_prompts, section_totals, turn_prompt_parts
+from memory_demos.providers.prompt_cache import CacheRule
 from memory_demos.session import widget_key
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
 from memory_demos.turn import Turn
+from memory_demos.ui.cache_view import pane_cache_line
 from memory_demos.ui.charts import render_context_gauge
 from memory_demos.ui.deprecation_status import render_deprecation_status
 from memory_demos.ui.prompt_view import render_changes, render_prompt
@@ -57,6 +59,7 @@ class PaneView:
     unseen_messages: int = 0
     memory_back: bool = False  # its stored memory came back (it may hold notes or facts, not messages)
     embedding_model: str | None = None  # the name of the model a retrieval strategy embeds with
+    cache_rule: CacheRule | None = None  # the provider's prompt-caching rule (the Tokens view's prefix row)
 
     @property
     def label(self) -> str:
@@ -280,7 +283,7 @@ def _inspector(view: PaneView, shown: list[Turn]) -> None:
             render_prompt(parts, tool_calls)
     if (section := _section(view, "tokens", t("pane.tokens"), ":material/toll:")) is not None:
         with section:
-            render_turn_tokens(turn, view.approximate)
+            render_turn_tokens(turn, view.approximate, view.cache_rule)
     if (section := _section(view, "state", t("pane.memory_state"), ":material/memory:")) is not None:
         with section:
             render_state(turn.state)
@@ -305,6 +308,8 @@ def _gauge(view: PaneView, shown: list[Turn], key_suffix: str) -> None:
     )
     if tools_aside:
         st.caption(":material/build: " + t("gauge.tools_unconfirmed", tokens=f"{tools_aside:,}"))
+    if (cache_line := pane_cache_line(shown)) is not None:
+        st.caption(":material/cached: " + cache_line)
 
 
 @dataclass

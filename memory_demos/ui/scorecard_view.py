@@ -11,6 +11,7 @@ import streamlit as st
 from memory_demos.export import export_stem, markdown_report, replay_script, result_json, scorecard_csv
 from memory_demos.i18n import t, translate
 from memory_demos.providers.errors import error_detail
+from memory_demos.providers.prompt_cache import cache_rule
 from memory_demos.replay import ReplayResult
 from memory_demos.scenarios import Scenario
 from memory_demos.scorecard import (
@@ -19,6 +20,8 @@ from memory_demos.scorecard import (
     FAILED,
     MISSED,
     PASSED,
+    PRICE_DATE,
+    PRICE_SOURCE,
     ScorecardRow,
     cost_by_model,
     price_records,
@@ -28,12 +31,13 @@ from memory_demos.scorecard import (
     token_series,
 )
 from memory_demos.session import widget_key
+from memory_demos.ui.cache_view import scorecard_cache_table, strategy_label
 from memory_demos.ui.failures import kind_words, render_failure_summary, render_stopped
 from memory_demos.ui.text import provider_label
 
 
 def _price_table() -> tuple[list[Any], Any] | None:
-    st.caption(t("scorecard.prices_label"))
+    st.caption(t("scorecard.prices_label", source=PRICE_SOURCE, date=PRICE_DATE))
     edited = st.data_editor(
         pd.DataFrame(price_records(DEFAULT_PRICES)),
         num_rows="dynamic",
@@ -45,6 +49,9 @@ def _price_table() -> tuple[list[Any], Any] | None:
             ),
             "output_per_million": st.column_config.NumberColumn(
                 t("scorecard.price.output"), min_value=0.0, format="%.3f"
+            ),
+            "cached_input_per_million": st.column_config.NumberColumn(
+                t("scorecard.price.cached"), min_value=0.0, format="%.3f"
             ),
         },
         key=widget_key("scorecard_prices"),
@@ -277,6 +284,8 @@ def render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> N
         key=widget_key("scorecard_table"),
     )
     st.caption(t("scorecard.cost_priced_as", model=price.model))
+    labels = [strategy_label(run.strategy_id, run.params) for run in result.runs]
+    scorecard_cache_table(rows, labels, cache_rule(getattr(provider, "kind", "offline")))
     st.caption(t("scorecard.estimate_note"))
     with st.expander(t("scorecard.cost_by_model")):
         costs = pd.DataFrame(cost_by_model(result, prices)).rename(

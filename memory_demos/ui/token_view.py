@@ -9,7 +9,9 @@ import pandas as pd
 import streamlit as st
 
 from memory_demos.i18n import purpose_label, t
+from memory_demos.providers.prompt_cache import CacheRule
 from memory_demos.turn import COUNTED_BY_NOTHING, COUNTED_BY_PROVIDER, TIKTOKEN_PREFIX, ModelCall, Turn
+from memory_demos.ui.cache_view import rule_text
 
 # Soft background colours cycled over tokens, dark enough text on every one of them.
 CHIP_COLOURS: tuple[str, ...] = ("#dbe9f6", "#fde2c8", "#d9f0dc", "#f3d9ea", "#e6e0f5", "#fff2b3")
@@ -74,10 +76,32 @@ def token_rows(turn: Turn, approximate: bool) -> list[tuple[str, int, str]]:
     return rows
 
 
-def render_turn_tokens(turn: Turn, approximate: bool) -> None:
-    """Prompt, completion, the hidden memory calls and the turn's total, each row with its source."""
+def cache_token_rows(turn: Turn, rule: CacheRule) -> list[tuple[str, int, str]]:
+    """The reply prompt's cacheable prefix (the estimate, with the provider's rule) and, when the provider
+    reported one, its own cached-token figure, each row naming where it came from."""
+    call = turn.reply_call
+    if call is None or not turn.ok:
+        return []
+    rows = [
+        (
+            t("tokens.cacheable"),
+            call.cacheable_prompt_tokens,
+            t("tokens.src.cache_estimate", rule=rule_text(rule)),
+        )
+    ]
+    if call.cached_tokens is not None:
+        rows.append((t("tokens.cached_reported"), call.cached_tokens, t("tokens.src.cache_provider")))
+    return rows
+
+
+def render_turn_tokens(turn: Turn, approximate: bool, cache_rule: CacheRule | None = None) -> None:
+    """Prompt, completion, the hidden memory calls and the turn's total, each row with its source; with a
+    ``cache_rule``, the reply prompt's cacheable prefix (and the provider's cached tokens) after them."""
+    rows = token_rows(turn, approximate)
+    if cache_rule is not None:
+        rows += cache_token_rows(turn, cache_rule)
     table = pd.DataFrame(
-        token_rows(turn, approximate),
+        rows,
         columns=[t("tokens.column_what"), t("tokens.column_tokens"), t("tokens.column_source")],
     )
     st.dataframe(table, hide_index=True, width="stretch")
