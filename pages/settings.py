@@ -150,12 +150,13 @@ def _flash_check(provider: ProviderConfig) -> None:
     listed = check.lists(provider.model)
     reached = t("check.reached", seconds=seconds)
     if listed is None:
-        session.flash("info", f"{reached} {t('check.lists_none', model=provider.model)}")
+        found = t("check.lists_none", model=provider.model)
     elif listed:
-        session.flash("info", f"{reached} {t('check.lists_model', model=provider.model)}")
+        found = t("check.lists_model", model=provider.model)
     else:
         models = ", ".join(check.models[:LISTED_IN_A_NOTICE])
-        session.flash("warning", f"{reached} {t('check.not_listed', model=provider.model, models=models)}")
+        found = t("check.not_listed", model=provider.model, models=models)
+    session.flash("warning" if listed is False else "info", t("check.found", reached=reached, found=found))
 
 
 def kind_changed() -> None:
@@ -374,7 +375,6 @@ def render() -> None:
     workshop = config.workshop
     current = session.provider
     st.title(t("settings.title"), anchor=False)
-    show_flashes(session)
     _fill_widgets_from(current)
     kinds: tuple[str, ...] = PROVIDER_KINDS
     labels = {kind: t(f"settings.kind.{kind}") for kind in PROVIDER_KINDS}
@@ -456,6 +456,8 @@ def render() -> None:
             type="primary",
             on_click=in_session_language(apply_settings),
         )
+        # What Apply found (refusals, the change, the server's answer) right under it, where the user is.
+        show_flashes(session)
 
     with st.container(border=True):
         st.subheader(t("settings.language"), anchor=False)

@@ -100,3 +100,15 @@ def test_the_offline_model_is_not_checked() -> None:
     apply(at)
     assert next(s.value for s in at.success).startswith("Model changed")
     assert not at.error and not any("answered" in info.value for info in at.info)
+
+
+def test_a_model_the_server_does_not_list_is_a_warning_naming_what_it_lists() -> None:
+    with FakeOpenAIServer() as server:
+        at = settings_page()
+        at.radio(key=KIND).set_value("openai_compatible").run()
+        at.text_input(key=MODEL).input("llama3.1:8b")
+        at.text_input(key=BASE_URL).input(server.base_url).run()
+        assert at.text_input(key=MODEL).value == "llama3.1:8b"  # a name typed first is kept
+        apply(at)
+    [warning] = [w.value for w in at.warning]
+    assert "It does not list llama3.1:8b; it lists: test-model." in warning

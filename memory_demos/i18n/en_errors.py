@@ -91,6 +91,7 @@ TEXTS: dict[str, str] = {
     "check.lists_model": "It lists {model}.",
     "check.not_listed": "It does not list {model}; it lists: {models}. Calls may fail with 'model unknown'.",
     "check.lists_none": "It lists no models (it may still serve {model}).",
+    "check.found": "{reached} {found}",
     "check.failed": "The check found: {kind}. {help}",
     "check.hosted": "The workshop model answered in {seconds} s.",
     "failures.panes": "The last message failed in {failed} of {total} panes; their memory is as it was.",

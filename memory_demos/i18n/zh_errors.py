@@ -78,6 +78,7 @@ TEXTS: dict[str, str] = {
     "check.lists_model": "它列出了 {model}。",
     "check.not_listed": "它没有列出 {model}；它列出的是：{models}。调用可能会因“模型未知”而失败。",
     "check.lists_none": "它没有列出任何模型（也许仍然能提供 {model}）。",
+    "check.found": "{reached}{found}",
     "check.failed": "检查发现：{kind}。{help}",
     "check.hosted": "工作坊模型在 {seconds} 秒内作出了回答。",
     "failures.panes": "上一条消息在 {total} 个窗格中有 {failed} 个失败；它们的记忆保持原样。",
