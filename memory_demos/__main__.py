@@ -1,4 +1,4 @@
-"""Command line: ``python -m memory_demos strategies | replay | bench | chat``.
+"""Command line: ``python -m memory_demos strategies | replay | bench | chat | guide``.
 
 Bad input (unknown strategy, bad parameter, unknown scenario, empty turn) prints one line naming
 the problem and exits with status 2; no traceback, no memory touched. ``replay`` exits with status 1
@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from memory_demos import chat_command
@@ -147,6 +148,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
     raise InputError(f"Unknown benchmark {args.what!r}")
 
 
+def cmd_guide(args: argparse.Namespace) -> int:
+    """Write the migration guide's programs, as the page shows them, for an engineer to take home."""
+    from memory_demos import migration  # lazy: see cmd_strategies
+
+    directory = Path(args.export)
+    written = migration.export_programs(directory)
+    if args.recordings:
+        written += migration.export_recordings(directory)
+    for path in written:
+        print(path)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m memory_demos", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -193,6 +207,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="workshop: a host session sends one message before the room (no cold start in the figures)",
     )
     bench.set_defaults(func=cmd_bench)
+
+    guide = sub.add_parser("guide", help="the migration guide's standalone programs")
+    guide.add_argument(
+        "--export", required=True, metavar="DIR", help="write <step>_classic.py and <step>_modern.py here"
+    )
+    guide.add_argument(
+        "--recordings",
+        action="store_true",
+        help="also run each step on the offline model and write <step>_<side>.recording.json for --replay",
+    )
+    guide.set_defaults(func=cmd_guide)
 
     chat_command.add_parser(sub)
     return parser

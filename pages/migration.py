@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import inspect
+import json
 from types import ModuleType
 
 import streamlit as st
@@ -19,7 +19,7 @@ from memory_demos.migration import (
     load_step,
     prompt_lines,
     run_both,
-    shown_functions,
+    shown_programs,
 )
 from memory_demos.page_state import MigrationState, scripted_refusal
 from memory_demos.session import LabSession, get_session, widget_key
@@ -27,6 +27,8 @@ from memory_demos.ui.deprecation_status import render_deprecation_status
 from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.text import code_span, provider_label
 from memory_demos.workshop.budget import check_scripted_run
+
+CODE_HEIGHT = 560  # px: a program scrolls inside its box, the two boxes stay side by side
 
 
 def _go(delta: int) -> None:
@@ -40,8 +42,8 @@ def _jump() -> None:
     )
 
 
-def _step_title(step_id: str) -> str:
-    return t(load_step(step_id).TITLE_KEY)
+def _step_title(step_id: str, language: str) -> str:
+    return t(load_step(step_id).TITLE_KEY, language)
 
 
 def _parse_inputs(text: str, limit: int) -> list[str] | None:
@@ -75,18 +77,43 @@ def _render_deprecations(step: ModuleType, state: MigrationState) -> None:
             render_deprecation_status(found, full_text=True)
 
 
-def _render_run(run: MigrationRun) -> None:
+def _render_verdict(run: MigrationRun) -> None:
+    """The run's verdict first: a failed side means nothing was compared, never "differ on 0 turns"."""
+    if run.failed_side is not None:
+        st.warning(t(f"migration.could_not_compare.{run.failed_side}"), icon=":material/error:")
+    elif run.all_same:
+        st.success(t("migration.all_same"), icon=":material/check_circle:")
+    elif run.turns:
+        st.info(
+            t("migration.some_differ", count=run.differing_turns, total=len(run.turns)),
+            icon=":material/difference:",
+        )
     for version, error in (("classic", run.classic_error), ("modern", run.modern_error)):
         if error:
             st.error(t("migration.error", version=t(f"migration.{version}")))
             st.code(translate(error), language=None, wrap_lines=True)
-    differing = sum(1 for turn in run.turns if not turn.equivalence.same)
-    if run.all_same:
-        st.success(t("migration.all_same"), icon=":material/check_circle:")
-    elif run.turns:
-        st.info(
-            t("migration.some_differ", count=differing, total=len(run.turns)), icon=":material/difference:"
-        )
+
+
+def _render_recordings(run: MigrationRun) -> None:
+    """Each side's recorded replies, so its program replays this very run at home (``--replay``)."""
+    columns = st.columns(2, gap="medium")
+    for column, version, recording in zip(
+        columns, ("classic", "modern"), (run.classic_recording, run.modern_recording), strict=True
+    ):
+        if recording.get("replies"):
+            column.download_button(
+                t("migration.recording", version=t(f"migration.{version}")),
+                json.dumps(recording, ensure_ascii=False, indent=1),
+                file_name=f"{run.step_id}_{version}.recording.json",
+                mime="application/json",
+                icon=":material/download:",
+                key=widget_key("migration_recording", run.step_id, version),
+            )
+
+
+def _render_run(run: MigrationRun) -> None:
+    _render_verdict(run)
+    _render_recordings(run)
     for turn in run.turns:
         with st.expander(t("migration.turn", n=turn.index), expanded=turn.index == len(run.turns)):
             st.caption(t("migration.user"))
@@ -127,7 +154,8 @@ def _step_navigation(session: LabSession, state: MigrationState, step: ModuleTyp
     jump.selectbox(
         t("migration.jump"),
         STEP_IDS,
-        format_func=_step_title,
+        # The session's language, bound here: Streamlit may format the options outside this run.
+        format_func=lambda step_id, language=session.language: _step_title(step_id, language),
         key=widget_key("migration_jump"),
         on_change=_jump,
     )
@@ -143,24 +171,20 @@ def _step_navigation(session: LabSession, state: MigrationState, step: ModuleTyp
 
 
 def _render_code(step: ModuleType) -> None:
-    """The step's summary and both sides' code: the module's own source, the code that runs."""
+    """The step's summary and both sides' programs: the text shown is the text run and exported."""
     st.subheader(t(step.TITLE_KEY), anchor=False)
     st.markdown(t(step.SUMMARY_KEY))
     st.caption(t("migration.meant_to_match") if step.meant_to_match else t("migration.not_meant_to_match"))
-    classic_column, modern_column = st.columns(2, gap="medium")
-    with classic_column:
-        st.markdown(f"**{t('migration.classic')}**")
-        st.caption(step.CLASSIC_API)
-        st.code(inspect.getsource(step.classic_version), language="python")
-    with modern_column:
-        st.markdown(f"**{t('migration.modern')}**")
-        st.caption(step.MODERN_API)
-        st.code(inspect.getsource(step.modern_version), language="python")
-    extras = shown_functions(step)[2:]
-    if extras:
-        with st.expander(t("migration.extras")):
-            for function in extras:
-                st.code(inspect.getsource(function), language="python")
+    st.caption(t("migration.program_caption"))
+    columns = st.columns(2, gap="medium")
+    for column, version, api, program in zip(
+        columns, ("classic", "modern"), (step.CLASSIC_API, step.MODERN_API), shown_programs(step), strict=True
+    ):
+        with column:
+            st.markdown(f"**{t(f'migration.{version}')}**")
+            st.caption(api)
+            # Long lines wrap inside the box and long programs scroll in it; st.code adds the copy button.
+            st.code(program.text, language="python", wrap_lines=True, height=CODE_HEIGHT)
 
 
 def _run_form(session: LabSession, state: MigrationState, step: ModuleType) -> None:

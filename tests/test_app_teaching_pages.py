@@ -30,9 +30,12 @@ def test_migration_guide_steps_run_both_and_show_prompts_and_equivalence() -> No
         assert at.subheader[0].value == t(step.TITLE_KEY, "en")
         assert f"Step {index + 1} of {len(STEP_IDS)}" in at.progress[0].proto.text
         codes = _codes(at)
-        # The code on screen is the step's own source.
-        assert any(code.startswith("def classic_version") for code in codes)
-        assert any(code.startswith("def modern_version") for code in codes)
+        # The code on screen is the two programs' text, whole: what runs and what --export writes (st.code
+        # drops only the file's final newline).
+        programs = [program.text.removesuffix("\n") for program in (step.classic_version, step.modern_version)]
+        assert set(programs) <= set(codes), step_id
+        shown = [element for element in at.code if element.value == programs[1]]
+        assert shown[0].language == "python" and shown[0].proto.wrap_lines
 
         at.button(key=widget_key("migration_run", step_id)).click().run()
         assert not at.exception, step_id
@@ -165,3 +168,21 @@ def test_migration_guide_buffer_step_shows_the_captured_deprecations_after_run_b
     # The warning's own text, as LangChain raised it, sits in the popover of the classic side.
     texts = [t.value for t in at.text]
     assert any("`ConversationBufferMemory` was deprecated in LangChain 0.3.1" in text for text in texts)
+
+
+@pytest.mark.parametrize(("language", "verdict"), [("en", "Could not compare"), ("zh", "无法比较")])
+def test_migration_guide_says_it_could_not_compare_when_both_sides_fail(language: str, verdict: str) -> None:
+    """Every model call fails: the verdict says nothing was compared, never "differ on 0 of 1 turns"."""
+    from memory_demos.providers.chat_models import ProviderConfig
+    from memory_demos.session import KEY_PREFIX
+
+    at = AppTest.from_file(MIGRATION, default_timeout=60)
+    at.session_state["ml_language"] = language
+    at.session_state[KEY_PREFIX + "provider"] = ProviderConfig(fail_on_calls=(1,))  # each side's first call
+    at.run()
+    at.button(key=widget_key("migration_run", "buffer")).click().run()
+    assert not at.exception
+    warnings = [w.value for w in at.warning]
+    assert any(w.startswith(verdict) for w in warnings), warnings
+    assert not at.info and not at.success  # no "differ on 0 of 0 turns", no "same context"
+    assert len(at.error) == 2  # each side's error, named

@@ -259,6 +259,7 @@ KNOWN_VALUES = {
     "link.{}": lambda: literal_values("LinkProblem"),
     "workshop.limit.{}": lambda: literal_values("LimitKind"),
     "migration.{}": lambda: ("classic", "modern"),
+    "migration.could_not_compare.{}": lambda: ("classic", "modern", "both"),
     "scorecard.source.{}": lambda: ("bundled", "upload"),
     "settings.kind.{}": lambda: literal_values("ProviderKind"),
     "{}_help": lambda: tuple_column("BOUND_FIELDS", 1),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from types import SimpleNamespace
 
 import pytest
@@ -15,7 +14,7 @@ from memory_demos.migration import (
     load_step,
     prompt_lines,
     run_both,
-    shown_functions,
+    shown_programs,
 )
 from memory_demos.migration import buffer as buffer_step
 from memory_demos.migration import retired as retired_step
@@ -66,7 +65,7 @@ def test_window_pair_still_matches_with_other_messages() -> None:
     run = run_both("window", inputs)
     assert run.all_same
     # system + 2K recent messages + the new one
-    assert len(run.turns[-1].modern.injected_prompt) == 2 * window_step.K + 2
+    assert len(run.turns[-1].modern.injected_prompt) == 2 * window_step.modern_version.load().K + 2
 
 
 def test_a_deliberately_different_pair_reports_the_first_difference() -> None:
@@ -148,8 +147,8 @@ def test_modern_retired_step_keeps_tool_calls_in_the_history() -> None:
 @pytest.mark.parametrize("step_id", STEP_IDS)
 def test_each_step_has_source_pitfalls_and_texts_in_both_languages(step_id: str) -> None:
     step = load_step(step_id)
-    for function in shown_functions(step):
-        assert inspect.getsource(function).lstrip().startswith(("def ", "class "))
+    for program in shown_programs(step):
+        assert program.text.startswith('"""') and "def chat(" in program.text
     assert step.PITFALL_KEYS
     for key in (step.TITLE_KEY, step.SUMMARY_KEY, *step.PITFALL_KEYS):
         assert key.startswith(f"migration.{step_id}.")
@@ -191,6 +190,46 @@ def test_a_version_that_raises_is_reported_not_raised() -> None:
     run = run_both(pair, ["Hello"])
     assert run.modern_error is not None and "boom" in run.modern_error
     assert not run.all_same
+    # A failed side is not a difference: the turn says it was not compared, and the run who failed.
+    assert not run.compared and run.failed_side == "modern"
+    assert [turn.equivalence.key for turn in run.turns] == ["migration.not_compared.modern"]
+    assert run.differing_turns == 0 and not run.turns[0].compared
+    assert run.turns[0].equivalence.describe("zh").startswith("无法比较")
+
+
+def test_when_both_sides_fail_nothing_is_compared() -> None:
+    from memory_demos.providers.chat_models import ProviderConfig
+
+    run = run_both("buffer", ["Hello", "Again"], ProviderConfig(fail_on_calls=(1,)))
+    assert run.failed_side == "both"
+    # The first turn's prompts were sent and never answered: shown, but not called the same.
+    assert [turn.equivalence.key for turn in run.turns] == ["migration.not_compared.both"]
+    assert run.turns[0].classic.injected_prompt and run.differing_turns == 0 and not run.all_same
+    assert run.to_json()["compared"] is False
+
+
+def test_a_failure_after_some_turns_compares_those_turns_only() -> None:
+    from memory_demos.providers.chat_models import ProviderConfig
+
+    run = run_both("summary", list(load_step("summary").DEFAULT_INPUTS), ProviderConfig(fail_on_calls=(4,)))
+    assert run.failed_side == "classic"  # its 4th call is turn 2's summary
+    compared = [turn.compared for turn in run.turns]
+    assert compared[0] and not all(compared)
+    assert run.differing_turns == sum(1 for turn in run.turns if turn.compared and not turn.equivalence.same)
+
+
+def test_each_side_records_its_replies_for_replay() -> None:
+    run = run_both("retired")
+    calls = [call for turn in run.turns for call in (turn.modern.injected_prompt,)]
+    assert calls
+    replies = run.modern_recording["replies"]
+    assert len(replies) == 4  # three turns, one tool round
+    assert replies[1]["tool_calls"][0]["name"] == "get_weather"
+    assert [reply["content"] for reply in replies if "tool_calls" not in reply][-1] == run.turns[
+        -1
+    ].modern.reply
+    vector = run_both("vector")
+    assert set(vector.modern_recording["embeddings"]) >= set(load_step("vector").DEFAULT_INPUTS)
 
 
 # -- the 1.x targets and the deprecations LangChain raises -------------------------------------------
@@ -228,21 +267,14 @@ def test_each_step_captures_the_classic_deprecation_and_none_for_a_1x_target(ste
 )
 def test_the_code_shown_for_each_target_is_the_1x_form(step_id: str, shown: str) -> None:
     step = load_step(step_id)
-    assert shown in "\n".join(inspect.getsource(function) for function in shown_functions(step)[1:])
-    assert "RunnableWithMessageHistory(" not in inspect.getsource(step.modern_version)
+    assert shown in step.modern_version.text
+    assert "RunnableWithMessageHistory(" not in step.modern_version.text
 
 
-def test_the_vector_store_with_an_index_and_its_chroma_version_send_the_classic_prompt() -> None:
-    from memory_demos.migration import vector as vector_step
-
+def test_the_vector_store_with_an_index_sends_the_classic_prompt() -> None:
     run = run_both("vector")
     assert run.all_same  # same stored format, same embeddings, same ranking
-    chroma_side = SimpleNamespace(
-        STEP_ID="chroma",
-        classic_version=vector_step.classic_version,
-        modern_version=vector_step.chroma_version,
-    )
-    assert run_both(chroma_side, list(vector_step.DEFAULT_INPUTS)).all_same
+    assert "A-1234" in run.turns[-1].modern.injected_prompt[0].content
 
 
 def test_entity_notes_are_written_after_the_answer_and_read_before_the_next_call() -> None:

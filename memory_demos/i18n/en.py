@@ -605,16 +605,16 @@ TEXTS: dict[str, str] = {
     # -- migration guide --
     "migration.title": "Migration guide: classic memory → modern APIs",
     "migration.intro": "The classic memory classes (langchain_classic.memory) are deprecated. Each step "
-    "shows a classic version and its modern replacement as two small functions: the code below is the "
-    "code that runs when you press Run both. Both get the same scripted messages; the page compares the "
-    "prompts the model really received.",
+    "shows a classic version and its modern replacement as two complete programs that import only "
+    "LangChain, LangGraph and the standard library: the code below is the code that runs when you press "
+    "Run both. Both get the same scripted messages; the page compares the prompts the model really "
+    "received.",
     "migration.progress": "Step {n} of {total}: {title}",
     "migration.previous": "Previous",
     "migration.next": "Next",
     "migration.jump": "Go to step",
     "migration.classic": "Classic",
     "migration.modern": "Modern",
-    "migration.extras": "Also used in this step",
     "migration.deprecations_built": "Deprecation warnings LangChain raised when each side built its memory "
     "(captured as the code ran, nothing sent yet; with the version each warning names):",
     "migration.meant_to_match": "These two are meant to send the same context: the check below should say "

@@ -11,6 +11,26 @@ TEXTS: dict[str, str] = {
         "first difference at message {index}: only the modern prompt has {extra} ({classic_count} vs "
         "{modern_count} messages)"
     ),
+    "migration.not_compared.classic": "not compared: the classic side failed before sending this prompt",
+    "migration.not_compared.modern": "not compared: the modern side failed before sending this prompt",
+    "migration.not_compared.both": "not compared: both sides failed before sending this prompt",
+    "migration.could_not_compare.classic": (
+        "Could not compare: the classic side stopped with an error, so its prompts are missing from that "
+        "turn on. Fix the error below and run both again."
+    ),
+    "migration.could_not_compare.modern": (
+        "Could not compare: the modern side stopped with an error, so its prompts are missing from that "
+        "turn on. Fix the error below and run both again."
+    ),
+    "migration.could_not_compare.both": (
+        "Could not compare: both sides stopped with an error, so their prompts are missing. Fix the errors "
+        "below and run both again."
+    ),
+    "migration.program_caption": (
+        "A complete program: copy it, or write all of them with python -m memory_demos guide --export DIR. "
+        "It runs on any chat model, or with --replay on the replies recorded by Run both."
+    ),
+    "migration.recording": "{version}: recorded replies (JSON, for --replay)",
     "migration.buffer.title": "Buffer → create_agent + checkpointer",
     "migration.buffer.summary": (
         "Both send every earlier message, every turn. In LangChain 1.x the agent is stateless: its "
@@ -96,7 +116,8 @@ TEXTS: dict[str, str] = {
     ),
     "migration.token_buffer.pitfall.2": (
         "With tools in the history, cut whole turns: a ToolMessage without the AI message that called it is "
-        "rejected by the API. start_on='human' helps; trimming by whole turns (shown below) is safer."
+        "rejected by the API. start_on='human' helps; trimming by whole turns, as the modern program does, "
+        "is safer."
     ),
     "migration.token_buffer.pitfall.3": (
         "Count with the real tokenizer of the model you call (pass token_counter=model, or a tiktoken "
@@ -188,7 +209,7 @@ TEXTS: dict[str, str] = {
         "conversation itself is never sent, so 'what did I just say?' fails. In LangChain 1.x a LangGraph "
         "store given an index (the shipped all-MiniLM-L6-v2, 384 dimensions) embeds each item it is given, "
         "and store.search(namespace, query=...) returns the closest ones. Stored in the same format, the two "
-        "send the same prompt. The Chroma version below does the same on a vector database; the "
+        "send the same prompt. On a vector database, langchain_chroma's Chroma works alike; the "
         "semantic_store strategy puts this store behind an agent middleware."
     ),
     "migration.vector.pitfall.1": (

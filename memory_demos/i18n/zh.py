@@ -553,7 +553,7 @@ TEXTS: dict[str, str] = {
     # -- teaching pages: migration guide, scorecard, failure lab --
     "migration.title": "迁移指南：经典记忆 → 现代 API",
     "migration.intro": "经典记忆类（langchain_classic.memory）已被弃用。"
-    "每一步用两个小函数展示经典写法及其现代替代："
+    "每一步用两个完整的程序展示经典写法及其现代替代（只导入 LangChain、LangGraph 和标准库）："
     "下面显示的代码就是点击「同时运行」时实际执行的代码。两边收到相同的脚本消息，"
     "页面比较模型实际收到的提示词。",
     "migration.progress": "第 {n} 步，共 {total} 步：{title}",
@@ -562,7 +562,6 @@ TEXTS: dict[str, str] = {
     "migration.jump": "跳到步骤",
     "migration.classic": "经典写法",
     "migration.modern": "现代写法",
-    "migration.extras": "本步骤还用到",
     "migration.deprecations_built": "每一边构建记忆时 LangChain 发出的弃用警告"
     "（在代码运行时捕获，尚未发送消息；注明警告里的版本）：",
     "migration.meant_to_match": "这两者本应发送相同的上下文：下面的检查在每一轮都应显示「上下文相同」。",

@@ -11,6 +11,23 @@ TEXTS: dict[str, str] = {
         "从第 {index} 条消息开始不同：只有现代写法的提示词有 {extra}（{classic_count} 条对 {modern_count} "
         "条消息）"
     ),
+    "migration.not_compared.classic": "无法比较：经典写法在发送这条提示词之前就失败了",
+    "migration.not_compared.modern": "无法比较：现代写法在发送这条提示词之前就失败了",
+    "migration.not_compared.both": "无法比较：两边都在发送这条提示词之前失败了",
+    "migration.could_not_compare.classic": (
+        "无法比较：经典写法出错停止，从那一轮起缺少它的提示词。请先修复下面的错误，再同时运行一次。"
+    ),
+    "migration.could_not_compare.modern": (
+        "无法比较：现代写法出错停止，从那一轮起缺少它的提示词。请先修复下面的错误，再同时运行一次。"
+    ),
+    "migration.could_not_compare.both": (
+        "无法比较：两边都出错停止，缺少它们的提示词。请先修复下面的错误，再同时运行一次。"
+    ),
+    "migration.program_caption": (
+        "完整的程序：可直接复制，或用 python -m memory_demos guide --export DIR 导出全部程序。"
+        "它可以在任何聊天模型上运行，也可以用 --replay 重放「同时运行」录下的回复。"
+    ),
+    "migration.recording": "{version}录下的回复（供 --replay 使用）",
     "migration.buffer.title": "缓冲记忆 → create_agent + 检查点",
     "migration.buffer.summary": (
         "两者每轮都发送全部历史消息。在 LangChain 1.x 中智能体本身无状态：检查点按线程保存消息，config 里的 "
@@ -88,7 +105,7 @@ TEXTS: dict[str, str] = {
     ),
     "migration.token_buffer.pitfall.2": (
         "历史里有工具消息时，要整轮裁剪：缺少发起调用的 AI 消息的 ToolMessage 会被 API 拒绝。"
-        "start_on='human' 有帮助；按整轮裁剪（见下方）更稳妥。"
+        "start_on='human' 有帮助；像现代程序那样按整轮裁剪更稳妥。"
     ),
     "migration.token_buffer.pitfall.3": (
         "请用所调用模型的真实分词器计数（token_counter=model 或 tiktoken 函数）；近似计数会让提示词溢出。"
@@ -167,8 +184,8 @@ TEXTS: dict[str, str] = {
         "经典向量记忆把每轮对话存成文档，只发送最相似的 k 条：对话本身从不发送，"
         "所以「我刚才说了什么？」会答不上。在 LangChain 1.x 中，给 LangGraph 存储配上索引（随附的 "
         "all-MiniLM-L6-v2，384 维），它会为每个存入的条目生成向量，store.search(namespace, query=...) "
-        "返回最接近的条目。按相同格式保存时，两边发送的提示词相同。下面的 Chroma "
-        "版本在向量数据库上做同样的事；semantic_store 策略把这个存储放在智能体中间件后面。"
+        "返回最接近的条目。按相同格式保存时，两边发送的提示词相同。换成向量数据库，langchain_chroma 的 "
+        "Chroma 也一样；semantic_store 策略把这个存储放在智能体中间件后面。"
     ),
     "migration.vector.pitfall.1": (
         "检索器总会返回最近的 k 条文档，不管相关与否：没有分数阈值时，无关的轮次（包括私密内容）"

@@ -1,10 +1,12 @@
 """The migration guide: each classic memory class next to its modern replacement, run on the same inputs.
 
-Every step is one module holding a ``classic_version(model, inputs)`` and a ``modern_version(model,
-inputs)`` (small functions written to be read: the guide page shows their own source), the catalogue
-keys of its texts (``TITLE_KEY``, ``SUMMARY_KEY``, ``PITFALL_KEYS``; see ``memory_demos.i18n``) and
+Every step is one module naming its two standalone programs, ``classic_version`` and ``modern_version``
+(``Program``: a file in ``programs/`` importing only LangChain, LangGraph and the standard library; the
+page shows its text, ``guide --export`` writes it, and the same text is what runs), the catalogue keys
+of its texts (``TITLE_KEY``, ``SUMMARY_KEY``, ``PITFALL_KEYS``; see ``memory_demos.i18n``) and
 ``meant_to_match``. ``run_both`` plays the same scripted messages through both and compares, turn
-by turn, the prompts the model really received, as recorded by ``CallCapture`` on each model.
+by turn, the prompts the model really received, as recorded by ``CallCapture`` on each model; it also
+records each side's replies, which a program replays at home with ``--replay``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import importlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
 
@@ -22,6 +25,7 @@ from langchain_core.language_models import BaseChatModel
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT as SYSTEM_PROMPT
 from memory_demos.deprecations import Deprecation, capture_deprecations
 from memory_demos.i18n import Message
+from memory_demos.migration.program import Program, Recorder, RecordingEmbeddings, recording_of
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
 from memory_demos.tracing import REPLY, CallCapture
 from memory_demos.turn import ModelCall, PromptMessage
@@ -41,17 +45,15 @@ STEP_IDS: tuple[str, ...] = (
 )
 SAME_CONTEXT = Message("migration.prompts_same")
 MAX_GUIDE_INPUTS = 12
+# The verdicts of a turn a failed side left nothing to compare in (not a difference).
+NOT_COMPARED_KEYS = frozenset(
+    {"migration.not_compared.classic", "migration.not_compared.modern", "migration.not_compared.both"}
+)
 
 
-@dataclass(frozen=True)
-class Exchange:
-    """What a version returns per turn: the user's message and the reply (the prompt comes from the trace)."""
-
-    user: str
-    reply: str
-
-
-Version = Callable[[BaseChatModel, Iterable[str]], list[Exchange]]
+# A side of a step: a ``Program``, or (in a test) any function taking the model and the messages and
+# returning the replies.
+Version = Callable[[BaseChatModel, Iterable[str]], list[str]]
 
 
 class GuideStep(Protocol):
@@ -70,6 +72,8 @@ class VersionTurn:
     prompt_tokens: int
     memory_calls: tuple[ModelCall, ...] = ()
     tool_rounds: int = 0
+    # True for the turn a side raised in, and any after it: its prompt (if one was captured) got no answer.
+    failed: bool = False
 
     @property
     def memory_tokens(self) -> int:
@@ -81,6 +85,7 @@ class VersionTurn:
             "injected_prompt": [message.to_json() for message in self.injected_prompt],
             "prompt_tokens": self.prompt_tokens,
             "tool_rounds": self.tool_rounds,
+            "failed": self.failed,
             "memory_calls": [
                 {
                     "purpose": c.purpose,
@@ -126,6 +131,11 @@ class TurnComparison:
     diff: tuple[str, ...]
     equivalence: Equivalence
 
+    @property
+    def compared(self) -> bool:
+        """False when a failed side sent no prompt for this turn."""
+        return self.equivalence.key not in NOT_COMPARED_KEYS
+
     def to_json(self) -> dict[str, Any]:
         return {
             "turn": self.index,
@@ -148,6 +158,28 @@ class MigrationRun:
     # The deprecation warnings LangChain raised while each version built its memory.
     classic_deprecations: tuple[Deprecation, ...] = ()
     modern_deprecations: tuple[Deprecation, ...] = ()
+    # What each side's model (and embeddings) returned, as its program's ``--replay FILE`` reads it.
+    classic_recording: dict[str, Any] = field(default_factory=dict)
+    modern_recording: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def compared(self) -> bool:
+        """False when a side failed: its prompts are missing or cut short, so there is nothing to compare."""
+        return self.classic_error is None and self.modern_error is None
+
+    @property
+    def failed_side(self) -> str | None:
+        """``classic``, ``modern`` or ``both`` when a side stopped with an error, else None."""
+        if self.classic_error and self.modern_error:
+            return "both"
+        if self.classic_error:
+            return "classic"
+        return "modern" if self.modern_error else None
+
+    @property
+    def differing_turns(self) -> int:
+        """Turns whose two prompts were both captured and differ."""
+        return sum(1 for turn in self.turns if turn.compared and not turn.equivalence.same)
 
     @property
     def all_same(self) -> bool:
@@ -164,6 +196,7 @@ class MigrationRun:
             "step": self.step_id,
             "classic_error": self.classic_error,
             "modern_error": self.modern_error,
+            "compared": self.compared,
             "all_same": self.all_same,
             "classic_deprecations": [item.to_json() for item in self.classic_deprecations],
             "modern_deprecations": [item.to_json() for item in self.modern_deprecations],
@@ -183,10 +216,35 @@ def all_steps() -> list[ModuleType]:
     return [load_step(step_id) for step_id in STEP_IDS]
 
 
-def shown_functions(step: ModuleType) -> list[Callable[..., Any]]:
-    """The functions a page shows for a step: the pair first, then any extras the step lists."""
-    pair = [step.classic_version, step.modern_version]
-    return pair + list(getattr(step, "EXTRAS", ()))
+def shown_programs(step: ModuleType) -> tuple[Program, Program]:
+    """The two programs a page shows for a step, classic first."""
+    return step.classic_version, step.modern_version
+
+
+def export_programs(directory: Path) -> list[Path]:
+    """Write every step's programs, byte for byte as shown: ``<step>_classic.py``, ``<step>_modern.py``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for step_id in STEP_IDS:
+        for side, program in zip(("classic", "modern"), shown_programs(load_step(step_id)), strict=True):
+            target = directory / f"{step_id}_{side}.py"
+            target.write_bytes(program.text.encode("utf-8"))
+            written.append(target)
+    return written
+
+
+def export_recordings(directory: Path) -> list[Path]:
+    """Run every step on the offline model and write each side's replies as ``<step>_<side>.recording.json``,
+    which that program's ``--replay FILE`` reads: the same prompts as the page, with no key."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for step_id in STEP_IDS:
+        run = run_both(step_id)
+        for side, recording in (("classic", run.classic_recording), ("modern", run.modern_recording)):
+            target = directory / f"{step_id}_{side}.recording.json"
+            target.write_text(json.dumps(recording, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+            written.append(target)
+    return written
 
 
 # -- comparing prompts --------------------------------------------------------------------------
@@ -291,29 +349,54 @@ class TurnMarkingInputs:
                 self.calls_per_turn[-1].extend(leftover)
 
 
-def _version_turns(
-    version: Version, inputs: Sequence[str], provider: ProviderConfig
-) -> tuple[list[VersionTurn], str | None]:
+@dataclass(frozen=True)
+class _SideResult:
+    turns: list[VersionTurn]
+    error: str | None
+    recording: dict[str, Any]
+
+
+def _play(
+    version: Version, model: BaseChatModel, inputs: Iterable[str], recorder: Recorder
+) -> tuple[list[str], dict[str, Any]]:
+    """Run one side; a program searching by meaning also gets embeddings that keep their vectors."""
+    if not isinstance(version, Program):
+        return list(version(model, inputs)), recording_of(recorder, None)
+    embeddings = None
+    if version.takes_embeddings:
+        from memory_demos.providers.embeddings import default_embeddings  # lazy: loads the ONNX model
+
+        embeddings = RecordingEmbeddings(default_embeddings())
+    replies = version(model, inputs, embeddings)
+    return replies, recording_of(recorder, embeddings)
+
+
+def _version_turns(version: Version, inputs: Sequence[str], provider: ProviderConfig) -> _SideResult:
     capture = CallCapture(
         provider.tokenizer.encoding_name,
         secrets=provider.secret_values(),
         generic_errors=provider.generic_errors,
     )
-    model = build_chat_model(provider, callbacks=[capture], streaming=False)
+    recorder = Recorder()
+    model = build_chat_model(provider, callbacks=[capture, recorder], streaming=False)
     marking = TurnMarkingInputs(inputs, capture)
     error: str | None = None
-    exchanges: list[Exchange] = []
+    replies: list[str] = []
+    recording: dict[str, Any] = {}
     try:
-        exchanges = version(model, marking)
+        replies, recording = _play(version, model, marking, recorder)
     except Exception as exc:
         error = provider.describe(exc)
+    finished_turns = len(marking.calls_per_turn)  # a turn is over once the version asked for the next
     marking.finish()
     turns: list[VersionTurn] = []
     for index, calls in enumerate(marking.calls_per_turn):
         reply_calls = [call for call in calls if call.purpose == REPLY]
         # The first reply call of a turn is the prompt memory built; later ones are tool rounds.
         reply_call = reply_calls[0] if reply_calls else None
-        reply = exchanges[index].reply if index < len(exchanges) else ""
+        # A side that raised returned no replies: its finished turns show the last reply the model gave.
+        answers = [call.output for call in reply_calls if not call.error]
+        reply = replies[index] if index < len(replies) else (answers[-1] if answers else "")
         turns.append(
             VersionTurn(
                 reply=reply,
@@ -321,9 +404,30 @@ def _version_turns(
                 prompt_tokens=reply_call.prompt_tokens if reply_call else 0,
                 memory_calls=tuple(call for call in calls if call.purpose != REPLY),
                 tool_rounds=max(0, len(reply_calls) - 1),
+                failed=error is not None and index >= finished_turns,
             )
         )
-    return turns, error
+    return _SideResult(turns, error, recording)
+
+
+def _turn_of(side: _SideResult, index: int) -> VersionTurn:
+    """A side's turn ``index``; one it never reached is empty (and failed, when the side raised)."""
+    if index < len(side.turns):
+        return side.turns[index]
+    return VersionTurn(reply="", injected_prompt=(), prompt_tokens=0, failed=side.error is not None)
+
+
+def _turn_equivalence(classic: VersionTurn, modern: VersionTurn) -> Equivalence:
+    """The verdict of one turn; a side that failed in this turn (its prompt missing, or sent and never
+    answered) leaves nothing to compare, which is not a difference."""
+    missing = (classic.failed, modern.failed)
+    if all(missing):
+        return Equivalence(False, "migration.not_compared.both")
+    if missing[0]:
+        return Equivalence(False, "migration.not_compared.classic")
+    if missing[1]:
+        return Equivalence(False, "migration.not_compared.modern")
+    return compare_prompts(classic.injected_prompt, modern.injected_prompt)
 
 
 def built_deprecations(
@@ -363,32 +467,33 @@ def run_both(
     if len(texts) > MAX_GUIDE_INPUTS:
         raise ValueError(f"The guide plays at most {MAX_GUIDE_INPUTS} messages; got {len(texts)}.")
     provider = provider or ProviderConfig()
-    classic_turns, classic_error = _version_turns(module.classic_version, texts, provider)
-    modern_turns, modern_error = _version_turns(module.modern_version, texts, provider)
+    classic = _version_turns(module.classic_version, texts, provider)
+    modern = _version_turns(module.modern_version, texts, provider)
     # Captured while each side builds its memory, not around the whole run: a capture holds a process-wide
     # lock, and the run waits on the model.
     classic_deprecations, modern_deprecations = built_deprecations(module)
     run = MigrationRun(
         step_id=step_id,
-        classic_error=classic_error,
-        modern_error=modern_error,
+        classic_error=classic.error,
+        modern_error=modern.error,
         classic_deprecations=classic_deprecations,
         modern_deprecations=modern_deprecations,
+        classic_recording=classic.recording,
+        modern_recording=modern.recording,
     )
-    empty = VersionTurn(reply="", injected_prompt=(), prompt_tokens=0)
     for index, user in enumerate(texts):
-        classic = classic_turns[index] if index < len(classic_turns) else empty
-        modern = modern_turns[index] if index < len(modern_turns) else empty
-        if not classic.injected_prompt and not modern.injected_prompt and (classic_error or modern_error):
+        classic_turn = _turn_of(classic, index)
+        modern_turn = _turn_of(modern, index)
+        if not classic_turn.injected_prompt and not modern_turn.injected_prompt and not run.compared:
             break
         run.turns.append(
             TurnComparison(
                 index=index + 1,
                 user=user,
-                classic=classic,
-                modern=modern,
-                diff=tuple(prompt_line_diff(classic.injected_prompt, modern.injected_prompt)),
-                equivalence=compare_prompts(classic.injected_prompt, modern.injected_prompt),
+                classic=classic_turn,
+                modern=modern_turn,
+                diff=tuple(prompt_line_diff(classic_turn.injected_prompt, modern_turn.injected_prompt)),
+                equivalence=_turn_equivalence(classic_turn, modern_turn),
             )
         )
     return run
@@ -399,17 +504,18 @@ __all__ = [
     "STEP_IDS",
     "SYSTEM_PROMPT",
     "Equivalence",
-    "Exchange",
     "GuideStep",
     "MigrationRun",
+    "Program",
     "TurnComparison",
     "VersionTurn",
     "all_steps",
     "built_deprecations",
     "compare_prompts",
+    "export_programs",
     "load_step",
     "prompt_line_diff",
     "prompt_lines",
     "run_both",
-    "shown_functions",
+    "shown_programs",
 ]

@@ -2,14 +2,7 @@
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Iterable
-
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage
-from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
-
-from memory_demos.migration import SYSTEM_PROMPT, Exchange
+from memory_demos.migration.program import Program
 
 STEP_ID = "buffer"
 TITLE_KEY = "migration.buffer.title"
@@ -37,34 +30,6 @@ PITFALL_KEYS: tuple[str, ...] = (
     "migration.buffer.pitfall.4",
 )
 
-
-def classic_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange]:
-    """ConversationBufferMemory: load every saved message, call the model, save the exchange."""
-    from langchain_classic.memory import ConversationBufferMemory
-
-    memory = ConversationBufferMemory(return_messages=True)
-    prompt = ChatPromptTemplate.from_messages(
-        [("system", SYSTEM_PROMPT), MessagesPlaceholder("history"), ("human", "{input}")]
-    )
-    chain = prompt | model
-    exchanges = []
-    for user_text in inputs:
-        history = memory.load_memory_variables({})["history"]
-        reply = chain.invoke({"history": history, "input": user_text})
-        memory.save_context({"input": user_text}, {"output": reply.text})
-        exchanges.append(Exchange(user_text, reply.text))
-    return exchanges
-
-
-def modern_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange]:
-    """create_agent: the checkpointer keeps the thread; each call names it with a thread_id."""
-    from langchain.agents import create_agent
-    from langgraph.checkpoint.memory import InMemorySaver
-
-    agent = create_agent(model=model, tools=[], system_prompt=SYSTEM_PROMPT, checkpointer=InMemorySaver())
-    config = {"configurable": {"thread_id": secrets.token_urlsafe(16)}}  # one unguessable thread
-    exchanges = []
-    for user_text in inputs:
-        state = agent.invoke({"messages": [HumanMessage(user_text)]}, config)  # only the new message
-        exchanges.append(Exchange(user_text, state["messages"][-1].text))
-    return exchanges
+# The two programs the page shows and runs (programs/*.py): complete, importing no Memory Lab code.
+classic_version = Program("buffer_classic.py")
+modern_version = Program("buffer_modern.py")

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Iterable
 from dataclasses import dataclass
 
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage
-
-from memory_demos.migration import SYSTEM_PROMPT, Exchange
+from memory_demos.migration.program import Program
 
 STEP_ID = "retired"
 TITLE_KEY = "migration.retired.title"
@@ -35,36 +30,9 @@ PITFALL_KEYS: tuple[str, ...] = (
     "migration.retired.pitfall.4",
 )
 
-
-def classic_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange]:
-    """ConversationChain: a dict in, a dict out, the history flattened into one text template."""
-    from langchain_classic.chains import ConversationChain
-    from langchain_classic.memory import ConversationBufferMemory
-
-    chain = ConversationChain(llm=model, memory=ConversationBufferMemory())
-    exchanges = []
-    for user_text in inputs:
-        result = chain.invoke({"input": user_text})  # {"input", "history", "response"}
-        exchanges.append(Exchange(user_text, result["response"]))
-    return exchanges
-
-
-def modern_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange]:
-    """create_agent: messages in, messages out, tool calls kept, the thread named in the config."""
-    from langchain.agents import create_agent
-    from langgraph.checkpoint.memory import InMemorySaver
-
-    from memory_demos.tools import TOOLS
-
-    agent = create_agent(
-        model=model, tools=list(TOOLS), system_prompt=SYSTEM_PROMPT, checkpointer=InMemorySaver()
-    )
-    config = {"configurable": {"thread_id": secrets.token_urlsafe(16)}}
-    exchanges = []
-    for user_text in inputs:
-        state = agent.invoke({"messages": [HumanMessage(user_text)]}, config)
-        exchanges.append(Exchange(user_text, state["messages"][-1].text))
-    return exchanges
+# The two programs the page shows and runs (programs/*.py): complete, importing no Memory Lab code.
+classic_version = Program("retired_classic.py")
+modern_version = Program("retired_modern.py")
 
 
 @dataclass(frozen=True)

@@ -2,15 +2,7 @@
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Iterable
-
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage
-from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
-
-from memory_demos.migration import SYSTEM_PROMPT, Exchange
-from memory_demos.tracing import SUMMARIZE, with_purpose
+from memory_demos.migration.program import Program
 
 STEP_ID = "summary"
 TITLE_KEY = "migration.summary.title"
@@ -40,45 +32,6 @@ PITFALL_KEYS: tuple[str, ...] = (
     "migration.summary.pitfall.4",
 )
 
-
-def classic_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange]:
-    """ConversationSummaryMemory: one running summary, rewritten by the model after every turn."""
-    from langchain_classic.memory import ConversationSummaryMemory
-
-    memory = ConversationSummaryMemory(llm=with_purpose(model, SUMMARIZE), return_messages=True)
-    prompt = ChatPromptTemplate.from_messages(
-        [("system", SYSTEM_PROMPT), MessagesPlaceholder("history"), ("human", "{input}")]
-    )
-    chain = prompt | model
-    exchanges = []
-    for user_text in inputs:
-        history = memory.load_memory_variables({})["history"]  # [SystemMessage(summary)]
-        reply = chain.invoke({"history": history, "input": user_text})
-        memory.save_context({"input": user_text}, {"output": reply.text})  # calls the model to summarize
-        exchanges.append(Exchange(user_text, reply.text))
-    return exchanges
-
-
-def modern_version(model: BaseChatModel, inputs: Iterable[str]) -> list[Exchange]:
-    """An agent whose middleware folds everything but the new question into one summary message."""
-    from langchain.agents import create_agent
-    from langchain.agents.middleware import SummarizationMiddleware
-    from langgraph.checkpoint.memory import InMemorySaver
-
-    agent = create_agent(
-        model=model,
-        tools=[],
-        system_prompt=SYSTEM_PROMPT,
-        middleware=[
-            SummarizationMiddleware(
-                model=with_purpose(model, SUMMARIZE), trigger=("messages", 2), keep=("messages", 1)
-            )
-        ],
-        checkpointer=InMemorySaver(),
-    )
-    config = {"configurable": {"thread_id": secrets.token_urlsafe(16)}}
-    exchanges = []
-    for user_text in inputs:
-        state = agent.invoke({"messages": [HumanMessage(user_text)]}, config)
-        exchanges.append(Exchange(user_text, state["messages"][-1].text))
-    return exchanges
+# The two programs the page shows and runs (programs/*.py): complete, importing no Memory Lab code.
+classic_version = Program("summary_classic.py")
+modern_version = Program("summary_modern.py")

@@ -1,0 +1,123 @@
+"""The guide's standalone programs: their text is what the page shows, exports and runs.
+
+Each program in ``programs/`` imports only LangChain, LangGraph and the standard library, and defines
+``chat(model, messages[, embeddings]) -> replies``. ``Program`` executes the text as a fresh module (never
+importing it by name, so nothing is shared between runs) and calls ``chat`` with the model the caller
+built. ``Recorder`` and ``RecordingEmbeddings`` keep what the model and embeddings returned, so the same
+program, run at home with ``--replay``, gets the same answers and sends the same prompts.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage
+from langchain_core.outputs import LLMResult
+
+PROGRAMS_DIR = Path(__file__).with_name("programs")
+_METADATA_KEPT = ("model_provider", "model_name", "finish_reason")
+
+
+@dataclass(frozen=True)
+class Program:
+    """One standalone program of the guide, by its file name under ``programs/``."""
+
+    filename: str
+
+    @property
+    def path(self) -> Path:
+        return PROGRAMS_DIR / self.filename
+
+    @property
+    def text(self) -> str:
+        """The program exactly as shown and exported (bytes decoded as UTF-8, nothing stripped)."""
+        return self.path.read_bytes().decode("utf-8")
+
+    @property
+    def takes_embeddings(self) -> bool:
+        """Whether its ``chat`` searches by meaning and so takes an ``embeddings`` argument."""
+        return "embeddings" in inspect.signature(self.load().chat).parameters
+
+    def load(self) -> ModuleType:
+        """A fresh module run from the text, named so that its ``main()`` does not start."""
+        module = ModuleType(f"memory_lab_guide_{self.path.stem}")
+        module.__file__ = str(self.path)
+        exec(compile(self.text, str(self.path), "exec"), module.__dict__)
+        return module
+
+    def __call__(
+        self, model: BaseChatModel, inputs: Iterable[str], embeddings: Embeddings | None = None
+    ) -> list[str]:
+        """Run the program's ``chat`` on ``model`` (and ``embeddings`` when it takes them)."""
+        module = self.load()
+        if "embeddings" not in inspect.signature(module.chat).parameters:
+            return list(module.chat(model, inputs))
+        if embeddings is None:
+            # Lazy: loads the ONNX model; only a program searching by meaning needs it.
+            from memory_demos.providers.embeddings import default_embeddings
+
+            embeddings = default_embeddings()
+        return list(module.chat(model, inputs, embeddings))
+
+
+class Recorder(BaseCallbackHandler):
+    """Keeps every reply a chat model gave, in call order, as ``--replay`` reads them back (``AIMessage``
+    keyword arguments: content, tool calls, reported usage and provider)."""
+
+    def __init__(self) -> None:
+        self.replies: list[dict[str, Any]] = []
+
+    def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
+        message = getattr(response.generations[0][0], "message", None)
+        if not isinstance(message, AIMessage):
+            return
+        reply: dict[str, Any] = {"content": message.content}
+        # Kept because LangChain reads them: SummarizationMiddleware scales its token estimate by the
+        # usage the last reply reported, for replies of one model provider.
+        if message.usage_metadata:
+            reply["usage_metadata"] = dict(message.usage_metadata)
+        metadata = {
+            key: message.response_metadata[key] for key in _METADATA_KEPT if key in message.response_metadata
+        }
+        if metadata:
+            reply["response_metadata"] = metadata
+        if message.tool_calls:
+            reply["tool_calls"] = [
+                {"name": call["name"], "args": call["args"], "id": call.get("id")}
+                for call in message.tool_calls
+            ]
+        self.replies.append(reply)
+
+
+class RecordingEmbeddings(Embeddings):
+    """Embeddings that keep each text's vector, so a replay searches with the very same vectors."""
+
+    def __init__(self, inner: Embeddings) -> None:
+        self.inner = inner
+        self.vectors: dict[str, list[float]] = {}
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        vectors = [[float(x) for x in vector] for vector in self.inner.embed_documents(texts)]
+        self.vectors.update(zip(texts, vectors, strict=True))
+        return vectors
+
+    def embed_query(self, text: str) -> list[float]:
+        vector = [float(x) for x in self.inner.embed_query(text)]
+        self.vectors[text] = vector
+        return vector
+
+
+def recording_of(recorder: Recorder, embeddings: RecordingEmbeddings | None) -> dict[str, Any]:
+    """The JSON a program's ``--replay FILE`` reads: the replies, and the vectors when it embedded."""
+    recording: dict[str, Any] = {"replies": list(recorder.replies)}
+    if embeddings is not None and embeddings.vectors:
+        recording["embeddings"] = dict(embeddings.vectors)
+    return recording

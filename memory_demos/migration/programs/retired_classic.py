@@ -1,0 +1,118 @@
+"""Classic: ConversationChain takes a dict and returns a dict, the history flattened into one text template.
+
+A complete program: it imports only LangChain, LangGraph and the standard library. Run it at home::
+
+    pip install langchain langchain-classic langchain-openai langgraph
+    OPENAI_API_KEY=sk-... python this_program.py --model openai:gpt-4o-mini
+    python this_program.py --replay recording.json     # no key: the replies Memory Lab recorded
+    python this_program.py --model openai:gpt-4o-mini "Hi, I'm Mara." "What's my name?"
+
+It prints every prompt the model received, as the guide shows it. In Memory Lab the page calls
+``chat(model, messages)`` itself, with the offline teaching model (or the provider you chose).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from langchain.chat_models import init_chat_model
+from langchain_classic.chains import ConversationChain
+from langchain_classic.memory import ConversationBufferMemory
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.language_models import BaseChatModel
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langchain_openai import ChatOpenAI
+
+MESSAGES = (
+    "Hi, my name is Mara and I live in Lisbon.",
+    "What's the weather in Lisbon?",
+    "What's my name?",
+)
+
+
+def chat(model: BaseChatModel, messages: Iterable[str]) -> list[str]:
+    """ConversationChain: a dict in, a dict out, the history flattened into one text template."""
+    chain = ConversationChain(llm=model, memory=ConversationBufferMemory())
+    replies = []
+    for user_text in messages:
+        result = chain.invoke({"input": user_text})  # {"input", "history", "response"}
+        replies.append(result["response"])
+    return replies
+
+
+# -- running it: the same in every program of the guide --------------------------------------------
+
+
+def prompt_lines(messages: Sequence[BaseMessage]) -> list[str]:
+    """A prompt as the guide shows it: ``[role] text`` per message, tool calls as JSON."""
+    lines = []
+    for message in messages:
+        prefix = f"[{message.type}] "
+        content = message.content if isinstance(message.content, str) else str(message.content)
+        first, *rest = content.splitlines() or [""]
+        lines.append(prefix + first)
+        lines.extend(" " * len(prefix) + line if line else "" for line in rest)
+        if isinstance(message, AIMessage) and message.tool_calls:
+            calls = [{"name": c["name"], "args": c["args"], "id": c.get("id")} for c in message.tool_calls]
+            lines.append(f"{prefix}tool_calls={json.dumps(calls, ensure_ascii=False)}")
+        if isinstance(message, ToolMessage) and message.tool_call_id:
+            lines.append(f"{prefix}tool_call_id={message.tool_call_id}")
+    return lines
+
+
+class PromptPrinter(BaseCallbackHandler):
+    """Prints every prompt a chat model receives, headed by its purpose (a ``purpose:`` tag, else reply)."""
+
+    def on_chat_model_start(
+        self, serialized: dict[str, Any], messages: list[list[BaseMessage]], **kwargs: Any
+    ) -> None:
+        tags = kwargs.get("tags") or []
+        purposes = [tag.removeprefix("purpose:") for tag in tags if tag.startswith("purpose:")]
+        print(f"--- {purposes[-1] if purposes else 'reply'} prompt")
+        print("\n".join(prompt_lines(messages[0])))
+
+
+class ReplayedChatModel(GenericFakeChatModel):
+    """LangChain's fake chat model, answering with recorded replies in order: no key, no network."""
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ReplayedChatModel:
+        return self  # the recorded replies already hold their tool calls
+
+    def get_num_tokens_from_messages(
+        self, messages: list[BaseMessage], tools: Sequence[Any] | None = None
+    ) -> int:
+        # Counted as gpt-4o-mini counts them (tiktoken o200k_base), as Memory Lab's offline model does.
+        return ChatOpenAI(model="gpt-4o-mini", api_key="unused").get_num_tokens_from_messages(messages)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the conversation on a real model or a recording, printing every prompt sent."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("messages", nargs="*", default=list(MESSAGES), help="what the user says, a turn each")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--model", default="openai:gpt-4o-mini", help="an init_chat_model name")
+    source.add_argument("--replay", metavar="FILE", help="replies recorded by Memory Lab (JSON)")
+    args = parser.parse_args(argv)
+    if args.replay:
+        with open(args.replay, encoding="utf-8") as file:
+            recorded = [AIMessage(**reply) for reply in json.load(file)["replies"]]
+        model = ReplayedChatModel(messages=iter(recorded), callbacks=[PromptPrinter()])
+    else:
+        model = init_chat_model(args.model, callbacks=[PromptPrinter()])
+
+    def turns() -> Iterator[str]:
+        for number, text in enumerate(args.messages, start=1):
+            print(f"=== turn {number}: {text}")
+            yield text
+
+    replies = chat(model, turns())
+    print("=== replies")
+    print("\n".join(replies))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,156 @@
+"""Classic: VectorStoreRetrieverMemory stores every exchange as a document and sends the most similar.
+
+A complete program: it imports only LangChain, LangGraph and the standard library. Run it at home::
+
+    pip install langchain langchain-classic langchain-openai langgraph
+    OPENAI_API_KEY=sk-... python this_program.py --model openai:gpt-4o-mini \
+        --embeddings openai:text-embedding-3-small
+    python this_program.py --replay recording.json     # no key: the replies Memory Lab recorded
+    python this_program.py --model openai:gpt-4o-mini "Hi, I'm Mara." "What's my name?"
+
+It prints every prompt the model received, as the guide shows it. In Memory Lab the page calls
+``chat(model, messages, embeddings)`` itself, with the offline teaching model (or the provider you chose)
+and its offline MiniLM embeddings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from langchain.chat_models import init_chat_model
+from langchain.embeddings import init_embeddings
+from langchain_classic.memory import VectorStoreRetrieverMemory
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langchain_core.prompts import ChatPromptTemplate
+from langchain_core.vectorstores import InMemoryVectorStore
+from langchain_openai import ChatOpenAI
+
+SYSTEM_PROMPT = "You are a helpful assistant. Answer briefly."
+TOP_K = 2  # exchanges found and sent
+MESSAGES = (
+    "Hi, my name is Mara and I live in Lisbon.",
+    "My order number is A-1234.",
+    "Can you recommend a book about gardening?",
+    "What makes a good cup of tea?",
+    "What's my order number?",
+)
+
+
+def chat(model: BaseChatModel, messages: Iterable[str], embeddings: Embeddings) -> list[str]:
+    """VectorStoreRetrieverMemory: every exchange is a document; the TOP_K most similar are sent."""
+    store = InMemoryVectorStore(embeddings)
+    memory = VectorStoreRetrieverMemory(retriever=store.as_retriever(search_kwargs={"k": TOP_K}))
+    prompt = ChatPromptTemplate.from_messages(
+        [
+            ("system", SYSTEM_PROMPT + "\n\nRelevant pieces of the earlier conversation:\n{history}"),
+            ("human", "{input}"),
+        ]
+    )
+    chain = prompt | model
+    replies = []
+    for user_text in messages:
+        history = memory.load_memory_variables({"prompt": user_text})["history"]
+        reply = chain.invoke({"history": history, "input": user_text})
+        memory.save_context({"input": user_text}, {"output": reply.text})
+        replies.append(reply.text)
+    return replies
+
+
+# -- running it: the same in every program of the guide --------------------------------------------
+
+
+def prompt_lines(messages: Sequence[BaseMessage]) -> list[str]:
+    """A prompt as the guide shows it: ``[role] text`` per message, tool calls as JSON."""
+    lines = []
+    for message in messages:
+        prefix = f"[{message.type}] "
+        content = message.content if isinstance(message.content, str) else str(message.content)
+        first, *rest = content.splitlines() or [""]
+        lines.append(prefix + first)
+        lines.extend(" " * len(prefix) + line if line else "" for line in rest)
+        if isinstance(message, AIMessage) and message.tool_calls:
+            calls = [{"name": c["name"], "args": c["args"], "id": c.get("id")} for c in message.tool_calls]
+            lines.append(f"{prefix}tool_calls={json.dumps(calls, ensure_ascii=False)}")
+        if isinstance(message, ToolMessage) and message.tool_call_id:
+            lines.append(f"{prefix}tool_call_id={message.tool_call_id}")
+    return lines
+
+
+class PromptPrinter(BaseCallbackHandler):
+    """Prints every prompt a chat model receives, headed by its purpose (a ``purpose:`` tag, else reply)."""
+
+    def on_chat_model_start(
+        self, serialized: dict[str, Any], messages: list[list[BaseMessage]], **kwargs: Any
+    ) -> None:
+        tags = kwargs.get("tags") or []
+        purposes = [tag.removeprefix("purpose:") for tag in tags if tag.startswith("purpose:")]
+        print(f"--- {purposes[-1] if purposes else 'reply'} prompt")
+        print("\n".join(prompt_lines(messages[0])))
+
+
+class ReplayedChatModel(GenericFakeChatModel):
+    """LangChain's fake chat model, answering with recorded replies in order: no key, no network."""
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ReplayedChatModel:
+        return self  # the recorded replies already hold their tool calls
+
+    def get_num_tokens_from_messages(
+        self, messages: list[BaseMessage], tools: Sequence[Any] | None = None
+    ) -> int:
+        # Counted as gpt-4o-mini counts them (tiktoken o200k_base), as Memory Lab's offline model does.
+        return ChatOpenAI(model="gpt-4o-mini", api_key="unused").get_num_tokens_from_messages(messages)
+
+
+class ReplayedEmbeddings(Embeddings):
+    """Embeddings recorded by Memory Lab, looked up by text: the same vectors, so the same search hits."""
+
+    def __init__(self, vectors: dict[str, list[float]]) -> None:
+        self.vectors = vectors
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self.vectors[text] for text in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.vectors[text]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the conversation on a real model or a recording, printing every prompt sent."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("messages", nargs="*", default=list(MESSAGES), help="what the user says, a turn each")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--model", default="openai:gpt-4o-mini", help="an init_chat_model name")
+    source.add_argument("--replay", metavar="FILE", help="replies and vectors recorded by Memory Lab (JSON)")
+    parser.add_argument(
+        "--embeddings", default="openai:text-embedding-3-small", help="an init_embeddings name"
+    )
+    args = parser.parse_args(argv)
+    if args.replay:
+        with open(args.replay, encoding="utf-8") as file:
+            recording = json.load(file)
+        recorded = [AIMessage(**reply) for reply in recording["replies"]]
+        model = ReplayedChatModel(messages=iter(recorded), callbacks=[PromptPrinter()])
+        embeddings: Embeddings = ReplayedEmbeddings(recording["embeddings"])
+    else:
+        model = init_chat_model(args.model, callbacks=[PromptPrinter()])
+        embeddings = init_embeddings(args.embeddings)
+
+    def turns() -> Iterator[str]:
+        for number, text in enumerate(args.messages, start=1):
+            print(f"=== turn {number}: {text}")
+            yield text
+
+    replies = chat(model, turns(), embeddings)
+    print("=== replies")
+    print("\n".join(replies))
+
+
+if __name__ == "__main__":
+    main()
