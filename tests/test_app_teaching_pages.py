@@ -32,7 +32,9 @@ def test_migration_guide_steps_run_both_and_show_prompts_and_equivalence() -> No
         codes = _codes(at)
         # The code on screen is the two programs' text, whole: what runs and what --export writes (st.code
         # drops only the file's final newline).
-        programs = [program.text.removesuffix("\n") for program in (step.classic_version, step.modern_version)]
+        programs = [
+            program.text.removesuffix("\n") for program in (step.classic_version, step.modern_version)
+        ]
         assert set(programs) <= set(codes), step_id
         shown = [element for element in at.code if element.value == programs[1]]
         assert shown[0].language == "python" and shown[0].proto.wrap_lines
