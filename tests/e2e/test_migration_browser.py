@@ -38,3 +38,52 @@ def test_run_both_shows_the_classic_deprecation_and_none_for_create_agent(
         assert not outside, f"the page reached outside the app: {outside}"
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (1920, 1080)])
+@pytest.mark.parametrize(
+    ("language", "verdict"), [("en", "Same context on every turn."), ("zh", "每一轮的上下文都相同。")]
+)
+def test_a_guide_step_shows_both_programs_whole_and_run_both_gives_the_verdict(
+    browser: Any, lab_server: LabServer, artifacts: Path, width: int, height: int, language: str, verdict: str
+) -> None:
+    """Issue 21: the programs were clipped on the right at 1440 and 1920 px. Now each wraps inside its
+    box (nothing wider than the box, the box inside its column) and scrolls down inside it."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        page.goto(f"{lab_server.url}/migration?lang={language}")
+        page.get_by_text("def chat(model: BaseChatModel").first.wait_for(timeout=60_000)
+        blocks = page.get_by_test_id("stCode").filter(has_text="def chat(model: BaseChatModel")
+        assert blocks.count() == 2  # the classic program and the modern one
+        boxes = []
+        for index in range(2):
+            block = blocks.nth(index)
+            measured = block.evaluate(
+                """(el) => {
+                    const pre = el.querySelector('pre');
+                    const column = el.closest('[data-testid="stColumn"]');
+                    const box = el.getBoundingClientRect();
+                    return {
+                        overflowX: pre.scrollWidth - pre.clientWidth,
+                        scrollsDown: pre.scrollHeight > pre.clientHeight || el.scrollHeight > el.clientHeight,
+                        right: box.right,
+                        columnRight: column.getBoundingClientRect().right,
+                        left: box.left,
+                    };
+                }"""
+            )
+            assert measured["overflowX"] <= 1, measured  # long lines wrap: nothing hides on the right
+            assert measured["right"] <= measured["columnRight"] + 1 <= width + 1, measured
+            assert measured["scrollsDown"], measured  # a whole program, scrolled inside its box
+            boxes.append(measured)
+            block.hover()
+            assert block.get_by_test_id("stCodeCopyButton").count() == 1
+        assert boxes[0]["right"] <= boxes[1]["left"]  # side by side, classic on the left
+        page.screenshot(path=str(artifacts / f"e2e_migration_programs_{language}_{width}.png"))
+        page.get_by_role("button", name="Run both" if language == "en" else "同时运行").click()
+        page.get_by_text(verdict).wait_for(timeout=90_000)
+        page.get_by_text(verdict).scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / f"e2e_migration_verdict_{language}_{width}.png"))
+    finally:
+        context.close()
