@@ -78,7 +78,8 @@ def test_a_guide_step_shows_both_programs_whole_and_run_both_gives_the_verdict(
             assert measured["scrollsDown"], measured  # a whole program, scrolled inside its box
             boxes.append(measured)
             block.hover()
-            assert block.get_by_test_id("stCodeCopyButton").count() == 1
+            # st.code's copy button, shown on hover
+            block.get_by_role("button", name="Copy to clipboard").wait_for(state="attached", timeout=10_000)
         assert boxes[0]["right"] <= boxes[1]["left"]  # side by side, classic on the left
         page.screenshot(path=str(artifacts / f"e2e_migration_programs_{language}_{width}.png"))
         page.get_by_role("button", name="Run both" if language == "en" else "同时运行").click()
