@@ -118,21 +118,22 @@ def test_tokens_and_memory_state_are_rendered_for_a_turn() -> None:
     open_inspector(at, 0, "tokens", "state")
     column = pane_column(at, 0)
     tokens = expander(column, EN["pane.tokens"])
-    table = tokens.dataframe[0].value
+    table = tokens.table[0].value
     assert EN["tokens.total"] in set(table.iloc[:, 0])
     # Every row names where its figure came from (the offline model counts with its own encoder).
-    assert list(table.columns) == [
-        EN["tokens.column_what"],
-        EN["tokens.column_tokens"],
-        EN["tokens.column_source"],
-    ]
-    exact = EN["tokens.src.exact"].format(encoding="o200k_base")
-    cache = EN["tokens.src.cache_estimate"].format(rule=EN["cache.rule.raw"])
-    sources = set(table.iloc[:, 2])
-    assert sources <= {exact, EN["tokens.src.no_calls"], cache} and exact in sources
+    assert list(table.columns) == [EN["tokens.column_what"], EN["tokens.column_tokens_source"]]
+    exact = EN["tokens.short.exact"]
+    sources = {cell.split(" (", 1)[1].rstrip(")") for cell in table.iloc[:, 1]}
+    cache = EN["tokens.short.cache_estimate"]
+    assert sources <= {exact, EN["tokens.short.no_calls"], cache} and exact in sources
+    # and the lines below say what each short label means
+    meaning = f"**{exact}**: " + EN["tokens.src.exact"].format(encoding="o200k_base")
+    assert meaning in [c.value for c in tokens.caption]
     # The reply prompt's cacheable prefix: nothing before it on the first turn (issue 24).
-    rows = {what: tokens for what, tokens in zip(table.iloc[:, 0], table.iloc[:, 1], strict=True)}
-    assert rows[EN["tokens.cacheable"]] == 0
+    rows = {
+        what: cell.split(" ", 1)[0] for what, cell in zip(table.iloc[:, 0], table.iloc[:, 1], strict=True)
+    }
+    assert rows[EN["tokens.cacheable"]] == "0"
     state = expander(column, EN["pane.memory_state"])
     frames = [d.value for d in state.dataframe]
     assert any("I like green tea." in set(frame.get("content", [])) for frame in frames)

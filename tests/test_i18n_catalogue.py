@@ -78,6 +78,8 @@ SAME_IN_BOTH = {
     "settings.kind.openai": "a product name",
     "error.raw": "an exception's class name and its own text: data, with nothing of ours to translate",
     "error.with_evidence": "two messages side by side, each translated on its own",
+    "tokens.short.exact": "a library's name (tiktoken)",
+    "tokens.short.approximate": "a library's name (tiktoken) and ≈",
 }
 
 
@@ -278,6 +280,8 @@ KNOWN_VALUES = {
     "window.source.{}": lambda: ("table", "server"),
     "failure_kind.{}": lambda: failure_kinds(),
     "scorecard.outcome.{}": lambda: ("passed", "missed", "failed"),
+    "tokens.short.{}": lambda: assigned_literal("TOKEN_SOURCE_KINDS"),
+    "tokens.src.{}": lambda: assigned_literal("TOKEN_SOURCE_KINDS"),
 }
 
 

@@ -143,3 +143,18 @@ def test_scorecard_results_say_which_temperature_the_run_used() -> None:
     result = at.session_state[KEY_PREFIX + "scorecard"].outcome.result
     assert result.temperature == 0.0  # nothing set in Settings: a replay sends 0, so runs repeat
     assert any(text.endswith("· " + EN["scorecard.temperature"].format(value="0")) for text in shown_text(at))
+
+
+def test_replies_stopped_at_max_tokens_never_say_the_window_filled_up_in_a_pane() -> None:
+    # A window that is known and far from full: every reply ends at max_tokens, and every pane says so.
+    with FakeOpenAIServer(context_window=4096, stream_usage=False) as server:
+        at = run(new_app())
+        use_server(at, server.base_url, max_tokens=3)
+        send(at, LONG_MESSAGE)
+        texts = shown_text(at)
+    turns = [pane.turns[-1] for pane in panes(at)]
+    assert all(turn.ok and turn.cut_by == "max_tokens" for turn in turns), [t.error for t in turns]
+    assert all(turn.notes and "context window" not in " ".join(turn.notes) for turn in turns)
+    cut = [text for text in texts if text.startswith("Reply cut: max_tokens (3 tokens per reply)")]
+    assert len(cut) == len(turns)
+    assert not any("filled up" in text for text in texts)

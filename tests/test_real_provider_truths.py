@@ -130,7 +130,7 @@ def test_a_stream_without_usage_beside_reported_hidden_calls_says_each_rows_sour
     assert turn.reply_call is not None and turn.reply_call.counted_by == "tiktoken:o200k_base"
     assert {call.counted_by for call in turn.memory_calls} == {"provider"}
     assert turn.counted_by == "mixed:tiktoken:o200k_base+provider" and turn.counts_are_approximate
-    rows = {what: source for what, _tokens, source in token_rows(turn, approximate=True)}
+    rows = {what: source.full for what, _tokens, source in token_rows(turn, approximate=True)}
     approximate = "Counted with tiktoken o200k_base, approximate (another model's tokenizer)"
     assert rows["Prompt"] == rows["Completion"] == approximate
     assert rows["Memory calls (hidden)"] == "Reported by the provider"
@@ -149,10 +149,9 @@ def test_a_turn_whose_calls_all_failed_reports_nothing_never_the_provider(
         [turn] = run(provider(server), strategies, "hello")
     assert not turn.ok and turn.counted_by == "none"
     assert counted_by_label([turn]) == "none"
-    assert {source for _what, _tokens, source in token_rows(turn, approximate=True)} >= {
-        "Nothing reported (failed call)"
-    }
-    assert all("provider" not in source.lower() for _what, _tokens, source in token_rows(turn, True))
+    sources = [source for _what, _tokens, source in token_rows(turn, approximate=True)]
+    assert "Nothing reported (failed call)" in {source.full for source in sources}
+    assert all("provider" not in f"{source.short} {source.full}".lower() for source in sources)
 
 
 def test_tools_a_server_never_asked_for_are_sent_but_not_counted_as_read(strategies: list[Strategy]) -> None:
@@ -166,7 +165,7 @@ def test_tools_a_server_never_asked_for_are_sent_but_not_counted_as_read(strateg
     assert turn.tools_unconfirmed and turn.to_json()["tools_may_be_ignored"] is True
     assert turn.reply_call is not None
     assert turn.prompt_tokens == turn.reply_call.prompt_tokens - turn.tool_tokens
-    rows = {what: (tokens, source) for what, tokens, source in token_rows(turn, approximate=True)}
+    rows = {what: (tokens, source.full) for what, tokens, source in token_rows(turn, approximate=True)}
     tokens, source = rows["Tool definitions"]
     assert tokens == turn.tool_tokens and source.startswith("Sent, may be ignored by this server")
     assert rows["Total this turn"][0] == turn.total_tokens

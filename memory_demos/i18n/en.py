@@ -84,8 +84,8 @@ TEXTS: dict[str, str] = {
     "pane.retry": "Retry",
     "pane.note": "Note from the strategy",
     "pane.empty_reply": (
-        "Empty reply: the call succeeded but the model returned no text ({chars} whitespace characters). "
-        "A recall probe counts it as failed."
+        "Empty reply: the model returned no text ({chars} whitespace characters); a recall probe counts it "
+        "as failed."
     ),
     "pane.build_error": "This strategy could not be set up with the current model:",
     "pane.inspect_turn": "Inspect turn",
@@ -145,9 +145,20 @@ TEXTS: dict[str, str] = {
     "purpose.extract_facts": "extract facts",
     "tokens.hidden_calls": "Memory made {n} extra model call(s) you never see in the chat:",
     "tokens.no_hidden_calls": "No hidden memory calls this turn.",
-    "tokens.column_source": "Counted by",
     "tokens.prompt_messages": "Prompt messages",
     "tokens.tool_definitions": "Tool definitions",
+    "tokens.column_tokens_source": "Tokens (counted by)",
+    "tokens.cell": "{tokens} ({source})",
+    "tokens.short.provider": "provider",
+    "tokens.short.exact": "tiktoken",
+    "tokens.short.approximate": "tiktoken ≈",
+    "tokens.short.tools": "estimate",
+    "tokens.short.tools_unconfirmed": "sent only",
+    "tokens.short.none": "none",
+    "tokens.short.mixed": "mixed",
+    "tokens.short.cache_estimate": "prefix estimate",
+    "tokens.short.cache_provider": "provider (cache)",
+    "tokens.short.no_calls": "—",
     "tokens.src.provider": "Reported by the provider",
     "tokens.src.exact": "Counted with tiktoken {encoding}, exact (this model's own tokenizer)",
     "tokens.src.approximate": "Counted with tiktoken {encoding}, approximate (another model's tokenizer)",

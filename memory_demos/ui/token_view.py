@@ -18,52 +18,78 @@ CHIP_COLOURS: tuple[str, ...] = ("#dbe9f6", "#fde2c8", "#d9f0dc", "#f3d9ea", "#e
 VISIBLE_WHITESPACE = {" ": "\u2423", "\n": "\u21b5\n", "\t": "\u21e5"}
 
 
-def call_source(call: ModelCall, approximate: bool) -> str:
+# Where a figure can come from: ``tokens.short.<kind>`` labels it in the table, ``tokens.src.<kind>`` says it.
+TOKEN_SOURCE_KINDS = (
+    "provider",
+    "exact",
+    "approximate",
+    "tools",
+    "tools_unconfirmed",
+    "none",
+    "mixed",
+    "no_calls",
+    "cache_estimate",
+    "cache_provider",
+)
+
+
+@dataclass(frozen=True)
+class TokenSource:
+    """Where a figure came from: a short label for a narrow table cell, and the full sentence."""
+
+    short: str
+    full: str
+
+
+def _source(key: str, **values: str) -> TokenSource:
+    return TokenSource(t(f"tokens.short.{key}"), t(f"tokens.src.{key}", **values))
+
+
+def call_source(call: ModelCall, approximate: bool) -> TokenSource:
     """Where one call's counts came from, translated: the provider, tiktoken (exact or not), or nothing."""
     if call.counted_by == COUNTED_BY_PROVIDER:
-        return t("tokens.src.provider")
+        return _source("provider")
     if call.counted_by == COUNTED_BY_NOTHING:
-        return t("tokens.src.none")
+        return _source("none")
     encoding = call.counted_by.removeprefix(TIKTOKEN_PREFIX)
-    return t("tokens.src.approximate" if approximate else "tokens.src.exact", encoding=encoding)
+    return _source("approximate" if approximate else "exact", encoding=encoding)
 
 
-def combined_source(labels: Sequence[str]) -> str:
+def combined_source(sources: Sequence[TokenSource]) -> TokenSource:
     """One source, or "mixed: a + b" when the figures added up were counted in different ways."""
-    unique = list(dict.fromkeys(labels))
+    unique = list(dict.fromkeys(sources))
     if not unique:
-        return t("tokens.src.no_calls")
-    return unique[0] if len(unique) == 1 else t("tokens.src.mixed", sources=" + ".join(unique))
+        return _source("no_calls")
+    if len(unique) == 1:
+        return unique[0]
+    return _source("mixed", sources=" + ".join(source.full for source in unique))
 
 
-def token_rows(turn: Turn, approximate: bool) -> list[tuple[str, int, str]]:
+def token_rows(turn: Turn, approximate: bool) -> list[tuple[str, int, TokenSource]]:
     """The turn's token figures as (what, tokens, source) rows; the total says when its sources differ.
 
     Tool definitions counted by tiktoken get a row of their own (an estimate); where this server has
     not shown that it reads them, the row says they were sent and may be ignored, and they are not
     counted in the prompt or the total.
     """
-    rows: list[tuple[str, int, str]] = []
-    in_total: list[str] = []
+    rows: list[tuple[str, int, TokenSource]] = []
+    in_total: list[TokenSource] = []
     reply = turn.reply_call
     if reply is not None:
         source = call_source(reply, approximate)
         tools = turn.tool_tokens if reply.counted_by.startswith(TIKTOKEN_PREFIX) else 0
         if tools:
             rows.append((t("tokens.prompt_messages"), reply.prompt_tokens - turn.tool_tokens, source))
-            if turn.tools_unconfirmed:
-                rows.append(
-                    (t("tokens.tool_definitions"), turn.tool_tokens, t("tokens.src.tools_unconfirmed"))
-                )
-            else:
-                rows.append((t("tokens.tool_definitions"), turn.tool_tokens, t("tokens.src.tools")))
-                in_total.append(t("tokens.src.tools"))
+            tools_source = _source("tools_unconfirmed" if turn.tools_unconfirmed else "tools")
+            rows.append((t("tokens.tool_definitions"), turn.tool_tokens, tools_source))
+            if not turn.tools_unconfirmed:
+                in_total.append(tools_source)
         else:
             rows.append((t("tokens.prompt"), turn.prompt_tokens, source))
         rows.append((t("tokens.completion"), turn.completion_tokens, source))
         in_total.append(source)
     else:
-        rows.append((t("tokens.prompt"), 0, t("tokens.src.none")))
+        rows.append((t("tokens.prompt"), 0, _source("none")))
     memory = [call_source(call, approximate) for call in turn.memory_calls]
     rows.append((t("tokens.memory_calls"), turn.memory_tokens, combined_source(memory)))
     in_total += memory
@@ -76,51 +102,61 @@ def token_rows(turn: Turn, approximate: bool) -> list[tuple[str, int, str]]:
     return rows
 
 
-def cache_token_rows(turn: Turn, rule: CacheRule) -> list[tuple[str, int, str]]:
+def cache_token_rows(turn: Turn, rule: CacheRule) -> list[tuple[str, int, TokenSource]]:
     """The reply prompt's cacheable prefix (the estimate, with the provider's rule) and, when the provider
     reported one, its own cached-token figure, each row naming where it came from."""
     call = turn.reply_call
     if call is None or not turn.ok:
         return []
     rows = [
-        (
-            t("tokens.cacheable"),
-            call.cacheable_prompt_tokens,
-            t("tokens.src.cache_estimate", rule=rule_text(rule)),
-        )
+        (t("tokens.cacheable"), call.cacheable_prompt_tokens, _source("cache_estimate", rule=rule_text(rule)))
     ]
     if call.cached_tokens is not None:
-        rows.append((t("tokens.cached_reported"), call.cached_tokens, t("tokens.src.cache_provider")))
+        rows.append((t("tokens.cached_reported"), call.cached_tokens, _source("cache_provider")))
     return rows
+
+
+def _cell(tokens: int, source: TokenSource) -> str:
+    """A figure with its source's short label: one column, so a narrow pane keeps both in view."""
+    return t("tokens.cell", tokens=f"{tokens:,}", source=source.short)
 
 
 def render_turn_tokens(turn: Turn, approximate: bool, cache_rule: CacheRule | None = None) -> None:
     """Prompt, completion, the hidden memory calls and the turn's total, each row with its source; with a
-    ``cache_rule``, the reply prompt's cacheable prefix (and the provider's cached tokens) after them."""
+    ``cache_rule``, the reply prompt's cacheable prefix (and the provider's cached tokens) after them.
+
+    The table names each row's source in a word or two, and the lines below it say what each word
+    means: a pane four to a row has no room for the sentences in a column (they were cut off).
+    """
     rows = token_rows(turn, approximate)
     if cache_rule is not None:
         rows += cache_token_rows(turn, cache_rule)
     table = pd.DataFrame(
-        rows,
-        columns=[t("tokens.column_what"), t("tokens.column_tokens"), t("tokens.column_source")],
+        [(what, _cell(tokens, source)) for what, tokens, source in rows],
+        columns=[t("tokens.column_what"), t("tokens.column_tokens_source")],
     )
-    st.dataframe(table, hide_index=True, width="stretch")
+    st.table(table, hide_index=True)
+    sources = [source for _what, _tokens, source in rows]
     if turn.memory_calls:
         st.caption(t("tokens.hidden_calls", n=len(turn.memory_calls)))
+        hidden = [(call, call_source(call, approximate)) for call in turn.memory_calls]
         calls = pd.DataFrame(
             [
                 {
                     t("tokens.column_purpose"): purpose_label(call.purpose),
                     t("tokens.prompt"): call.prompt_tokens,
-                    t("tokens.completion"): call.completion_tokens,
-                    t("tokens.column_source"): call_source(call, approximate),
+                    t("tokens.completion"): _cell(call.completion_tokens, source),
                 }
-                for call in turn.memory_calls
+                for call, source in hidden
             ]
         )
-        st.dataframe(calls, hide_index=True, width="stretch")
+        st.table(calls, hide_index=True)
+        sources += [source for _call, source in hidden]
     else:
         st.caption(t("tokens.no_hidden_calls"))
+    for source in dict.fromkeys(sources):  # what each short label means, once
+        if source.short != source.full:
+            st.caption(f"**{source.short}**: {source.full}")
     if turn.failed_calls:
         spent = sum(call.total_tokens for call in turn.failed_calls)
         st.caption(":material/error: " + t("tokens.failed_calls", n=len(turn.failed_calls), tokens=spent))
