@@ -1,14 +1,21 @@
 """LangChain 1.x: one create_agent, two middlewares: a summary of what leaves the window, tools cleared.
 
-A complete program: it imports only LangChain, LangGraph and the standard library. Run it at home::
+A complete program: it imports only LangChain, LangGraph and the
+standard library. Run it at home:
 
-    pip install langchain langchain-classic langchain-openai langgraph
-    OPENAI_API_KEY=sk-... python this_program.py --model openai:gpt-4o-mini
-    python this_program.py --replay recording.json     # no key: the replies Memory Lab recorded
-    python this_program.py --model openai:gpt-4o-mini "Hi, I'm Mara." "What's my name?"
+    pip install langchain langchain-classic langchain-openai
+    export OPENAI_API_KEY=sk-...
+    python this_program.py            # on gpt-4o-mini
+    python this_program.py "Hi, I'm Mara." "What's my name?"
+    python this_program.py --model openai:gpt-4.1-mini
+    python this_program.py --replay recording.json
 
-It prints every prompt the model received, as the guide shows it. In Memory Lab the page calls
-``chat(model, messages)`` itself, with the offline teaching model (or the provider you chose).
+--replay needs no key: it answers with the replies that Memory
+Lab's Run both recorded (the page offers them for download).
+The program prints every prompt the model received, as the
+guide shows it. In Memory Lab the page calls
+chat(model, messages) itself, with the offline teaching model
+(or the provider you chose).
 """
 
 from __future__ import annotations
