@@ -88,3 +88,56 @@ def test_a_guide_step_shows_both_programs_whole_and_run_both_gives_the_verdict(
         page.screenshot(path=str(artifacts / f"e2e_migration_verdict_{language}_{width}.png"))
     finally:
         context.close()
+
+
+def test_the_program_copied_from_the_page_replays_the_downloaded_run_and_prints_the_prompt_shown(
+    browser: Any, lab_server: LabServer, artifacts: Path, tmp_path: Path
+) -> None:
+    """Code shown = code run, end to end: the modern program's text as the browser shows it, saved to a
+    folder outside the repo and run alone on the recording the page offers, prints the page's prompt."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from memory_demos.migration import load_step
+    from memory_demos.providers.tokenizer import seed_tiktoken_cache
+
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    try:
+        page.goto(f"{lab_server.url}/migration")
+        programs = page.get_by_test_id("stCode").filter(has_text="def chat(model: BaseChatModel")
+        programs.first.wait_for(timeout=60_000)
+        shown_program = programs.nth(1).locator("code").text_content()
+        page.get_by_role("button", name="Run both").click()
+        page.get_by_text("Same context on every turn.").wait_for(timeout=90_000)
+        with page.expect_download() as download:
+            page.get_by_role("button", name="Modern: recorded replies (JSON, for --replay)").click()
+        recording = tmp_path / "buffer_modern.recording.json"
+        download.value.save_as(recording)
+        inputs = load_step("buffer").DEFAULT_INPUTS
+        last_turn = page.get_by_test_id("stExpander").filter(has_text=f"Turn {len(inputs)}")
+        prompts = last_turn.get_by_test_id("stCode").filter(has_text="[system] ")
+        shown_prompt = prompts.nth(1).locator("code").text_content()  # the modern column's
+        page.screenshot(path=str(artifacts / "e2e_migration_standalone_run.png"), full_page=True)
+    finally:
+        context.close()
+    assert shown_program and shown_prompt and json.loads(recording.read_text())["replies"]
+    script = tmp_path / "buffer_modern.py"
+    script.write_text(shown_program + "\n", encoding="utf-8")
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    env["TIKTOKEN_CACHE_DIR"] = str(seed_tiktoken_cache())
+    result = subprocess.run(
+        [sys.executable, "-I", str(script), "--replay", str(recording), "--", *inputs],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    printed_last_turn = result.stdout.split(f"=== turn {len(inputs)}: ", 1)[1].split("\n=== replies", 1)[0]
+    assert printed_last_turn.split("--- reply prompt\n", 1)[1].rstrip("\n") == shown_prompt
