@@ -21,8 +21,9 @@ Server shapes a real local server can have:
   naming the context (``overflow_cut=True``: the socket is cut instead, with no word). The window is
   advertised on llama.cpp's ``/props`` and in ``/v1/models``. ``reserve_max_tokens=True`` checks as
   llama-cpp-python 0.3 does: a prompt plus ``max_tokens`` over N gets a 200, then the socket is cut.
-- ``POST /tokenize`` counts a text as llama.cpp (``content``) and llama-cpp-python (``input``) do, one
-  (fake) token per word; ``tokenize=False`` answers 404. These requests are not recorded.
+- ``POST /tokenize`` counts a text as llama.cpp does (``content``), one (fake) token per word;
+  ``tokenize_paths=("/extras/tokenize",)`` answers there instead, as llama-cpp-python does (``input``),
+  and ``()`` nowhere (404). These requests are counted in ``tokenize_requests``, not recorded.
 - ``report_cached_tokens=True``: usage carries ``prompt_tokens_details.cached_tokens``, as OpenAI's does:
   the longest prefix (in the same fake tokens) the prompt shares with a prompt answered before.
 - ``stream_usage=False``: no usage chunk even when asked (llama-cpp-python); ``reply_text``: every chat
@@ -206,7 +207,7 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = None
         owner = self.server.owner
-        if self.path.rstrip("/") == "/tokenize":
+        if self.path.rstrip("/") in ("/tokenize", "/extras/tokenize"):
             self._tokenize(body)
             return
         fault = owner.take_fault(raw)
@@ -231,7 +232,7 @@ class _Handler(BaseHTTPRequestHandler):
         owner = self.server.owner
         with owner._lock:
             owner.tokenize_requests += 1
-        if not owner.tokenize or not isinstance(body, dict):
+        if self.path.rstrip("/") not in owner.tokenize_paths or not isinstance(body, dict):
             self._send_json(404, _error_body("Not found", "invalid_request_error"))
             return
         text = str(body.get("content") or body.get("input") or "")
@@ -471,7 +472,7 @@ class FakeOpenAIServer:
     context_window: int | None = None
     overflow_cut: bool = False
     reserve_max_tokens: bool = False
-    tokenize: bool = True
+    tokenize_paths: tuple[str, ...] = ("/tokenize",)  # llama.cpp; llama-cpp-python: ("/extras/tokenize",)
     stream_usage: bool = True
     reply_text: str | None = None
     report_cached_tokens: bool = False

@@ -24,6 +24,7 @@ from memory_demos.providers.errors import (
 )
 
 TOKENIZE_TIMEOUT_SECONDS = 3.0
+TOKENIZE_PATHS = ("/tokenize", "/extras/tokenize")  # llama.cpp's, then llama-cpp-python's (0.2.x+)
 # What a chat template adds around each message (role markers, separators), on top of its text.
 TEMPLATE_TOKENS_PER_MESSAGE = 4
 # The finish reason of a reply stopped at its deadline; the capture (tracing) reads it as a cut.
@@ -114,10 +115,11 @@ def _bounded_stream(chunks: Iterator[Any], deadline_seconds: float | None) -> Ge
 
 
 def server_prompt_tokens(model: Any, messages: Any) -> int | None:
-    """The prompt's length by the server's own tokenizer (llama.cpp and llama-cpp-python ``/tokenize``).
+    """The prompt's length by the server's own tokenizer: llama.cpp's ``/tokenize``, else llama-cpp-python's
+    ``/extras/tokenize``.
 
     The messages' texts are counted, plus ``TEMPLATE_TOKENS_PER_MESSAGE`` each for the chat template the
-    server wraps them in. None when the server has no such endpoint or does not answer in time.
+    server wraps them in. None when the server has neither endpoint or does not answer in time.
     """
     base_url = str(getattr(model, "openai_api_base", None) or "")
     client = getattr(model, "http_client", None)
@@ -130,15 +132,18 @@ def server_prompt_tokens(model: Any, messages: Any) -> int | None:
     key = getattr(model, "openai_api_key", None)
     secret = key.get_secret_value() if key is not None else ""
     headers = {"Authorization": f"Bearer {secret}"} if secret and secret != "not-needed" else {}
-    try:
-        url = f"{root}/tokenize"
-        response = client.post(url, json=body, headers=headers, timeout=TOKENIZE_TIMEOUT_SECONDS)
-        tokens = response.json().get("tokens") if response.status_code == 200 else None
-    except Exception:  # no endpoint, not JSON, too slow: the server does not tell
-        return None
-    if not isinstance(tokens, list):
-        return None
-    return len(tokens) + TEMPLATE_TOKENS_PER_MESSAGE * len(texts)
+    for path in TOKENIZE_PATHS:
+        try:
+            url = f"{root}{path}"
+            response = client.post(url, json=body, headers=headers, timeout=TOKENIZE_TIMEOUT_SECONDS)
+            tokens = response.json().get("tokens") if response.status_code == 200 else None
+        except httpx.TransportError:  # refused, cut, too slow: no other path of it will answer either
+            return None
+        except Exception:  # not JSON, an odd shape: this path does not tell
+            tokens = None
+        if isinstance(tokens, list):
+            return len(tokens) + TEMPLATE_TOKENS_PER_MESSAGE * len(texts)
+    return None
 
 
 def _text_of(message: Any) -> str:
