@@ -282,6 +282,8 @@ KNOWN_VALUES = {
     "scorecard.outcome.{}": lambda: ("passed", "missed", "failed"),
     "tokens.short.{}": lambda: assigned_literal("TOKEN_SOURCE_KINDS"),
     "tokens.src.{}": lambda: assigned_literal("TOKEN_SOURCE_KINDS"),
+    "threshold.{}": lambda: literal_values("ThresholdRole"),
+    "threshold.unit.{}": lambda: literal_values("ThresholdUnit"),
 }
 
 

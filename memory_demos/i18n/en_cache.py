@@ -49,6 +49,7 @@ TEXTS: dict[str, str] = {
     "cost.col.cache": "Prompt cache",
     # Thresholds on the gauge.
     "gauge.thresholds": "Limits this strategy acts on: {limits}",
+    "gauge.threshold": "Limit",
     "threshold.budget": "budget",
     "threshold.trigger": "trigger",
     "threshold.keep": "keep",

@@ -40,6 +40,7 @@ TEXTS: dict[str, str] = {
     "cost.col.with_cache": "费用，计入缓存（美元）",
     "cost.col.cache": "提示缓存",
     "gauge.thresholds": "此策略依据的限制：{limits}",
+    "gauge.threshold": "限制",
     "threshold.budget": "预算",
     "threshold.trigger": "触发",
     "threshold.keep": "保留",

@@ -16,7 +16,7 @@ from langchain_core.messages import BaseMessage, SystemMessage
 from memory_demos.i18n import Message
 from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message_tokens
 from memory_demos.strategies.agent import CHECKPOINTER_PARAM, TOOLS_PARAM, AgentStrategy
-from memory_demos.strategies.base import InputError, ParamSpec, StrategyContext, StrategyInfo
+from memory_demos.strategies.base import InputError, ParamSpec, StrategyContext, StrategyInfo, Threshold
 from memory_demos.strategies.shared.agent_middleware import keep_last_turns, keep_within_tokens
 from memory_demos.strategies.shared.classic import messages_as_json
 from memory_demos.strategies.shared.trimming_agent import agent_tool_tokens
@@ -57,6 +57,10 @@ INFO = StrategyInfo(
         ),
         CHECKPOINTER_PARAM,
         TOOLS_PARAM,
+    ),
+    thresholds=(
+        Threshold("max_tokens", "budget", off_when_zero=True),
+        Threshold("k", "keep", "exchanges", off_when_zero=True),
     ),
 )
 

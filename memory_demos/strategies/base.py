@@ -36,7 +36,7 @@ from memory_demos.providers.embeddings import build_openai_embeddings
 from memory_demos.providers.errors import error_kind
 from memory_demos.providers.prompt_cache import PrefixTracker, cache_rule
 from memory_demos.storage import StorageConfig
-from memory_demos.strategies.info import InputError, ParamSpec, StrategyInfo, StrategyKind
+from memory_demos.strategies.info import InputError, ParamSpec, StrategyInfo, StrategyKind, Threshold
 from memory_demos.tracing import CUT_BY_CONTEXT, CUT_BY_DEADLINE, REPLY, CallCapture, purpose_tag
 from memory_demos.turn import Turn
 
@@ -48,6 +48,7 @@ __all__ = [
     "StrategyContext",
     "StrategyInfo",
     "StrategyKind",
+    "Threshold",
     "TokenListener",
     "cut_reply_note",
     "message_problem",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memory_demos.strategies.base import ParamSpec, StrategyInfo
+from memory_demos.strategies.base import ParamSpec, StrategyInfo, Threshold
 from memory_demos.strategies.entity import EntityAwareStrategy, entity_fallback_variables
 from memory_demos.strategies.shared.classic import import_classic_memory
 from memory_demos.strategies.window import windowed_rows
@@ -40,6 +40,7 @@ INFO = StrategyInfo(
             help_zh="原样发送的最近几轮（窗口），抽取和更新实体时也读这几轮。",
         ),
     ),
+    thresholds=(Threshold("k", "keep", "exchanges"),),
 )
 
 

@@ -15,7 +15,7 @@ from langchain_core.messages import BaseMessage, SystemMessage
 
 from memory_demos.providers.tokenizer import count_messages_tokens
 from memory_demos.strategies.agent import CHECKPOINTER_PARAM, AgentStrategy
-from memory_demos.strategies.base import ParamSpec, StrategyInfo
+from memory_demos.strategies.base import ParamSpec, StrategyInfo, Threshold
 from memory_demos.strategies.shared.trimming_agent import agent_tool_tokens
 
 PLACEHOLDER = "[cleared]"
@@ -55,6 +55,10 @@ INFO = StrategyInfo(
             help_zh="永不清除的最近几个工具结果。",
         ),
         CHECKPOINTER_PARAM,
+    ),
+    thresholds=(
+        Threshold("trigger_tokens", "trigger"),
+        Threshold("keep", "keep", "tool_results"),
     ),
 )
 

@@ -24,7 +24,7 @@ from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from memory_demos.config import is_conversation_id
 from memory_demos.i18n import Message
 from memory_demos.storage import StorageConfig, connect, redis_client, sqlite_file
-from memory_demos.strategies.base import ParamSpec, StrategyInfo
+from memory_demos.strategies.base import ParamSpec, StrategyInfo, Threshold
 from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory
 from memory_demos.strategies.shared.entity_redis_store import (
     DEFAULT_RECALL_TTL_S,
@@ -114,6 +114,7 @@ INFO = StrategyInfo(
             "0：重设为 ttl_seconds。",
         ),
     ),
+    thresholds=(Threshold("k", "keep", "exchanges"),),
 )
 
 

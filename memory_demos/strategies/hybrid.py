@@ -29,7 +29,14 @@ from langchain_core.prompts import PromptTemplate
 from memory_demos.i18n import Message
 from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message_tokens
 from memory_demos.storage import StorageError, chroma_collection_name, redact_url
-from memory_demos.strategies.base import InputError, ParamSpec, Strategy, StrategyContext, StrategyInfo
+from memory_demos.strategies.base import (
+    InputError,
+    ParamSpec,
+    Strategy,
+    StrategyContext,
+    StrategyInfo,
+    Threshold,
+)
 from memory_demos.strategies.shared.budgeted_prompt import (
     SECTIONS,
     AssembledPrompt,
@@ -92,6 +99,10 @@ INFO = StrategyInfo(
             "或 retrieved_first（先丢检索到的行）。",
         ),
         EMBEDDINGS_PARAM,
+    ),
+    thresholds=(
+        Threshold("max_tokens", "budget"),
+        Threshold("window_k", "keep", "exchanges"),
     ),
 )
 

@@ -11,6 +11,11 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 StrategyKind = Literal["classic", "modern"]
+ThresholdRole = Literal["budget", "trigger", "keep"]
+ThresholdUnit = Literal["tokens", "messages", "exchanges", "tool_results"]
+# Which part of the prompt a token limit counts: all of it, the messages (not the system prompt or the tool
+# definitions), or the earlier conversation only (what a memory keeps verbatim).
+ThresholdScope = Literal["prompt", "messages", "history"]
 
 
 class InputError(ValueError):
@@ -89,6 +94,26 @@ class ParamSpec:
 
 
 @dataclass(frozen=True)
+class Threshold:
+    """A limit the strategy acts on, read from one of its parameters: a budget it keeps the prompt under,
+    a trigger past which it summarises or clears, or how much it keeps. The gauge draws token limits as
+    lines, named by ``param``; the others are listed beside it."""
+
+    param: str
+    role: ThresholdRole
+    unit: ThresholdUnit = "tokens"
+    scope: ThresholdScope = "prompt"
+    off_when_zero: bool = False  # 0 switches this limit off (agent_trim's max_tokens=0: trim by k)
+
+    def value(self, params: Mapping[str, Any]) -> int | None:
+        """The limit with these parameter values; None when it is switched off or not set."""
+        value = params.get(self.param)
+        if isinstance(value, bool) or not isinstance(value, int):
+            return None
+        return None if self.off_when_zero and value == 0 else value
+
+
+@dataclass(frozen=True)
 class StrategyInfo:
     """What the registry knows about a strategy without building it, its texts in both languages included.
 
@@ -104,6 +129,7 @@ class StrategyInfo:
     params: tuple[ParamSpec, ...] = ()
     title_zh: str = ""
     summary_zh: str = ""
+    thresholds: tuple[Threshold, ...] = ()  # the limits the gauge marks (each names one of ``params``)
 
     def title_in(self, language: str) -> str:
         """The strategy's name in ``language`` (``en`` or ``zh``)."""
@@ -142,6 +168,15 @@ class StrategyInfo:
                 shown[name] = value
         return shown
 
+    def thresholds_in_effect(self, values: Mapping[str, Any]) -> list[tuple[Threshold, int]]:
+        """Each declared limit with its value under ``values`` (the ones switched off left out)."""
+        found = []
+        for threshold in self.thresholds:
+            value = threshold.value(values)
+            if value is not None:
+                found.append((threshold, value))
+        return found
+
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -152,4 +187,8 @@ class StrategyInfo:
             "title_zh": self.title_zh,
             "summary_zh": self.summary_zh,
             "params": [spec.to_json() for spec in self.params],
+            "thresholds": [
+                {"param": th.param, "role": th.role, "unit": th.unit, "scope": th.scope}
+                for th in self.thresholds
+            ],
         }

@@ -25,7 +25,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, RemoveMessage, Sy
 from memory_demos import storage
 from memory_demos.i18n import Message
 from memory_demos.prompts import FACT_EXTRACTION_PROMPT, LONG_TERM_FACTS_HEADER
-from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo
+from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo, Threshold
 from memory_demos.strategies.shared.checkpointed_graph import CheckpointedGraphStrategy, open_postgres_saver
 from memory_demos.strategies.shared.classic import messages_as_json
 from memory_demos.strategies.shared.langgraph_store import (
@@ -91,6 +91,7 @@ INFO = StrategyInfo(
             help_zh="随事实一起发送的最新消息条数（裁剪后从一条用户消息开始）。",
         ),
     ),
+    thresholds=(Threshold("recent_messages", "keep", "messages"),),
 )
 
 

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, NotRequired
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, RemoveMessage, SystemMessage
 
 from memory_demos import storage
-from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo
+from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo, Threshold
 from memory_demos.strategies.shared.checkpointed_graph import (
     CheckpointedGraphStrategy,
     open_postgres_saver,
@@ -96,6 +96,7 @@ INFO = StrategyInfo(
         ),
         EMBEDDINGS_PARAM,
     ),
+    thresholds=(Threshold("recent_turns", "keep", "exchanges"),),
 )
 
 

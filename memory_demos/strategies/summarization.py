@@ -14,7 +14,7 @@ from langchain_core.messages import BaseMessage, MessageLikeRepresentation, conv
 
 from memory_demos.i18n import Message
 from memory_demos.providers.tokenizer import count_messages_tokens
-from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo
+from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo, Threshold
 from memory_demos.strategies.shared.checkpointed_graph import CheckpointedGraphStrategy
 from memory_demos.strategies.shared.classic import messages_as_json
 from memory_demos.tracing import SUMMARIZE
@@ -56,6 +56,10 @@ INFO = StrategyInfo(
             minimum=1,
             help_zh="生成摘要后原样保留的最近消息条数。",
         ),
+    ),
+    thresholds=(
+        Threshold("trigger_tokens", "trigger", scope="messages"),
+        Threshold("keep_messages", "keep", "messages"),
     ),
 )
 

@@ -7,7 +7,7 @@ from typing import Any
 from langchain_core.messages import SystemMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
-from memory_demos.strategies.base import ParamSpec, StrategyInfo
+from memory_demos.strategies.base import ParamSpec, StrategyInfo, Threshold
 from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory, messages_as_json
 from memory_demos.strategies.summary import system_with_summary
 from memory_demos.tracing import SUMMARIZE
@@ -31,6 +31,7 @@ INFO = StrategyInfo(
             help_zh="原样保留的消息的词元预算；超过后，较早的消息会被归入摘要。",
         ),
     ),
+    thresholds=(Threshold("max_token_limit", "budget", scope="history"),),
 )
 
 

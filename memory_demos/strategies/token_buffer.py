@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from memory_demos.i18n import Message
-from memory_demos.strategies.base import ParamSpec, StrategyInfo
+from memory_demos.strategies.base import ParamSpec, StrategyInfo, Threshold
 from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory, messages_as_json
 
 INFO = StrategyInfo(
@@ -25,6 +25,7 @@ INFO = StrategyInfo(
             help_zh="已存储历史的词元预算，用模型自己的分词器计数。",
         ),
     ),
+    thresholds=(Threshold("max_token_limit", "budget", scope="history"),),
 )
 
 

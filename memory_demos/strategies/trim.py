@@ -17,7 +17,7 @@ from __future__ import annotations
 from langchain_core.messages import BaseMessage, SystemMessage, trim_messages
 
 from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS
-from memory_demos.strategies.base import ParamSpec, StrategyInfo
+from memory_demos.strategies.base import ParamSpec, StrategyInfo, Threshold
 from memory_demos.strategies.shared.trimming_agent import TrimmingAgentStrategy, TrimResult, agent_tool_tokens
 
 INFO = StrategyInfo(
@@ -40,6 +40,7 @@ INFO = StrategyInfo(
             help_zh="发给模型的提示的词元预算。",
         ),
     ),
+    thresholds=(Threshold("max_tokens", "budget"),),
 )
 
 

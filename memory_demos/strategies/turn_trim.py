@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from memory_demos.i18n import Message
-from memory_demos.strategies.base import InputError, ParamSpec, StrategyInfo
+from memory_demos.strategies.base import InputError, ParamSpec, StrategyInfo, Threshold
 from memory_demos.strategies.shared.trimming_agent import TrimmingAgentStrategy, TrimResult
 
 TokenCounter = Callable[[list[BaseMessage]], int]
@@ -40,6 +40,7 @@ INFO = StrategyInfo(
             help_zh="发给模型的提示的词元预算。",
         ),
     ),
+    thresholds=(Threshold("max_tokens", "budget"),),
 )
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from memory_demos.strategies.base import ParamSpec, StrategyInfo
+from memory_demos.strategies.base import ParamSpec, StrategyInfo, Threshold
 from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory, messages_as_json
 
 INFO = StrategyInfo(
@@ -26,6 +26,7 @@ INFO = StrategyInfo(
             help_zh="发给模型的对话轮数（用户消息 + 回复）；0 表示完全不发送历史。",
         ),
     ),
+    thresholds=(Threshold("k", "keep", "exchanges"),),
 )
 
 

@@ -61,8 +61,50 @@ def inline(spec: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {"layer": [{"data": {"values": rows}, **spec}]}
 
 
-def gauge_spec(totals: Mapping[Section, int], context_window: int, zoom: bool) -> dict[str, Any]:
-    """The Vega-Lite spec of one stacked bar: the prompt's sections against the window (or the prompt)."""
+THRESHOLD_COLOUR = "#31333f"  # Streamlit's text colour: a limit reads as a mark, not as another section
+
+
+def threshold_layers(lines: Sequence[Any], domain_max: int) -> list[dict[str, Any]]:
+    """A dashed rule and its parameter's name for each limit (``GaugeLine``s) inside the bar's scale."""
+    rows = [
+        {"tokens": line.position, "label": line.label, "role": line.role}
+        for line in lines
+        if 0 < line.position <= domain_max
+    ]
+    if not rows:
+        return []
+    x = {"field": "tokens", "type": "quantitative", "scale": {"domain": [0, domain_max]}}
+    rule = {
+        "data": {"values": rows},
+        "mark": {"type": "rule", "strokeDash": [4, 2], "strokeWidth": 2, "color": THRESHOLD_COLOUR},
+        "encoding": {
+            "x": x,
+            "tooltip": [
+                {"field": "label", "type": "nominal", "title": t("gauge.threshold")},
+                {"field": "tokens", "type": "quantitative", "title": t("gauge.tokens")},
+            ],
+        },
+    }
+    label = {
+        "data": {"values": rows},
+        "mark": {
+            "type": "text",
+            "align": "left",
+            "dx": 3,
+            "dy": -13,
+            "fontSize": 10,
+            "color": THRESHOLD_COLOUR,
+        },
+        "encoding": {"x": x, "text": {"field": "label", "type": "nominal"}},
+    }
+    return [rule, label]
+
+
+def gauge_spec(
+    totals: Mapping[Section, int], context_window: int, zoom: bool, lines: Sequence[Any] = ()
+) -> dict[str, Any]:
+    """The Vega-Lite spec of one stacked bar: the prompt's sections against the window (or the prompt),
+    with the strategy's limits (``lines``) as dashed rules."""
     used = sum(totals.values())
     names = {s: t(f"section.{s}") for s in SECTIONS}
     present = [s for s in SECTIONS if totals.get(s)]
@@ -70,6 +112,8 @@ def gauge_spec(totals: Mapping[Section, int], context_window: int, zoom: bool) -
         {"section": names[s], "tokens": totals[s], "order": SECTIONS.index(s), "row": ""} for s in present
     ] or [{"section": names["system"], "tokens": 0, "order": 0, "row": ""}]
     domain_max = max(used, 1) if zoom else max(context_window, 1)
+    if zoom and lines:  # zoomed to the prompt: widen to the nearest limit still ahead of it
+        domain_max = max(domain_max, min(line.position for line in lines))
     bar = {
         "mark": {"type": "bar", "size": 16},
         "encoding": {
@@ -97,11 +141,18 @@ def gauge_spec(totals: Mapping[Section, int], context_window: int, zoom: bool) -
             ],
         },
     }
-    return {**inline(bar, rows), "height": 18}
+    spec = {**inline(bar, rows), "height": 18}
+    spec["layer"] += threshold_layers(lines, domain_max)
+    return spec
 
 
 def render_context_gauge(
-    totals: Mapping[Section, int], context_window: int, zoom: bool, key: str, assumed: bool = False
+    totals: Mapping[Section, int],
+    context_window: int,
+    zoom: bool,
+    key: str,
+    assumed: bool = False,
+    lines: Sequence[Any] = (),
 ) -> None:
     """A stacked bar of the prompt's sections against the model's context window (or the prompt, zoomed).
 
@@ -112,7 +163,7 @@ def render_context_gauge(
     caption = t("gauge.caption", used=f"{used:,}", window=f"{context_window:,}", percent=f"{share:.1%}")
     st.caption(":material/speed: " + caption + (" " + t("gauge.assumed") if assumed else ""))
     st.vega_lite_chart(
-        spec=gauge_spec(totals, context_window, zoom), width="stretch", height=GAUGE_HEIGHT, key=key
+        spec=gauge_spec(totals, context_window, zoom, lines), width="stretch", height=GAUGE_HEIGHT, key=key
     )
     present = [s for s in SECTIONS if totals.get(s)]
     if present:

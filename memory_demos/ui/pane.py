@@ -26,6 +26,7 @@ from memory_demos.ui.deprecation_status import render_deprecation_status
 from memory_demos.ui.prompt_view import render_changes, render_prompt
 from memory_demos.ui.state_view import render_state
 from memory_demos.ui.text import code_span
+from memory_demos.ui.thresholds import gauge_lines, threshold_caption
 from memory_demos.ui.token_view import render_turn_tokens
 
 CONVERSATION_HEIGHT = 340
@@ -299,13 +300,17 @@ def _gauge(view: PaneView, shown: list[Turn], key_suffix: str) -> None:
     tools_aside = latest.unconfirmed_tool_tokens if latest is not None else 0
     if tools_aside:  # sent, but this server may never have shown them to the model: not in the bar
         parts = [part for part in parts if part.section != "tools"]
+    totals = section_totals(parts)
     render_context_gauge(
-        section_totals(parts),
+        totals,
         view.context_window,
         view.zoom,
         key=widget_key("pane", view.pane_id, "gauge", key_suffix),
         assumed=view.context_window_assumed,
+        lines=gauge_lines(view.info, view.params, totals),
     )
+    if (limits := threshold_caption(view.info, view.params)) is not None:
+        st.caption(":material/straighten: " + limits)
     if tools_aside:
         st.caption(":material/build: " + t("gauge.tools_unconfirmed", tokens=f"{tools_aside:,}"))
     if (cache_line := pane_cache_line(shown)) is not None:

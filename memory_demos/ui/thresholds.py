@@ -1,0 +1,61 @@
+"""The limits a pane's strategy acts on, placed on its gauge: a line per token limit, the rest in words.
+
+Each strategy declares its limits as data (``StrategyInfo.thresholds``, each naming the parameter that
+holds it); nothing here knows a strategy by name. A token limit that counts only part of the prompt is
+drawn from where that part starts on the stacked bar (a history budget after the system prompt, tools,
+summary, entities and retrieved text).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from memory_demos.i18n import t
+from memory_demos.prompt_sections import SECTIONS, Section
+from memory_demos.strategies.info import StrategyInfo, Threshold
+
+# Where each scope starts on the bar: after these sections.
+_BEFORE_SCOPE: dict[str, tuple[Section, ...]] = {
+    "prompt": (),
+    "messages": ("system", "tools"),
+    "history": SECTIONS[: SECTIONS.index("history")],
+}
+
+
+@dataclass(frozen=True)
+class GaugeLine:
+    """A vertical line on the gauge at ``position`` tokens, labelled ``label`` (``max_token_limit=200``)."""
+
+    position: int
+    label: str
+    role: str
+
+
+def gauge_lines(
+    info: StrategyInfo, params: Mapping[str, Any], totals: Mapping[Section, int]
+) -> list[GaugeLine]:
+    """The strategy's token limits as lines on the bar, each from where the part of the prompt it counts
+    starts."""
+    lines = []
+    for threshold, value in info.thresholds_in_effect(params):
+        if threshold.unit != "tokens":
+            continue
+        start = sum(totals.get(section, 0) for section in _BEFORE_SCOPE[threshold.scope])
+        lines.append(GaugeLine(start + value, f"{threshold.param}={value}", threshold.role))
+    return lines
+
+
+def threshold_words(threshold: Threshold, value: int) -> str:
+    """``max_token_limit=200 (budget, 200 tokens)`` in the session's language."""
+    amount = t(f"threshold.unit.{threshold.unit}", value=f"{value:,}")
+    return f"{threshold.param}={value} ({t(f'threshold.{threshold.role}')}, {amount})"
+
+
+def threshold_caption(info: StrategyInfo, params: Mapping[str, Any]) -> str | None:
+    """Every limit the strategy acts on, with its parameter name; None for a strategy that declares none."""
+    found = info.thresholds_in_effect(params)
+    if not found:
+        return None
+    return t("gauge.thresholds", limits=" · ".join(threshold_words(th, value) for th, value in found))

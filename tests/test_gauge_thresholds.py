@@ -1,0 +1,90 @@
+"""The limits each strategy acts on, declared as data and marked on its pane's gauge (issue 24)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_demos.i18n import CATALOGUE
+from memory_demos.strategies.info import ParamSpec, StrategyInfo, Threshold
+from memory_demos.strategies.registry import available_ids, get_info
+from memory_demos.ui.charts import gauge_spec
+from memory_demos.ui.thresholds import gauge_lines, threshold_caption
+from tests.test_app_pages import open_app, rendered_markdown, send
+
+EN = CATALOGUE["en"]
+# The limits the issue names, by strategy: (parameter, role).
+EXPECTED = {
+    "summary_buffer": {("max_token_limit", "budget")},
+    "trim": {("max_tokens", "budget")},
+    "summarization": {("trigger_tokens", "trigger"), ("keep_messages", "keep")},
+    "context_editing": {("trigger_tokens", "trigger"), ("keep", "keep")},
+    "window": {("k", "keep")},
+}
+
+
+def test_every_declared_threshold_names_a_whole_number_parameter_of_its_strategy() -> None:
+    for strategy_id in available_ids():
+        info = get_info(strategy_id)
+        for threshold in info.thresholds:
+            spec = info.param(threshold.param)  # raises for a name the strategy has no parameter for
+            assert isinstance(spec.default, int) and not isinstance(spec.default, bool), strategy_id
+    for strategy_id, expected in EXPECTED.items():
+        assert {(th.param, th.role) for th in get_info(strategy_id).thresholds} == expected
+
+
+def test_a_history_budget_is_drawn_from_where_the_history_starts_and_a_prompt_budget_from_zero() -> None:
+    totals = {"system": 40, "summary": 25, "history": 150, "new_input": 10}
+    [line] = gauge_lines(get_info("summary_buffer"), {"max_token_limit": 200}, totals)
+    assert (line.position, line.label, line.role) == (65 + 200, "max_token_limit=200", "budget")
+    [trim] = gauge_lines(get_info("trim"), {"max_tokens": 300}, totals)
+    assert trim.position == 300
+    # SummarizationMiddleware counts the thread's messages: after the system prompt; keep is in messages.
+    [trigger] = gauge_lines(get_info("summarization"), {"trigger_tokens": 400, "keep_messages": 4}, totals)
+    assert (trigger.position, trigger.label) == (440, "trigger_tokens=400")
+    assert gauge_lines(get_info("agent_trim"), {"k": 3, "max_tokens": 0}, totals) == []  # 0: switched off
+
+
+def test_the_gauge_draws_each_limit_as_a_dashed_rule_named_by_its_parameter() -> None:
+    totals = {"system": 40, "history": 150}
+    lines = gauge_lines(get_info("trim"), {"max_tokens": 300}, totals)
+    spec = gauge_spec(totals, 8_192, zoom=False, lines=lines)
+    rule, label = spec["layer"][1:]
+    assert rule["mark"]["type"] == "rule" and rule["data"]["values"][0]["tokens"] == 300
+    assert label["data"]["values"][0]["label"] == "max_tokens=300"
+    # Zoomed to the prompt, the scale widens to show the limit ahead of it.
+    zoomed = gauge_spec(totals, 8_192, zoom=True, lines=lines)
+    assert zoomed["layer"][0]["encoding"]["x"]["scale"]["domain"] == [0, 300]
+    assert len(gauge_spec(totals, 8_192, zoom=False)["layer"]) == 1  # no limits: the bar alone
+
+
+def test_a_throwaway_strategy_gets_its_line_and_caption_from_its_declaration_alone() -> None:
+    info = StrategyInfo(
+        id="throwaway",
+        title="Throwaway",
+        kind="modern",
+        langchain_classes=(),
+        summary="",
+        params=(ParamSpec("budget_tokens", 123, "A budget."), ParamSpec("last_n", 2, "Kept.")),
+        thresholds=(Threshold("budget_tokens", "budget"), Threshold("last_n", "keep", "messages")),
+    )
+    params = info.defaults()
+    assert [line.label for line in gauge_lines(info, params, {"system": 7})] == ["budget_tokens=123"]
+    caption = threshold_caption(info, params)
+    assert caption is not None and "budget_tokens=123" in caption and "last_n=2" in caption
+    assert threshold_caption(get_info("buffer"), {}) is None
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_compare_panes_name_their_limits_under_the_gauge(language: str) -> None:
+    at = open_app("pages/compare.py")
+    if language == "zh":
+        at.sidebar.segmented_control[0].set_value("zh").run()
+    send(at, "My name is Ada.")
+    captions = rendered_markdown(at)
+    texts = CATALOGUE[language]
+    limits = [c for c in captions if texts["gauge.thresholds"].split("{")[0] in c]
+    assert any("trigger_tokens=400" in c and "keep_messages=4" in c for c in limits), limits
+    assert any("k=3" in c for c in limits)
+    # And what share of each pane's prompt a cache could serve, with the cache note.
+    share_start = texts["pane.cached_share"].split("{")[0]
+    assert sum(share_start in c for c in captions) >= 2
