@@ -298,7 +298,7 @@ def test_no_import_runs_from_a_lower_layer_to_a_higher_one(graph: ImportGraph) -
 
 @pytest.mark.xfail(
     strict=True,
-    reason="issue 25: 2 circles left: session <-> compare (BroadcastJob), offline_model facts <-> knowledge; main had 40 modules in one",
+    reason="issue 25: 1 circle left, offline_model facts <-> knowledge (that package is being rewritten: #19); main had 2, one of 40 modules",
 )
 def test_no_modules_import_each_other_in_a_circle(graph: ImportGraph) -> None:
     assert graph.circles() == []
@@ -355,10 +355,6 @@ def test_only_views_translate(graph: ImportGraph) -> None:
     assert found == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 25, measured on main: the strategy registry and the migration guide load modules by name",
-)
 def test_no_module_of_ours_is_loaded_by_a_name_in_a_string(graph: ImportGraph) -> None:
     """``importlib.import_module("memory_demos...")`` would load a module this scan cannot see."""
     found = []

@@ -3,6 +3,7 @@ temporary package, shows on the command line and on the Compare page in both lan
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 import uuid
@@ -88,7 +89,8 @@ def registered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]
     source = MODULE.format(en_title=EN_TITLE, zh_title=ZH_TITLE)
     (folder / "last_turns.py").write_text(source, encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(registry, "STRATEGY_MODULES", (*registry.STRATEGY_MODULES, f"{package}.last_turns"))
+    module = importlib.import_module(f"{package}.last_turns")
+    monkeypatch.setattr(registry, "STRATEGIES", (*registry.STRATEGIES, module.STRATEGY))
     yield "last_turns"
     for name in [name for name in sys.modules if name.startswith(package)]:
         del sys.modules[name]
@@ -138,3 +140,12 @@ def test_the_compare_page_offers_it_in_both_languages_and_its_pane_answers(regis
     assert not at.exception, at.exception
     pane = at.session_state[KEY_PREFIX + "panes"][-1]
     assert pane.turns and pane.turns[-1].ok and pane.turns[-1].reply
+
+
+def test_every_entry_is_its_modules_strategy_named_for_the_module() -> None:
+    """A strategy's id is its module's name, and its class's ``info`` is the module's ``INFO``."""
+    for cls in registry.STRATEGIES:
+        module = sys.modules[cls.__module__]
+        assert cls.info.id == cls.__module__.rpartition(".")[2] and module.INFO is cls.info
+        assert module.STRATEGY is cls
+    assert len({cls.info.id for cls in registry.STRATEGIES}) == len(registry.STRATEGIES)

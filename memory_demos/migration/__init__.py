@@ -12,7 +12,6 @@ records each side's replies, which a program replays at home with ``--replay``.
 from __future__ import annotations
 
 import difflib
-import importlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -25,24 +24,38 @@ from langchain_core.language_models import BaseChatModel
 from memory_demos.config import DEFAULT_SYSTEM_PROMPT as SYSTEM_PROMPT
 from memory_demos.deprecations import Deprecation, capture_deprecations
 from memory_demos.i18n import Message
+from memory_demos.migration import (
+    buffer,
+    combined,
+    entity,
+    history,
+    retired,
+    summary,
+    summary_buffer,
+    token_buffer,
+    vector,
+    window,
+)
 from memory_demos.migration.program import Program, Recorder, RecordingEmbeddings, recording_of
 from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
 from memory_demos.tracing import REPLY, CallCapture
 from memory_demos.turn import ModelCall, PromptMessage
 
-# The guide's order; "retired" is the closing step (why the classic API went, and what to pick).
-STEP_IDS: tuple[str, ...] = (
-    "buffer",
-    "history",
-    "window",
-    "token_buffer",
-    "summary",
-    "summary_buffer",
-    "entity",
-    "vector",
-    "combined",
-    "retired",
+# The guide's steps, one line each, in the guide's order; "retired" is the closing step (why the classic
+# API went, and what to pick).
+STEPS: tuple[ModuleType, ...] = (
+    buffer,
+    history,
+    window,
+    token_buffer,
+    summary,
+    summary_buffer,
+    entity,
+    vector,
+    combined,
+    retired,
 )
+STEP_IDS: tuple[str, ...] = tuple(step.STEP_ID for step in STEPS)
 SAME_CONTEXT = Message("migration.prompts_same")
 MAX_GUIDE_INPUTS = 12
 # The verdicts of a turn a failed side left nothing to compare in (not a difference).
@@ -206,14 +219,15 @@ class MigrationRun:
 
 def load_step(step_id: str) -> ModuleType:
     """The module of one guide step."""
-    if step_id not in STEP_IDS:
-        raise KeyError(f"Unknown guide step {step_id!r}; known: {', '.join(STEP_IDS)}")
-    return importlib.import_module(f"memory_demos.migration.{step_id}")
+    for step in STEPS:
+        if step_id == step.STEP_ID:
+            return step
+    raise KeyError(f"Unknown guide step {step_id!r}; known: {', '.join(STEP_IDS)}")
 
 
 def all_steps() -> list[ModuleType]:
     """Every guide step, in order."""
-    return [load_step(step_id) for step_id in STEP_IDS]
+    return list(STEPS)
 
 
 def shown_programs(step: ModuleType) -> tuple[Program, Program]:
@@ -501,6 +515,7 @@ def run_both(
 
 __all__ = [
     "SAME_CONTEXT",
+    "STEPS",
     "STEP_IDS",
     "SYSTEM_PROMPT",
     "Equivalence",

@@ -1,56 +1,73 @@
 """The list of strategies. Adding a strategy means adding its module and one line here; no page changes.
 
-Each module defines ``INFO`` (a ``StrategyInfo``: id, kind, titles and summaries in both languages,
-parameters) and ``STRATEGY`` (the ``Strategy`` subclass). A strategy's id is its module's name, so an
-id is found without importing the other modules. Modules import their LangChain classes lazily, so
-listing strategies stays cheap.
+Each module defines ``INFO`` (a frozen ``StrategyInfo``: id, kind, titles and summaries in both languages,
+parameters) and ``STRATEGY`` (the ``Strategy`` subclass, whose ``info`` is ``INFO``): that class is the
+entry, listed here in one ordered tuple. Modules import their LangChain classes lazily, so listing the
+strategies stays cheap.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
-from types import ModuleType
 from typing import Any
 
+from memory_demos.strategies import (
+    agent,
+    agent_trim,
+    buffer,
+    combined,
+    context_editing,
+    entity,
+    history,
+    hybrid,
+    langgraph,
+    long_term,
+    semantic_store,
+    summarization,
+    summary,
+    summary_buffer,
+    token_buffer,
+    trim,
+    turn_trim,
+    vector,
+    window,
+)
 from memory_demos.strategies.base import InputError, Strategy, StrategyContext, StrategyInfo, StrategyKind
 
-# One line per strategy: its module. Listed classic first, then the LangChain 1.x forms.
-STRATEGY_MODULES: tuple[str, ...] = (
-    "memory_demos.strategies.buffer",
-    "memory_demos.strategies.window",
-    "memory_demos.strategies.token_buffer",
-    "memory_demos.strategies.summary",
-    "memory_demos.strategies.summary_buffer",
-    "memory_demos.strategies.entity",
-    "memory_demos.strategies.vector",
-    "memory_demos.strategies.combined",
-    "memory_demos.strategies.history",
-    "memory_demos.strategies.trim",
-    "memory_demos.strategies.turn_trim",
-    "memory_demos.strategies.langgraph",
-    "memory_demos.strategies.summarization",
-    "memory_demos.strategies.long_term",
-    "memory_demos.strategies.hybrid",
-    "memory_demos.strategies.agent",
-    "memory_demos.strategies.agent_trim",
-    "memory_demos.strategies.semantic_store",
-    "memory_demos.strategies.context_editing",
+# One line per strategy, classic first, then the LangChain 1.x forms.
+STRATEGIES: tuple[type[Strategy], ...] = (
+    buffer.STRATEGY,
+    window.STRATEGY,
+    token_buffer.STRATEGY,
+    summary.STRATEGY,
+    summary_buffer.STRATEGY,
+    entity.STRATEGY,
+    vector.STRATEGY,
+    combined.STRATEGY,
+    history.STRATEGY,
+    trim.STRATEGY,
+    turn_trim.STRATEGY,
+    langgraph.STRATEGY,
+    summarization.STRATEGY,
+    long_term.STRATEGY,
+    hybrid.STRATEGY,
+    agent.STRATEGY,
+    agent_trim.STRATEGY,
+    semantic_store.STRATEGY,
+    context_editing.STRATEGY,
 )
 
 
-def _module_paths() -> dict[str, str]:
-    return {path.rpartition(".")[2]: path for path in STRATEGY_MODULES}
+def _entries() -> dict[str, type[Strategy]]:
+    return {cls.info.id: cls for cls in STRATEGIES}
 
 
-def _module(strategy_id: str) -> ModuleType:
-    path = _module_paths().get(strategy_id)
-    if path is None:
-        raise InputError(f"Unknown strategy {strategy_id!r}; known: {', '.join(_module_paths())}")
-    module = importlib.import_module(path)
-    if module.INFO.id != strategy_id or module.STRATEGY.info is not module.INFO:
-        raise TypeError(f"{path}: INFO.id must be {strategy_id!r} (the module's name) and STRATEGY.info INFO")
-    return module
+def _entry(strategy_id: str) -> type[Strategy]:
+    entries = _entries()
+    cls = entries.get(strategy_id)
+    if cls is None:
+        raise InputError(f"Unknown strategy {strategy_id!r}; known: {', '.join(entries)}")
+    return cls
 
 
 def available_ids() -> tuple[str, ...]:
@@ -60,12 +77,12 @@ def available_ids() -> tuple[str, ...]:
 
 def ids_of_kind(kind: StrategyKind) -> tuple[str, ...]:
     """The registered ids whose ``INFO.kind`` is ``kind``, in registry order."""
-    return tuple(strategy_id for strategy_id in _module_paths() if get_info(strategy_id).kind == kind)
+    return tuple(cls.info.id for cls in STRATEGIES if cls.info.kind == kind)
 
 
 def get_info(strategy_id: str) -> StrategyInfo:
     """The registry entry of one strategy."""
-    return _module(strategy_id).INFO
+    return _entry(strategy_id).info
 
 
 def all_infos() -> list[StrategyInfo]:
@@ -75,7 +92,7 @@ def all_infos() -> list[StrategyInfo]:
 
 def strategy_class(strategy_id: str) -> type[Strategy]:
     """The ``Strategy`` subclass of ``strategy_id``."""
-    return _module(strategy_id).STRATEGY
+    return _entry(strategy_id)
 
 
 def parse_selection(text: str) -> list[str]:
