@@ -118,14 +118,16 @@ def markdown_report(
         "## Scorecard",
         "",
         "| strategy | recall | prompt tokens | memory-call tokens | total tokens | model calls | errors "
-        "| estimated cost (USD) | with prompt caching (USD) | prompt cache | mean latency (s) |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|",
+        "| empty replies | estimated cost (USD) | with prompt caching (USD) | prompt cache "
+        "| mean latency (s) |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|",
     ]
     for row in rows:
         cache_note = t(row.cache_note_key, "en", **dict(row.cache_note_args)) if row.cache_note_key else ""
         lines.append(
             f"| {_cell(row.strategy)} | {row.recall} | {row.prompt_tokens} | {row.memory_tokens} | "
-            f"{row.total_tokens} | {row.model_calls} | {row.errors} | ~{row.estimated_cost_usd:.6f} "
+            f"{row.total_tokens} | {row.model_calls} | {row.errors} | {row.empty_replies} | "
+            f"~{row.estimated_cost_usd:.6f} "
             f"({_cell(row.price_model)}) | ~{row.cost_with_cache_usd:.6f} | {cache_note} | "
             f"{row.mean_latency_seconds:.3f} |"
         )
