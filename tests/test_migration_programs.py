@@ -120,7 +120,7 @@ def test_a_program_keeps_the_step_script_the_system_prompt_and_the_shared_runner
             assert module.SYSTEM_PROMPT == DEFAULT_SYSTEM_PROMPT
         text = program.text
         assert text.count(RUNNING_IT) == 1
-        assert "Run it at home" in text  # the docstring says how
+        assert "At home:" in text and "--replay" in text  # the docstring says how to run it
         if not program.takes_embeddings:  # the vector programs add embeddings to the same runner
             assert text[text.index(RUNNING_IT) :] == reference[reference.index(RUNNING_IT) :], (
                 program.filename

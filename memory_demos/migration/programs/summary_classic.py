@@ -1,21 +1,23 @@
 """Classic: ConversationSummaryMemory keeps one running summary, rewritten by the model every turn.
 
-A complete program: it imports only LangChain, LangGraph and the
-standard library. Run it at home:
+A complete program: it imports only LangChain,
+LangGraph and the standard library. At home:
 
-    pip install langchain langchain-classic langchain-openai
+    pip install langchain langchain-openai
+    pip install langchain-classic
     export OPENAI_API_KEY=sk-...
-    python this_program.py            # on gpt-4o-mini
-    python this_program.py "Hi, I'm Mara." "What's my name?"
-    python this_program.py --model openai:gpt-4.1-mini
-    python this_program.py --replay recording.json
+    python program.py        # on gpt-4o-mini
+    python program.py "I'm Mara." "My name?"
+    python program.py --model openai:gpt-4.1
+    python program.py --replay recording.json
 
---replay needs no key: it answers with the replies that Memory
-Lab's Run both recorded (the page offers them for download).
-The program prints every prompt the model received, as the
-guide shows it. In Memory Lab the page calls
-chat(model, messages) itself, with the offline teaching model
-(or the provider you chose).
+--replay needs no key: it answers with the
+replies Memory Lab's Run both recorded (the
+page offers them for download). It prints
+every prompt the model received, as the guide
+shows it. In Memory Lab the page calls
+chat(model, messages) itself, with the offline
+teaching model (or the provider you chose).
 """
 
 from __future__ import annotations
