@@ -14,8 +14,10 @@ from collections.abc import Iterator
 import pytest
 
 from memory_demos.export import markdown_report
+from memory_demos.failure_lab import get_demo
+from memory_demos.failure_lab.cache_prefix import NOTE_FIRST, NOTE_LAST, moving_prefix, play
 from memory_demos.i18n import t
-from memory_demos.providers.chat_models import ProviderConfig
+from memory_demos.providers.chat_models import ProviderConfig, build_chat_model
 from memory_demos.providers.prompt_cache import (
     BREAKS_EVERY_TURN_FROM,
     BREAKS_NONE,
@@ -196,3 +198,36 @@ def test_the_scorecard_prices_both_ways_and_says_where_window_breaks_the_cache()
     report = markdown_report(result, [buffer, window], prices=DEFAULT_PRICES)
     assert "cached input / 1M" in report and "cache broken every turn from turn 5" in report
     assert PRICE_SOURCE in report
+
+
+def test_the_lesson_same_answer_a_different_share_of_cache_and_a_different_bill() -> None:
+    result = moving_prefix("en")
+    naive, fixed = result["naive"], result["fixed"]
+    assert result["failed"] and result["fixed_ok"]
+    assert naive["answer"] == fixed["answer"] and naive["recalled"] and fixed["recalled"]
+    assert naive["cacheable_share"] < 0.15 < 0.5 < fixed["cacheable_share"]
+    assert fixed["cost_with_cache_usd"] < naive["cost_with_cache_usd"]
+    assert get_demo("moving_prefix").verdict is not None
+    labels = {row.label_key for row in get_demo("moving_prefix").verdict(result)}  # type: ignore[misc]
+    assert {"failure.verdict.cacheable_share", "failure.verdict.cost_cached"} <= labels
+
+
+def test_the_lesson_on_a_server_that_reports_cached_tokens() -> None:
+    reported = {}
+    for placement in (NOTE_FIRST, NOTE_LAST):
+        with FakeOpenAIServer(report_cached_tokens=True) as server:
+            config = ProviderConfig(
+                kind="openai_compatible",
+                model="m",
+                base_url=server.base_url,
+                max_retries=0,
+                timeout_seconds=5,
+            )
+            run = play(
+                placement, lambda capture, c=config: build_chat_model(c, callbacks=[capture]), config.kind
+            )
+        reported[placement] = run["reported_cached_tokens"]
+    # The server's own figures (its fake word tokens) tell the same story as the estimate (its replies
+    # echo the question, so recall is the offline test's).
+    assert reported[NOTE_FIRST] is not None and reported[NOTE_LAST] is not None
+    assert reported[NOTE_LAST] > 3 * reported[NOTE_FIRST]

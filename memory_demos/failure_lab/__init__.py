@@ -13,6 +13,7 @@ them in the lab's order.
 from __future__ import annotations
 
 from memory_demos.failure_lab import (
+    cache_prefix,
     drifting_summary,
     entity_extraction,
     note_ttl,
@@ -61,6 +62,7 @@ DEMOS: tuple[Demo, ...] = tuple(
         store_race,
         summary_failure,
         note_ttl,
+        cache_prefix,
     )
 )
 

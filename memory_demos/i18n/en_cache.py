@@ -57,4 +57,24 @@ TEXTS: dict[str, str] = {
     "threshold.unit.messages": "{value} messages",
     "threshold.unit.exchanges": "{value} exchanges",
     "threshold.unit.tool_results": "{value} tool results",
+    # The Failure lab's lesson.
+    "failure.moving_prefix.title": "A memory note at the top of the prompt (the prompt cache is lost)",
+    "failure.moving_prefix.explanation": (
+        "Both set-ups send the same conversation and the same memory note: the facts so far, "
+        "rewritten every turn as a running summary is. The naive one puts the note into the system "
+        "message, at the very start of the prompt, so every turn changes the first message: no "
+        "earlier prompt is a prefix of the next one, and a provider's prompt cache serves next to "
+        "nothing. The answers are the same; the bill is not."
+    ),
+    "failure.moving_prefix.fix": (
+        "Keep what changes at the end: the system message and the history stay put, the note goes "
+        "just before the new question. Each prompt then starts with the whole previous one, and the"
+        " cache serves it (billed at the cached-input rate on OpenAI, computed once on vLLM or "
+        "llama.cpp). A summary refreshed only every few turns, or a window that drops turns in "
+        "blocks, keeps the prefix the same way."
+    ),
+    "failure.harm.overbilled": "Billed again",
+    "failure.verdict.cacheable_share": "Share of the prompt tokens a cache could serve",
+    "failure.verdict.cacheable_per_turn": "Cacheable prefix per turn (tokens)",
+    "failure.verdict.cost_cached": "Cost without → with caching",
 }

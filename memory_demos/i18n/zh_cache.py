@@ -48,4 +48,21 @@ TEXTS: dict[str, str] = {
     "threshold.unit.messages": "{value} 条消息",
     "threshold.unit.exchanges": "{value} 轮对话",
     "threshold.unit.tool_results": "{value} 个工具结果",
+    # The Failure lab's lesson.
+    "failure.moving_prefix.title": "记忆笔记放在提示开头（提示缓存失效）",
+    "failure.moving_prefix.explanation": (
+        "两种设置发送相同的对话和相同的记忆笔记：到目前为止的事实，像滚动摘要一样每轮重写。朴素做法"
+        "把笔记放进系统消息，也就是提示的最开头，于是每一轮都会改变第一条消息：之前的任何提示都不再"
+        "是下一次提示的前缀，服务商的提示缓存几乎派不上用场。回答相同，账单不同。"
+    ),
+    "failure.moving_prefix.fix": (
+        "把会变化的内容放在末尾：系统消息和历史保持不动，笔记放在新问题之前。这样每次提示都以上一次"
+        "的完整提示开头，缓存就能提供它（在 OpenAI 上按缓存输入价计费，在 vLLM 或 l"
+        "lama.cpp 上只计算一次）。只每隔几轮才刷新的摘要，或按块丢弃轮次的窗口，也能以同样"
+        "的方式保住前缀。"
+    ),
+    "failure.harm.overbilled": "重复计费",
+    "failure.verdict.cacheable_share": "缓存可以提供的提示词元比例",
+    "failure.verdict.cacheable_per_turn": "每轮的可缓存前缀（词元）",
+    "failure.verdict.cost_cached": "不计缓存 → 计入缓存的费用",
 }
