@@ -158,3 +158,26 @@ def test_replies_stopped_at_max_tokens_never_say_the_window_filled_up_in_a_pane(
     cut = [text for text in texts if text.startswith("Reply cut: max_tokens (3 tokens per reply)")]
     assert len(cut) == len(turns)
     assert not any("filled up" in text for text in texts)
+
+
+def test_cached_tokens_the_server_reports_are_shown_as_the_providers_beside_the_estimate() -> None:
+    """Issue 24: a server that reports prompt_tokens_details.cached_tokens, as OpenAI does."""
+    with FakeOpenAIServer(report_cached_tokens=True) as server:
+        at = run(new_app())
+        use_server(at, server.base_url)
+        send(at, "My name is Ada.")
+        send(at, "What is my name?")
+        open_inspector(at, 0, "tokens")
+        texts = shown_text(at)
+        tables = [table.value for table in at.table]
+    reported = panes(at)[0].turns[-1].cached_tokens
+    assert reported is not None and reported > 0
+    rows = {
+        str(what): str(cell)
+        for table in tables
+        for what, cell in zip(table.iloc[:, 0], table.iloc[:, 1], strict=True)
+    }
+    assert rows[EN["tokens.cached_reported"]].startswith(str(reported))
+    assert EN["tokens.short.cache_provider"] in rows[EN["tokens.cached_reported"]]
+    assert EN["tokens.cacheable"] in rows  # the estimate stays beside it
+    assert any(EN["pane.cached_reported"].split("{")[0] in text for text in texts)
