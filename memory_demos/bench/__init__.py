@@ -1,6 +1,7 @@
 """Benchmarks that print figures, never timed assertions: ``python -m memory_demos bench …``.
 
-``engine`` (overhead, panes) and ``model`` run in-process on the offline model; ``render`` and
+``engine`` (overhead, panes) and ``model`` run in-process on the offline model; ``embeddings`` ranks
+the offline embedding models on ``embedding_eval.yaml`` and times them; ``render`` and
 ``workshop`` start the app (``server``) and drive it with websocket clients (``ws_client``,
 ``workshop_ws``) or browsers (``workshop_browser``, launched as the e2e tests launch them:
 ``chromium``); ``redis_capacity`` measures a conversation's bytes in Redis.
@@ -11,7 +12,14 @@ from __future__ import annotations
 from memory_demos.bench.engine import overhead, panes
 from memory_demos.bench.model import model_speed
 
-__all__ = ["model_speed", "overhead", "panes", "render", "workshop"]
+__all__ = ["embeddings", "model_speed", "overhead", "panes", "render", "workshop"]
+
+
+def embeddings(repeats: int | None = None) -> int:
+    """The offline embedding models' retrieval quality and cost (see ``bench/embeddings.py``)."""
+    from memory_demos.bench.embeddings import run_embedding_bench
+
+    return run_embedding_bench(repeats=repeats)
 
 
 def workshop(
