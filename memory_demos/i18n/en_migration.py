@@ -207,7 +207,8 @@ TEXTS: dict[str, str] = {
     "migration.vector.summary": (
         "The classic memory stores every exchange as a document and sends only the k most similar ones: the "
         "conversation itself is never sent, so 'what did I just say?' fails. In LangChain 1.x a LangGraph "
-        "store given an index (the shipped all-MiniLM-L6-v2, 384 dimensions) embeds each item it is given, "
+        "store given an index (here the shipped multilingual-e5-small, 384 dimensions, which reads English, "
+        "Chinese and both mixed) embeds each item it is given, "
         "and store.search(namespace, query=...) returns the closest ones. Stored in the same format, the two "
         "send the same prompt. On a vector database, langchain_chroma's Chroma works alike; the "
         "semantic_store strategy puts this store behind an agent middleware."

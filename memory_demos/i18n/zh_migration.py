@@ -182,8 +182,9 @@ TEXTS: dict[str, str] = {
     "migration.vector.title": "向量记忆 → 带索引的 LangGraph 存储",
     "migration.vector.summary": (
         "经典向量记忆把每轮对话存成文档，只发送最相似的 k 条：对话本身从不发送，"
-        "所以「我刚才说了什么？」会答不上。在 LangChain 1.x 中，给 LangGraph 存储配上索引（随附的 "
-        "all-MiniLM-L6-v2，384 维），它会为每个存入的条目生成向量，store.search(namespace, query=...) "
+        "所以「我刚才说了什么？」会答不上。在 LangChain 1.x 中，给 LangGraph 存储配上索引（这里是随附的 "
+        "multilingual-e5-small，384 维，能读中文、英文及两者混合），它会为每个存入的条目生成向量，"
+        "store.search(namespace, query=...) "
         "返回最接近的条目。按相同格式保存时，两边发送的提示词相同。换成向量数据库，langchain_chroma 的 "
         "Chroma 也一样；semantic_store 策略把这个存储放在智能体中间件后面。"
     ),

@@ -378,9 +378,11 @@ def _play(
         return list(version(model, inputs)), recording_of(recorder, None)
     embeddings = None
     if version.takes_embeddings:
-        from memory_demos.providers.embeddings import default_embeddings  # lazy: loads the ONNX model
+        # Lazy: loads the model. multilingual-e5-small, not MiniLM: the learner's messages may be English,
+        # Chinese or both, and a step's lesson must not change with the language it is typed in.
+        from memory_demos.providers.multilingual_embeddings import multilingual_embeddings
 
-        embeddings = RecordingEmbeddings(default_embeddings())
+        embeddings = RecordingEmbeddings(multilingual_embeddings())
     replies = version(model, inputs, embeddings)
     return replies, recording_of(recorder, embeddings)
 

@@ -61,10 +61,11 @@ class Program:
         if "embeddings" not in inspect.signature(module.chat).parameters:
             return list(module.chat(model, inputs))
         if embeddings is None:
-            # Lazy: loads the ONNX model; only a program searching by meaning needs it.
-            from memory_demos.providers.embeddings import default_embeddings
+            # Lazy: loads the model; only a program searching by meaning needs it. The guide's model
+            # reads English, Chinese and both mixed (see ``migration._play``).
+            from memory_demos.providers.multilingual_embeddings import multilingual_embeddings
 
-            embeddings = default_embeddings()
+            embeddings = multilingual_embeddings()
         return list(module.chat(model, inputs, embeddings))
 
 

@@ -19,7 +19,8 @@ It prints every prompt the model received, as
 the guide shows it. In Memory Lab the page calls
 chat(model, messages, embeddings) itself, with
 the offline teaching model (or the provider you
-chose) and MiniLM embeddings.
+chose) and multilingual-e5-small embeddings
+(they read English, Chinese and both mixed).
 """
 
 from __future__ import annotations
