@@ -97,6 +97,10 @@ def test_vector_memory_recalls_a_private_detail_and_the_fix_does_not() -> None:
     assert "Japan" in naive[balcony]["injected"]  # similar-ish, irrelevant
     assert "tomatoes" in fixed[balcony]["injected"] and "Japan" not in fixed[balcony]["injected"]
     assert failure_lab.is_private("My PIN is 1234") and not failure_lab.is_private("I like tea")
+    # Both runs say which model embedded them: the 0.3 threshold holds for MiniLM's scores only.
+    from memory_demos.providers.embeddings import EMBEDDING_MODEL_LABEL
+
+    assert result["naive"]["embedding_model"] == result["fixed"]["embedding_model"] == EMBEDDING_MODEL_LABEL
 
 
 def test_plain_trim_orphans_a_tool_result_and_whole_turns_do_not() -> None:

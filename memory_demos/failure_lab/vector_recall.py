@@ -7,6 +7,7 @@ from types import MappingProxyType
 from typing import Any
 
 from memory_demos.failure_lab.common import CallGate, Demo, DemoResult, VerdictRow, demo_result
+from memory_demos.providers.embedding_choice import MINILM, OFFLINE_MODEL_LABELS
 
 VECTOR_TURNS: tuple[tuple[str, str], ...] = (
     ("Hi, I'm Mara and I live in Lisbon.", "Nice to meet you, Mara!"),
@@ -19,6 +20,9 @@ VECTOR_QUERIES: tuple[str, ...] = ("How do I reset my password?", "Any tips for 
 PRIVATE_DETAIL = "Whiskers"
 RELEVANT_FOR = MappingProxyType({"Any tips for my balcony garden?": "tomatoes"})
 MIN_RELEVANCE = 0.3
+# The turns are English, and MIN_RELEVANCE is set on this model's scores: a threshold belongs to one model
+# (multilingual-e5-small scores unrelated sentences about 0.8). Both runs name it in their results.
+EMBEDDING_MODEL = MINILM
 TOP_K = 2
 _PRIVATE_PATTERN = re.compile(
     r"\b(password|passcode|passphrase|pin|hint|security question|credit card|card number|iban|ssn)\b",
@@ -38,11 +42,11 @@ def _exchange_text(user_text: str, reply: str) -> str:
 def naive_vector_recall() -> dict[str, Any]:
     from langchain_core.vectorstores import InMemoryVectorStore
 
-    from memory_demos.providers.embeddings import default_embeddings
+    from memory_demos.providers.embedding_choice import offline_embeddings
     from memory_demos.strategies.shared.classic import import_classic_memory
 
     classic = import_classic_memory()
-    store = InMemoryVectorStore(default_embeddings())
+    store = InMemoryVectorStore(offline_embeddings(EMBEDDING_MODEL))
     memory = classic.VectorStoreRetrieverMemory(retriever=store.as_retriever(search_kwargs={"k": TOP_K}))
     for user_text, reply in VECTOR_TURNS:
         memory.save_context({"input": user_text}, {"output": reply})
@@ -61,15 +65,15 @@ def naive_vector_recall() -> dict[str, Any]:
                 "private_recalled": PRIVATE_DETAIL in context,
             }
         )
-    return {"queries": queries}
+    return {"embedding_model": OFFLINE_MODEL_LABELS[EMBEDDING_MODEL], "queries": queries}
 
 
 def fixed_vector_recall() -> dict[str, Any]:
     from langchain_core.vectorstores import InMemoryVectorStore
 
-    from memory_demos.providers.embeddings import default_embeddings
+    from memory_demos.providers.embedding_choice import offline_embeddings
 
-    store = InMemoryVectorStore(default_embeddings())
+    store = InMemoryVectorStore(offline_embeddings(EMBEDDING_MODEL))
     for user_text, reply in VECTOR_TURNS:
         private = is_private(user_text)
         # Private turns are stored redacted and tagged, so neither the text nor the search can leak them.
@@ -91,7 +95,11 @@ def fixed_vector_recall() -> dict[str, Any]:
                 "private_recalled": PRIVATE_DETAIL in context,
             }
         )
-    return {"queries": queries, "min_relevance": MIN_RELEVANCE}
+    return {
+        "embedding_model": OFFLINE_MODEL_LABELS[EMBEDDING_MODEL],
+        "queries": queries,
+        "min_relevance": MIN_RELEVANCE,
+    }
 
 
 def vector_privacy(language: str = "en", gate: CallGate | None = None) -> DemoResult:
