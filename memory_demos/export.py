@@ -184,13 +184,14 @@ from memory_demos.strategies.registry import build_strategy
 
 PROVIDER = {provider}
 SYSTEM_PROMPT = {system_prompt}
+LANGUAGE = {language}  # picks the embedding model of a retrieval strategy whose embeddings= is "auto"
 STRATEGIES = {strategies}
 USER_MESSAGES = {messages}
 
 
 def replay_one(strategy_id, params):
     """Build one strategy with its parameters and send it every message; return what the model received."""
-    context = StrategyContext(provider=PROVIDER, system_prompt=SYSTEM_PROMPT)
+    context = StrategyContext(provider=PROVIDER, system_prompt=SYSTEM_PROMPT, language=LANGUAGE)
     strategy = build_strategy(strategy_id, context, params)
     turns = []
     try:
@@ -272,8 +273,10 @@ def build_script(
     provider: ProviderConfig | None = None,
     system_prompt: str | None = None,
     filename: str = "memory_lab_replay.py",
+    language: str = "en",
 ) -> str:
-    """A runnable script that rebuilds ``strategy_specs`` (``{"id", "params"}``) and replays the messages."""
+    """A runnable script that rebuilds ``strategy_specs`` (``{"id", "params"}``) and replays the messages
+    (in ``language``, which picks the embedding model of an ``embeddings=auto`` retrieval strategy)."""
     provider = provider or ProviderConfig()
     specs = _normalise_specs(strategy_specs)
     if not specs:
@@ -300,6 +303,7 @@ def build_script(
         key_note=key_note,
         provider=_provider_literal(provider),
         system_prompt=_literal(system_prompt if system_prompt is not None else DEFAULT_SYSTEM_PROMPT),
+        language=_literal(language),
         strategies=_literal(specs),
         messages=_literal(list(user_messages)),
     )
@@ -322,6 +326,7 @@ def replay_script(result: ReplayResult, scenario: Scenario, provider: ProviderCo
         provider=provider,
         system_prompt=scenario.system or DEFAULT_SYSTEM_PROMPT,
         filename=f"{export_stem(scenario)}.py",
+        language=scenario.language,
     )
 
 
@@ -330,6 +335,7 @@ def export_conversation_script(
     user_messages: Sequence[str],
     provider: ProviderConfig | None = None,
     system_prompt: str | None = None,
+    language: str = "en",
 ) -> str:
     """The Compare page's conversation as a runnable script (its panes' strategies, the messages sent)."""
     return build_script(
@@ -338,4 +344,5 @@ def export_conversation_script(
         provider=provider,
         system_prompt=system_prompt,
         filename=CONVERSATION_SCRIPT_NAME,
+        language=language,
     )

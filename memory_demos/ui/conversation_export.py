@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from memory_demos.export import CONVERSATION_SCRIPT_NAME, export_conversation_script
-from memory_demos.i18n import t
+from memory_demos.i18n import current_language, t
 from memory_demos.panes import Pane
 from memory_demos.providers.chat_models import ProviderConfig
 
@@ -27,7 +27,10 @@ def render_conversation_export(panes: Sequence[Pane], provider: ProviderConfig) 
     if not messages:
         return
     script = export_conversation_script(
-        [(pane.strategy_id, dict(pane.params)) for pane in panes], messages, provider=provider
+        [(pane.strategy_id, dict(pane.params)) for pane in panes],
+        messages,
+        provider=provider,
+        language=current_language(),  # the panes were built in it: an auto embedding model follows it
     )
     st.download_button(
         t("compare.export_script"),
