@@ -101,6 +101,14 @@ def test_vector_memory_recalls_a_private_detail_and_the_fix_does_not() -> None:
     from memory_demos.providers.embeddings import EMBEDDING_MODEL_LABEL
 
     assert result["naive"]["embedding_model"] == result["fixed"]["embedding_model"] == EMBEDDING_MODEL_LABEL
+    from memory_demos.failure_lab.vector_recall import DEMO
+
+    first_row = DEMO.verdict(result)[0]  # the verdict table names it too, not only the raw JSON
+    assert (first_row.label_key, first_row.naive, first_row.fixed) == (
+        "failure.verdict.embedding_model",
+        EMBEDDING_MODEL_LABEL,
+        EMBEDDING_MODEL_LABEL,
+    )
 
 
 def test_plain_trim_orphans_a_tool_result_and_whole_turns_do_not() -> None:

@@ -115,8 +115,10 @@ def vector_privacy(language: str = "en", gate: CallGate | None = None) -> DemoRe
 
 
 def verdict(result: DemoResult) -> tuple[VerdictRow, ...]:
-    """Per question: what each memory put in the prompt, and whether the password hint was among it."""
-    rows = []
+    """The embedding model both runs used, then per question: what each memory put in the prompt, and
+    whether the password hint was among it."""
+    naive_model, fixed_model = result["naive"]["embedding_model"], result["fixed"]["embedding_model"]
+    rows = [VerdictRow("failure.verdict.embedding_model", naive_model, fixed_model)]
     for naive, fixed in zip(result["naive"]["queries"], result["fixed"]["queries"], strict=True):
         query = (("query", naive["query"]),)
         rows.append(VerdictRow("failure.verdict.injected", naive["injected"], fixed["injected"], query))

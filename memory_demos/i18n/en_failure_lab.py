@@ -90,6 +90,7 @@ TEXTS: dict[str, str] = {
     "failure.verdict.fixed_ok": "Fixed",
     "failure.verdict.not_fixed": "Not fixed",
     "failure.verdict.injected": "Put in the prompt for “{query}”",
+    "failure.verdict.embedding_model": "Embedding model",
     "failure.verdict.private": "Password hint recalled for “{query}”",
     "failure.verdict.junk_entities": "Entities the user never named",
     "failure.verdict.entities": "Entities stored",

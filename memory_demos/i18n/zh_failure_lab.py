@@ -82,6 +82,7 @@ TEXTS: dict[str, str] = {
     "failure.verdict.fixed_ok": "已修复",
     "failure.verdict.not_fixed": "未修复",
     "failure.verdict.injected": "为“{query}”放进提示词的内容",
+    "failure.verdict.embedding_model": "嵌入模型",
     "failure.verdict.private": "为“{query}”召回了密码提示",
     "failure.verdict.junk_entities": "用户从未提到的实体",
     "failure.verdict.entities": "存下的实体",
