@@ -134,7 +134,12 @@ def test_parameters_have_the_documented_names_and_ranges() -> None:
     assert get_info("langgraph").param("checkpointer").choices == ("memory", "sqlite", "postgres")
     assert get_info("summarization").resolve_params() == {"trigger_tokens": 400, "keep_messages": 4}
     assert get_info("long_term").param("store").choices == ("memory", "sqlite", "postgres")
-    assert get_info("hybrid").resolve_params() == {"window_k": 3, "max_tokens": 600, "order": "history_first"}
+    assert get_info("hybrid").resolve_params() == {
+        "window_k": 3,
+        "max_tokens": 600,
+        "order": "history_first",
+        "embeddings": "auto",
+    }
     with pytest.raises(InputError, match=re.escape("summarization.trigger_tokens")):
         get_info("summarization").resolve_params({"trigger_tokens": 49})
     with pytest.raises(InputError, match=re.escape("summarization.keep_messages")):
