@@ -110,7 +110,12 @@ def test_build_strategy_parses_once_and_the_strategy_gets_typed_values() -> None
     """Strings (CLI, widgets) and typed values (YAML, code) give the same typed params; bad ones build nothing."""
     context = StrategyContext(provider=ProviderConfig())
     from_text = build_strategy("hybrid", context, {"window_k": "2", "max_tokens": "700"})
-    assert from_text.params == {"window_k": 2, "max_tokens": 700, "order": "history_first"}
+    assert from_text.params == {
+        "window_k": 2,
+        "max_tokens": 700,
+        "order": "history_first",
+        "embeddings": "auto",
+    }
     assert parse_params("hybrid", from_text.params, context) == from_text.params  # typed parse to themselves
     with pytest.raises(InputError, match=r"Set exactly one of agent_trim\.k and agent_trim\.max_tokens"):
         build_strategy("agent_trim", context, {"k": "2", "max_tokens": "400"})
