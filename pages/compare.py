@@ -100,6 +100,7 @@ def pane_view(session: LabSession, pane: Pane, in_flight: BroadcastJob | None, z
         pending_text=in_flight.text if pending and in_flight is not None else None,
         retrying=pending and in_flight is not None and in_flight.retry,
         context_window=provider.context_window,
+        no_context_window=provider.kind == "offline",
         system_prompt=pane.strategy.system_prompt if pane.strategy is not None else "",
         approximate=provider.tokenizer.approximate,
         count_tokens=lambda text: count_text_tokens(text, encoding),

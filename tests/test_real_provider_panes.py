@@ -125,6 +125,9 @@ def test_the_gauges_window_names_its_source_and_the_offline_model_has_none() -> 
     send(at, "Hi, I'm Mara.")
     offline = window_line(at)
     assert "has no context window" in offline and "scaled to 8,192 tokens" in offline
+    scaled = EN["gauge.caption_scale"].format(used="{}", scale="8,192").split("{}")[1]
+    gauges = [c.value for c in at.caption if c.value.startswith(":material/speed: Prompt:")]
+    assert gauges and all(scaled in gauge and "of context" not in gauge for gauge in gauges)
     assert not any("set it in Settings" in caption.value for caption in at.caption)
     with FakeOpenAIServer(context_window=2048) as server:
         use_server(at, server.base_url)

@@ -153,14 +153,18 @@ def render_context_gauge(
     key: str,
     assumed: bool = False,
     lines: Sequence[Any] = (),
+    no_window: bool = False,
 ) -> None:
     """A stacked bar of the prompt's sections against the model's context window (or the prompt, zoomed).
 
-    ``assumed`` marks a window that is a guess (an unknown model whose server did not say).
+    ``assumed`` marks a window that is a guess (an unknown model whose server did not say); ``no_window``
+    a model that has none (the offline one), whose bar is only drawn to a scale.
     """
     used = sum(totals.values())
     share = used / context_window if context_window else 0.0
     caption = t("gauge.caption", used=f"{used:,}", window=f"{context_window:,}", percent=f"{share:.1%}")
+    if no_window:
+        caption = t("gauge.caption_scale", used=f"{used:,}", scale=f"{context_window:,}")
     st.caption(":material/speed: " + caption + (" " + t("gauge.assumed") if assumed else ""))
     st.vega_lite_chart(
         spec=gauge_spec(totals, context_window, zoom, lines), width="stretch", height=GAUGE_HEIGHT, key=key

@@ -53,6 +53,7 @@ class PaneView:
     zoom: bool
     can_remove: bool
     context_window_assumed: bool = False
+    no_context_window: bool = False  # the offline model: the gauge is drawn to a scale, not a window
     deprecations: tuple[Deprecation, ...] = ()
     # Earlier exchanges a persisted memory brought back; messages the other panes answered before this one
     # started (added or reset mid-conversation).
@@ -307,6 +308,7 @@ def _gauge(view: PaneView, shown: list[Turn], key_suffix: str) -> None:
         view.zoom,
         key=widget_key("pane", view.pane_id, "gauge", key_suffix),
         assumed=view.context_window_assumed,
+        no_window=view.no_context_window,
         lines=gauge_lines(view.info, view.params, totals),
     )
     if (limits := threshold_caption(view.info, view.params)) is not None:
