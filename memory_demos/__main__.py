@@ -131,6 +131,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return bench.overhead(turns=args.turns, strategy_ids=args.strategies)
     if args.what == "panes":
         return bench.panes(panes=args.panes or 6, latency_ms=args.latency_ms, turns=args.turns)
+    if args.what == "model" and args.battery:
+        from memory_demos.bench.battery import print_battery
+
+        return print_battery(Path(args.battery), show_failures=args.failures, window=not args.no_window)
     if args.what == "model":
         return bench.model_speed(repeats=args.repeats)
     if args.what == "embeddings":
@@ -193,6 +197,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="model: timed replies per prompt; embeddings: timings per text (5); render: runs (default 1)",
     )
+    bench.add_argument(
+        "--battery",
+        default=None,
+        help="model: a folder of battery YAML files to play through buffer and window",
+    )
+    bench.add_argument("--failures", action="store_true", help="model --battery: list every failed probe")
+    bench.add_argument("--no-window", action="store_true", help="model --battery: skip the window k=1 run")
     bench.add_argument("--url", default=None, help="workshop: a running server (default: start one)")
     bench.add_argument(
         "--client",
