@@ -11,7 +11,7 @@ from memory_demos.providers.offline_model.changes import ANY_VALUE
 from memory_demos.providers.offline_model.facts import ANY_KEY, SAME_KEY, Fact
 from memory_demos.providers.offline_model.knowledge import Belief, Knowledge
 from memory_demos.providers.offline_model.lexicon import (
-    _ZH_ANIMALS,
+    ZH_ANIMALS,
     ALL_FACTS,
     CONFLICT_EN,
     CONFLICT_ZH,
@@ -32,17 +32,17 @@ from memory_demos.providers.offline_model.lexicon import (
 from memory_demos.providers.offline_model.questions import Question
 from memory_demos.providers.offline_model.statements import USER
 from memory_demos.providers.offline_model.text import (
-    _article,
-    _capitalize,
-    _display_key_en,
-    _display_key_zh,
-    _join_en,
+    article_for,
+    capitalized,
+    display_key_en,
+    display_key_zh,
+    join_en,
 )
 from memory_demos.providers.offline_model.value_questions import WHO
 
 _HABIT_BASE = {key: verb for verb, key in HABIT_VERBS.items()}
 _ZH_HABIT = {key: verb for verb, key in ZH_HABIT_VERBS.items()}
-_ZH_NAMED = {**{v: k for k, v in _ZH_ANIMALS.items() if len(k) == 1}, **ZH_RELATION_NAMES}
+_ZH_NAMED = {**{v: k for k, v in ZH_ANIMALS.items() if len(k) == 1}, **ZH_RELATION_NAMES}
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def fact_clause(key: str, values: Sequence[str], subject: str = "you", *, former
     verb_s = "" if second else "s"
     be = "you're" if second else f"{subject} is"
     no = "no longer " if former else ""
-    value = " or ".join(values) if former else _join_en(values)
+    value = " or ".join(values) if former else join_en(values)
     if key == "name":
         if second or subject == "the human":
             return f"{possessive} name is {no}{value}"
@@ -83,7 +83,7 @@ def fact_clause(key: str, values: Sequence[str], subject: str = "you", *, former
         return f"{be} {no}{value} years old"
     if key == "nationality":
         return f"{be} {no}{value}"
-    return f"{possessive} {_display_key_en(key)} is {no}{value}"
+    return f"{possessive} {display_key_en(key)} is {no}{value}"
 
 
 def _job_clause(values: Sequence[str], subject: str, *, former: bool) -> str:
@@ -91,10 +91,8 @@ def _job_clause(values: Sequence[str], subject: str, *, former: bool) -> str:
     second = subject == "you"
     if former and ANY_VALUE in values:
         return f"{subject} no longer {'have your' if second else 'has their'} job"
-    value = " or ".join(values) if former else _join_en(values)
-    return (
-        f"{subject} {'no longer ' if former else ''}work{'' if second else 's'} as {_article(value)} {value}"
-    )
+    value = " or ".join(values) if former else join_en(values)
+    return f"{subject} {'no longer ' if former else ''}work{'' if second else 's'} as {article_for(value)} {value}"
 
 
 def _liking_clause(key: str, value: str, subject: str, *, former: bool) -> str:
@@ -127,7 +125,7 @@ def fact_clause_zh(key: str, values: Sequence[str], subject: str = "你", *, for
     if key.endswith("_name") and key[: -len("_name")] in _ZH_NAMED:
         return f"{subject}的{_ZH_NAMED[key[: -len('_name')]]}{no}叫{value}"
     if key.startswith("favourite_"):
-        return f"{subject}最喜欢的{_display_key_zh(key)}{'不再' if former else ''}是{value}"
+        return f"{subject}最喜欢的{display_key_zh(key)}{'不再' if former else ''}是{value}"
     return _generic_clause_zh(key, values, subject, former=former)
 
 
@@ -135,7 +133,7 @@ def _generic_clause_zh(key: str, values: Sequence[str], subject: str, *, former:
     """``fact_clause_zh`` for other keys: "你的订单号是A-1"; a job left with none named: "你不再工作了"."""
     if former and ANY_VALUE in values:
         return f"{subject}不再工作了"
-    return f"{subject}的{_display_key_zh(key)}{'不再' if former else ''}是{'、'.join(values)}"
+    return f"{subject}的{display_key_zh(key)}{'不再' if former else ''}是{'、'.join(values)}"
 
 
 def dont_know(key: str = ALL_FACTS, *, chinese: bool = False, questions: int = 1) -> str:
@@ -216,10 +214,10 @@ def _past_answer(question: Question, knowledge: Knowledge, *, chinese: bool) -> 
     value = " or ".join(former)
     used_to = {
         "city": f"{subject} used to live in {value}",
-        "job": f"{subject} used to work as {_article(value)} {value}",
+        "job": f"{subject} used to work as {article_for(value)} {value}",
         "name": f"{'your' if subject == 'you' else subject + chr(39) + 's'} name used to be {value}",
     }
-    return _capitalize(used_to[question.key or ""]) + "."
+    return capitalized(used_to[question.key or ""]) + "."
 
 
 def _who_answer(key: str, value: str, knowledge: Knowledge, *, chinese: bool) -> str | None:
@@ -233,7 +231,7 @@ def _who_answer(key: str, value: str, knowledge: Knowledge, *, chinese: bool) ->
         held, former = _held(belief.values, value), _held(belief.former, value)
         if held or former:
             clause = _clause(key, [held or former or value], display, chinese=chinese, former=not held)
-            said.append(_capitalize(clause) + ("。" if chinese else "."))
+            said.append(capitalized(clause) + ("。" if chinese else "."))
     return ("" if chinese else " ").join(said) or None
 
 
@@ -290,7 +288,7 @@ def _belief_answer(key: str, belief: Belief, subject: str, *, chinese: bool) -> 
     """What the prompt says about one fact: its value, a conflict, a denial, or only a former value."""
     end = "。" if chinese else "."
     if belief.values:
-        return _capitalize(_clause(key, belief.values, subject, chinese=chinese)) + end
+        return capitalized(_clause(key, belief.values, subject, chinese=chinese)) + end
     if belief.conflict:
         options = ("还是" if chinese else " or ").join(f"“{v}”" for v in belief.conflict)
         return (CONFLICT_ZH if chinese else CONFLICT_EN).format(options=options)
@@ -298,7 +296,7 @@ def _belief_answer(key: str, belief: Belief, subject: str, *, chinese: bool) -> 
         if chinese:
             return f"据我收到的内容，不是{'、'.join(belief.denied)}，但没有提到是什么。"
         return f"What I was given says not {' or '.join(belief.denied)}, and nothing says what instead."
-    clause = _capitalize(_clause(key, belief.former, subject, chinese=chinese, former=True))
+    clause = capitalized(_clause(key, belief.former, subject, chinese=chinese, former=True))
     if chinese:
         return f"据我收到的内容，{clause}，但没有提到现在的情况。"
     return f"{clause}, and nothing I was given says what replaced it."
@@ -373,7 +371,7 @@ def _denied_clause(key: str, values: Sequence[str], subject: str, *, chinese: bo
     if chinese:
         value = "、".join(values)
         negated = {"city": f"不住在{value}", "name": f"不叫{value}", "job": f"不是{value}"}
-        return subject + negated.get(key, f"的{_display_key_zh(key)}不是{value}")
+        return subject + negated.get(key, f"的{display_key_zh(key)}不是{value}")
     second = subject == "you"
     value = " or ".join(values)
     do = "don't" if second else "doesn't"
@@ -381,7 +379,7 @@ def _denied_clause(key: str, values: Sequence[str], subject: str, *, chinese: bo
     if key == "city":
         return f"{subject} {do} live in {value}"
     if key == "job":
-        return f"{subject} {do} work as {_article(value)} {value}"
+        return f"{subject} {do} work as {article_for(value)} {value}"
     if key == "hometown":
         return f"{be} from {value}"
     if key in {"age", "nationality"}:
@@ -395,4 +393,4 @@ def _denied_clause(key: str, values: Sequence[str], subject: str, *, chinese: bo
     if key == "name":
         return f"{value} isn't {subject}'s name"
     possessive = "your" if second else f"{subject}'s"
-    return f"{possessive} {_display_key_en(key)} isn't {value}"
+    return f"{possessive} {display_key_en(key)} isn't {value}"

@@ -6,14 +6,14 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from memory_demos.providers.offline_model.lexicon import _KV_EXCLUDED_KEYS, LIST_KEYS, RELATIONS_EN
+from memory_demos.providers.offline_model.lexicon import KV_EXCLUDED_KEYS, LIST_KEYS, RELATIONS_EN
 from memory_demos.providers.offline_model.rules import read_pairs
 from memory_demos.providers.offline_model.sentences import may_state_facts
 from memory_demos.providers.offline_model.statements import USER, Statement, read_statements
 from memory_demos.providers.offline_model.text import (
-    _KV_LINE,
-    _clean_list,
-    _clean_name,
+    KV_LINE,
+    clean_list,
+    clean_name,
     normalize_key,
 )
 
@@ -62,29 +62,29 @@ _ITS_NOT = re.compile(
 
 # 不对，是小王，不是小李 / 不是小李，是小王: the same correction in Chinese.
 # A value starts with no particle, adverb or pronoun: 是的，不是很远 corrects nothing.
-_ZH_VALUE = r"(?![的很太真挺好我你他她它这那])[\u3400-\u9fff]{1,4}"
+ZH_VALUE = r"(?![的很太真挺好我你他她它这那])[\u3400-\u9fff]{1,4}"
 _ZH_ITS_NOT = re.compile(
-    rf"(?<!不)是(?P<new>{_ZH_VALUE})[，,]\s*不是(?P<old>{_ZH_VALUE})(?=[。！!.]|$)"
-    rf"|(?:^|[，,。])\s*不是(?P<old2>{_ZH_VALUE})[，,]\s*(?:而)?是(?P<new2>{_ZH_VALUE})(?=[。！!.]|$)"
+    rf"(?<!不)是(?P<new>{ZH_VALUE})[，,]\s*不是(?P<old>{ZH_VALUE})(?=[。！!.]|$)"
+    rf"|(?:^|[，,。])\s*不是(?P<old2>{ZH_VALUE})[，,]\s*(?:而)?是(?P<new2>{ZH_VALUE})(?=[。！!.]|$)"
 )
 
 
 def _kv_facts(line: str) -> list[Fact]:
     """``key: value`` lines, as a store or an extraction writes them, are facts about the user."""
-    match = _KV_LINE.match(line)
-    if not match or match.group("k") in _KV_EXCLUDED_KEYS:
+    match = KV_LINE.match(line)
+    if not match or match.group("k") in KV_EXCLUDED_KEYS:
         return []
     key = normalize_key(match.group("k"))
     raw = match.group("v").strip().rstrip(".")
     if raw.lower().startswith("no longer "):
         # A store's "job: no longer nurse" was true once: a former value, not a denial.
         return [
-            Fact(key, item, line, negated=True, change=True) for item in _clean_list(raw[len("no longer ") :])
+            Fact(key, item, line, negated=True, change=True) for item in clean_list(raw[len("no longer ") :])
         ]
     if key in LIST_KEYS:
-        return [Fact(key, item, line) for item in _clean_list(raw)]
+        return [Fact(key, item, line) for item in clean_list(raw)]
     if key == "name":
-        name = _clean_name(raw, require_capital=False)
+        name = clean_name(raw, require_capital=False)
         return [Fact(key, name, line)] if name else []
     return [Fact(key, raw, line)] if raw else []
 

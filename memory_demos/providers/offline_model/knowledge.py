@@ -18,7 +18,7 @@ from memory_demos.providers.offline_model.facts import ANY_KEY, SAME_KEY, Fact, 
 from memory_demos.providers.offline_model.lexicon import LIST_KEYS, MAX_LIST_VALUES, OPPOSITE_KEYS
 from memory_demos.providers.offline_model.rules import BIRTHDAY
 from memory_demos.providers.offline_model.statements import USER
-from memory_demos.providers.offline_model.text import _content_text
+from memory_demos.providers.offline_model.text import content_text
 from memory_demos.providers.tokenizer import message_text
 
 # A system-text header after which lines come in similarity order, not time order.
@@ -226,12 +226,12 @@ def knowledge_of(messages: Sequence[BaseMessage]) -> Knowledge:
     last_person: str | None = None  # "He moved to Kumasi" speaks of the person the last message named
     for message in messages:
         if message.type in {"system", "tool"}:
-            for block, in_order in _system_blocks(_content_text(message)):
+            for block, in_order in _system_blocks(content_text(message)):
                 facts = extract_facts(block, role="narrative")
                 (knowledge.add_ordered if in_order else knowledge.add_unordered)(facts)
         else:
             # A human message has no tool calls to render; message_text would look for them.
-            text = _content_text(message) if message.type in {"ai", "human"} else message_text(message)
+            text = content_text(message) if message.type in {"ai", "human"} else message_text(message)
             role = "ai" if message.type == "ai" else "human"
             facts = extract_facts(text, role=role, last_person=last_person)
             knowledge.add_ordered(facts)

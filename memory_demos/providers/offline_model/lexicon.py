@@ -166,15 +166,15 @@ DRIFT_DETAILS: tuple[tuple[str, str | None], ...] = (
 )
 
 
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff"
-_CJK_RE = re.compile(f"[{_CJK}]")
-_WORD = r"[^\W\d_][\w'’-]*"
-_ZH_VALUE = r"[^\s，。！？,!?；;、]{1,40}"
-_ZH_STOP_CHARS = "，。！？,!?；;、 \n"
+CJK = "\u3400-\u4dbf\u4e00-\u9fff"
+CJK_RE = re.compile(f"[{CJK}]")
+WORD_RE_TEXT = r"[^\W\d_][\w'’-]*"
+ZH_VALUE = r"[^\s，。！？,!?；;、]{1,40}"
+ZH_STOP_CHARS = "，。！？,!?；;、 \n"
 
-_AI_ROLES = frozenset({"ai", "assistant", "output", "response", "answer", "you"})
+AI_ROLES = frozenset({"ai", "assistant", "output", "response", "answer", "you"})
 
-_KV_EXCLUDED_KEYS = frozenset(
+KV_EXCLUDED_KEYS = frozenset(
     {
         "summary",
         "output",
@@ -189,7 +189,7 @@ _KV_EXCLUDED_KEYS = frozenset(
     }
 )
 
-_NAME_STOP = frozenset(
+NAME_STOP = frozenset(
     _word_list("""a an the fine good ok okay sorry tired hungry here back ready happy sad busy not just so
     very from in at looking going trying glad sure new great well also still really
     interested curious thinking working learning doing feeling afraid alright allowed able
@@ -199,24 +199,24 @@ _NAME_STOP = frozenset(
     your his her their our what who where when why how and but or please maybe anytime
     whenever if yes no hi hello hey thanks thank""")
 )
-_PLACE_STOP = frozenset(
+PLACE_STOP = frozenset(
     _word_list("""a an the my our this that here there it same small big house flat apartment city town
     village country home area place part suburb centre center middle north south east west""")
 )
-_PLACE_JOINERS = frozenset({"de", "da", "do", "del", "of", "upon", "on", "am", "la", "le"})
-_VALUE_STOP = frozenset(
+PLACE_JOINERS = frozenset({"de", "da", "do", "del", "of", "upon", "on", "am", "la", "le"})
+VALUE_STOP = frozenset(
     _word_list("""not going so very too really kind pretty fine good great ok okay bad busy over gone what
     where who how unknown secret broken""")
 )
-_THING_STOP = frozenset(
+THING_STOP = frozenset(
     _word_list("""day week life question problem point head mind guess bad pleasure turn fault bad english
     internet computer phone bad pleasure opinion answer plan idea mistake""")
 )
-_PRONOUNS = frozenset({"it", "that", "this", "them", "you", "him", "her", "those", "these", "everything"})
-_ZH_QUESTION = re.compile("什么|多少|哪|谁|啥|几|吗|呢|怎么")
-_ZH_PRONOUNS = frozenset({"你", "他", "她", "它", "你们", "他们", "这个", "那个"})
+PRONOUNS = frozenset({"it", "that", "this", "them", "you", "him", "her", "those", "these", "everything"})
+ZH_QUESTION_RE = re.compile("什么|多少|哪|谁|啥|几|吗|呢|怎么")
+ZH_PRONOUNS = frozenset({"你", "他", "她", "它", "你们", "他们", "这个", "那个"})
 
-_ZH_THINGS = {
+ZH_THINGS = {
     "名字": "name",
     "订单号": "order_number",
     "订单编号": "order_number",
@@ -238,7 +238,7 @@ _ZH_THINGS = {
     "猫咪的名字": "cat_name",
     "城市": "city",
 }
-_ZH_FAVOURITE_THINGS = {
+ZH_FAVOURITE_THINGS = {
     "食物": "food",
     "菜": "food",
     "颜色": "colour",
@@ -252,8 +252,8 @@ _ZH_FAVOURITE_THINGS = {
     "饮料": "drink",
     "动物": "animal",
 }
-_ZH_ANIMALS = {"狗": "dog", "狗狗": "dog", "猫": "cat", "猫咪": "cat"}
-_ZH_DISPLAY = {
+ZH_ANIMALS = {"狗": "dog", "狗狗": "dog", "猫": "cat", "猫咪": "cat"}
+ZH_DISPLAY = {
     "name": "名字",
     "order_number": "订单号",
     "birthday": "生日",
@@ -265,10 +265,10 @@ _ZH_DISPLAY = {
     "cat_name": "猫的名字",
     "city": "城市",
     "hometown": "家乡",
-    **{value: key for key, value in _ZH_FAVOURITE_THINGS.items() if key not in {"菜", "城市"}},
+    **{value: key for key, value in ZH_FAVOURITE_THINGS.items() if key not in {"菜", "城市"}},
     "colour": "颜色",
 }
-_KEY_ALIASES = {
+KEY_ALIASES = {
     "order_id": "order_number",
     "order_no": "order_number",
     "order_num": "order_number",
@@ -295,7 +295,7 @@ _KEY_ALIASES = {
 }
 
 
-_STOPWORDS = frozenset(
+STOPWORDS = frozenset(
     _word_list("""a about above after again against all am an and any are as at be because been before
     being below between both but by can could did do does doing down during each few for
     from further had has have having he her here hers herself him himself his how i if in
@@ -312,7 +312,7 @@ _STOPWORDS = frozenset(
 )
 
 
-_ENTITY_EDGE_WORDS = frozenset(
+ENTITY_EDGE_WORDS = frozenset(
     _word_list("""Hi Hello Hey Yes No Thanks Thank My The Please Dear Oh Well So And But What Where Who
     When Why How Do Does Is Are Can Could Would Will Should Today Tomorrow Yesterday Sure
     Okay Ok OK Also Now Then I I'm I've I'd I'll Im It It's This That There Here We You Your
@@ -321,7 +321,7 @@ _ENTITY_EDGE_WORDS = frozenset(
 
 
 # Words that follow "weather in/for" without naming a place ("weather in general").
-_NOT_PLACES = frozenset(
+NOT_PLACES = frozenset(
     {
         "general",
         "spring",

@@ -18,7 +18,7 @@ from memory_demos.providers.offline_model.answers import fact_clause
 from memory_demos.providers.offline_model.facts import extract_facts
 from memory_demos.providers.offline_model.knowledge import Knowledge
 from memory_demos.providers.offline_model.lexicon import (
-    _ENTITY_EDGE_WORDS,
+    ENTITY_EDGE_WORDS,
     DRIFT_DETAILS,
     LIST_KEYS,
     MAX_ENTITY_SENTENCES,
@@ -32,14 +32,14 @@ from memory_demos.providers.offline_model.sentences import split_sentences
 from memory_demos.providers.offline_model.small_talk import summary_topic
 from memory_demos.providers.offline_model.statements import USER
 from memory_demos.providers.offline_model.text import (
-    _after_last,
-    _capitalize,
-    _content_text,
-    _join_en,
-    _normalize_quotes,
-    _section,
-    _segments,
-    _xml_messages_to_lines,
+    after_last,
+    capitalized,
+    content_text,
+    join_en,
+    normalize_quotes,
+    section_of,
+    role_segments,
+    xml_messages_to_lines,
     is_chinese,
 )
 
@@ -70,9 +70,9 @@ def fact_sentences(knowledge: Knowledge, *, user_as: str = "the human") -> list[
                 clause = fact_clause(key, belief.values, display)
                 if (belief.replaced or belief.former or belief.settled_by_change) and key not in LIST_KEYS:
                     clause = _now(clause, display)
-                sentences.append(_capitalize(clause) + ".")
+                sentences.append(capitalized(clause) + ".")
             elif belief.former:
-                sentences.append(_capitalize(fact_clause(key, belief.former, display, former=True)) + ".")
+                sentences.append(capitalized(fact_clause(key, belief.former, display, former=True)) + ".")
     return sentences
 
 
@@ -81,7 +81,7 @@ def render_summary(knowledge: Knowledge, extra_sentences: Sequence[str], topics:
     sentences = fact_sentences(knowledge)[-MAX_SUMMARY_FACTS:]
     sentences += [s for s in extra_sentences if s not in sentences]
     if topics:
-        sentences.append(f"They also talked about {_join_en([f'“{t}”' for t in topics])}.")
+        sentences.append(f"They also talked about {join_en([f'“{t}”' for t in topics])}.")
     return " ".join(sentences)
 
 
@@ -91,7 +91,7 @@ _QUOTED_TOPIC = re.compile("“([^”]+)”")
 def _summary_topics(previous: str, new_lines: str) -> list[str]:
     tail = re.search(r"They also talked about (?P<t>.+?)\.\s*$", previous)
     topics = _QUOTED_TOPIC.findall(tail.group("t")) if tail else []
-    for segment in _segments(new_lines, "human"):
+    for segment in role_segments(new_lines, "human"):
         if segment.role != "human" or not segment.text.strip():
             continue
         text = segment.text.strip()
@@ -124,9 +124,9 @@ def progressive_summary(summary: str, new_lines: str, *, drift: bool = False) ->
     return render_summary(knowledge, extra, _summary_topics(summary, new_lines))
 
 
-def _summary_prompt_reply(prompt: str, *, drift: bool) -> str:
-    body = _after_last(_after_last(prompt, SUMMARY_MARKER), "END OF EXAMPLE")
-    summary = _section(body, "Current summary:", "New lines of conversation:")
+def summary_prompt_reply(prompt: str, *, drift: bool) -> str:
+    body = after_last(after_last(prompt, SUMMARY_MARKER), "END OF EXAMPLE")
+    summary = section_of(body, "Current summary:", "New lines of conversation:")
     start = body.find("New lines of conversation:")
     end = body.rfind("New summary:")
     new_lines = body[start + len("New lines of conversation:") : end if end > start else len(body)].strip()
@@ -140,7 +140,7 @@ def extract_entities(last_line: str, history: str = "") -> list[str]:
         v for f in extract_facts(history) + facts if f.key in {"name", "city", "hometown"} for v in [f.value]
     }
     entities: list[str] = []
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", _normalize_quotes(last_line)):
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", normalize_quotes(last_line)):
         tokens = list(re.finditer(r"[^\W\d_][\w'-]*", sentence))
         group: list[str] = []
         group_at_start = False
@@ -148,7 +148,7 @@ def extract_entities(last_line: str, history: str = "") -> list[str]:
         for index, token in enumerate(tokens):
             word = re.sub(r"'s$", "", token.group())
             gap = sentence[previous_end : token.start()] if previous_end >= 0 else ""
-            capital = word[:1].isupper() and word not in _ENTITY_EDGE_WORDS and not is_chinese(word[:1])
+            capital = word[:1].isupper() and word not in ENTITY_EDGE_WORDS and not is_chinese(word[:1])
             if capital and group and gap.strip() == "":
                 group.append(word)
             else:
@@ -172,17 +172,17 @@ def _flush_entity(group: list[str], at_start: bool, known: set[str], entities: l
     entities.append(name)
 
 
-def _entity_extraction_reply(prompt: str, *, chatty: bool) -> str:
-    body = _after_last(prompt, ENTITY_EXTRACTION_MARKER)
+def entity_extraction_reply(prompt: str, *, chatty: bool) -> str:
+    body = after_last(prompt, ENTITY_EXTRACTION_MARKER)
     marker = "Last line of conversation (for extraction):"
     if marker not in body:
         marker = "Last line:"
-    last_line = _section(body, marker, None)
+    last_line = section_of(body, marker, None)
     output_at = last_line.rfind("Output:")
     if output_at >= 0:
         last_line = last_line[:output_at]
     last_line = re.sub(r"^\s*(?:Human|Person\s*#?\d*)\s*:\s*", "", last_line.strip())
-    history = _section(body, "Conversation history (for reference only):", marker)
+    history = section_of(body, "Conversation history (for reference only):", marker)
     entities = extract_entities(last_line, history)
     if chatty:
         if not entities:
@@ -248,11 +248,11 @@ def summarize_entity(entity: str, existing: str, last_line: str) -> str:
     return " ".join([*new, *[s for s in kept if s not in new]][-MAX_ENTITY_SENTENCES:])
 
 
-def _entity_summary_reply(prompt: str) -> str:
-    body = _after_last(prompt, ENTITY_SUMMARY_MARKER)
-    entity = _section(body, "Entity to summarize:", "\n\nExisting summary of")
-    existing = _section(body, f"Existing summary of {entity}:", "\n\nLast line of conversation:")
-    last_line = _section(body, "Last line of conversation:", None)
+def entity_summary_reply(prompt: str) -> str:
+    body = after_last(prompt, ENTITY_SUMMARY_MARKER)
+    entity = section_of(body, "Entity to summarize:", "\n\nExisting summary of")
+    existing = section_of(body, f"Existing summary of {entity}:", "\n\nLast line of conversation:")
+    last_line = section_of(body, "Last line of conversation:", None)
     updated_at = last_line.rfind("Updated summary:")
     if updated_at >= 0:
         last_line = last_line[:updated_at]
@@ -260,13 +260,13 @@ def _entity_summary_reply(prompt: str) -> str:
     return summarize_entity(entity.strip(), existing, last_line)
 
 
-def _middleware_summary_reply(prompt: str) -> str:
-    body = _after_last(prompt, MIDDLEWARE_SUMMARY_MARKER)
-    messages = _section(body, "Messages to summarize:", None)
+def middleware_summary_reply(prompt: str) -> str:
+    body = after_last(prompt, MIDDLEWARE_SUMMARY_MARKER)
+    messages = section_of(body, "Messages to summarize:", None)
     closing = messages.rfind("</messages>")
     if closing >= 0:
         messages = messages[:closing]
-    transcript = _xml_messages_to_lines(messages) if "<message type=" in messages else messages
+    transcript = xml_messages_to_lines(messages) if "<message type=" in messages else messages
     knowledge = Knowledge()
     knowledge.add_ordered(extract_facts(transcript, role="narrative"))
     summary = render_summary(knowledge, (), _summary_topics("", transcript)) or "None"
@@ -276,12 +276,12 @@ def _middleware_summary_reply(prompt: str) -> str:
     )
 
 
-def _fact_extraction_reply(prompt: str, messages: Sequence[BaseMessage]) -> str:
-    body = _after_last(prompt, FACT_EXTRACTION_MARKER)
-    message = _section(body, "Message:", None)
+def fact_extraction_reply(prompt: str, messages: Sequence[BaseMessage]) -> str:
+    body = after_last(prompt, FACT_EXTRACTION_MARKER)
+    message = section_of(body, "Message:", None)
     if not message:
         humans = [m for m in messages if m.type == "human"]
-        message = _content_text(humans[-1]) if humans else ""
+        message = content_text(humans[-1]) if humans else ""
     knowledge = Knowledge()
     knowledge.add_ordered([f for f in extract_facts(message) if f.subject == USER])
     lines = [

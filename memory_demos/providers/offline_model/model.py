@@ -23,7 +23,7 @@ from memory_demos.providers.offline_model.lexicon import (
     DEFAULT_MODEL_NAME,
     ENCODING_NAME,
 )
-from memory_demos.providers.offline_model.reply import _chunks, call_purpose, compose_reply
+from memory_demos.providers.offline_model.reply import stream_chunks, call_purpose, compose_reply
 from memory_demos.providers.tokenizer import (
     count_messages_tokens,
     count_text_tokens,
@@ -194,7 +194,7 @@ class OfflineTeachingModel(BaseChatModel):
         if message.tool_calls:
             pieces: list[str] = [""]
         else:
-            pieces = _chunks(str(message.content)) or [""]
+            pieces = stream_chunks(str(message.content)) or [""]
         pause = self.latency_ms / 1000 / len(pieces) if self.latency_ms > 0 else 0.0
         for index, piece in enumerate(pieces):
             if pause:

@@ -6,11 +6,11 @@ import re
 from dataclasses import dataclass
 
 from memory_demos.providers.offline_model.lexicon import (
-    _CJK,
-    _THING_STOP,
-    _ZH_ANIMALS,
-    _ZH_FAVOURITE_THINGS,
-    _ZH_THINGS,
+    CJK,
+    THING_STOP,
+    ZH_ANIMALS,
+    ZH_FAVOURITE_THINGS,
+    ZH_THINGS,
     ALL_FACTS,
     HABIT_VERBS,
     RELATIONS_EN,
@@ -18,7 +18,7 @@ from memory_demos.providers.offline_model.lexicon import (
     ZH_HABIT_VERBS,
 )
 from memory_demos.providers.offline_model.statements import USER
-from memory_demos.providers.offline_model.text import _normalize_quotes, normalize_key
+from memory_demos.providers.offline_model.text import normalize_quotes, normalize_key
 from memory_demos.providers.offline_model.value_questions import WHO, whether_question, who_question
 
 
@@ -142,9 +142,9 @@ _KEYS_ZH: tuple[tuple[str, str], ...] = (
     (r"S(?:都)?喜欢(?:什么|啥)", "likes"),
 )
 _ZH_HABIT_Q = re.compile(r"S(?:现在|平时|每天|都)?(?P<verb>[喝吃玩说开看])(?:什么|啥)")
-_ZH_FAVOURITE_Q = re.compile(r"S最(?:喜欢|爱)的(?P<k>[" + _CJK + r"]{1,6}?)是(?:什么|啥|哪)")
-_ZH_NAMED_Q = re.compile(r"S的?(?P<k>[" + _CJK + r"]{1,4}?)(?:叫|的名字(?:是|叫)?)(?:什么|啥)")
-_ZH_GENERIC_Q = re.compile(r"S的(?P<k>[" + _CJK + r"A-Za-z]{1,8}?)(?:是|叫)?(?:什么|多少|啥|几号|哪)")
+_ZH_FAVOURITE_Q = re.compile(r"S最(?:喜欢|爱)的(?P<k>[" + CJK + r"]{1,6}?)是(?:什么|啥|哪)")
+_ZH_NAMED_Q = re.compile(r"S的?(?P<k>[" + CJK + r"]{1,4}?)(?:叫|的名字(?:是|叫)?)(?:什么|啥)")
+_ZH_GENERIC_Q = re.compile(r"S的(?P<k>[" + CJK + r"A-Za-z]{1,8}?)(?:是|叫)?(?:什么|多少|啥|几号|哪)")
 
 
 def _subject_en(text: str) -> tuple[str, str] | None:
@@ -189,7 +189,7 @@ def _subject_zh(text: str) -> tuple[str, str] | None:
         return USER, body.replace("我", "S", 1)
     named = re.match(
         r"(?P<n>["
-        + _CJK
+        + CJK
         + r"]{2,3}?|[A-Z][a-z]+)(?=住|是|多大|几岁|做|干|喜欢|不喜欢|的|叫|来自|今年|最|在|搬|喝|吃)",
         body,
     )
@@ -213,7 +213,7 @@ def _key_en(text: str) -> str | None:
     match = _GENERIC_Q.search(text)
     if (match and "?" in text) or (match and re.match(r"\s*(?:what|tell|do\s+you|remind)", text, re.I)):
         thing = match.group("k").strip()
-        if thing.lower() not in _THING_STOP and len(thing.split()) <= 3:
+        if thing.lower() not in THING_STOP and len(thing.split()) <= 3:
             return normalize_key(thing)
     return None
 
@@ -227,9 +227,9 @@ def _key_zh(text: str) -> str | None:
         return ZH_HABIT_VERBS[match.group("verb")]
     match = _ZH_FAVOURITE_Q.search(text)
     if match:
-        return f"favourite_{_ZH_FAVOURITE_THINGS.get(match.group('k'), match.group('k'))}"
+        return f"favourite_{ZH_FAVOURITE_THINGS.get(match.group('k'), match.group('k'))}"
     named = _ZH_NAMED_Q.search(text)
-    if named and (named.group("k") in RELATIONS_ZH or named.group("k") in _ZH_ANIMALS):
+    if named and (named.group("k") in RELATIONS_ZH or named.group("k") in ZH_ANIMALS):
         return _zh_key(named.group("k"))
     match = _ZH_GENERIC_Q.search(text)
     return _zh_key(match.group("k")) if match else None
@@ -239,13 +239,13 @@ def _zh_key(thing: str) -> str:
     """The fact key of a Chinese noun: 哥哥 -> brother_name (asked "叫什么"), 狗 -> dog_name, 订单号 -> ..."""
     if thing in RELATIONS_ZH:
         return f"{RELATIONS_ZH[thing]}_name"
-    if thing in _ZH_ANIMALS:
-        return f"{_ZH_ANIMALS[thing]}_name"
-    return _ZH_THINGS.get(thing, thing)
+    if thing in ZH_ANIMALS:
+        return f"{ZH_ANIMALS[thing]}_name"
+    return ZH_THINGS.get(thing, thing)
 
 
 def _parts(text: str) -> list[str]:
-    if re.search(f"[{_CJK}]", text):
+    if re.search(f"[{CJK}]", text):
         pieces = re.split(r"[？?！!。；;]|[，,、](?=.{0,12}(?:什么|哪|多少|几|谁|啥))|还有|另外", text)
         return [p.strip(" ，,") for p in pieces if p and p.strip(" ，,")]
     pieces: list[str] = []
@@ -258,7 +258,7 @@ _ZH_GREETING = re.compile("你好|您好|嗨|哈喽|早上好|晚上好|请问")
 
 
 def _is_question(part: str, full: str, last: bool) -> bool:
-    if re.search(f"[{_CJK}]", part):
+    if re.search(f"[{CJK}]", part):
         asks = bool(re.search("什么|多少|哪|谁|啥|几|吗|呢", part))
         return asks or (last and full.rstrip().endswith(("?", "？")) and not _ZH_GREETING.fullmatch(part))
     return part.endswith("?") or (
@@ -278,7 +278,7 @@ _ZH_ASK_LEAD = re.compile(r"^(?:请问|那么|那|还有|和|你(?:还)?(?:知�
 # Two people in one question: "Where do Tom and Li live?", "小丽和小明住在哪里？".
 _PAIR_EN = re.compile(r"\b(?P<a>[A-Z][a-z][\w-]*|I|me)\s+and\s+(?P<b>[A-Z][a-z][\w-]*|I|me)\b")
 _PAIR_ZH = re.compile(
-    r"^(?P<a>我|[" + _CJK + r"]{2,3}?|[A-Z][a-z]+)(?:和|跟|与)(?P<b>我|[" + _CJK + r"]{2,3}?|[A-Z][a-z]+)"
+    r"^(?P<a>我|[" + CJK + r"]{2,3}?|[A-Z][a-z]+)(?:和|跟|与)(?P<b>我|[" + CJK + r"]{2,3}?|[A-Z][a-z]+)"
     r"(?=住|是|多大|几岁|做|干|喜欢|不喜欢|的|叫|来自|今年|最|在|搬|喝|吃)"
 )
 _PRONOUN_EN = re.compile(r"\b(?:(?P<poss>[Hh]is|[Hh]er|[Tt]heir)|[Hh]e|[Ss]he|[Tt]hey)\b")
@@ -354,8 +354,8 @@ def find_questions(text: str) -> list[Question]:
     A part that starts like a question but has no "?" ("thanks, what's my name") counts when it
     asks for a fact: people often leave the mark out.
     """
-    text = _normalize_quotes(text).strip()
-    chinese = bool(re.search(f"[{_CJK}]", text))
+    text = normalize_quotes(text).strip()
+    chinese = bool(re.search(f"[{CJK}]", text))
     questions: list[Question] = []
     parts = _parts(text)
     for index, part in enumerate(parts):

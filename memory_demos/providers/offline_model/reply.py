@@ -24,24 +24,24 @@ from memory_demos.providers.offline_model.answers import (
 )
 from memory_demos.providers.offline_model.facts import extract_facts
 from memory_demos.providers.offline_model.knowledge import knowledge_of
-from memory_demos.providers.offline_model.lexicon import _CJK
+from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.memory_prompts import (
-    _entity_extraction_reply,
-    _entity_summary_reply,
-    _fact_extraction_reply,
-    _middleware_summary_reply,
-    _summary_prompt_reply,
+    entity_extraction_reply,
+    entity_summary_reply,
+    fact_extraction_reply,
+    middleware_summary_reply,
+    summary_prompt_reply,
 )
 from memory_demos.providers.offline_model.questions import find_questions
 from memory_demos.providers.offline_model.small_talk import small_talk
 from memory_demos.providers.offline_model.statements import USER
 from memory_demos.providers.offline_model.text import (
-    _content_text,
-    _segments,
+    content_text,
+    role_segments,
     is_chinese,
 )
 from memory_demos.providers.offline_model.tools import (
-    _tool_names,
+    tool_names,
     answer_from_tools,
     plan_tool_call,
 )
@@ -55,8 +55,8 @@ def latest_user_text(messages: Sequence[BaseMessage]) -> str:
     humans = [m for m in messages if m.type == "human"]
     if not humans:
         return ""
-    text = _content_text(humans[-1])
-    segments = _segments(text, "narrative")
+    text = content_text(humans[-1])
+    segments = role_segments(text, "narrative")
     human_segments = [s for s in segments if s.role == "human"]
     if len(segments) > 1 and human_segments:
         return human_segments[-1].text.strip()
@@ -77,7 +77,7 @@ _TEMPLATE_SHAPES: tuple[tuple[str, int, tuple[str, ...], str], ...] = (
 def _prompt_kind(messages: Sequence[BaseMessage]) -> tuple[str, str] | None:
     """(marker, the template's text) when a message is one of the memory prompts, by its whole shape."""
     for message in {id(m): m for m in (*messages[:1], *messages[-1:])}.values():
-        text = _content_text(message).strip()
+        text = content_text(message).strip()
         for marker, within, labels, ending in _TEMPLATE_SHAPES:
             at = text.find(marker, 0, within + len(marker))
             if at >= 0 and all(label in text for label in labels) and text.endswith(ending):
@@ -95,12 +95,12 @@ def _memory_prompt_reply(
 ) -> str:
     """The answer to a memory's own prompt (fact or entity extraction, a summary), by its marker."""
     answers: dict[str, Callable[[], str]] = {
-        FACT_EXTRACTION_MARKER: lambda: _fact_extraction_reply(prompt, messages),
-        MIDDLEWARE_SUMMARY_MARKER: lambda: _middleware_summary_reply(prompt),
-        ENTITY_EXTRACTION_MARKER: lambda: _entity_extraction_reply(prompt, chatty=chatty_entities),
-        ENTITY_SUMMARY_MARKER: lambda: _entity_summary_reply(prompt),
+        FACT_EXTRACTION_MARKER: lambda: fact_extraction_reply(prompt, messages),
+        MIDDLEWARE_SUMMARY_MARKER: lambda: middleware_summary_reply(prompt),
+        ENTITY_EXTRACTION_MARKER: lambda: entity_extraction_reply(prompt, chatty=chatty_entities),
+        ENTITY_SUMMARY_MARKER: lambda: entity_summary_reply(prompt),
     }
-    return answers.get(kind, lambda: _summary_prompt_reply(prompt, drift=drift))()
+    return answers.get(kind, lambda: summary_prompt_reply(prompt, drift=drift))()
 
 
 def compose_reply(
@@ -127,7 +127,7 @@ def compose_reply(
     knowledge = knowledge_of(messages)
     facts = knowledge.current(USER)
     if tools and not any(isinstance(m, ToolMessage) for m in after):
-        planned = plan_tool_call(text, _tool_names(tools), facts, chinese=chinese)
+        planned = plan_tool_call(text, tool_names(tools), facts, chinese=chinese)
         if planned is not None:
             return planned
     questions = find_questions(text)
@@ -141,8 +141,8 @@ def compose_reply(
     return Reply(stated or small_talk(text, chinese=chinese))
 
 
-def _chunks(text: str) -> list[str]:
+def stream_chunks(text: str) -> list[str]:
     """Word-sized pieces (two ideographs at a time for Chinese) that join back to ``text`` exactly."""
-    cjk = f"[{_CJK}\u3000-\u303f\uff00-\uffef]"
-    pieces = re.findall(rf"\s*(?:{cjk}{{1,2}}|[^\s{_CJK}\u3000-\u303f\uff00-\uffef]+)|\s+$", text)
+    cjk = f"[{CJK}\u3000-\u303f\uff00-\uffef]"
+    pieces = re.findall(rf"\s*(?:{cjk}{{1,2}}|[^\s{CJK}\u3000-\u303f\uff00-\uffef]+)|\s+$", text)
     return pieces if "".join(pieces) == text else [text]

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 
 from memory_demos.providers.offline_model.changes import ANY_VALUE
 from memory_demos.providers.offline_model.lexicon import (
-    _CJK,
-    _THING_STOP,
-    _ZH_ANIMALS,
-    _ZH_FAVOURITE_THINGS,
-    _ZH_QUESTION,
-    _ZH_THINGS,
-    _ZH_VALUE,
+    CJK,
+    THING_STOP,
+    ZH_ANIMALS,
+    ZH_FAVOURITE_THINGS,
+    ZH_QUESTION_RE,
+    ZH_THINGS,
+    ZH_VALUE,
     HABIT_FORMS,
     HABIT_VERBS,
     NATIONALITIES,
@@ -27,11 +27,11 @@ from memory_demos.providers.offline_model.lexicon import (
     ZH_HABIT_VERBS,
 )
 from memory_demos.providers.offline_model.text import (
-    _clean_list,
-    _clean_name,
-    _clean_place,
-    _clean_value,
-    _clean_zh_name,
+    clean_list,
+    clean_name,
+    clean_place,
+    clean_value,
+    clean_zh_name,
     first_matching,
     is_chinese,
     mostly_chinese,
@@ -62,13 +62,13 @@ def _single(key: str, cleaner: Callable[[str], str | None]) -> Handler:
 
 def _listed(key: str, *, chinese: bool = False) -> Handler:
     def handle(match: re.Match[str]) -> Pairs:
-        return [(key, value) for value in _clean_list(match.group("v"), chinese=chinese)]
+        return [(key, value) for value in clean_list(match.group("v"), chinese=chinese)]
 
     return handle
 
 
 def _name(match: re.Match[str]) -> Pairs:
-    name = _clean_name(match.group("v"), require_capital=False)
+    name = clean_name(match.group("v"), require_capital=False)
     return [("name", name)] if name else []
 
 
@@ -77,14 +77,14 @@ def _self_name(match: re.Match[str]) -> Pairs:
     word = _FIRST_WORD_END.split(raw, maxsplit=1)[0]
     if word in NATIONALITIES:
         return [("nationality", word)]
-    name = _clean_name(raw, require_capital=True)
+    name = clean_name(raw, require_capital=True)
     origin = _FROM.search(raw)
-    place = _clean_place(origin.group("v")) if origin else None
+    place = clean_place(origin.group("v")) if origin else None
     return [("name", name)] + ([("hometown", place)] if place else []) if name else []
 
 
 def _job(match: re.Match[str]) -> Pairs:
-    value = _clean_value(match.group("v"))
+    value = clean_value(match.group("v"))
     if not value or len(value.split()) > 3:
         return []
     last = value.split()[-1].lower()
@@ -93,29 +93,29 @@ def _job(match: re.Match[str]) -> Pairs:
 
 def _habit(match: re.Match[str]) -> Pairs:
     key = HABIT_VERBS[HABIT_FORMS[match.group("verb").lower()]]
-    return [(key, value) for value in _clean_list(match.group("v"))]
+    return [(key, value) for value in clean_list(match.group("v"))]
 
 
 def _generic(match: re.Match[str]) -> Pairs:
     thing = match.group("k").strip()
     raw = match.group("v").strip()
-    if thing.lower() in _THING_STOP or len(thing.split()) > 3 or not thing:
+    if thing.lower() in THING_STOP or len(thing.split()) > 3 or not thing:
         return []
     called = _CALLED.match(raw)
     if called or thing.split()[-1].lower() == "name" or thing.lower() in RELATIONS_EN:
-        name = _clean_name(called.group(1) if called else raw, require_capital=False)
+        name = clean_name(called.group(1) if called else raw, require_capital=False)
         if not name:
             return []
         if thing.lower() in {"name", "first name", "full name"}:
             return [("name", name)]
         return [(normalize_key(thing if thing.endswith("name") else f"{thing}_name"), name)]
-    value = _clean_value(raw)
+    value = clean_value(raw)
     key = normalize_key(thing)
     return [(key, value)] if value and key else []
 
 
 def _favourite(match: re.Match[str]) -> Pairs:
-    value = _clean_value(match.group("v"))
+    value = clean_value(match.group("v"))
     return [(normalize_key(f"favourite_{match.group('k')}"), value)] if value else []
 
 
@@ -130,21 +130,21 @@ _EN_RULES: tuple[tuple[str, Handler], ...] = (
         lambda m: [("age", BIRTHDAY)],
     ),
     (r"^S\s+is\s+(?:called|named)\s+(?P<v>.+)", _name),
-    (r"^S\s+turned\s+(?P<v>\d{1,3})\b", _single("age", _clean_value)),
-    (r"^S\s+is\s+(?P<v>\d{1,3})(?:\s+years?\s+old)?(?:\s|$|[.,!])", _single("age", _clean_value)),
+    (r"^S\s+turned\s+(?P<v>\d{1,3})\b", _single("age", clean_value)),
+    (r"^S\s+is\s+(?P<v>\d{1,3})(?:\s+years?\s+old)?(?:\s|$|[.,!])", _single("age", clean_value)),
     (
         r"^S\s+(?:is\s+)?(?:live[sd]?|living|reside[sd]?|residing|based|staying|stays)\s+in\s+(?P<v>.+)",
-        _single("city", _clean_place),
+        _single("city", clean_place),
     ),
     (
         r"^S\s+(?:has\s+|have\s+)?(?:moved|relocated|move[sd]?)\s+to\s+(?P<v>.+)",
-        _single("city", _clean_place),
+        _single("city", clean_place),
     ),
-    (r"^S's\s+(?:home|house|flat|apartment)\s+is\s+in\s+(?P<v>.+)", _single("city", _clean_place)),
-    (r"^S\s+(?:is|was)\s+(?:from|born\s+in)\s+(?P<v>.+)", _single("hometown", _clean_place)),
-    (r"^S\s+comes?\s+from\s+(?P<v>.+)", _single("hometown", _clean_place)),
+    (r"^S's\s+(?:home|house|flat|apartment)\s+is\s+in\s+(?P<v>.+)", _single("city", clean_place)),
+    (r"^S\s+(?:is|was)\s+(?:from|born\s+in)\s+(?P<v>.+)", _single("hometown", clean_place)),
+    (r"^S\s+comes?\s+from\s+(?P<v>.+)", _single("hometown", clean_place)),
     (r"^S\s+works\s+as\s+\*$", lambda m: [("job", ANY_VALUE)]),
-    (r"^S\s+works?\s+as\s+(?:an?\s+)?(?P<v>.+)", _single("job", _clean_value)),
+    (r"^S\s+works?\s+as\s+(?:an?\s+)?(?P<v>.+)", _single("job", clean_value)),
     (r"^S\s+is\s+an?\s+(?P<v>[a-z][\w -]{1,30})", _job),
     (
         r"^S\s+is\s+(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s*$",
@@ -168,16 +168,16 @@ _EN_SELF_RULES: tuple[tuple[str, Handler], ...] = ((r"^S\s+is\s+(?P<v>[A-Z][^\W\
 
 def _zh_generic(match: re.Match[str]) -> Pairs:
     thing, value = match.group("k"), match.group("v").rstrip(".")
-    if not value or _ZH_QUESTION.search(value) or thing.startswith("最"):
+    if not value or ZH_QUESTION_RE.search(value) or thing.startswith("最"):
         return []
     if thing in RELATIONS_ZH:
-        name = _clean_zh_name(value) if is_chinese(value[:1]) else _clean_name(value, require_capital=False)
+        name = clean_zh_name(value) if is_chinese(value[:1]) else clean_name(value, require_capital=False)
         return [(f"{RELATIONS_ZH[thing]}_name", name)] if name else []
-    if thing in _ZH_ANIMALS and match.group("verb") == "叫":
-        return [(f"{_ZH_ANIMALS[thing]}_name", value)]
-    key = _ZH_THINGS.get(thing, thing)
+    if thing in ZH_ANIMALS and match.group("verb") == "叫":
+        return [(f"{ZH_ANIMALS[thing]}_name", value)]
+    key = ZH_THINGS.get(thing, thing)
     if key == "name" or match.group("verb") == "叫":
-        name = _clean_zh_name(value) if is_chinese(value[:1]) else _clean_name(value, require_capital=False)
+        name = clean_zh_name(value) if is_chinese(value[:1]) else clean_name(value, require_capital=False)
         if not name:
             return []
         return (
@@ -190,10 +190,10 @@ def _zh_generic(match: re.Match[str]) -> Pairs:
 
 def _zh_favourite(match: re.Match[str]) -> Pairs:
     value = match.group("v").rstrip(".")
-    if _ZH_QUESTION.search(value):
+    if ZH_QUESTION_RE.search(value):
         return []
     thing = match.group("k")
-    return [(f"favourite_{_ZH_FAVOURITE_THINGS.get(thing, thing)}", value)]
+    return [(f"favourite_{ZH_FAVOURITE_THINGS.get(thing, thing)}", value)]
 
 
 _ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
@@ -215,7 +215,7 @@ def _zh_is(match: re.Match[str]) -> Pairs:
     value = match.group("v")
     if _ZH_MEASURE.match(value):
         job = _ZH_MEASURE.sub("", value, count=1)
-        return [("job", job)] if job and not _ZH_QUESTION.search(job) else []
+        return [("job", job)] if job and not ZH_QUESTION_RE.search(job) else []
     if value.endswith("人") and 2 <= len(value) <= 5:
         return [("hometown", value[:-1])]
     if value.endswith(("师", "员", "生", "家", "者", "手", "士", "工", "官")) and len(value) <= 5:
@@ -229,12 +229,12 @@ def _zh_self_name(match: re.Match[str]) -> Pairs:
         return []
     if value.endswith(("人", "的", "生", "师", "员", "家", "者", "手", "士", "工")):
         return []
-    name = _clean_zh_name(value) if is_chinese(value[:1]) else _clean_name(value, require_capital=True)
+    name = clean_zh_name(value) if is_chinese(value[:1]) else clean_name(value, require_capital=True)
     return [("name", name)] if name else []
 
 
 def _zh_habit(match: re.Match[str]) -> Pairs:
-    return [(ZH_HABIT_VERBS[match.group("verb")], v) for v in _clean_list(match.group("v"), chinese=True)]
+    return [(ZH_HABIT_VERBS[match.group("verb")], v) for v in clean_list(match.group("v"), chinese=True)]
 
 
 _ZH_RULES: tuple[tuple[str, Handler], ...] = (
@@ -242,20 +242,20 @@ _ZH_RULES: tuple[tuple[str, Handler], ...] = (
     (r"^S的名字(?:是|叫)(?P<v>.+)", _name),
     (r"^(?:S叫|叫S)(?P<v>.+)", _name),
     (r"^S(?:今年)?满?(?P<v>\d{1,3}|[一二两三四五六七八九十]{1,4})(?:周)?岁", _single("age", _zh_age)),
-    (r"^S(?:住在|居住在|生活在|住)(?P<v>.+)", _single("city", _clean_place)),
-    (r"^S搬(?:到|去)了?(?P<v>.+)", _single("city", _clean_place)),
-    (r"^S(?:来自|是从)(?P<v>.+?)(?:来的|$)", _single("hometown", _clean_place)),
+    (r"^S(?:住在|居住在|生活在|住)(?P<v>.+)", _single("city", clean_place)),
+    (r"^S搬(?:到|去)了?(?P<v>.+)", _single("city", clean_place)),
+    (r"^S(?:来自|是从)(?P<v>.+?)(?:来的|$)", _single("hometown", clean_place)),
     (r"^S是(?P<v>[^\s，。！？,!?；;、]{1,8})", _zh_is),
     (r"^S做\*$", lambda m: [("job", ANY_VALUE)]),
-    (r"^S(?:在\S{1,8})?(?:当|做)(?P<v>[" + _CJK + r"]{1,6})$", _single("job", _clean_place)),
+    (r"^S(?:在\S{1,8})?(?:当|做)(?P<v>[" + CJK + r"]{1,6})$", _single("job", clean_place)),
     (r"^S(?:很|非常|特别|真的|超)?(?:不喜欢|讨厌|不爱|受不了)(?P<v>.+)", _listed("dislikes", chinese=True)),
     (r"^S(?:很|非常|特别|真的|超)?(?:喜欢|爱|热爱)(?P<v>.+)", _listed("likes", chinese=True)),
     (
         r"^S(?:每天|经常|平时)?(?P<verb>[喝吃玩说开看])(?![了过着])(?P<v>(?!一)[^\s，。！？,!?；;、]{1,12})",
         _zh_habit,
     ),
-    (r"^S最(?:喜欢|爱)的(?P<k>[" + _CJK + r"]{1,6}?)是(?P<v>" + _ZH_VALUE + ")", _zh_favourite),
-    (r"^S的(?P<k>[" + _CJK + r"A-Za-z]{1,8}?)(?P<verb>是|为|叫)\s*(?P<v>" + _ZH_VALUE + ")", _zh_generic),
+    (r"^S最(?:喜欢|爱)的(?P<k>[" + CJK + r"]{1,6}?)是(?P<v>" + ZH_VALUE + ")", _zh_favourite),
+    (r"^S的(?P<k>[" + CJK + r"A-Za-z]{1,8}?)(?P<verb>是|为|叫)\s*(?P<v>" + ZH_VALUE + ")", _zh_generic),
 )
 _ZH_SELF_RULES: tuple[tuple[str, Handler], ...] = (
     (r"^S是(?P<v>[^\s，。！？,!?；;、]{1,6})$", _zh_self_name),

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from memory_demos.providers.offline_model.lexicon import _CJK
-from memory_demos.providers.offline_model.text import _normalize_quotes
+from memory_demos.providers.offline_model.lexicon import CJK
+from memory_demos.providers.offline_model.text import normalize_quotes
 
 NAME_EN = r"[A-Z][a-z][\w'-]*"
 ZH_VERBS = (
@@ -46,7 +46,7 @@ _BULLET = re.compile(r"^(?:[-*•·]|\d+[.)])\s+")
 _BULLET_STARTS = frozenset("-*•·")  # or a digit (str.isdigit holds every \d and more)
 
 # A sentence with none of these states no fact: skipped before any clause work.
-_THIRD_PERSON = r"(?:[A-Z][a-z][\w'-]*|[" + _CJK + r"]{2,4})(?:'s)?\s+" + PREDICATE
+_THIRD_PERSON = r"(?:[A-Z][a-z][\w'-]*|[" + CJK + r"]{2,4})(?:'s)?\s+" + PREDICATE
 _EN_MAY_STATE = re.compile(
     r"\b(?:I|[Mm]y|[Yy]ou|[Yy]our|[Hh]e|[Ss]he|[Hh]is|[Hh]er|human|user|[Cc]all\s+me)\b|" + _THIRD_PERSON
 )
@@ -66,7 +66,7 @@ def assistant_may_state_facts(text: str) -> bool:
     return bool(
         "<message type=" in text
         or (not text.isascii() and _ZH_MAY_STATE.search(text))
-        or _EN_MAY_STATE_AI.search(_normalize_quotes(text))
+        or _EN_MAY_STATE_AI.search(normalize_quotes(text))
     )
 
 

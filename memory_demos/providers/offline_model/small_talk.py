@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from memory_demos.providers.offline_model.lexicon import _STOPWORDS, DONT_KNOW_EN, DONT_KNOW_ZH
-from memory_demos.providers.offline_model.text import _join_en, _normalize_quotes, _stable_hash, is_chinese
+from memory_demos.providers.offline_model.lexicon import STOPWORDS, DONT_KNOW_EN, DONT_KNOW_ZH
+from memory_demos.providers.offline_model.text import join_en, normalize_quotes, stable_hash, is_chinese
 
 _ZH_TOPIC_CHARS = 12  # longer topics are cut and marked "…", never cut silently inside a word
 _SUMMARY_OPENER = re.compile(
@@ -16,12 +16,12 @@ _SUMMARY_OPENER = re.compile(
 def summary_topic(text: str, max_chars: int) -> str:
     """A readable topic phrase for a summary: "about X" if said, else the message's own words, cut at a
     word with "…" when longer than ``max_chars`` ("what makes a good cup of tea", not "makes & cup")."""
-    text = _normalize_quotes(text).strip()
+    text = normalize_quotes(text).strip()
     if is_chinese(text) or re.search(r"\babout\s+\w", text, re.IGNORECASE):
         return topic_of(text)
     phrase = _SUMMARY_OPENER.sub("", text).strip(" ?!.,;:")
     first, _, rest = phrase.partition(" ")
-    if first.lower() in _STOPWORDS and first != "I":
+    if first.lower() in STOPWORDS and first != "I":
         phrase = " ".join(filter(None, (first.lower(), rest)))
     if len(phrase) <= max_chars:
         return phrase
@@ -41,7 +41,7 @@ def _cut_zh(text: str) -> str:
 
 def topic_of(text: str) -> str:
     """A short, deterministic topic phrase taken from the text itself ("" when there is none)."""
-    text = _normalize_quotes(text).strip()
+    text = normalize_quotes(text).strip()
     if is_chinese(text):
         cleaned = re.sub(r"[，。！？,.!?；;、：:\s]+", "", text)
         cleaned = re.sub(r"^(?:我觉得|我想|我们|请问|你觉得|今天|最近)+", "", cleaned)
@@ -56,15 +56,15 @@ def topic_of(text: str) -> str:
     if tokens:
         tokens[0] = tokens[0].lower()
     # No part-of-speech tagger here: dropping stop words and "-ed" verbs leaves mostly nouns.
-    words = [w for w in tokens if w.lower() not in _STOPWORDS and len(w) > 2 and not w.lower().endswith("ed")]
+    words = [w for w in tokens if w.lower() not in STOPWORDS and len(w) > 2 and not w.lower().endswith("ed")]
     unique = list(dict.fromkeys(words))
-    return _join_en(unique[:2])
+    return join_en(unique[:2])
 
 
 def small_talk(text: str, *, chinese: bool) -> str:
     """A short, deterministic reply about the message's own topic; it never invents a fact."""
-    plain = _normalize_quotes(text).strip().lower()
-    variant = _stable_hash(plain)
+    plain = normalize_quotes(text).strip().lower()
+    variant = stable_hash(plain)
     if chinese:
         return _small_talk_zh(text, plain, variant)
     return _small_talk_en(text, plain, variant)

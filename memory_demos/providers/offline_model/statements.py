@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from memory_demos.providers.offline_model.changes import correction, normalize_en, normalize_zh
-from memory_demos.providers.offline_model.lexicon import _CJK, RELATIONS_EN, RELATIONS_ZH
+from memory_demos.providers.offline_model.lexicon import CJK, RELATIONS_EN, RELATIONS_ZH
 from memory_demos.providers.offline_model.sentences import (
     NAME_EN,
     PREDICATE,
@@ -26,8 +26,8 @@ from memory_demos.providers.offline_model.sentences import (
     split_sentences,
 )
 from memory_demos.providers.offline_model.text import (
-    _normalize_quotes,
-    _segments,
+    normalize_quotes,
+    role_segments,
     first_matching,
     mostly_chinese,
 )
@@ -71,8 +71,8 @@ class _Context:
 
 _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
 _REL_ZH = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
-_PERSON_EN = r"(?:" + NAME_EN + r"\b|[" + _CJK + r"]{2,4})"  # a name in English text, maybe Chinese
-_ZH_NAME = r"(?:[" + _CJK + r"]{2,3}?|[A-Z][a-z]+)"
+_PERSON_EN = r"(?:" + NAME_EN + r"\b|[" + CJK + r"]{2,4})"  # a name in English text, maybe Chinese
+_ZH_NAME = r"(?:[" + CJK + r"]{2,3}?|[A-Z][a-z]+)"
 _EN_LEAD = re.compile(
     r"^(?:(?:and|but|so|then|well|oh|also|now|these days|nowadays|today|by the way|in fact|actually|"
     r"anyway|currently|big news|update|ok|okay|yes|no|hi|hello|hey|please)\b[\s,:!-]*)+",
@@ -95,7 +95,7 @@ _ZH_NOT_NAMES = re.compile("现在|目前|今天|以前|原来|已经|最近|这
 _ZH_VERB_START = re.compile(ZH_VERBS)
 _NOT_NOTE_NAMES = re.compile(r"(?i)(?:summary|note|context|notes|key|value)$")
 _ENTITY_NOTE = re.compile(
-    r"^\s*(?P<n>" + NAME_EN + r"(?:\s+" + NAME_EN + r")?|[" + _CJK + r"]{2,4})[:：]\s*(?P<t>\S.*)$"
+    r"^\s*(?P<n>" + NAME_EN + r"(?:\s+" + NAME_EN + r")?|[" + CJK + r"]{2,4})[:：]\s*(?P<t>\S.*)$"
 )
 
 
@@ -136,7 +136,7 @@ _ZH_NAME_IS = re.compile("(?:的名字)?叫|的名字是")
 _ZH_NAME_IS_PREFIX = re.compile("^(?:的名字)?(?:叫|是)")
 _PLACEHOLDER = re.compile(r"(?<![A-Za-z0-9_'])(?:叫)?S(?![A-Za-z0-9_])")
 _RELATION_PREFIX = re.compile(r"^(?:我的?(?:" + _REL_ZH + r")|(?i:my)\s+(?:" + _REL_EN + r"))\s*")
-_SPEAKER = re.compile(r"(" + NAME_EN + r"|[" + _CJK + r"]{2,4})\W*$")
+_SPEAKER = re.compile(r"(" + NAME_EN + r"|[" + CJK + r"]{2,4})\W*$")
 
 
 def _start(clause: str, lead_words: re.Pattern[str], context: _Context) -> tuple[str, str, str, str]:
@@ -327,7 +327,7 @@ def _noted(subject: str, clause: str) -> Iterator[Statement]:
 
 def _sentence_statements(sentence: str, context: _Context) -> list[Statement]:
     """The statements of one sentence, read eagerly (a list is cheaper than a chain of generators)."""
-    sentence = _normalize_quotes(sentence)
+    sentence = normalize_quotes(sentence)
     chinese = mostly_chinese(sentence)
     if not sentence_may_state(sentence, chinese=chinese, assistant=context.role == "ai"):
         return []
@@ -369,7 +369,7 @@ def read_statements(
     if role == "ai" and ":" not in text and not assistant_may_state_facts(text):
         return  # one assistant segment, and no sentence of it passes the assistant's test
     context = _Context(role=role, speaker=speaker, last_person=last_person)
-    for segment in _segments(text, role):
+    for segment in role_segments(text, role):
         context.role = segment.role
         for line in segment.text.splitlines():
             note = _ENTITY_NOTE.match(line) if segment.role == "narrative" else None

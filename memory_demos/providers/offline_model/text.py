@@ -11,20 +11,20 @@ from typing import NamedTuple
 from langchain_core.messages import BaseMessage
 
 from memory_demos.providers.offline_model.lexicon import (
-    _AI_ROLES,
-    _CJK_RE,
-    _KEY_ALIASES,
-    _NAME_STOP,
-    _PLACE_JOINERS,
-    _PLACE_STOP,
-    _PRONOUNS,
-    _VALUE_STOP,
-    _WORD,
-    _ZH_DISPLAY,
-    _ZH_PRONOUNS,
-    _ZH_QUESTION,
-    _ZH_STOP_CHARS,
-    _ZH_THINGS,
+    AI_ROLES,
+    CJK_RE,
+    KEY_ALIASES,
+    NAME_STOP,
+    PLACE_JOINERS,
+    PLACE_STOP,
+    PRONOUNS,
+    VALUE_STOP,
+    WORD_RE_TEXT,
+    ZH_DISPLAY,
+    ZH_PRONOUNS,
+    ZH_QUESTION_RE,
+    ZH_STOP_CHARS,
+    ZH_THINGS,
 )
 
 _ROLE_LINE = re.compile(
@@ -33,7 +33,7 @@ _ROLE_LINE = re.compile(
     re.IGNORECASE,
 )
 
-_KV_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?P<k>[a-z][a-z0-9_]{0,30})\s*[:：]\s*(?P<v>\S.*?)\s*$")
+KV_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?P<k>[a-z][a-z0-9_]{0,30})\s*[:：]\s*(?P<v>\S.*?)\s*$")
 
 
 class _Segment(NamedTuple):
@@ -69,7 +69,7 @@ def first_matching(patterns: Sequence[str], flags: int = 0) -> Callable[[str], i
 
 def is_chinese(text: str) -> bool:
     """True when ``text`` contains CJK ideographs."""
-    return not text.isascii() and _CJK_RE.search(text) is not None
+    return not text.isascii() and CJK_RE.search(text) is not None
 
 
 _LATIN_RE = re.compile("[A-Za-z]")
@@ -77,14 +77,14 @@ _LATIN_RE = re.compile("[A-Za-z]")
 
 def mostly_chinese(text: str) -> bool:
     """True when ideographs outnumber Latin letters: the clause is read with the Chinese rules."""
-    if text.isascii() or not _CJK_RE.search(text):
+    if text.isascii() or not CJK_RE.search(text):
         return False
     if not _LATIN_RE.search(text):
         return True
-    return len(_CJK_RE.findall(text)) >= len(_LATIN_RE.findall(text))
+    return len(CJK_RE.findall(text)) >= len(_LATIN_RE.findall(text))
 
 
-def _stable_hash(text: str) -> int:
+def stable_hash(text: str) -> int:
     return int(hashlib.sha1(text.encode("utf-8")).hexdigest()[:8], 16)
 
 
@@ -102,45 +102,45 @@ def _snake(thing: str) -> str:
 def normalize_key(key: str) -> str:
     """A canonical fact key: snake_case, British spelling of favourite, common aliases folded."""
     if is_chinese(key):
-        return _ZH_THINGS.get(key, key)
+        return ZH_THINGS.get(key, key)
     key = _snake(key).replace("favorite", "favourite")
     if key.startswith("favourite_"):
         noun = key[len("favourite_") :]
         if len(noun) > 3 and noun.endswith("s") and not noun.endswith(("ss", "us", "is")):
             noun = noun[:-1]
         key = f"favourite_{noun}"
-    return _KEY_ALIASES.get(key, key)
+    return KEY_ALIASES.get(key, key)
 
 
-def _display_key_en(key: str) -> str:
+def display_key_en(key: str) -> str:
     if key.endswith("_name") and key != "name":
         return f"{key[: -len('_name')].replace('_', ' ')}'s name"
     return key.replace("_", " ")
 
 
-def _display_key_zh(key: str) -> str:
-    if key in _ZH_DISPLAY:
-        return _ZH_DISPLAY[key]
+def display_key_zh(key: str) -> str:
+    if key in ZH_DISPLAY:
+        return ZH_DISPLAY[key]
     if key.startswith("favourite_"):
-        return _ZH_DISPLAY.get(key[len("favourite_") :], key[len("favourite_") :].replace("_", " "))
+        return ZH_DISPLAY.get(key[len("favourite_") :], key[len("favourite_") :].replace("_", " "))
     return key if is_chinese(key) else key.replace("_", " ")
 
 
-def _join_en(values: Sequence[str]) -> str:
+def join_en(values: Sequence[str]) -> str:
     if len(values) <= 1:
         return "".join(values)
     return f"{', '.join(values[:-1])} and {values[-1]}"
 
 
-def _article(word: str) -> str:
+def article_for(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
-def _capitalize(text: str) -> str:
+def capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _normalize_quotes(text: str) -> str:
+def normalize_quotes(text: str) -> str:
     return text.replace("’", "'").replace("‘", "'")
 
 
@@ -153,27 +153,27 @@ _VALUE_CUT = re.compile(
 )
 
 
-def _clean_value(raw: str) -> str | None:
+def clean_value(raw: str) -> str | None:
     value = _VALUE_CUT.split(raw, maxsplit=1)[0].strip().strip("\"'`“”*")
     value = value.rstrip(".:")
     if not value or len(value) > 60:
         return None
     first = value.split()[0].lower()
-    if first in _VALUE_STOP or first in _PRONOUNS:
+    if first in VALUE_STOP or first in PRONOUNS:
         return None
-    if is_chinese(value) and _ZH_QUESTION.search(value):
+    if is_chinese(value) and ZH_QUESTION_RE.search(value):
         return None
     return value
 
 
-def _clean_name(raw: str, *, require_capital: bool) -> str | None:
+def clean_name(raw: str, *, require_capital: bool) -> str | None:
     raw = raw.strip()
     if is_chinese(raw[:1]):
-        return _clean_zh_name(raw)
+        return clean_zh_name(raw)
     words: list[str] = []
     for word in raw.split()[:3]:
         word = word.strip(".,!?;:\"'")
-        if not word or word == "I" or word.lower() in _NAME_STOP or not _WORD_RE.fullmatch(word):
+        if not word or word == "I" or word.lower() in NAME_STOP or not _WORD_RE.fullmatch(word):
             break
         if require_capital and not word[0].isupper():
             break
@@ -185,41 +185,41 @@ def _clean_name(raw: str, *, require_capital: bool) -> str | None:
     return " ".join(words)
 
 
-_WORD_RE = re.compile(_WORD)
-_ZH_NAME_END = re.compile(f"[{_ZH_STOP_CHARS}]|住在|住|来自|喜欢|今年|我|在|是|的|吧$|啊$|呀$")
-_ZH_PLACE_END = re.compile(f"[{_ZH_STOP_CHARS}]|我|喜欢|工作|的时候|了|啦|呢")
+_WORD_RE = re.compile(WORD_RE_TEXT)
+_ZH_NAME_END = re.compile(f"[{ZH_STOP_CHARS}]|住在|住|来自|喜欢|今年|我|在|是|的|吧$|啊$|呀$")
+_ZH_PLACE_END = re.compile(f"[{ZH_STOP_CHARS}]|我|喜欢|工作|的时候|了|啦|呢")
 _PLACE_WORDS = re.compile(r"[^\W\d_][\w'-]*|\S")
 
 
-def _clean_zh_name(raw: str) -> str | None:
+def clean_zh_name(raw: str) -> str | None:
     value = _ZH_NAME_END.split(raw, maxsplit=1)[0]
-    if not value or _ZH_QUESTION.search(value) or value in _ZH_PRONOUNS:
+    if not value or ZH_QUESTION_RE.search(value) or value in ZH_PRONOUNS:
         return None
     if is_chinese(value) and len(value) > 4:
         return None
     return value
 
 
-def _clean_place(raw: str) -> str | None:
+def clean_place(raw: str) -> str | None:
     raw = raw.strip()
     if not raw:
         return None
     if is_chinese(raw[:1]):
         value = _ZH_PLACE_END.split(raw, maxsplit=1)[0]
-        if not value or _ZH_QUESTION.search(value) or len(value) > 8:
+        if not value or ZH_QUESTION_RE.search(value) or len(value) > 8:
             return None
         return value
     words = _PLACE_WORDS.findall(raw)
     if not words or not _WORD_RE.fullmatch(words[0]):
         return None
     if not words[0][0].isupper():
-        if words[0].lower() in _PLACE_STOP or words[0].lower() in _NAME_STOP:
+        if words[0].lower() in PLACE_STOP or words[0].lower() in NAME_STOP:
             return None
         return words[0].capitalize()
     taken = [words[0]]
     for index, word in enumerate(words[1:4], start=1):
         joins_capitals = (
-            word in _PLACE_JOINERS
+            word in PLACE_JOINERS
             and index + 1 < len(words)
             and _WORD_RE.fullmatch(words[index + 1]) is not None
             and words[index + 1][0].isupper()
@@ -228,12 +228,12 @@ def _clean_place(raw: str) -> str | None:
             taken.append(word)
         else:
             break
-    if taken[-1] in _PLACE_JOINERS:
+    if taken[-1] in PLACE_JOINERS:
         taken.pop()
     return " ".join(taken)
 
 
-_ZH_LIST_END = re.compile(f"[{_ZH_STOP_CHARS.replace('、', '')}]")
+_ZH_LIST_END = re.compile(f"[{ZH_STOP_CHARS.replace('、', '')}]")
 _ZH_LIST_SEP = re.compile("、|和|以及|还有|跟")
 _LIST_END = re.compile(r"[;!?—–]|\.(?:\s|$)|\s+(?:but|because|so|though|since|when|if)\s+")
 _LIST_NEXT_CLAUSE = re.compile(r",?\s+and\s+I\b|,\s*I\b")
@@ -241,7 +241,7 @@ _LIST_SEP = re.compile(r",\s*(?:and\s+)?|\s+and\s+|\s+or\s+")
 _LIST_TAIL = re.compile(r"\s+(?:too|a lot|very much|so much|as well|now|anymore|these days|any more)$")
 
 
-def _clean_list(raw: str, *, chinese: bool = False) -> list[str]:
+def clean_list(raw: str, *, chinese: bool = False) -> list[str]:
     if chinese:
         head = _ZH_LIST_END.split(raw, maxsplit=1)[0]
         items = _ZH_LIST_SEP.split(head)
@@ -255,7 +255,7 @@ def _clean_list(raw: str, *, chinese: bool = False) -> list[str]:
         if not item or len(item) > 40:
             continue
         first = item.split()[0].lower() if not chinese else item
-        if first in _PRONOUNS or item in _ZH_PRONOUNS or (chinese and _ZH_QUESTION.search(item)):
+        if first in PRONOUNS or item in ZH_PRONOUNS or (chinese and ZH_QUESTION_RE.search(item)):
             continue
         values.append(item)
     return values
@@ -265,10 +265,10 @@ def _clean_list(raw: str, *, chinese: bool = False) -> list[str]:
 # Splitting text into roles, sentences and clauses
 
 
-def _segments(text: str, default_role: str) -> list[_Segment]:
+def role_segments(text: str, default_role: str) -> list[_Segment]:
     """Split a text on role-prefixed lines ("Human: ...", "AI: ...") and XML messages."""
     if "<message type=" in text:
-        text = _xml_messages_to_lines(text)
+        text = xml_messages_to_lines(text)
     elif ":" not in text:
         return [_Segment(default_role, text)]
     segments: list[_Segment] = []
@@ -280,7 +280,7 @@ def _segments(text: str, default_role: str) -> list[_Segment]:
             if lines:
                 segments.append(_Segment(role, "\n".join(lines)))
             prefix = match.group("role").lower()
-            role = "ai" if prefix in _AI_ROLES else "narrative" if prefix == "system" else "human"
+            role = "ai" if prefix in AI_ROLES else "narrative" if prefix == "system" else "human"
             lines = [match.group("rest")]
         else:
             lines.append(line)
@@ -289,7 +289,7 @@ def _segments(text: str, default_role: str) -> list[_Segment]:
     return segments
 
 
-def _xml_messages_to_lines(text: str) -> str:
+def xml_messages_to_lines(text: str) -> str:
     def replace(match: re.Match[str]) -> str:
         role = {
             "human": "Human",
@@ -343,7 +343,7 @@ def _clauses(text: str) -> Iterator[tuple[str, bool]]:
             yield part, question
 
 
-def _content_text(message: BaseMessage) -> str:
+def content_text(message: BaseMessage) -> str:
     content = message.content
     if isinstance(content, str):
         return content
@@ -352,7 +352,7 @@ def _content_text(message: BaseMessage) -> str:
     )
 
 
-def _section(text: str, start: str, end: str | None) -> str:
+def section_of(text: str, start: str, end: str | None) -> str:
     begin = text.rfind(start)
     if begin < 0:
         return ""
@@ -361,6 +361,6 @@ def _section(text: str, start: str, end: str | None) -> str:
     return text[begin : stop if stop >= 0 else len(text)].strip()
 
 
-def _after_last(text: str, marker: str) -> str:
+def after_last(text: str, marker: str) -> str:
     index = text.rfind(marker)
     return text[index:] if index >= 0 else text

@@ -12,13 +12,13 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from memory_demos.providers.offline_model.answers import Reply
 from memory_demos.providers.offline_model.lexicon import (
-    _NOT_PLACES,
-    _STOPWORDS,
-    _ZH_STOP_CHARS,
+    NOT_PLACES,
+    STOPWORDS,
+    ZH_STOP_CHARS,
 )
 from memory_demos.providers.offline_model.text import (
-    _clean_place,
-    _content_text,
+    clean_place,
+    content_text,
     is_chinese,
 )
 
@@ -26,7 +26,7 @@ from memory_demos.providers.offline_model.text import (
 # Tools
 
 
-def _tool_names(tools: Sequence[dict[str, Any]]) -> list[str]:
+def tool_names(tools: Sequence[dict[str, Any]]) -> list[str]:
     names = []
     for tool in tools:
         function = tool.get("function", tool) if isinstance(tool, dict) else {}
@@ -38,7 +38,7 @@ def _tool_names(tools: Sequence[dict[str, Any]]) -> list[str]:
 def _weather_city(text: str, facts: dict[str, tuple[str, ...]]) -> str | None:
     if is_chinese(text):
         before = text.split("天气", 1)[0]
-        before = re.split(f"[{_ZH_STOP_CHARS}]", before)[-1]
+        before = re.split(f"[{ZH_STOP_CHARS}]", before)[-1]
         before = re.sub("今天|明天|后天|现在|目前|最近|这周|本周", "", before).rstrip("的")
         before = re.sub(
             r"^(?:请问|帮我|给我|查一下|查查|查|看看|看一下|一下|我想知道|想知道|告诉我)+",
@@ -50,8 +50,8 @@ def _weather_city(text: str, facts: dict[str, tuple[str, ...]]) -> str | None:
     else:
         match = re.search(r"\b(?:in|for|at)\s+(?P<v>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,2})", text)
         if match:
-            city = _clean_place(match.group("v"))
-            if city and city.lower() not in _STOPWORDS and city.lower() not in _NOT_PLACES:
+            city = clean_place(match.group("v"))
+            if city and city.lower() not in STOPWORDS and city.lower() not in NOT_PLACES:
                 return city
     known = facts.get("city") or facts.get("hometown")
     return known[0] if known else None
@@ -136,7 +136,7 @@ def answer_from_tools(messages: Sequence[BaseMessage], *, chinese: bool) -> str:
         if isinstance(message, AIMessage):
             calls.update({call.get("id") or "": call for call in message.tool_calls})
         elif isinstance(message, ToolMessage):
-            content = _content_text(message).strip().rstrip(".")
+            content = content_text(message).strip().rstrip(".")
             call = calls.get(message.tool_call_id, {})
             name = str(call.get("name", message.name or "tool"))
             args = call.get("args", {})

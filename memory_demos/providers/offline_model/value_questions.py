@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from memory_demos.providers.offline_model.lexicon import _CJK
-from memory_demos.providers.offline_model.text import _clean_place, _clean_value, normalize_key
+from memory_demos.providers.offline_model.lexicon import CJK
+from memory_demos.providers.offline_model.text import clean_place, clean_value, normalize_key
 
 WHO = "?"  # the subject of "Who lives in Accra?": whoever the prompt says holds the value
 
@@ -32,7 +32,7 @@ _WHO_ZH: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     for pattern, key in (
         ("^谁(?:现在|还)?(?:住在|住)(?P<v>.+?)", "city"),
         (
-            "^谁(?:现在|还)?(?:是|当|做)(?:一名|一位|一个)?(?P<v>[" + _CJK + "]{1,4}[师员生家者手士工官])",
+            "^谁(?:现在|还)?(?:是|当|做)(?:一名|一位|一个)?(?P<v>[" + CJK + "]{1,4}[师员生家者手士工官])",
             "job",
         ),
         ("^谁(?:来自|是从)(?P<v>.+?)(?:来的)?", "hometown"),
@@ -59,7 +59,7 @@ _WHETHER_ZH: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ("^S(?:现在|还|仍然|依然|还是)?(?:住在|住)(?P<v>.+?)", "city"),
         (
             "^S(?:现在|还|仍然|依然)?(?:是|当|做)(?:一名|一位|一个)?(?P<v>["
-            + _CJK
+            + CJK
             + "]{1,4}[师员生家者手士工官])",
             "job",
         ),
@@ -76,8 +76,8 @@ def _value(raw: str, key: str, *, chinese: bool) -> str | None:
     if chinese:
         return raw or None
     if key in {"city", "hometown"}:
-        return _clean_place(raw)
-    return _clean_value(raw)
+        return clean_place(raw)
+    return clean_value(raw)
 
 
 def who_question(part: str, *, chinese: bool) -> tuple[str, str] | None:
