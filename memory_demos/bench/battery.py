@@ -138,10 +138,10 @@ def play(
     with warnings.catch_warnings():  # LangChain's deprecation notices, once per class: not a figure
         warnings.simplefilter("ignore")
         strategy = _strategy(strategy_id, params)
-    try:
-        return [strategy.send(turn.user) for turn in conversation.turns]
-    finally:
-        strategy.close()
+        try:
+            return [strategy.send(turn.user) for turn in conversation.turns]
+        finally:
+            strategy.close()
 
 
 def score(conversation: Conversation, *, window: bool = True) -> Tally:

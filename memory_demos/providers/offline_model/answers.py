@@ -11,7 +11,6 @@ from memory_demos.providers.offline_model.changes import ANY_VALUE
 from memory_demos.providers.offline_model.facts import ANY_KEY, SAME_KEY, Fact
 from memory_demos.providers.offline_model.knowledge import Belief, Knowledge
 from memory_demos.providers.offline_model.lexicon import (
-    ZH_ANIMALS,
     ALL_FACTS,
     CONFLICT_EN,
     CONFLICT_ZH,
@@ -26,6 +25,7 @@ from memory_demos.providers.offline_model.lexicon import (
     OPPOSITE_KEYS,
     ORDINALS_EN,
     ORDINALS_ZH,
+    ZH_ANIMALS,
     ZH_HABIT_VERBS,
     ZH_RELATION_NAMES,
 )
@@ -300,6 +300,13 @@ def _belief_answer(key: str, belief: Belief, subject: str, *, chinese: bool) -> 
     if chinese:
         return f"据我收到的内容，{clause}，但没有提到现在的情况。"
     return f"{clause}, and nothing I was given says what replaced it."
+
+
+def dont_know_nth(index: int, *, chinese: bool) -> str:
+    """The refusal of one question among several, naming only its position."""
+    if chinese:
+        return DONT_KNOW_NTH_ZH.format(nth=ORDINALS_ZH[min(index, len(ORDINALS_ZH) - 1)])
+    return DONT_KNOW_NTH_EN.format(nth=ORDINALS_EN[min(index, len(ORDINALS_EN) - 1)])
 
 
 def answer_questions(questions: Sequence[Question], knowledge: Knowledge, *, chinese: bool) -> str:

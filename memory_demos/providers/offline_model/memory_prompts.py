@@ -18,8 +18,8 @@ from memory_demos.providers.offline_model.answers import fact_clause
 from memory_demos.providers.offline_model.facts import extract_facts
 from memory_demos.providers.offline_model.knowledge import Knowledge
 from memory_demos.providers.offline_model.lexicon import (
-    ENTITY_EDGE_WORDS,
     DRIFT_DETAILS,
+    ENTITY_EDGE_WORDS,
     LIST_KEYS,
     MAX_ENTITY_SENTENCES,
     MAX_SUMMARY_FACTS,
@@ -35,12 +35,12 @@ from memory_demos.providers.offline_model.text import (
     after_last,
     capitalized,
     content_text,
+    is_chinese,
     join_en,
     normalize_quotes,
-    section_of,
     role_segments,
+    section_of,
     xml_messages_to_lines,
-    is_chinese,
 )
 
 # --------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from memory_demos.providers.offline_model.lexicon import (
     DEFAULT_MODEL_NAME,
     ENCODING_NAME,
 )
-from memory_demos.providers.offline_model.reply import stream_chunks, call_purpose, compose_reply
+from memory_demos.providers.offline_model.reply import call_purpose, compose_reply, stream_chunks
 from memory_demos.providers.tokenizer import (
     count_messages_tokens,
     count_text_tokens,

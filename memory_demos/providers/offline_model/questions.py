@@ -6,19 +6,19 @@ import re
 from dataclasses import dataclass
 
 from memory_demos.providers.offline_model.lexicon import (
-    CJK,
-    THING_STOP,
-    ZH_ANIMALS,
-    ZH_FAVOURITE_THINGS,
-    ZH_THINGS,
     ALL_FACTS,
+    CJK,
     HABIT_VERBS,
     RELATIONS_EN,
     RELATIONS_ZH,
+    THING_STOP,
+    ZH_ANIMALS,
+    ZH_FAVOURITE_THINGS,
     ZH_HABIT_VERBS,
+    ZH_THINGS,
 )
 from memory_demos.providers.offline_model.statements import USER
-from memory_demos.providers.offline_model.text import normalize_quotes, normalize_key
+from memory_demos.providers.offline_model.text import normalize_key, normalize_quotes
 from memory_demos.providers.offline_model.value_questions import WHO, whether_question, who_question
 
 

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from langchain_core.messages import BaseMessage, ToolMessage
+from langchain_core.messages import BaseMessage, HumanMessage, ToolMessage
 
 from memory_demos.prompt_markers import (
     ENTITY_EXTRACTION_MARKER,
@@ -19,11 +19,13 @@ from memory_demos.prompt_markers import (
 from memory_demos.providers.offline_model.answers import (
     Reply,
     acknowledge,
+    answer_question,
     answer_questions,
     dont_know,
+    dont_know_nth,
 )
 from memory_demos.providers.offline_model.facts import extract_facts
-from memory_demos.providers.offline_model.knowledge import knowledge_of
+from memory_demos.providers.offline_model.knowledge import Knowledge, knowledge_of
 from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.memory_prompts import (
     entity_extraction_reply,
@@ -33,18 +35,27 @@ from memory_demos.providers.offline_model.memory_prompts import (
     summary_prompt_reply,
 )
 from memory_demos.providers.offline_model.questions import find_questions
+from memory_demos.providers.offline_model.reader import Reading, corrected_text, read_prompt, split_sentences
+from memory_demos.providers.offline_model.recall import (
+    Ask,
+    analyse,
+    answer,
+    conversation_answer,
+    question_parts,
+)
 from memory_demos.providers.offline_model.small_talk import small_talk
 from memory_demos.providers.offline_model.statements import USER
 from memory_demos.providers.offline_model.text import (
     content_text,
-    role_segments,
     is_chinese,
+    role_segments,
 )
 from memory_demos.providers.offline_model.tools import (
-    tool_names,
     answer_from_tools,
     plan_tool_call,
+    tool_names,
 )
+from memory_demos.providers.offline_model.words import casual, to_asker
 
 # --------------------------------------------------------------------------------------------
 # The whole reply
@@ -118,27 +129,111 @@ def compose_reply(
             _memory_prompt_reply(kind, prompt, messages, drift=drift, chatty_entities=chatty_entities)
         )
 
-    text = latest_user_text(messages)
-    chinese = is_chinese(text)
+    raw = latest_user_text(messages)
+    chinese = is_chinese(raw)
     last_human = max((i for i, m in enumerate(messages) if m.type == "human"), default=-1)
     after = messages[last_human + 1 :]
     if any(isinstance(m, ToolMessage) for m in after) and isinstance(messages[-1], ToolMessage):
         return Reply(answer_from_tools(after, chinese=chinese))
-    knowledge = knowledge_of(messages)
-    facts = knowledge.current(USER)
+    reading = read_prompt(messages)
+    read_messages = _as_read(messages, reading)
+    text = latest_user_text(read_messages)
+    knowledge = knowledge_of(read_messages)
     if tools and not any(isinstance(m, ToolMessage) for m in after):
-        planned = plan_tool_call(text, tool_names(tools), facts, chinese=chinese)
+        planned = plan_tool_call(text, tool_names(tools), knowledge.current(USER), chinese=chinese)
         if planned is not None:
             return planned
+    parts = question_parts(raw)
+    if parts:
+        return Reply(_answers(parts, text, reading, knowledge, chinese=chinese))
     questions = find_questions(text)
     if any(question.key is not None for question in questions):
         return Reply(answer_questions(questions, knowledge, chinese=chinese))
-    stated = acknowledge(extract_facts(text), chinese=chinese)
-    if stated and questions:
-        return Reply(
-            f"{stated}{'' if chinese else ' '}{dont_know(chinese=chinese, questions=len(questions))}"
-        )
-    return Reply(stated or small_talk(text, chinese=chinese))
+    return Reply(acknowledgement(text, reading, chinese=chinese))
+
+
+def _as_read(messages: Sequence[BaseMessage], reading: Reading) -> list[BaseMessage]:
+    """The messages as the reader read them: each plain user message with its corrections applied."""
+    humans = [m for m in messages if m.type == "human"]
+    if len(humans) != reading.user_messages:  # a classic template: one message holds the conversation
+        return list(messages)
+    read: list[BaseMessage] = []
+    index = 0
+    for message in messages:
+        if message.type == "human":
+            text = corrected_text(reading, index, content_text(message))
+            read.append(HumanMessage(text) if text != content_text(message) else message)
+            index += 1
+        else:
+            read.append(message)
+    return read
+
+
+def _answers(parts: Sequence[str], text: str, reading: Reading, knowledge: Knowledge, *, chinese: bool) -> str:
+    """An answer to every question: the grammar's where it is sure, else the general reader's."""
+    current = reading.user_messages - 1
+    statements = reading.said
+    asked = [s for s in statements if s.question and s.source == "user" and s.message < current]
+    previous: Ask | None = analyse(asked[-1].text) if asked else None
+    grammar = find_questions(text)
+    if len(grammar) >= len(parts):  # the grammar's parts: "她" in a second question is the first's person
+        pairs = [(q.text, [q] if q.key is not None else []) for q in grammar]
+    else:
+        pairs = [(part, [q for q in find_questions(part) if q.key is not None]) for part in parts]
+    answers: list[str | None] = []
+    for part, keyed in pairs:
+        ask = analyse(part, previous)
+        said = conversation_answer(part, statements, current=current)
+        if said is None:
+            sure = [answer_question(q, knowledge, chinese=chinese) for q in keyed]
+            said = " ".join(a for a in sure if a) or answer(ask, statements, reading.aliases)
+        answers.append(said)
+        previous = ask
+    if len(answers) == 1:
+        return answers[0] or dont_know(chinese=chinese)
+    if not any(answers):
+        return dont_know(chinese=chinese, questions=len(answers))
+    return ("" if chinese else " ").join(
+        a or dont_know_nth(index, chinese=chinese) for index, a in enumerate(answers)
+    )
+
+
+_VALUE_TOKEN = re.compile(r"(?<!^)(?<![.!?] )\b[A-Z][a-z]+\b|\S*\d\S*")
+
+
+def _faithful(ack: str, said: str) -> bool:
+    """Whether the grammar's acknowledgement says only names and numbers the user said, and, of every
+    sentence it speaks of, all of them ("your kids is Ava" after "my kids are Ava and Leo" is not)."""
+    if not ack:
+        return False
+    acked = {t.strip(".,!?;:").lower() for t in ack.split()}
+    stated = {t.strip(".,!?;:").lower() for t in _VALUE_TOKEN.findall(ack)} - {"got", "nice", "you", "your"}
+    if not stated <= {t.strip(".,!?;:").lower() for t in said.split()}:
+        return False
+    for sentence in split_sentences(said):
+        negated = {m.lower() for m in re.findall(r"\b(?:not|no longer|instead of)\s+(\S+?)[.,!?;]*(?:\s|$)", sentence)}
+        told = {t.strip(".,!?;:").lower() for t in _VALUE_TOKEN.findall(sentence)} - {"i"} - negated
+        if told & acked and not told <= acked:
+            return False
+    return True
+
+
+def acknowledgement(text: str, reading: Reading, *, chinese: bool) -> str:
+    """A reply to a statement: the grammar's when faithful, else the user's own words said back."""
+    current = [s for s in reading.said if s.message == reading.user_messages - 1 and s.source == "user"]
+    standing = [s for s in current if not (s.retracted or s.question or s.hypothetical) and s.about]
+    if not chinese:
+        stated = acknowledge(extract_facts(text), chinese=False)
+        if _faithful(stated, text):
+            return stated
+    if not standing:
+        if any(s.retracted for s in reading.said if s.message == reading.user_messages - 1):
+            return "好的，那句不算。" if chinese else "OK, I'll set that aside."
+        return small_talk(text, chinese=chinese)
+    restated = [to_asker(s.text) for s in standing]
+    if chinese:
+        return "记住了，" + "，".join(r.rstrip("。") for r in restated) + "。"
+    return "Got it: " + "; ".join(r.rstrip(".") for r in restated) + "."
 
 
 def stream_chunks(text: str) -> list[str]:

@@ -13,18 +13,18 @@ from dataclasses import dataclass
 from memory_demos.providers.offline_model.changes import ANY_VALUE
 from memory_demos.providers.offline_model.lexicon import (
     CJK,
-    THING_STOP,
-    ZH_ANIMALS,
-    ZH_FAVOURITE_THINGS,
-    ZH_QUESTION_RE,
-    ZH_THINGS,
-    ZH_VALUE,
     HABIT_FORMS,
     HABIT_VERBS,
     NATIONALITIES,
     RELATIONS_EN,
     RELATIONS_ZH,
+    THING_STOP,
+    ZH_ANIMALS,
+    ZH_FAVOURITE_THINGS,
     ZH_HABIT_VERBS,
+    ZH_QUESTION_RE,
+    ZH_THINGS,
+    ZH_VALUE,
 )
 from memory_demos.providers.offline_model.text import (
     clean_list,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from memory_demos.providers.offline_model.lexicon import STOPWORDS, DONT_KNOW_EN, DONT_KNOW_ZH
-from memory_demos.providers.offline_model.text import join_en, normalize_quotes, stable_hash, is_chinese
+from memory_demos.providers.offline_model.lexicon import DONT_KNOW_EN, DONT_KNOW_ZH, STOPWORDS
+from memory_demos.providers.offline_model.text import is_chinese, join_en, normalize_quotes, stable_hash
 
 _ZH_TOPIC_CHARS = 12  # longer topics are cut and marked "…", never cut silently inside a word
 _SUMMARY_OPENER = re.compile(

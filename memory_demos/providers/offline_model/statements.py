@@ -26,10 +26,10 @@ from memory_demos.providers.offline_model.sentences import (
     split_sentences,
 )
 from memory_demos.providers.offline_model.text import (
-    normalize_quotes,
-    role_segments,
     first_matching,
     mostly_chinese,
+    normalize_quotes,
+    role_segments,
 )
 
 USER = "user"
@@ -72,7 +72,8 @@ class _Context:
 _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
 _REL_ZH = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
 _PERSON_EN = r"(?:" + NAME_EN + r"\b|[" + CJK + r"]{2,4})"  # a name in English text, maybe Chinese
-_ZH_NAME = r"(?:[" + CJK + r"]{2,3}?|[A-Z][a-z]+)"
+# A Chinese name never starts with a verb, a particle or a number word: 在深圳, 不对, 一只 name nobody.
+_ZH_NAME = r"(?:(?![在是住叫当做有的不一两三四五六七八九十这那今明昨每也还都很对])[" + CJK + r"]{2,3}?|[A-Z][a-z]+)"
 _EN_LEAD = re.compile(
     r"^(?:(?:and|but|so|then|well|oh|also|now|these days|nowadays|today|by the way|in fact|actually|"
     r"anyway|currently|big news|update|ok|okay|yes|no|hi|hello|hey|please)\b[\s,:!-]*)+",
@@ -247,6 +248,9 @@ def _subject_zh(clause: str, context: _Context, inherited: str | None) -> tuple[
         rest = body[rel.end() :]
         if _ZH_NAME_IS.match(rest):
             value = _ZH_NAME_IS_PREFIX.sub("", rest)
+            if re.fullmatch(_ZH_NAME, value):  # "他" in the next clause is the brother just named
+                context.relations.append((first_person, relation, value))
+                context.last_person = value
             return first_person, f"S's {relation} name is {value}", True
         named = next(
             (n for o, r, n in reversed(context.relations) if (o, r) == (first_person, relation)), None

@@ -1,0 +1,497 @@
+"""The general reader: the prompt cut into statements, each with its source, its order and whom it is about.
+
+Corrections are applied as they are read ("My name is Bob — no wait, Rob" reads "My name is Rob";
+"scratch that" takes the statement before it back), questions and hypotheticals are marked as stating
+nothing, and a clause without a subject of its own speaks of the clause before it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from langchain_core.messages import BaseMessage
+
+from memory_demos.providers.offline_model.lexicon import CJK
+from memory_demos.providers.offline_model.text import content_text, role_segments
+from memory_demos.providers.offline_model.words import RELATIONS, ZH_RELATIONS, casual, stem
+
+USER = "user"
+
+
+class Said(NamedTuple):
+    """One statement of the prompt (a clause), as the reader understood it."""
+
+    text: str  # as said (casual spellings written out), a correction applied
+    source: str  # "user", "system" (a note, a summary, stored facts) or "retrieved" (no order)
+    order: int
+    about: str  # USER, "" (nobody in particular), a relation ("sister", "哥哥") or a name
+    subject: str  # the words naming whom it is about, for a clause that has none of its own
+    question: bool = False
+    hypothetical: bool = False
+    change: bool = False
+    retracted: bool = False
+    message: int = 0  # which user message it came from (0-based), for questions about the conversation
+    rewritten: bool = False  # a correction's value put in the place of the old one
+    dropped: bool = False  # taken back with nothing in its place, or replaced within its own message
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？!?])|\n+|(?<=[a-z0-9])\s+[—–-]\s+(?=[a-z])")
+_EN_CLAUSE = re.compile(
+    r"\s*;\s*|,?\s+(?:and|but|so|while|whereas|plus)\s+(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their)\b)"
+    r"|,\s*(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their|what|what's|where|when|who|how|which|do|does|"
+    r"did|is|are|can)\b)",
+    re.IGNORECASE,
+)
+_ZH_CLAUSE = re.compile(r"[，,；;]\s*")
+_QUESTION_EN = re.compile(
+    r"^(?:(?:so|and|but|ok|okay|hey|hi|also|btw|oh|um|well|now|then|thanks|thank you)\b[\s,!.]*)*"
+    r"(?:what|what's|where|where's|when|when's|who|who's|whom|whose|which|why|how|how's|do|does|did|is|are|am|"
+    r"was|were|can|could|would|will|have|has|tell me|remind me|any idea)\b",
+    re.IGNORECASE,
+)
+_QUESTION_ZH = re.compile(
+    "什么|多少|哪|谁|几[点号个岁天次月年位只]|吗[？?。]?$|呢[？?。]?$|[？?]$|是不是|有没有|啥"
+)
+_HYPOTHETICAL = re.compile(
+    r"^(?:\W*(?:and|but|so|well|oh)\s+)?(?:if|suppose|supposing|imagine|what if|say)\b|\bI wish\b|\bif I\b|"
+    r"\bwould (?:love|like) to\b|如果|假如|要是|假设|想象|万一",
+    re.IGNORECASE,
+)
+# Corrections and retractions: what follows replaces what came before, or nothing does.
+_CORRECTION_EN = re.compile(
+    r"(?:^|[\s,.;:!—–-]+)(?P<m>no\s+wait|wait,?\s+no|scratch\s+that|forget\s+(?:that|it)|never\s*mind|"
+    r"sorry,?\s+I\s+meant|I\s+meant|sorry(?=,?\s+(?:it's|its|it\s+is|that's|make))|actually|correction|"
+    r"make\s+(?:that|it)|oops|or\s+rather|not\s+anymore|not\s+any\s+more)(?=[\s,.;:!—–-]|$)",
+    re.IGNORECASE,
+)
+_CORRECTION_ZH = re.compile(
+    r"(?P<m>不对|我是说|我的意思是|改成|改为|改到|其实|说错了|更正|哦不|不是不是|算了)[，,：:]?"
+)
+_RETRACTS = re.compile(r"scratch|forget|never|算了|not\s+any", re.IGNORECASE)
+_FRAGMENT_LEAD = re.compile(
+    r"^(?:(?:it's|its|it\s+is|it\s+was|that's|that\s+is|they're|to|is|are|was|no|wait|sorry|I\s+mean)\b[\s,]*)+",
+    re.IGNORECASE,
+)
+_NOT_OLD = re.compile(r",?\s*(?:and\s+|but\s+)?not\s+(?P<old>.*)$|[，,\s]?不是(?P<zh>.*)$")
+_ZH_NOT_TAIL = re.compile("[，,]\\s*(不是)")  # "是小红，不是小明" stays one clause
+_ZH_FRAGMENT_LEAD = re.compile("^(?:是|应该是|其实是|叫|在)")
+_SUBJECT_START = re.compile(
+    r"^(?:I|I'm|I've|I'd|I'll|my|we|we're|our|he|she|they|it|you|the|this|there)\b", re.I
+)
+_VERB = re.compile(
+    r"\b(?:is|are|am|was|were|have|has|had|live|lives|moved|work|works|like|likes|love|loves|go|goes|leave|"
+    r"leaves|start|starts|got|get|need|take|takes|use|uses|drive|drives|eat|eats|drink|drinks)\b",
+    re.I,
+)
+_LEAD_EN = re.compile(
+    r"^(?:(?:and|but|so|also|oh|ok|okay|well|btw|anyway|hey|hi|hello|yeah|yes|yep|no|plus|then|fyi|lol|um|"
+    r"hmm|right|alright|great|cool|thanks|thank you|by the way|oh and|just so you know)\b[\s,!.:-]*)+",
+    re.IGNORECASE,
+)
+_TRAIL_EN = re.compile(r"[\s,]*\b(?:btw|lol|haha|by the way|fyi|though|i guess|i think)\W*$", re.IGNORECASE)
+_REL_EN = "|".join(sorted(RELATIONS | {"kids", "children", "parents"}, key=len, reverse=True))
+_ABOUT_EN = re.compile(
+    r"^(?:(?P<my>(?i:my|our))\s+(?:(?:older|younger|little|big|baby|best|oldest|youngest|twin|eldest)\s+)?"
+    r"(?P<rel>(?i:"
+    + _REL_EN
+    + r"))(?:'s)?\b(?:,?\s+(?P<n>[A-Z][a-z]+)\b)?|(?P<pro>(?i:he|she|his|her|they|their))\b|"
+    r"(?P<me>I|I'm|I've|I'd|I'll|(?i:me|my|we|we're|we've|our))\b|(?P<name>[A-Z][a-z]+)(?:'s)?\b)",
+)
+_NOT_NAMES = frozenset(
+    [
+        "The",
+        "This",
+        "That",
+        "These",
+        "Those",
+        "There",
+        "Here",
+        "What",
+        "Where",
+        "When",
+        "Who",
+        "Why",
+        "How",
+        "Which",
+        "It",
+        "Its",
+        "My",
+        "Our",
+        "Your",
+        "You",
+        "We",
+        "They",
+        "He",
+        "She",
+        "His",
+        "Her",
+        "And",
+        "But",
+        "So",
+        "Also",
+        "Then",
+        "Now",
+        "Today",
+        "Tomorrow",
+        "Yesterday",
+        "Yes",
+        "No",
+        "Ok",
+        "Okay",
+        "Hi",
+        "Hello",
+        "Hey",
+        "Thanks",
+        "Please",
+        "Just",
+        "Actually",
+        "Maybe",
+        "Sorry",
+        "Well",
+        "Oh",
+        "Is",
+        "Are",
+        "Do",
+        "Does",
+        "Did",
+        "Can",
+        "Could",
+        "Would",
+        "Will",
+        "Should",
+        "Let",
+        "Not",
+        "Every",
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+        "Oops",
+        "Wait",
+        "Scratch",
+        "Forget",
+        "Never",
+        "Next",
+        "Last",
+        "If",
+    ]
+)
+_NAME_OF_REL = re.compile(
+    r"\b(?:my|our)\s+(?P<rel>" + _REL_EN + r")'s\s+name\s+is\s+(?P<n>[A-Z][a-z]+)", re.I
+)
+_REL_IS = re.compile(r"\b(?P<n>[A-Z][a-z]+)\s+is\s+my\s+(?:\w+\s+)?(?P<rel>" + _REL_EN + r")\b")
+_ZH_REL = "|".join(ZH_RELATIONS)
+_ZH_ABOUT = re.compile(
+    r"^(?:(?:我的?)(?P<rel>"
+    + _ZH_REL
+    + r")(?:叫|名字是|的名字是)?(?P<n>(?![在是住叫当做有的])["
+    + CJK
+    + r"]{2,3}?(?=[是住在叫当做有的今喜，,。]|$))?"
+    r"|(?P<pro>他|她)|(?P<me>我们|我)|(?P<name>(?![在是住叫当做有的一两三这那今明昨每])["
+    + CJK
+    + r"]{2,3}?)(?=是|住|叫|在|喜欢|今年|有|说|的))"
+)
+_ZH_LEAD = re.compile(
+    r"^(?:另外|还有|而且|对了|然后|嗯|哦|好的|你好|嗨|所以|但是|不过|可是|顺便说一下)+[，,！!]?"
+)
+_ZH_SUBJECTLESS = re.compile("^(?:住|是|在|喜欢|有|今年|当|做|对|叫|会|要|想|养|开|学|不|也|还|每|刚|已经)")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences, split after . ! ? 。！？, at line breaks and at a dash between words."""
+    return [part.strip() for part in _SENTENCE_END.split(text) if part and part.strip()]
+
+
+def is_question(clause: str) -> bool:
+    """Whether a clause asks: a "?", a question word first, or a Chinese question word or particle."""
+    if clause.rstrip().endswith(("?", "？")):
+        return True
+    if re.search(f"[{CJK}]", clause):
+        return bool(_QUESTION_ZH.search(clause))
+    return bool(_QUESTION_EN.match(clause))
+
+
+def clauses(sentence: str) -> list[str]:
+    """A sentence's clauses: before a new subject or a question (English), at Chinese commas."""
+    chinese = re.search(f"[{CJK}]", sentence) is not None
+    parts = _ZH_CLAUSE.split(sentence) if chinese else _EN_CLAUSE.split(sentence)
+    return [part.strip(" ,.;") for part in parts if part and part.strip(" ,.;")]
+
+
+def tidy(clause: str) -> str:
+    """A clause without its opening interjections and closing fillers ("hey! ...", "... btw")."""
+    if re.search(f"[{CJK}]", clause):
+        return _ZH_LEAD.sub("", clause).strip(" ，,。")
+    return _TRAIL_EN.sub("", _LEAD_EN.sub("", clause)).strip(" ,")
+
+
+class Reading:
+    """What the reader keeps in mind across one prompt: the statements so far and who was named."""
+
+    def __init__(self) -> None:
+        self.said: list[Said] = []
+        self.aliases: dict[str, str] = {}  # a name -> the relation it names ("Priya" -> "sister")
+        self.last_person = ""
+        self.last_subject = ""
+        self.user_messages = 0
+
+    def about(self, clause: str, previous: Said | None) -> tuple[str, str]:
+        """(whom the clause is about, the words that say so) — the previous clause's for none."""
+        if re.search(f"[{CJK}]", clause):
+            return self._about_zh(clause, previous)
+        for pattern in (_NAME_OF_REL, _REL_IS):
+            for found in pattern.finditer(clause):
+                self.aliases[found.group("n")] = stem(found.group("rel"))
+        reported = re.match(
+            r"^(?:my|our|the)\s+\w+\s+(?:said|says|told me|thinks|mentioned)\s+(?:that\s+)?", clause, re.I
+        )
+        body = clause[reported.end() :] if reported else clause
+        found = _ABOUT_EN.match(body)
+        if found is None or (found.group("name") and found.group("name") in _NOT_NAMES):
+            if re.search(r"\b(?:I|I'm|my|me|we|our)\b", body):
+                return USER, ""
+            if previous is not None and not _SUBJECT_START.match(body) and not _VERB.match(body):
+                return previous.about, previous.subject
+            return "", ""
+        if found.group("rel"):
+            relation = stem(found.group("rel"))
+            if found.group("n"):
+                self.aliases[found.group("n")] = relation
+            self.last_person, self.last_subject = relation, found.group(0)
+            return relation, found.group(0)
+        if found.group("pro"):
+            return self.last_person, self.last_subject or found.group(0)
+        if found.group("me"):
+            return USER, ""
+        name = found.group("name")
+        self.last_person, self.last_subject = self.aliases.get(name, name), name
+        return self.last_person, name
+
+    def _about_zh(self, clause: str, previous: Said | None) -> tuple[str, str]:
+        found = _ZH_ABOUT.match(clause)
+        if found is None:
+            if previous is not None and _ZH_SUBJECTLESS.match(clause):
+                return previous.about, previous.subject
+            return (USER, "") if "我" in clause else ("", "")
+        if found.group("rel"):
+            if found.group("n"):
+                self.aliases[found.group("n")] = found.group("rel")
+            self.last_person, self.last_subject = found.group("rel"), "我" + found.group("rel")
+            return found.group("rel"), "我" + found.group("rel")
+        if found.group("pro"):
+            return self.last_person, self.last_subject or found.group(0)
+        if found.group("me"):
+            return USER, ""
+        name = found.group("name")
+        self.last_person, self.last_subject = self.aliases.get(name, name), name
+        return self.last_person, name
+
+    def last_fact(self, holding: str = "") -> int | None:
+        """The newest user statement still standing (holding ``holding``): what "scratch that" takes back."""
+        return next(
+            (
+                i
+                for i in range(len(self.said) - 1, -1, -1)
+                if self._stands(self.said[i]) and holding.casefold() in self.said[i].text.casefold()
+            ),
+            None,
+        )
+
+    @staticmethod
+    def _stands(said: Said) -> bool:
+        return said.source == "user" and not (said.question or said.retracted or said.hypothetical)
+
+    def add(self, clause: str, source: str, message: int, *, change: bool = False) -> None:
+        clause = tidy(clause)
+        if not clause:
+            return
+        previous = self.said[-1] if self.said and self.said[-1].message == message else None
+        about, subject = self.about(clause, previous)
+        self.said.append(
+            Said(
+                clause,
+                source,
+                len(self.said),
+                about,
+                subject,
+                is_question(clause),
+                bool(_HYPOTHETICAL.search(clause)),
+                change,
+                message=message,
+            )
+        )
+
+    def correct(self, clause: str, source: str, message: int) -> bool:
+        """Read a clause holding a correction; False when it holds none."""
+        chinese = re.search(f"[{CJK}]", clause) is not None
+        found = (_CORRECTION_ZH if chinese else _CORRECTION_EN).search(clause)
+        if found is None or source != "user" or is_question(clause):
+            return False
+        before, after = clause[: found.start()].strip(" ,—–-"), clause[found.end() :].strip(" ,.!—–-:;")
+        if before and found.group("m").startswith("改"):  # 我的订单号改成了B-02: a change said whole
+            self.add(clause, source, message, change=True)
+            return True
+        if before:
+            self.add(before, source, message)
+        fragment = (_ZH_FRAGMENT_LEAD if chinese else _FRAGMENT_LEAD).sub("", after).strip(" ,.!")
+        named = _NOT_OLD.search(fragment)  # "it's Porto, not Lisbon": Porto, in Lisbon's place
+        old_value = (named.group("old") or named.group("zh") or "").strip(" ,.!。") if named else ""
+        fragment = fragment[: named.start()].strip(" ,，") if named else fragment
+        target = self.last_fact(old_value)
+        if not fragment:
+            if _RETRACTS.search(found.group("m")) and target is not None:
+                self.said[target] = self.said[target]._replace(retracted=True, dropped=True)
+            return True
+        if target is not None and _is_fragment(fragment, chinese=chinese):
+            old = self.said[target]
+            self.said[target] = old._replace(retracted=True, dropped=old.message == message)
+            corrected = (
+                old.text.replace(old_value, fragment) if old_value else align(old.text, fragment, chinese=chinese)
+            )
+            self.said.append(
+                old._replace(text=corrected, order=len(self.said), change=True, message=message, rewritten=True)
+            )
+            return True
+        self.add(after, source, message, change=True)
+        return True
+
+    def read(self, text: str, source: str, message: int) -> None:
+        for sentence in split_sentences(casual(text) if source == "user" else text):
+            sentence = _ZH_NOT_TAIL.sub(r" \1", sentence)
+            pending = ""  # a correction word standing alone ("不对，是上海") corrects the clause after it
+            for clause in clauses(sentence) if source != "retrieved" else [sentence]:
+                clause = f"{pending} {clause}".strip() if pending else clause
+                marker = (_CORRECTION_ZH if re.search(f"[{CJK}]", clause) else _CORRECTION_EN).fullmatch(
+                    clause
+                )
+                if marker and not _RETRACTS.search(marker.group("m")):
+                    pending = clause
+                    continue
+                pending = ""
+                if not self.correct(clause, source, message):
+                    self.add(clause, source, message)
+
+
+def _is_fragment(text: str, *, chinese: bool) -> bool:
+    """A few words with no subject or verb of their own ("Rob", "on Wednesday", "三只"): a replacement value."""
+    if chinese:
+        return len(text) <= 8 and not re.search("[我你他她]|住在|喜欢", text)
+    words = text.split()
+    return len(words) <= 4 and not _SUBJECT_START.match(text) and not _VERB.search(text)
+
+
+_TYPED = (
+    re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}[:.]\d{2}\b", re.I),
+    re.compile(
+        r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:january|february|march|april|may|june|july|august|"
+        r"september|october|november|december)(?:\s+\d{1,2}(?:st|nd|rd|th)?)?|\btoday\b|\btomorrow\b|\btonight\b",
+        re.I,
+    ),
+    re.compile(r"[$€£¥]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:dollars|euros|bucks|pounds|usd|eur)\b", re.I),
+    re.compile(
+        r"\b\d[\d,.]*\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple)\b", re.I
+    ),
+    re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b"),
+)
+_ZH_NUMBER = re.compile(r"[\d一二两三四五六七八九十百千万]+[只个位条件本辆台岁块元点号月天年次]?")
+
+
+def align(old: str, fragment: str, *, chinese: bool) -> str:
+    """``old`` with ``fragment`` in the place of the value it corrects ("My name is Bob" + "Rob")."""
+    if chinese:
+        if _ZH_NUMBER.match(fragment) and _ZH_NUMBER.search(old):
+            spans = list(_ZH_NUMBER.finditer(old))
+            return old[: spans[-1].start()] + fragment + old[spans[-1].end() :]
+        verbs = list(re.finditer("住在|叫|是|在|去|到|为|成|有|想|要", old))
+        return old[: verbs[-1].end()] + fragment if verbs else fragment
+    for pattern in _TYPED:
+        new, olds = pattern.search(fragment), list(pattern.finditer(old))
+        olds = [m for m in olds if m.start() > 0 or pattern is not _TYPED[-1]]
+        if new and olds:
+            last = olds[-1]
+            lead = fragment.split()[0].lower()
+            start = last.start()
+            before = old[:start].rstrip().rsplit(" ", 1)
+            if len(before) == 2 and before[1].lower() == lead:  # "on Tuesday" -> "on Wednesday"
+                start = len(before[0]) + 1
+            return old[:start] + fragment + old[last.end() :]
+    lead = fragment.split()[0].lower()
+    at = [m.start() for m in re.finditer(r"\b" + re.escape(lead) + r"\b", old, re.I)]
+    if at:
+        return old[: at[-1]] + fragment
+    copula = list(re.finditer(r"\b(?:is|are|am|was|'s|to|at|in|on|for|with)\b", old))
+    if copula:
+        return old[: copula[-1].end()] + " " + fragment
+    return fragment
+
+
+def _system_blocks(text: str) -> list[tuple[str, bool]]:
+    """A system text cut at its headers: (block, retrieved by similarity?)."""
+    blocks: list[tuple[str, bool]] = []
+    retrieved, lines = False, []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.endswith((":", "：")) and len(stripped) < 120:
+            blocks.append(("\n".join(lines), retrieved))
+            retrieved, lines = bool(re.search(r"retriev|similar|relevant|检索|相关", stripped, re.I)), []
+            continue
+        lines.append(line)
+    blocks.append(("\n".join(lines), retrieved))
+    return [(block, flag) for block, flag in blocks if block.strip()]
+
+
+_ASSISTANT_NOTE = re.compile(r"^\s*(?:you\s+are|you're|answer|be\s+|respond|reply|你是|请)", re.I)
+
+
+def read_prompt(messages: Sequence[BaseMessage]) -> Reading:
+    """Every statement of the prompt, in order; the assistant's own replies state nothing new."""
+    reading = Reading()
+    user_message = 0
+    for message in messages:
+        text = content_text(message)
+        if message.type == "system":
+            for block, retrieved in _system_blocks(text):
+                for segment in role_segments(block, "narrative"):
+                    if segment.role == "ai":
+                        continue
+                    source = "retrieved" if retrieved else "user" if segment.role == "human" else "system"
+                    kept = "\n".join(ln for ln in segment.text.splitlines() if not _ASSISTANT_NOTE.match(ln))
+                    reading.read(kept, source, user_message)
+        elif message.type == "human":
+            for segment in role_segments(text, "human"):
+                if segment.role == "human":
+                    reading.read(segment.text, "user", user_message)
+                    user_message += 1
+                elif segment.role == "narrative":
+                    reading.read(segment.text, "system", user_message)
+    reading.user_messages = user_message
+    return reading
+
+
+def corrected_text(reading: Reading, message: int, text: str) -> str:
+    """One user message as the reader read it: casual spellings written out, corrections applied."""
+    said = [s for s in reading.said if s.message == message and s.source == "user"]
+    if not any(s.dropped or s.rewritten for s in said):
+        return casual(text)
+    return " ".join(
+        s.text + ("" if s.text.endswith((".", "?", "!", "。", "？")) else ".")
+        for s in said
+        if not s.dropped
+    )

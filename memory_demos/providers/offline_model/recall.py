@@ -1,0 +1,282 @@
+"""Answering from the statements that bear on a question, said back from the asker's side.
+
+A statement bears on a question when it speaks of the same person and holds the question's content
+words (after normalisation, related words folded; Chinese by character pairs) and the kind of thing
+asked for (a time for "when", a number for "how many", a place for "where", a name for "who").
+The newest statement on a topic wins; when nothing bears on the question, there is no answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from memory_demos.providers.offline_model.lexicon import CJK
+from memory_demos.providers.offline_model.reader import (
+    USER,
+    Said,
+    clauses,
+    is_question,
+    split_sentences,
+    tidy,
+)
+from memory_demos.providers.offline_model.words import (
+    QUESTION_STOP,
+    RELATIONS,
+    WEAK,
+    ZH_RELATIONS,
+    casual,
+    en_words,
+    stem,
+    to_asker,
+    zh_grams,
+)
+
+
+class Ask(NamedTuple):
+    """What a question asks: its content words, the kind of answer, and whom it is about."""
+
+    text: str
+    words: frozenset[str]  # English stems, or Chinese character pairs
+    weak: frozenset[str]
+    wants: str  # "time", "number", "money", "place", "person", "name" or ""
+    about: str  # USER, "" (anyone), a relation or a name
+    chinese: bool
+
+
+_WANTS_EN = (
+    (re.compile(r"\bhow\s+(?:many|often)\b", re.I), "number"),
+    (re.compile(r"\bhow\s+much\b|\b(?:price|cost)\b", re.I), "money"),
+    (re.compile(r"\bhow\s+(?:old|long|far|tall)\b", re.I), "number"),
+    (re.compile(r"\bwhen\b|\bwhat\s+(?:time|day|date|year|month)\b|\bwhich\s+day\b", re.I), "time"),
+    (re.compile(r"\bwhere\b|\bwhat\s+(?:city|town|country|address|street)\b", re.I), "place"),
+    (re.compile(r"\bwho\b|\bwhose\b", re.I), "person"),
+    (re.compile(r"\bname[sd]?\b|\bcalled\b", re.I), "name"),
+)
+_WANTS_ZH = (
+    (re.compile("几点|什么时候|哪天|几号|哪一天|星期几|周几|几月|哪年|什么时间"), "time"),
+    (re.compile("多少钱|价格|价钱|花了多少"), "money"),
+    (re.compile("多少|几[个只位条本辆台岁次天年]|多大|多久|多长"), "number"),
+    (re.compile("哪里|哪儿|在哪|什么地方|哪个城市|去哪"), "place"),
+    (re.compile("谁"), "person"),
+    (re.compile("叫什么|名字"), "name"),
+    (re.compile("做什么|干什么|什么工作|职业"), "job"),
+)
+_HAS = {
+    "time": re.compile(
+        r"\d|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
+        r"\b(?:today|tomorrow|tonight|yesterday|morning|afternoon|evening|noon|midnight|week|weekend|month|year|"
+        r"spring|summer|autumn|fall|winter|christmas|o'clock)\b|[点号月日周年天]|星期|今天|明天|后天|昨天|早上|晚上|下午|上午|中午|周末",
+        re.I,
+    ),
+    "number": re.compile(
+        r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
+        r"hundred|dozen|couple|a few|several|once|twice|single|no)\b|[一二两三四五六七八九十百千万]",
+        re.I,
+    ),
+    "money": re.compile(r"\d|[$€£¥]|\b(?:free|hundred|thousand)\b|[块元钱]", re.I),
+    "place": re.compile(r"\b(?:in|at|to|from|near|on)\s+\w|(?<!^)\b[A-Z][a-z]+|[在住去到从来自市省区县路街]"),
+    "person": re.compile(r"(?<!^)\b[A-Z][a-z]+|[" + CJK + r"]"),
+    "name": re.compile(r"(?<!^)\b[A-Z][a-z]+|\bnamed?\b|\bcalled\b|叫|名字"),
+    "job": re.compile("[是当做干]|工作|上班"),
+}
+_ABOUT_Q_EN = re.compile(
+    r"\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|best|oldest|youngest|twin|eldest)\s+)?(?P<rel>\w+)|"
+    r"(?P<pro>\b(?:he|she|his|her|him|they|their|them)\b)|(?<!^)(?P<name>\b[A-Z][a-z]+\b)|"
+    r"(?P<me>\b(?:I|me|my|we|our)\b)",
+)
+_ZH_REL = "|".join(ZH_RELATIONS)
+_ABOUT_Q_ZH = re.compile(r"我的?(?P<rel>" + _ZH_REL + r")|(?P<pro>他|她)|(?P<me>我)")
+_FOLLOW_UP = re.compile(
+    r"^(?:and|what about|how about|also)\b|\b(?:it|its|they|them|their|that|those)\b|^那|呢[？?]?$", re.I
+)
+_CONVO_EN = re.compile(
+    r"\bwhat\s+(?:did|was|were|have)\s+(?:I|my)\s+(?:just\s+)?(?P<verb>ask|asked|say|said|tell|told|mention|"
+    r"first|last|previous|question|message)\b|\bwhat\s+(?:was|is)\s+(?:my|the)\s+(?P<which>first|last|previous)\s+"
+    r"(?:question|message|thing)|\bwhat\s+(?:was\s+)?the\s+first\s+thing\s+I\s+(?:said|asked)",
+    re.I,
+)
+_CONVO_ZH = re.compile(
+    r"我(?:的)?(?:第一|最后|上一|刚才|刚刚|之前|一开始)[个句次]?(?:问题|问|说|讲|提)(?:了|的|过)?(?:是|些)?(?:什么|啥)|"
+    r"我(?:刚才|刚刚|之前|一开始|第一句|最先)(?:问|说|讲|提)(?:了|过|的)?(?:什么|啥|哪些)|我(?:关于|对)(?P<t>.+?)说(?:了|过)什么"
+)
+_ABOUT_TOPIC = re.compile(
+    r"\b(?:say|said|tell\s+you|told\s+you|mention(?:ed)?)\s+about\s+(?P<t>.+?)\s*\??$", re.I
+)
+
+
+def _wants(text: str, chinese: bool) -> str:
+    for pattern, kind in _WANTS_ZH if chinese else _WANTS_EN:
+        if pattern.search(text):
+            return kind
+    return ""
+
+
+def analyse(text: str, previous: Ask | None = None) -> Ask:
+    """A question's content words, the kind of answer it wants and whom it is about."""
+    text = casual(text).strip()
+    chinese = re.search(f"[{CJK}]", text) is not None
+    wants = _wants(text, chinese)
+    if chinese:
+        found = _ABOUT_Q_ZH.search(text)
+        words = zh_grams(text, question=True)
+        weak: set[str] = set()
+        about = ""
+        if found:
+            about = found.group("rel") or (USER if found.group("me") else previous.about if previous else "")
+            words = zh_grams(text[: found.start()] + " " + text[found.end() :], question=True)
+        about = about or ("" if not previous or not _FOLLOW_UP.search(text) else previous.about)
+    else:
+        about, words, weak = _about_en(text, previous), set(), set()
+        for word in en_words(text):
+            lowered = word.lower()
+            if lowered in QUESTION_STOP or stem(lowered) == about:
+                continue
+            (weak if lowered in WEAK or stem(lowered) in WEAK else words).add(stem(lowered))
+    if previous is not None and _FOLLOW_UP.search(text) and len(words) <= 1:
+        words |= previous.words
+        wants = wants or previous.wants
+    return Ask(text, frozenset(words), frozenset(weak), wants, about, chinese)
+
+
+def _about_en(text: str, previous: Ask | None) -> str:
+    about = ""
+    for found in _ABOUT_Q_EN.finditer(text):
+        if found.group("rel") and stem(found.group("rel")) in RELATIONS:
+            return stem(found.group("rel"))
+        if found.group("name") and found.group("name") not in {"I", "What", "Where", "When", "Who", "How"}:
+            return found.group("name")
+        if found.group("pro") and previous is not None and previous.about not in {"", USER}:
+            return previous.about
+        if found.group("me"):
+            about = USER
+    return about
+
+
+def _statement_words(said: Said, chinese: bool) -> set[str]:
+    if chinese:
+        return zh_grams(said.text)
+    return {stem(w) for w in en_words(said.text)}
+
+
+def _about_fits(ask: Ask, said: Said, aliases: dict[str, str]) -> bool:
+    wanted = aliases.get(ask.about, ask.about)
+    if wanted in {"", USER}:
+        return said.about in {"", USER} or (wanted == "" and ask.wants == "person")
+    if said.about == wanted:
+        return True
+    return wanted.lower() in said.text.lower() or any(
+        name.lower() in said.text.lower() for name, rel in aliases.items() if rel == wanted
+    )
+
+
+def bearing(ask: Ask, said: Said, aliases: dict[str, str]) -> float:
+    """How much a statement bears on a question: 0 for not at all."""
+    if said.question or said.hypothetical or said.retracted or not _about_fits(ask, said, aliases):
+        return 0.0
+    chinese = re.search(f"[{CJK}]", said.text) is not None
+    if chinese != ask.chinese and not ask.words & _statement_words(said, chinese):
+        return 0.0
+    words = _statement_words(said, chinese)
+    needed = ask.words or ask.weak
+    matched = len(needed & words)
+    if ask.wants == "name" and not ask.chinese:
+        needed = needed - {"name", "call"}
+    elif ask.wants == "job":
+        needed = needed - {"@工作"}
+    if needed and matched < len(needed) - (1 if len(needed) >= 4 else 0):
+        return 0.0
+    if not needed and not (ask.wants and ask.about):
+        return 0.0
+    has = _HAS.get(ask.wants)
+    if has is not None and not has.search(said.text):
+        return 0.0
+    return matched + (0.5 if has is not None else 0.0) + (0.25 if said.about == ask.about else 0.0)
+
+
+def _frame(said: Said) -> set[str]:
+    """A statement's words without its values: two statements with one frame speak of one topic."""
+    if re.search(f"[{CJK}]", said.text):
+        return {g for g in zh_grams(said.text) if not re.search(r"[\d一二两三四五六七八九十]", g)}
+    return {stem(w) for w in en_words(said.text) if w[:1].islower() and not w[:1].isdigit()} - QUESTION_STOP
+
+
+def _newest_on_topic(candidates: list[tuple[float, Said]]) -> list[Said]:
+    """The statements to answer with: the best, and others as good that no newer one replaced."""
+    best = max(score for score, _ in candidates)
+    chosen = sorted((s for score, s in candidates if score >= best - 0.25), key=lambda s: s.order)
+    kept: list[Said] = []
+    for said in chosen:
+        frame = _frame(said)
+        replaced = [
+            k
+            for k in kept
+            if said.change or (frame and len(frame & _frame(k)) / max(len(frame | _frame(k)), 1) >= 0.5)
+        ]
+        if replaced and not re.search(r"\b(?:also|too|as well)\b|也|还", said.text):
+            kept = [k for k in kept if k not in replaced]
+        kept.append(said)
+    return kept[-3:]
+
+
+def _restate(said: Said) -> str:
+    text = said.text
+    if said.source == "retrieved" or said.source == "system" or said.source == "user":
+        text = to_asker(text)
+    if said.subject and not said.text.startswith(said.subject.split()[0]):
+        subject = to_asker(said.subject)
+        if re.search(f"[{CJK}]", text):
+            subject = subject.replace("他", "").replace("她", "") or subject
+        text = f"{subject}{'' if re.search(f'[{CJK}]', text) else ' '}{text}"
+    text = text.strip()
+    end = "" if text.endswith((".", "!", "。", "！")) else ("。" if re.search(f"[{CJK}]", text) else ".")
+    return text[:1].upper() + text[1:] + end
+
+
+def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str]) -> str | None:
+    """The statements that bear on ``ask``, said back from the asker's side; None when none does."""
+    scored = [(bearing(ask, said, aliases), said) for said in statements]
+    candidates = [(score, said) for score, said in scored if score > 0]
+    if not candidates:
+        return None
+    joiner = "" if ask.chinese else " "
+    return joiner.join(dict.fromkeys(_restate(said) for said in _newest_on_topic(candidates)))
+
+
+def conversation_answer(text: str, statements: Sequence[Said], *, current: int) -> str | None:
+    """ "What did I ask you first?", 我刚才问了什么？: answered from the user's messages in the prompt."""
+    text = casual(text)
+    chinese = re.search(f"[{CJK}]", text) is not None
+    found = (_CONVO_ZH if chinese else _CONVO_EN).search(text)
+    if found is None:
+        return None
+    earlier = [s for s in statements if s.source == "user" and s.message < current]
+    if not earlier:
+        return None
+    asked = re.search(r"ask|question|问", text, re.I) is not None
+    pool = [s for s in earlier if s.question] if asked else earlier
+    topic = _ABOUT_TOPIC.search(text) if not chinese else None
+    if topic or (chinese and found.groupdict().get("t")):
+        ask = analyse(topic.group("t") if topic else found.group("t"))
+        pool = [s for s in earlier if not s.question and ask.words & _statement_words(s, chinese)]
+    elif re.search(r"first|第一|一开始|最先", text):
+        pool = [s for s in pool if s.message == pool[0].message] if pool else []
+    elif pool:
+        pool = [s for s in pool if s.message == pool[-1].message]
+    if not pool:
+        return None
+    quoted = " ".join(s.text for s in pool)
+    if chinese:
+        return f"你{'问的是' if asked else '说的是'}：“{quoted}”"
+    return f"You {'asked' if asked else 'said'}: “{quoted}”"
+
+
+def question_parts(text: str) -> list[str]:
+    """Every question a message asks, in order ("I'm Mara. where do i live" asks one)."""
+    parts: list[str] = []
+    for sentence in split_sentences(casual(text)):
+        for clause in clauses(sentence):
+            if is_question(clause):
+                parts.append(tidy(clause) or clause)
+    return parts

@@ -1,0 +1,447 @@
+"""Words as the general reader compares them: casual typing undone, word forms and related words folded,
+Chinese cut into character pairs, and a statement turned to the asker's side (I -> you, 我 -> 你)."""
+
+from __future__ import annotations
+
+import re
+
+from memory_demos.providers.offline_model.lexicon import CJK, RELATIONS_EN, RELATIONS_ZH
+
+# Casual spellings and dropped apostrophes, as people type them ("whats", "im", "u").
+_CASUAL = {
+    "whats": "what's",
+    "wats": "what's",
+    "wheres": "where's",
+    "whos": "who's",
+    "hows": "how's",
+    "whens": "when's",
+    "thats": "that's",
+    "im": "I'm",
+    "ive": "I've",
+    "dont": "don't",
+    "doesnt": "doesn't",
+    "didnt": "didn't",
+    "cant": "can't",
+    "wont": "won't",
+    "isnt": "isn't",
+    "arent": "aren't",
+    "wasnt": "wasn't",
+    "havent": "haven't",
+    "u": "you",
+    "ya": "you",
+    "ur": "your",
+    "yr": "your",
+    "pls": "please",
+    "plz": "please",
+    "bc": "because",
+    "cuz": "because",
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+    "tomorow": "tomorrow",
+    "wanna": "want to",
+    "gonna": "going to",
+    "gotta": "got to",
+    "b4": "before",
+    "teh": "the",
+    "adress": "address",
+    "i": "I",
+    "i'm": "I'm",
+    "i've": "I've",
+    "i'll": "I'll",
+    "i'd": "I'd",
+}
+_CASUAL_RE = re.compile(r"(?<![\w'-])(?:" + "|".join(map(re.escape, _CASUAL)) + r")(?![\w'-])", re.IGNORECASE)
+_NAMES_IS = re.compile(r"^(?:(?:hey|hi|hello|oh|ok|so|and)\W+)*names?'?s?\s+(?=[A-Z])", re.IGNORECASE)
+
+
+def casual(text: str) -> str:
+    """``text`` with casual spellings written out ("whats my name" -> "what's my name")."""
+    text = text.replace("’", "'").replace("‘", "'")
+    text = _CASUAL_RE.sub(
+        lambda m: _CASUAL.get(m.group(0).lower(), m.group(0)) if m.group(0) != "U" else "you", text
+    )
+    return _NAMES_IS.sub(
+        lambda m: m.group(0)[: len(m.group(0)) - len(m.group(0).lstrip())] + "my name is ", text
+    )
+
+
+# Word forms that suffix rules miss, and related words that answer each other's questions.
+_IRREGULAR = {
+    "children": "kid",
+    "child": "kid",
+    "kids": "kid",
+    "people": "person",
+    "men": "man",
+    "women": "woman",
+    "left": "leave",
+    "went": "go",
+    "gone": "go",
+    "ate": "eat",
+    "drank": "drink",
+    "drove": "drive",
+    "flew": "fly",
+    "born": "birth",
+    "bought": "buy",
+    "paid": "pay",
+    "spent": "spend",
+    "met": "meet",
+    "took": "take",
+    "taken": "take",
+    "got": "get",
+    "saw": "see",
+    "told": "say",
+    "said": "say",
+    "favorite": "favourite",
+    "color": "colour",
+    "mum": "mom",
+    "mother": "mom",
+    "mommy": "mom",
+    "father": "dad",
+    "daddy": "dad",
+    "bro": "brother",
+    "sis": "sister",
+    "grandmother": "grandma",
+    "granny": "grandma",
+    "grandfather": "grandpa",
+    "neighbor": "neighbour",
+    "coworker": "colleague",
+    "co-worker": "colleague",
+}
+_RELATED = (
+    "allergy allergic allergi allerg allergen",
+    "live move stay reside based home",
+    "work job employ employer company office career profession occupation firm",
+    "name call",
+    "birth birthday bday",
+    "cost price pay spend charge fee worth expensive cheap",
+    "like love enjoy fond favourite prefer",
+    "hate dislike",
+    "medication medicine med pill prescription drug tablet dose",
+    "phone mobile cell",
+    "study student major course degree school university college class",
+    "leave depart departure",
+    "arrive arrival land",
+    "start begin",
+    "meet meeting",
+    "appointment appt",
+    "flight fly plane",
+    "vet veterinarian",
+    "dog puppy pup",
+    "cat kitten kitty",
+    "car vehicle",
+    "trip travel vacation holiday",
+    "password passcode",
+    "hobby pastime",
+    "boss manager supervisor",
+    "friend buddy pal",
+    "wife husband spouse partner",
+    "doctor dr physician",
+    "eat food",
+    "speak language",
+    "age old",
+    "vegetarian vegan meat",
+)
+_GROUP: dict[str, str] = {word: group.split()[0] for group in _RELATED for word in group.split()}
+_ZH_RELATED = (
+    "过敏",
+    "住 搬 家",
+    "工作 职业 上班 当 做",
+    "名字 叫",
+    "生日 出生",
+    "价格 多少钱 价钱 钱 花 块 元",
+    "喜欢 爱",
+    "药 吃药 服用",
+    "手机 电话",
+    "专业 学习 读 学",
+)
+ZH_KEYWORDS: dict[str, str] = {word: group.split()[0] for group in _ZH_RELATED for word in group.split()}
+
+
+def stem(word: str) -> str:
+    """A crude stem: lower case, possessive and plural gone, -ing/-ed gone, related words folded."""
+    word = word.lower().strip("'")
+    word = word[:-2] if word.endswith("'s") else word
+    word = _IRREGULAR.get(word, word)
+    if word in _GROUP:
+        return _GROUP[word]
+    if len(word) > 4:
+        if word.endswith("ies"):
+            word = word[:-3] + "y"
+        elif word.endswith(("sses", "shes", "ches", "xes")):
+            word = word[:-2]
+        elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+            word = word[:-1]
+        if word.endswith("ing") and len(word) > 5:
+            word = word[:-3]
+        elif word.endswith("ed") and len(word) > 4:
+            word = word[:-2]
+        if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+            word = word[:-1]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    word = _IRREGULAR.get(word, word)
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
+    return _GROUP.get(word, _GROUP.get(word + "e", word))
+
+
+# Words a question is made of that say nothing of its topic.
+QUESTION_STOP = frozenset(
+    [
+        "what",
+        "what's",
+        "where",
+        "where's",
+        "when",
+        "when's",
+        "who",
+        "who's",
+        "whom",
+        "whose",
+        "which",
+        "why",
+        "how",
+        "how's",
+        "is",
+        "are",
+        "am",
+        "was",
+        "were",
+        "do",
+        "does",
+        "did",
+        "i",
+        "i'm",
+        "me",
+        "my",
+        "mine",
+        "myself",
+        "you",
+        "your",
+        "yours",
+        "the",
+        "a",
+        "an",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "for",
+        "from",
+        "with",
+        "about",
+        "again",
+        "remind",
+        "tell",
+        "please",
+        "can",
+        "could",
+        "would",
+        "will",
+        "know",
+        "remember",
+        "there",
+        "that",
+        "this",
+        "it",
+        "its",
+        "it's",
+        "they",
+        "their",
+        "them",
+        "he",
+        "she",
+        "his",
+        "her",
+        "him",
+        "and",
+        "or",
+        "so",
+        "ok",
+        "okay",
+        "hey",
+        "hi",
+        "btw",
+        "any",
+        "some",
+        "now",
+        "currently",
+        "still",
+        "exactly",
+        "be",
+        "been",
+        "being",
+        "has",
+        "had",
+        "say",
+        "said",
+        "let",
+        "us",
+        "we",
+        "our",
+        "just",
+        "really",
+        "actually",
+        "um",
+        "oh",
+        "well",
+        "also",
+        "if",
+        "then",
+        "than",
+        "one",
+        "ones",
+        "all",
+        "should",
+        "shall",
+        "may",
+        "might",
+        "must",
+        "exact",
+        "precise",
+        "right",
+    ]
+)
+WEAK = frozenset(
+    [
+        "have",
+        "get",
+        "make",
+        "go",
+        "take",
+        "big",
+        "much",
+        "many",
+        "long",
+        "old",
+        "often",
+        "time",
+        "kind",
+        "type",
+        "thing",
+        "things",
+        "day",
+        "date",
+        "year",
+        "price",
+        "cost",
+        "number",
+        "amount",
+        "name",
+        "place",
+        "city",
+        "called",
+        "named",
+        "happen",
+        "happening",
+        "plan",
+        "planning",
+    ]
+)
+_EN_WORD = re.compile(r"[A-Za-z0-9$€£¥][\w$€£¥:.,'-]*[\w]|[A-Za-z0-9]")
+
+
+def en_words(text: str) -> list[str]:
+    """The English words of ``text``, amounts and times kept whole ("$1,299", "9:40")."""
+    return _EN_WORD.findall(text)
+
+
+_ZH_FUNCTION_CHARS = "的了是我你他她它们吗呢吧啊呀嘛么在和与跟也都就还很又对不要有个一这那"
+_ZH_QUESTION_WORDS = re.compile(
+    "做什么|干什么|什么工作|什么时候|什么|多少钱|多少|哪里|哪儿|哪个|哪些|哪|谁|几点|几号|几个|几|怎么样|怎么|如何|为什么|是否|请问|"
+    "知道|记得|告诉|一下|现在|目前|吗|呢|吧|啊|呀|？|\\?|，|,|。|！|!"
+)
+_CJK_RUN = re.compile(f"[{CJK}]+")
+_ZH_STOP_SPLIT = re.compile(f"[{_ZH_FUNCTION_CHARS}]+")
+
+
+def zh_grams(text: str, *, question: bool = False) -> set[str]:
+    """Chinese content as character pairs (and related-word groups); a statement's single characters too.
+
+    A question's words and particles are cut out first, and its runs split at function characters.
+    """
+    if question:
+        text = _ZH_QUESTION_WORDS.sub(" ", text)
+    grams: set[str] = set()
+    for run in _CJK_RUN.findall(text):
+        grams.update("@" + group for word, group in ZH_KEYWORDS.items() if word in run)
+        if not question:
+            grams.update(run)
+            grams.update(run[i : i + 2] for i in range(len(run) - 1))
+            continue
+        for piece in _ZH_STOP_SPLIT.split(run):
+            grams.update(piece[i : i + 2] for i in range(len(piece) - 1)) if len(piece) > 1 else grams.add(piece)
+    grams.discard("")
+    return grams
+
+
+# --------------------------------------------------------------------------------------------
+# The asker's side
+
+_FLIP_EN = {
+    "i": "you",
+    "me": "you",
+    "my": "your",
+    "mine": "yours",
+    "myself": "yourself",
+    "i'm": "you're",
+    "i've": "you've",
+    "i'll": "you'll",
+    "i'd": "you'd",
+    "we": "you",
+    "us": "you",
+    "our": "your",
+    "ours": "yours",
+    "we're": "you're",
+    "we've": "you've",
+    "we'll": "you'll",
+    "ourselves": "yourselves",
+}
+_FLIP_RE = re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, _FLIP_EN)) + r")(?![\w'])", re.IGNORECASE)
+_YOU_AM = re.compile(r"\byou (am|was)\b")
+_HUMAN = re.compile(r"\b(?:the (?:human|user))('s)?(?=\W|$)", re.IGNORECASE)
+_HUMAN_VERB = re.compile(r"\byou (is|was|has|does|isn't|wasn't|hasn't|doesn't|\w+(?<!s)s)\b")
+_THIRD_VERBS = {
+    "is": "are",
+    "was": "were",
+    "has": "have",
+    "does": "do",
+    "isn't": "aren't",
+    "wasn't": "weren't",
+}
+_THIRD_VERBS |= {"hasn't": "haven't", "doesn't": "don't"}
+
+
+def _plain_verb(verb: str) -> str:
+    if verb in _THIRD_VERBS:
+        return _THIRD_VERBS[verb]
+    if verb.endswith("ies") and len(verb) > 4:
+        return verb[:-3] + "y"
+    if verb.endswith(("ches", "shes", "sses", "xes", "oes")):
+        return verb[:-2]
+    return verb[:-1]
+
+
+def to_asker_en(text: str) -> str:
+    """The user's words said back to them: "I'm allergic to peanuts" -> "you're allergic to peanuts"."""
+    if _HUMAN.search(text):  # a note about "the human" speaks of the user in the third person
+        text = _HUMAN.sub(lambda m: "your" if m.group(1) else "you", text)
+        text = _HUMAN_VERB.sub(lambda m: "you " + _plain_verb(m.group(1)), text)
+        return text
+    flipped = _FLIP_RE.sub(lambda m: _FLIP_EN[m.group(0).lower()], text)
+    return _YOU_AM.sub(lambda m: "you are" if m.group(1) == "am" else "you were", flipped)
+
+
+def to_asker_zh(text: str) -> str:
+    """我 -> 你 (我们 -> 你们); a note's 用户 is 你 too."""
+    return text.replace("我", "你").replace("用户", "你")
+
+
+def to_asker(text: str) -> str:
+    """A statement turned to the asker's side, in its own language."""
+    return to_asker_zh(to_asker_en(text)) if _CJK_RUN.search(text) else to_asker_en(text)
+
+
+RELATIONS = frozenset(RELATIONS_EN | {"kid", "mom", "dad", "grandma", "grandpa", "partner", "sibling"})
+ZH_RELATIONS = tuple(sorted(RELATIONS_ZH, key=len, reverse=True))
