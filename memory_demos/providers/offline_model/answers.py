@@ -92,7 +92,8 @@ def _job_clause(values: Sequence[str], subject: str, *, former: bool) -> str:
     if former and ANY_VALUE in values:
         return f"{subject} no longer {'have your' if second else 'has their'} job"
     value = " or ".join(values) if former else join_en(values)
-    return f"{subject} {'no longer ' if former else ''}work{'' if second else 's'} as {article_for(value)} {value}"
+    works = f"{'no longer ' if former else ''}work{'' if second else 's'}"
+    return f"{subject} {works} as {article_for(value)} {value}"
 
 
 def _liking_clause(key: str, value: str, subject: str, *, former: bool) -> str:
@@ -314,14 +315,7 @@ def answer_questions(questions: Sequence[Question], knowledge: Knowledge, *, chi
     answers = [answer_question(q, knowledge, chinese=chinese) for q in questions]
     if len(answers) == 1:
         return answers[0] or dont_know(chinese=chinese)
-    parts: list[str] = []
-    for index, answer in enumerate(answers):
-        if answer is not None:
-            parts.append(answer)
-        elif chinese:
-            parts.append(DONT_KNOW_NTH_ZH.format(nth=ORDINALS_ZH[min(index, len(ORDINALS_ZH) - 1)]))
-        else:
-            parts.append(DONT_KNOW_NTH_EN.format(nth=ORDINALS_EN[min(index, len(ORDINALS_EN) - 1)]))
+    parts = [answer or dont_know_nth(index, chinese=chinese) for index, answer in enumerate(answers)]
     return ("" if chinese else " ").join(parts)
 
 

@@ -26,8 +26,14 @@ CONFLICT_ZH = "我收到的内容互相矛盾，也看不出哪个更新：{opti
 ALL_FACTS = "*"
 
 
-def _word_list(words: str) -> list[str]:
+def word_list(words: str) -> list[str]:
+    """Words written as one string, split at white space (a table stays readable and short)."""
     return words.split()
+
+
+def pairs(text: str) -> dict[str, str]:
+    """A table written as ``key=value`` words ("_" for a space in a value)."""
+    return {key: value.replace("_", " ") for key, value in (pair.split("=", 1) for pair in text.split())}
 
 
 # Habits read from "I drink/eat/play ... X": the verb and the fact key it gives.
@@ -85,7 +91,7 @@ ZH_HABIT_VERBS = {
 
 # Family, friends and colleagues: "my brother Kofi", "我哥哥小王".
 RELATIONS_EN = frozenset(
-    _word_list("""brother sister mother mom mum father dad friend colleague coworker boss wife husband
+    word_list("""brother sister mother mom mum father dad friend colleague coworker boss wife husband
     partner son daughter cousin neighbour neighbor uncle aunt grandmother grandfather grandma grandpa
     roommate flatmate teacher girlfriend boyfriend fiance fiancee niece nephew manager""")
 )
@@ -138,7 +144,7 @@ ZH_RELATION_NAMES = {
 
 # "I'm Brazilian" states a nationality, never a name.
 NATIONALITIES = frozenset(
-    _word_list("""American Argentinian Australian Austrian Belgian Brazilian British Canadian Chilean
+    word_list("""American Argentinian Australian Austrian Belgian Brazilian British Canadian Chilean
     Chinese Colombian Croatian Cuban Czech Danish Dutch Egyptian English Estonian Ethiopian Filipino
     Finnish French German Ghanaian Greek Hungarian Icelandic Indian Indonesian Iranian Irish Israeli
     Italian Jamaican Japanese Kenyan Korean Latvian Lebanese Lithuanian Malaysian Mexican Moroccan
@@ -190,7 +196,7 @@ KV_EXCLUDED_KEYS = frozenset(
 )
 
 NAME_STOP = frozenset(
-    _word_list("""a an the fine good ok okay sorry tired hungry here back ready happy sad busy not just so
+    word_list("""a an the fine good ok okay sorry tired hungry here back ready happy sad busy not just so
     very from in at looking going trying glad sure new great well also still really
     interested curious thinking working learning doing feeling afraid alright allowed able
     about actually already always bored excited fed done home late later lost married single
@@ -200,16 +206,16 @@ NAME_STOP = frozenset(
     whenever if yes no hi hello hey thanks thank""")
 )
 PLACE_STOP = frozenset(
-    _word_list("""a an the my our this that here there it same small big house flat apartment city town
+    word_list("""a an the my our this that here there it same small big house flat apartment city town
     village country home area place part suburb centre center middle north south east west""")
 )
 PLACE_JOINERS = frozenset({"de", "da", "do", "del", "of", "upon", "on", "am", "la", "le"})
 VALUE_STOP = frozenset(
-    _word_list("""not going so very too really kind pretty fine good great ok okay bad busy over gone what
+    word_list("""not going so very too really kind pretty fine good great ok okay bad busy over gone what
     where who how unknown secret broken""")
 )
 THING_STOP = frozenset(
-    _word_list("""day week life question problem point head mind guess bad pleasure turn fault bad english
+    word_list("""day week life question problem point head mind guess bad pleasure turn fault bad english
     internet computer phone bad pleasure opinion answer plan idea mistake""")
 )
 PRONOUNS = frozenset({"it", "that", "this", "them", "you", "him", "her", "those", "these", "everything"})
@@ -296,7 +302,7 @@ KEY_ALIASES = {
 
 
 STOPWORDS = frozenset(
-    _word_list("""a about above after again against all am an and any are as at be because been before
+    word_list("""a about above after again against all am an and any are as at be because been before
     being below between both but by can could did do does doing down during each few for
     from further had has have having he her here hers herself him himself his how i if in
     into is it its itself just let like me more most my myself no nor not now of off on once
@@ -313,7 +319,7 @@ STOPWORDS = frozenset(
 
 
 ENTITY_EDGE_WORDS = frozenset(
-    _word_list("""Hi Hello Hey Yes No Thanks Thank My The Please Dear Oh Well So And But What Where Who
+    word_list("""Hi Hello Hey Yes No Thanks Thank My The Please Dear Oh Well So And But What Where Who
     When Why How Do Does Is Are Can Could Would Will Should Today Tomorrow Yesterday Sure
     Okay Ok OK Also Now Then I I'm I've I'd I'll Im It It's This That There Here We You Your
     He She They Our Let Just Actually Maybe Good Great Nice""")

@@ -13,9 +13,16 @@ from typing import NamedTuple
 
 from langchain_core.messages import BaseMessage
 
-from memory_demos.providers.offline_model.lexicon import CJK
+from memory_demos.providers.offline_model.corrections import SUBJECT_START, VERB, align, is_fragment
+from memory_demos.providers.offline_model.lexicon import CJK, word_list
 from memory_demos.providers.offline_model.text import content_text, role_segments
-from memory_demos.providers.offline_model.words import RELATIONS, ZH_RELATIONS, casual, stem
+from memory_demos.providers.offline_model.words import (
+    RELATIONS,
+    ZH_RELATION_FORMS,
+    ZH_RELATIONS,
+    casual,
+    stem,
+)
 
 USER = "user"
 
@@ -37,14 +44,16 @@ class Said(NamedTuple):
     dropped: bool = False  # taken back with nothing in its place, or replaced within its own message
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？!?])|\n+|(?<=[a-z0-9])\s+[—–-]\s+(?=[a-z])")
+_SENTENCE_END = re.compile(
+    r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<=[.!?])\s+|(?<=[。！？!?])|\n+|(?<=[a-z0-9])\s+[—–-]\s+(?=[a-z])"
+)
 _EN_CLAUSE = re.compile(
     r"\s*;\s*|,?\s+(?:and|but|so|while|whereas|plus)\s+(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their)\b)"
     r"|,\s*(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their|what|what's|where|when|who|how|which|do|does|"
     r"did|is|are|can)\b)",
     re.IGNORECASE,
 )
-_ZH_CLAUSE = re.compile(r"[，,；;]\s*")
+_ZH_CLAUSE = re.compile(r"[，,；;]\s*|(?<=[" + CJK + r"])\s+(?=[" + CJK + r"])")
 _QUESTION_EN = re.compile(
     r"^(?:(?:so|and|but|ok|okay|hey|hi|also|btw|oh|um|well|now|then|thanks|thank you)\b[\s,!.]*)*"
     r"(?:what|what's|where|where's|when|when's|who|who's|whom|whose|which|why|how|how's|do|does|did|is|are|am|"
@@ -77,14 +86,6 @@ _FRAGMENT_LEAD = re.compile(
 _NOT_OLD = re.compile(r",?\s*(?:and\s+|but\s+)?not\s+(?P<old>.*)$|[，,\s]?不是(?P<zh>.*)$")
 _ZH_NOT_TAIL = re.compile("[，,]\\s*(不是)")  # "是小红，不是小明" stays one clause
 _ZH_FRAGMENT_LEAD = re.compile("^(?:是|应该是|其实是|叫|在)")
-_SUBJECT_START = re.compile(
-    r"^(?:I|I'm|I've|I'd|I'll|my|we|we're|our|he|she|they|it|you|the|this|there)\b", re.I
-)
-_VERB = re.compile(
-    r"\b(?:is|are|am|was|were|have|has|had|live|lives|moved|work|works|like|likes|love|loves|go|goes|leave|"
-    r"leaves|start|starts|got|get|need|take|takes|use|uses|drive|drives|eat|eats|drink|drinks)\b",
-    re.I,
-)
 _LEAD_EN = re.compile(
     r"^(?:(?:and|but|so|also|oh|ok|okay|well|btw|anyway|hey|hi|hello|yeah|yes|yep|no|plus|then|fyi|lol|um|"
     r"hmm|right|alright|great|cool|thanks|thank you|by the way|oh and|just so you know)\b[\s,!.:-]*)+",
@@ -100,118 +101,44 @@ _ABOUT_EN = re.compile(
     r"(?P<me>I|I'm|I've|I'd|I'll|(?i:me|my|we|we're|we've|our))\b|(?P<name>[A-Z][a-z]+)(?:'s)?\b)",
 )
 _NOT_NAMES = frozenset(
-    [
-        "The",
-        "This",
-        "That",
-        "These",
-        "Those",
-        "There",
-        "Here",
-        "What",
-        "Where",
-        "When",
-        "Who",
-        "Why",
-        "How",
-        "Which",
-        "It",
-        "Its",
-        "My",
-        "Our",
-        "Your",
-        "You",
-        "We",
-        "They",
-        "He",
-        "She",
-        "His",
-        "Her",
-        "And",
-        "But",
-        "So",
-        "Also",
-        "Then",
-        "Now",
-        "Today",
-        "Tomorrow",
-        "Yesterday",
-        "Yes",
-        "No",
-        "Ok",
-        "Okay",
-        "Hi",
-        "Hello",
-        "Hey",
-        "Thanks",
-        "Please",
-        "Just",
-        "Actually",
-        "Maybe",
-        "Sorry",
-        "Well",
-        "Oh",
-        "Is",
-        "Are",
-        "Do",
-        "Does",
-        "Did",
-        "Can",
-        "Could",
-        "Would",
-        "Will",
-        "Should",
-        "Let",
-        "Not",
-        "Every",
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-        "Thursday",
-        "Friday",
-        "Saturday",
-        "Sunday",
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-        "Oops",
-        "Wait",
-        "Scratch",
-        "Forget",
-        "Never",
-        "Next",
-        "Last",
-        "If",
-    ]
+    word_list(
+        """The This That These Those There Here What Where When Who Why How Which It Its My Our Your You We
+    They He She His Her And But So Also Then Now Today Tomorrow Yesterday Yes No Ok Okay Hi Hello Hey
+    Thanks Please Just Actually Maybe Sorry Well Oh Is Are Do Does Did Can Could Would Will Should Let
+    Not Every Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May
+    June July August September October November December Oops Wait Scratch Forget Never Next Last If"""
+    )
 )
 _NAME_OF_REL = re.compile(
     r"\b(?:my|our)\s+(?P<rel>" + _REL_EN + r")'s\s+name\s+is\s+(?P<n>[A-Z][a-z]+)", re.I
 )
 _REL_IS = re.compile(r"\b(?P<n>[A-Z][a-z]+)\s+is\s+my\s+(?:\w+\s+)?(?P<rel>" + _REL_EN + r")\b")
 _ZH_REL = "|".join(ZH_RELATIONS)
+_ZH_NAME = r"(?![在是住叫当做有的一两三这那今明昨每我你他她])[" + CJK + r"]{2,3}?"
 _ZH_ABOUT = re.compile(
-    r"^(?:(?:我的?)(?P<rel>"
+    r"^(?:(?:我的?)?(?P<rel>"
     + _ZH_REL
-    + r")(?:叫|名字是|的名字是)?(?P<n>(?![在是住叫当做有的])["
-    + CJK
-    + r"]{2,3}?(?=[是住在叫当做有的今喜，,。]|$))?"
-    r"|(?P<pro>他|她)|(?P<me>我们|我)|(?P<name>(?![在是住叫当做有的一两三这那今明昨每])["
-    + CJK
-    + r"]{2,3}?)(?=是|住|叫|在|喜欢|今年|有|说|的))"
+    + r")(?:叫|名字是|的名字是)?(?P<n>"
+    + _ZH_NAME
+    + r"(?=[是住在叫当做有的今喜，,。]|$))?"
+    r"|(?P<pro>他|她|它)|(?P<me>我们|我)|(?P<name>"
+    + _ZH_NAME
+    + r")(?=住|叫|在|喜欢|今年|有|说|当|做|的[^\s，,]{0,4}是))"
+)
+_ZH_REL_INSIDE = re.compile(r"我的?(?P<rel>" + _ZH_REL + ")")
+_EN_REL_INSIDE = re.compile(r"\b(?:my|our)\s+(?P<rel>" + _REL_EN + r")\b", re.I)
+_REPORTED = re.compile(r"^(?:my|our|the)\s+\w+\s+(?:said|says|told me|thinks|mentioned)\s+(?:that\s+)?", re.I)
+_PERSON_VERB = re.compile(
+    r"\s+(?:is|was|has|had|lives|lived|works|worked|likes|loves|hates|says|said|told|wants|needs|gets|got|moved|"
+    r"teaches|studies|drives|plays|eats|drinks|takes|goes|went|comes|came|just|also|and\s+I|\()",
+    re.I,
 )
 _ZH_LEAD = re.compile(
     r"^(?:另外|还有|而且|对了|然后|嗯|哦|好的|你好|嗨|所以|但是|不过|可是|顺便说一下)+[，,！!]?"
 )
-_ZH_SUBJECTLESS = re.compile("^(?:住|是|在|喜欢|有|今年|当|做|对|叫|会|要|想|养|开|学|不|也|还|每|刚|已经)")
+_ZH_SUBJECTLESS = re.compile(
+    "^(?:住|是|在|喜欢|有|今年|当|做|对|叫|会|要|想|养|开|学|不|也|还|每|刚|已经|以前|现在|平时|后来|最近|天天|就|都|一直|从小)"
+)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -256,18 +183,19 @@ class Reading:
         """(whom the clause is about, the words that say so) — the previous clause's for none."""
         if re.search(f"[{CJK}]", clause):
             return self._about_zh(clause, previous)
-        for pattern in (_NAME_OF_REL, _REL_IS):
-            for found in pattern.finditer(clause):
-                self.aliases[found.group("n")] = stem(found.group("rel"))
-        reported = re.match(
-            r"^(?:my|our|the)\s+\w+\s+(?:said|says|told me|thinks|mentioned)\s+(?:that\s+)?", clause, re.I
-        )
-        body = clause[reported.end() :] if reported else clause
+        body = self._people_named(clause)
         found = _ABOUT_EN.match(body)
-        if found is None or (found.group("name") and found.group("name") in _NOT_NAMES):
+        name = found.group("name") if found is not None else None
+        if (
+            name
+            and name not in self.aliases
+            and (name in _NOT_NAMES or not _PERSON_VERB.match(body, found.end()))
+        ):
+            found = None  # "Study group with Emeka ...": a capital first word, not a person
+        if found is None:
             if re.search(r"\b(?:I|I'm|my|me|we|our)\b", body):
                 return USER, ""
-            if previous is not None and not _SUBJECT_START.match(body) and not _VERB.match(body):
+            if previous is not None and not SUBJECT_START.match(body) and not VERB.match(body):
                 return previous.about, previous.subject
             return "", ""
         if found.group("rel"):
@@ -284,17 +212,34 @@ class Reading:
         self.last_person, self.last_subject = self.aliases.get(name, name), name
         return self.last_person, name
 
+    def _people_named(self, clause: str) -> str:
+        """Note the people a clause names ("my sister's name is Priya"); the clause without a reporter."""
+        for pattern in (_NAME_OF_REL, _REL_IS):
+            for found in pattern.finditer(clause):
+                self.aliases[found.group("n")] = stem(found.group("rel"))
+        reported = _REPORTED.match(clause)  # "my boss said the deadline is Friday": about the deadline
+        body = clause[reported.end() :] if reported else clause
+        inside = _EN_REL_INSIDE.search(body)
+        if inside and inside.start() > 0:
+            self.last_person, self.last_subject = stem(inside.group("rel")), inside.group(0)
+        return body
+
     def _about_zh(self, clause: str, previous: Said | None) -> tuple[str, str]:
         found = _ZH_ABOUT.match(clause)
+        inside = _ZH_REL_INSIDE.search(clause)
+        if inside and inside.start() > 0:
+            self.last_person = ZH_RELATION_FORMS[inside.group("rel")]
+            self.last_subject = "我" + self.last_person
         if found is None:
             if previous is not None and _ZH_SUBJECTLESS.match(clause):
                 return previous.about, previous.subject
             return (USER, "") if "我" in clause else ("", "")
         if found.group("rel"):
+            relation = ZH_RELATION_FORMS[found.group("rel")]
             if found.group("n"):
-                self.aliases[found.group("n")] = found.group("rel")
-            self.last_person, self.last_subject = found.group("rel"), "我" + found.group("rel")
-            return found.group("rel"), "我" + found.group("rel")
+                self.aliases[found.group("n")] = relation
+            self.last_person, self.last_subject = relation, "我" + relation
+            return relation, "我" + relation
         if found.group("pro"):
             return self.last_person, self.last_subject or found.group(0)
         if found.group("me"):
@@ -322,7 +267,7 @@ class Reading:
         clause = tidy(clause)
         if not clause:
             return
-        previous = self.said[-1] if self.said and self.said[-1].message == message else None
+        previous = self.said[-1] if self.said and self.said[-1].message >= message - 1 else None
         about, subject = self.about(clause, previous)
         self.said.append(
             Said(
@@ -359,14 +304,18 @@ class Reading:
             if _RETRACTS.search(found.group("m")) and target is not None:
                 self.said[target] = self.said[target]._replace(retracted=True, dropped=True)
             return True
-        if target is not None and _is_fragment(fragment, chinese=chinese):
+        if target is not None and is_fragment(fragment, chinese=chinese):
             old = self.said[target]
             self.said[target] = old._replace(retracted=True, dropped=old.message == message)
             corrected = (
-                old.text.replace(old_value, fragment) if old_value else align(old.text, fragment, chinese=chinese)
+                old.text.replace(old_value, fragment)
+                if old_value
+                else align(old.text, fragment, chinese=chinese)
             )
             self.said.append(
-                old._replace(text=corrected, order=len(self.said), change=True, message=message, rewritten=True)
+                old._replace(
+                    text=corrected, order=len(self.said), change=True, message=message, rewritten=True
+                )
             )
             return True
         self.add(after, source, message, change=True)
@@ -374,7 +323,7 @@ class Reading:
 
     def read(self, text: str, source: str, message: int) -> None:
         for sentence in split_sentences(casual(text) if source == "user" else text):
-            sentence = _ZH_NOT_TAIL.sub(r" \1", sentence)
+            sentence = _ZH_NOT_TAIL.sub(r"\1", sentence)
             pending = ""  # a correction word standing alone ("不对，是上海") corrects the clause after it
             for clause in clauses(sentence) if source != "retrieved" else [sentence]:
                 clause = f"{pending} {clause}".strip() if pending else clause
@@ -387,59 +336,6 @@ class Reading:
                 pending = ""
                 if not self.correct(clause, source, message):
                     self.add(clause, source, message)
-
-
-def _is_fragment(text: str, *, chinese: bool) -> bool:
-    """A few words with no subject or verb of their own ("Rob", "on Wednesday", "三只"): a replacement value."""
-    if chinese:
-        return len(text) <= 8 and not re.search("[我你他她]|住在|喜欢", text)
-    words = text.split()
-    return len(words) <= 4 and not _SUBJECT_START.match(text) and not _VERB.search(text)
-
-
-_TYPED = (
-    re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}[:.]\d{2}\b", re.I),
-    re.compile(
-        r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:january|february|march|april|may|june|july|august|"
-        r"september|october|november|december)(?:\s+\d{1,2}(?:st|nd|rd|th)?)?|\btoday\b|\btomorrow\b|\btonight\b",
-        re.I,
-    ),
-    re.compile(r"[$€£¥]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:dollars|euros|bucks|pounds|usd|eur)\b", re.I),
-    re.compile(
-        r"\b\d[\d,.]*\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple)\b", re.I
-    ),
-    re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b"),
-)
-_ZH_NUMBER = re.compile(r"[\d一二两三四五六七八九十百千万]+[只个位条件本辆台岁块元点号月天年次]?")
-
-
-def align(old: str, fragment: str, *, chinese: bool) -> str:
-    """``old`` with ``fragment`` in the place of the value it corrects ("My name is Bob" + "Rob")."""
-    if chinese:
-        if _ZH_NUMBER.match(fragment) and _ZH_NUMBER.search(old):
-            spans = list(_ZH_NUMBER.finditer(old))
-            return old[: spans[-1].start()] + fragment + old[spans[-1].end() :]
-        verbs = list(re.finditer("住在|叫|是|在|去|到|为|成|有|想|要", old))
-        return old[: verbs[-1].end()] + fragment if verbs else fragment
-    for pattern in _TYPED:
-        new, olds = pattern.search(fragment), list(pattern.finditer(old))
-        olds = [m for m in olds if m.start() > 0 or pattern is not _TYPED[-1]]
-        if new and olds:
-            last = olds[-1]
-            lead = fragment.split()[0].lower()
-            start = last.start()
-            before = old[:start].rstrip().rsplit(" ", 1)
-            if len(before) == 2 and before[1].lower() == lead:  # "on Tuesday" -> "on Wednesday"
-                start = len(before[0]) + 1
-            return old[:start] + fragment + old[last.end() :]
-    lead = fragment.split()[0].lower()
-    at = [m.start() for m in re.finditer(r"\b" + re.escape(lead) + r"\b", old, re.I)]
-    if at:
-        return old[: at[-1]] + fragment
-    copula = list(re.finditer(r"\b(?:is|are|am|was|'s|to|at|in|on|for|with)\b", old))
-    if copula:
-        return old[: copula[-1].end()] + " " + fragment
-    return fragment
 
 
 def _system_blocks(text: str) -> list[tuple[str, bool]]:
@@ -491,7 +387,5 @@ def corrected_text(reading: Reading, message: int, text: str) -> str:
     if not any(s.dropped or s.rewritten for s in said):
         return casual(text)
     return " ".join(
-        s.text + ("" if s.text.endswith((".", "?", "!", "。", "？")) else ".")
-        for s in said
-        if not s.dropped
+        s.text + ("" if s.text.endswith((".", "?", "!", "。", "？")) else ".") for s in said if not s.dropped
     )

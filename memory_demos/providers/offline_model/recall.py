@@ -25,6 +25,7 @@ from memory_demos.providers.offline_model.words import (
     QUESTION_STOP,
     RELATIONS,
     WEAK,
+    ZH_RELATION_FORMS,
     ZH_RELATIONS,
     casual,
     en_words,
@@ -43,6 +44,9 @@ class Ask(NamedTuple):
     wants: str  # "time", "number", "money", "place", "person", "name" or ""
     about: str  # USER, "" (anyone), a relation or a name
     chinese: bool
+    extra: frozenset[str] = frozenset()  # a follow-up's words from the question before: welcome, not needed
+    kinds: frozenset[str] = frozenset()  # the kind of thing asked for ("what condition ..."): may go unsaid
+    modifiers: frozenset[str] = frozenset()  # words before a noun ("phone" in "phone number"): may go unsaid
 
 
 _WANTS_EN = (
@@ -63,6 +67,7 @@ _WANTS_ZH = (
     (re.compile("叫什么|名字"), "name"),
     (re.compile("做什么|干什么|什么工作|职业"), "job"),
 )
+_CALENDAR = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b"
 _HAS = {
     "time": re.compile(
         r"\d|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
@@ -77,8 +82,8 @@ _HAS = {
     ),
     "money": re.compile(r"\d|[$€£¥]|\b(?:free|hundred|thousand)\b|[块元钱]", re.I),
     "place": re.compile(r"\b(?:in|at|to|from|near|on)\s+\w|(?<!^)\b[A-Z][a-z]+|[在住去到从来自市省区县路街]"),
-    "person": re.compile(r"(?<!^)\b[A-Z][a-z]+|[" + CJK + r"]"),
-    "name": re.compile(r"(?<!^)\b[A-Z][a-z]+|\bnamed?\b|\bcalled\b|叫|名字"),
+    "person": re.compile(r"(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|[" + CJK + r"]"),
+    "name": re.compile(r"(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|\bnamed?\b|\bcalled\b|叫|名字"),
     "job": re.compile("[是当做干]|工作|上班"),
 }
 _ABOUT_Q_EN = re.compile(
@@ -87,7 +92,9 @@ _ABOUT_Q_EN = re.compile(
     r"(?P<me>\b(?:I|me|my|we|our)\b)",
 )
 _ZH_REL = "|".join(ZH_RELATIONS)
-_ABOUT_Q_ZH = re.compile(r"我的?(?P<rel>" + _ZH_REL + r")|(?P<pro>他|她)|(?P<me>我)")
+_ABOUT_Q_ZH = re.compile(
+    r"我的?(?P<rel>" + _ZH_REL + r")|^(?:那|那么)?(?P<bare>" + _ZH_REL + r")|(?P<pro>他|她|它)|(?P<me>我)"
+)
 _FOLLOW_UP = re.compile(
     r"^(?:and|what about|how about|also)\b|\b(?:it|its|they|them|their|that|those)\b|^那|呢[？?]?$", re.I
 )
@@ -113,34 +120,73 @@ def _wants(text: str, chinese: bool) -> str:
     return ""
 
 
-def analyse(text: str, previous: Ask | None = None) -> Ask:
-    """A question's content words, the kind of answer it wants and whom it is about."""
+def analyse(text: str, previous: Ask | None = None, people: frozenset[str] = frozenset()) -> Ask:
+    """A question's content words, the kind of answer it wants and whom it is about.
+
+    ``people``: the names the prompt gave, so "whats jamal's job" is about Jamal in lower case too.
+    """
     text = casual(text).strip()
     chinese = re.search(f"[{CJK}]", text) is not None
     wants = _wants(text, chinese)
+    weak: set[str] = set()
+    modifiers: set[str] = set()
     if chinese:
         found = _ABOUT_Q_ZH.search(text)
         words = zh_grams(text, question=True)
-        weak: set[str] = set()
         about = ""
         if found:
-            about = found.group("rel") or (USER if found.group("me") else previous.about if previous else "")
+            relation = found.group("rel") or found.group("bare")
+            me = USER if found.group("me") else previous.about if previous else ""
+            about = ZH_RELATION_FORMS[relation] if relation else me
             words = zh_grams(text[: found.start()] + " " + text[found.end() :], question=True)
-        about = about or ("" if not previous or not _FOLLOW_UP.search(text) else previous.about)
+        named = next((p for p in people if re.search(f"[{CJK}]", p) and p in text), None)
+        if named:
+            about, words = named, zh_grams(text.replace(named, " "), question=True)
     else:
-        about, words, weak = _about_en(text, previous), set(), set()
-        for word in en_words(text):
+        about, words = _about_en(text, previous, people), set()
+        run: list[str] = []
+        for word in [*en_words(text), "?"]:
             lowered = word.lower()
-            if lowered in QUESTION_STOP or stem(lowered) == about:
+            if (
+                lowered in QUESTION_STOP
+                or lowered == "?"
+                or stem(lowered) == stem(about)
+                or lowered == about.lower()
+            ):
+                modifiers.update(run[:-1])
+                run = []
                 continue
+            run.append(stem(lowered))
             (weak if lowered in WEAK or stem(lowered) in WEAK else words).add(stem(lowered))
-    if previous is not None and _FOLLOW_UP.search(text) and len(words) <= 1:
-        words |= previous.words
+    extra: frozenset[str] = frozenset()
+    if previous is not None and (_FOLLOW_UP.search(text) or not (words or (wants and about))):
+        if words:
+            extra = previous.words
+        else:
+            words, weak = set(previous.words), weak | previous.weak
         wants = wants or previous.wants
-    return Ask(text, frozenset(words), frozenset(weak), wants, about, chinese)
+        if not about and previous.about and _FOLLOW_UP.search(text):
+            about = previous.about
+    head = (_KIND_ZH if chinese else _KIND_EN).search(text)
+    kinds: frozenset[str] = frozenset()
+    if head:
+        kinds = frozenset(
+            zh_grams(head.group("k")) if chinese else {stem(w) for w in head.group("k").split()}
+        )
+    return Ask(
+        text,
+        frozenset(words),
+        frozenset(weak),
+        wants,
+        about,
+        chinese,
+        extra,
+        kinds & words,
+        frozenset(modifiers),
+    )
 
 
-def _about_en(text: str, previous: Ask | None) -> str:
+def _about_en(text: str, previous: Ask | None, people: frozenset[str]) -> str:
     about = ""
     for found in _ABOUT_Q_EN.finditer(text):
         if found.group("rel") and stem(found.group("rel")) in RELATIONS:
@@ -151,13 +197,35 @@ def _about_en(text: str, previous: Ask | None) -> str:
             return previous.about
         if found.group("me"):
             about = USER
-    return about
+    lowered = {w.lower().removesuffix("'s") for w in en_words(text)}
+    return next((p for p in sorted(people) if p.lower() in lowered), about)
+
+
+_KIND_EN = re.compile(
+    r"\b(?:what|which|whose)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?(?P<k>(?:[a-z]+\s+){1,2}?)"
+    r"(?=(?:do|does|did|is|are|am|was|were|have|has|can|will|should|I|you|we|he|she|they|my)\b)",
+    re.I,
+)
+_KIND_ZH = re.compile(r"(?:什么|啥|哪个|哪种|哪家)(?P<k>[" + CJK + r"]{1,3})")
+_ZH_VERBS = re.compile("[有吃喝用养开学做去买住玩看读考带穿戴打种练弹]")
+_NAMES_SELF = re.compile(
+    r"\b(?:my|his|her|their)\s+(?:\w+\s+)?name\b|\bname'?s\b|\b(?:I'm|I\s+am|call\s+me|called\s+me)\s+[A-Z]|"
+    r"^(?:我|他|她)(?:的名字)?叫|我的名字|叫我|^\S+\s+(?:is|was)\s+called",
+    re.I,
+)
+_CONTRACTED = {"ve": "have", "m": "am", "re": "are", "d": "had", "ll": "will", "s": "is"}
 
 
 def _statement_words(said: Said, chinese: bool) -> set[str]:
     if chinese:
         return zh_grams(said.text)
-    return {stem(w) for w in en_words(said.text)}
+    words = set()
+    for word in en_words(said.text):
+        head, _, tail = word.lower().partition("'")
+        words.add(stem(word))
+        if tail in _CONTRACTED:
+            words.update((head, stem(_CONTRACTED[tail])))
+    return words
 
 
 def _about_fits(ask: Ask, said: Said, aliases: dict[str, str]) -> bool:
@@ -171,28 +239,52 @@ def _about_fits(ask: Ask, said: Said, aliases: dict[str, str]) -> bool:
     )
 
 
-def bearing(ask: Ask, said: Said, aliases: dict[str, str]) -> float:
-    """How much a statement bears on a question: 0 for not at all."""
+def needed_words(ask: Ask, vocabulary: frozenset[str]) -> set[str]:
+    """The words a statement must hold to bear on ``ask``.
+
+    ``vocabulary``: every word of the prompt. A modifier said nowhere ("phone" of "phone number") may
+    go unsaid, and so may the kind asked for ("what condition do I have?") when a verb is left to match.
+    """
+    needed = set(ask.words or ask.weak)
+    if ask.wants == "name":
+        needed -= {"name", "call", "叫", "名字", "@名字"}
+    elif ask.wants == "job":
+        needed -= {"@工作"}
+    if needed - ask.modifiers:
+        needed -= ask.modifiers - vocabulary
+    unsaid = ask.kinds & needed - vocabulary
+    rest = (needed - unsaid) | (set(ask.weak) & vocabulary)
+    if unsaid and rest and (not ask.chinese or any(_ZH_VERBS.search(w) for w in rest)):
+        return rest
+    return needed
+
+
+def _covers(ask: Ask, needed: set[str], words: set[str], text: str) -> bool:
+    """Whether a statement's words hold what the question needs (Chinese: most pairs or characters)."""
+    matched = len(needed & words)
+    if not needed:
+        self_name = ask.wants == "name" and ask.about == USER
+        return bool(ask.wants and ask.about) and (not self_name or _NAMES_SELF.search(text) is not None)
+    if ask.chinese:
+        chars = {c for w in needed for c in w if not w.startswith("@")}
+        covered = sum(c in text for c in chars)
+        return matched * 2 >= len(needed) or (matched > 0 and covered * 5 >= len(chars) * 3)
+    return matched >= len(needed) - (1 if len(needed) >= 4 else 0)
+
+
+def bearing(ask: Ask, said: Said, aliases: dict[str, str], needed: set[str]) -> float:
+    """How much a statement bears on a question (``needed``: see ``needed_words``): 0 for not at all."""
     if said.question or said.hypothetical or said.retracted or not _about_fits(ask, said, aliases):
         return 0.0
     chinese = re.search(f"[{CJK}]", said.text) is not None
-    if chinese != ask.chinese and not ask.words & _statement_words(said, chinese):
-        return 0.0
     words = _statement_words(said, chinese)
-    needed = ask.words or ask.weak
-    matched = len(needed & words)
-    if ask.wants == "name" and not ask.chinese:
-        needed = needed - {"name", "call"}
-    elif ask.wants == "job":
-        needed = needed - {"@工作"}
-    if needed and matched < len(needed) - (1 if len(needed) >= 4 else 0):
-        return 0.0
-    if not needed and not (ask.wants and ask.about):
+    if chinese != ask.chinese and not ask.words & words:
         return 0.0
     has = _HAS.get(ask.wants)
-    if has is not None and not has.search(said.text):
+    if not _covers(ask, needed, words, said.text) or (has is not None and not has.search(said.text)):
         return 0.0
-    return matched + (0.5 if has is not None else 0.0) + (0.25 if said.about == ask.about else 0.0)
+    bonus = 0.5 * len(ask.extra & words) + (0.5 if has is not None else 0.0)
+    return len(needed & words) + bonus + (0.25 if said.about == ask.about else 0.0) + 0.1
 
 
 def _frame(said: Said) -> set[str]:
@@ -236,7 +328,10 @@ def _restate(said: Said) -> str:
 
 def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str]) -> str | None:
     """The statements that bear on ``ask``, said back from the asker's side; None when none does."""
-    scored = [(bearing(ask, said, aliases), said) for said in statements]
+    chinese = ask.chinese
+    vocabulary = frozenset().union(*(_statement_words(s, chinese) for s in statements if not s.question))
+    needed = needed_words(ask, vocabulary)
+    scored = [(bearing(ask, said, aliases, needed), said) for said in statements]
     candidates = [(score, said) for score, said in scored if score > 0]
     if not candidates:
         return None
@@ -272,8 +367,18 @@ def conversation_answer(text: str, statements: Sequence[Said], *, current: int) 
     return f"You {'asked' if asked else 'said'}: “{quoted}”"
 
 
-def question_parts(text: str) -> list[str]:
-    """Every question a message asks, in order ("I'm Mara. where do i live" asks one)."""
+_FRAGMENT_QUESTION = re.compile(
+    r"^(?:and|n|what about|how about|plus)\s+(?:the\s+|my\s+|your\s+|his\s+|her\s+)?[\w' -]{1,30}\??$", re.I
+)
+
+
+def question_parts(text: str, *, after_question: bool = False) -> list[str]:
+    """Every question a message asks, in order ("I'm Mara. where do i live" asks one).
+
+    ``after_question``: the user's message before asked something, so "and my sister" asks again.
+    """
+    if after_question and _FRAGMENT_QUESTION.match(casual(text).strip()):
+        return [casual(text).strip()]
     parts: list[str] = []
     for sentence in split_sentences(casual(text)):
         for clause in clauses(sentence):

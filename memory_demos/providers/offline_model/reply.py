@@ -55,7 +55,7 @@ from memory_demos.providers.offline_model.tools import (
     plan_tool_call,
     tool_names,
 )
-from memory_demos.providers.offline_model.words import casual, to_asker
+from memory_demos.providers.offline_model.words import to_asker
 
 # --------------------------------------------------------------------------------------------
 # The whole reply
@@ -143,7 +143,8 @@ def compose_reply(
         planned = plan_tool_call(text, tool_names(tools), knowledge.current(USER), chinese=chinese)
         if planned is not None:
             return planned
-    parts = question_parts(raw)
+    before = [s for s in reading.said if s.source == "user" and s.message == reading.user_messages - 2]
+    parts = question_parts(raw, after_question=any(s.question for s in before))
     if parts:
         return Reply(_answers(parts, text, reading, knowledge, chinese=chinese))
     questions = find_questions(text)
@@ -169,12 +170,15 @@ def _as_read(messages: Sequence[BaseMessage], reading: Reading) -> list[BaseMess
     return read
 
 
-def _answers(parts: Sequence[str], text: str, reading: Reading, knowledge: Knowledge, *, chinese: bool) -> str:
+def _answers(
+    parts: Sequence[str], text: str, reading: Reading, knowledge: Knowledge, *, chinese: bool
+) -> str:
     """An answer to every question: the grammar's where it is sure, else the general reader's."""
     current = reading.user_messages - 1
     statements = reading.said
     asked = [s for s in statements if s.question and s.source == "user" and s.message < current]
-    previous: Ask | None = analyse(asked[-1].text) if asked else None
+    people = frozenset({s.about for s in statements if s.about not in {"", USER}} | set(reading.aliases))
+    previous: Ask | None = analyse(asked[-1].text, None, people) if asked else None
     grammar = find_questions(text)
     if len(grammar) >= len(parts):  # the grammar's parts: "她" in a second question is the first's person
         pairs = [(q.text, [q] if q.key is not None else []) for q in grammar]
@@ -182,7 +186,7 @@ def _answers(parts: Sequence[str], text: str, reading: Reading, knowledge: Knowl
         pairs = [(part, [q for q in find_questions(part) if q.key is not None]) for part in parts]
     answers: list[str | None] = []
     for part, keyed in pairs:
-        ask = analyse(part, previous)
+        ask = analyse(part, previous, people)
         said = conversation_answer(part, statements, current=current)
         if said is None:
             sure = [answer_question(q, knowledge, chinese=chinese) for q in keyed]
@@ -211,7 +215,10 @@ def _faithful(ack: str, said: str) -> bool:
     if not stated <= {t.strip(".,!?;:").lower() for t in said.split()}:
         return False
     for sentence in split_sentences(said):
-        negated = {m.lower() for m in re.findall(r"\b(?:not|no longer|instead of)\s+(\S+?)[.,!?;]*(?:\s|$)", sentence)}
+        negated = {
+            m.lower()
+            for m in re.findall(r"\b(?:not|no longer|instead of)\s+(\S+?)[.,!?;]*(?:\s|$)", sentence)
+        }
         told = {t.strip(".,!?;:").lower() for t in _VALUE_TOKEN.findall(sentence)} - {"i"} - negated
         if told & acked and not told <= acked:
             return False
@@ -221,7 +228,8 @@ def _faithful(ack: str, said: str) -> bool:
 def acknowledgement(text: str, reading: Reading, *, chinese: bool) -> str:
     """A reply to a statement: the grammar's when faithful, else the user's own words said back."""
     current = [s for s in reading.said if s.message == reading.user_messages - 1 and s.source == "user"]
-    standing = [s for s in current if not (s.retracted or s.question or s.hypothetical) and s.about]
+    standing = [s for s in current if not (s.retracted or s.question or s.hypothetical)]
+    standing = standing if any(s.about for s in standing) else []
     if not chinese:
         stated = acknowledge(extract_facts(text), chinese=False)
         if _faithful(stated, text):

@@ -73,7 +73,9 @@ _REL_EN = "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
 _REL_ZH = "|".join(sorted(RELATIONS_ZH, key=len, reverse=True))
 _PERSON_EN = r"(?:" + NAME_EN + r"\b|[" + CJK + r"]{2,4})"  # a name in English text, maybe Chinese
 # A Chinese name never starts with a verb, a particle or a number word: 在深圳, 不对, 一只 name nobody.
-_ZH_NAME = r"(?:(?![在是住叫当做有的不一两三四五六七八九十这那今明昨每也还都很对])[" + CJK + r"]{2,3}?|[A-Z][a-z]+)"
+_ZH_NAME = (
+    r"(?:(?![在是住叫当做有的不一两三四五六七八九十这那今明昨每也还都很对])[" + CJK + r"]{2,3}?|[A-Z][a-z]+)"
+)
 _EN_LEAD = re.compile(
     r"^(?:(?:and|but|so|then|well|oh|also|now|these days|nowadays|today|by the way|in fact|actually|"
     r"anyway|currently|big news|update|ok|okay|yes|no|hi|hello|hey|please)\b[\s,:!-]*)+",
@@ -234,6 +236,15 @@ def _person_subject_en(
     return subject, text, subject == first_person and first_person != ASSISTANT
 
 
+def _zh_relation_named(context: _Context, whose: str, relation: str, rest: str) -> str:
+    """ "我哥哥叫王强": the statement, and 王强 kept in mind ("他" in the next clause is the brother)."""
+    value = _ZH_NAME_IS_PREFIX.sub("", rest)
+    if re.fullmatch(_ZH_NAME, value):
+        context.relations.append((whose, relation, value))
+        context.last_person = value
+    return f"S's {relation} name is {value}"
+
+
 def _subject_zh(clause: str, context: _Context, inherited: str | None) -> tuple[str, str, bool] | None:
     lead_text, body, first_person, second_person = _start(clause, _ZH_LEAD, context)
     intro = _ZH_INTRO.match(body)
@@ -247,11 +258,7 @@ def _subject_zh(clause: str, context: _Context, inherited: str | None) -> tuple[
         relation = RELATIONS_ZH[rel.group("rel")]
         rest = body[rel.end() :]
         if _ZH_NAME_IS.match(rest):
-            value = _ZH_NAME_IS_PREFIX.sub("", rest)
-            if re.fullmatch(_ZH_NAME, value):  # "他" in the next clause is the brother just named
-                context.relations.append((first_person, relation, value))
-                context.last_person = value
-            return first_person, f"S's {relation} name is {value}", True
+            return first_person, _zh_relation_named(context, first_person, relation, rest), True
         named = next(
             (n for o, r, n in reversed(context.relations) if (o, r) == (first_person, relation)), None
         )

@@ -5,51 +5,18 @@ from __future__ import annotations
 
 import re
 
-from memory_demos.providers.offline_model.lexicon import CJK, RELATIONS_EN, RELATIONS_ZH
+from memory_demos.providers.offline_model.lexicon import CJK, RELATIONS_EN, RELATIONS_ZH, pairs, word_list
 
 # Casual spellings and dropped apostrophes, as people type them ("whats", "im", "u").
-_CASUAL = {
-    "whats": "what's",
-    "wats": "what's",
-    "wheres": "where's",
-    "whos": "who's",
-    "hows": "how's",
-    "whens": "when's",
-    "thats": "that's",
-    "im": "I'm",
-    "ive": "I've",
-    "dont": "don't",
-    "doesnt": "doesn't",
-    "didnt": "didn't",
-    "cant": "can't",
-    "wont": "won't",
-    "isnt": "isn't",
-    "arent": "aren't",
-    "wasnt": "wasn't",
-    "havent": "haven't",
-    "u": "you",
-    "ya": "you",
-    "ur": "your",
-    "yr": "your",
-    "pls": "please",
-    "plz": "please",
-    "bc": "because",
-    "cuz": "because",
-    "tmrw": "tomorrow",
-    "tmr": "tomorrow",
-    "tomorow": "tomorrow",
-    "wanna": "want to",
-    "gonna": "going to",
-    "gotta": "got to",
-    "b4": "before",
-    "teh": "the",
-    "adress": "address",
-    "i": "I",
-    "i'm": "I'm",
-    "i've": "I've",
-    "i'll": "I'll",
-    "i'd": "I'd",
-}
+_CASUAL = pairs(
+    """whats=what's wats=what's wheres=where's whos=who's hows=how's whens=when's thats=that's im=I'm
+    ive=I've dont=don't doesnt=doesn't didnt=didn't cant=can't wont=won't isnt=isn't arent=aren't
+    wasnt=wasn't havent=haven't u=you ya=you ur=your yr=your pls=please plz=please bc=because
+    cuz=because tmrw=tomorrow tmr=tomorrow tomorow=tomorrow wanna=want_to gonna=going_to
+    gotta=got_to b4=before teh=the adress=address wat=what wht=what wen=when wher=where n=and
+    abt=about fav=favourite fave=favourite yrs=years ppl=people thx=thanks tho=though gf=girlfriend
+    bf=boyfriend i=I i'm=I'm i've=I've i'll=I'll i'd=I'd"""
+)
 _CASUAL_RE = re.compile(r"(?<![\w'-])(?:" + "|".join(map(re.escape, _CASUAL)) + r")(?![\w'-])", re.IGNORECASE)
 _NAMES_IS = re.compile(r"^(?:(?:hey|hi|hello|oh|ok|so|and)\W+)*names?'?s?\s+(?=[A-Z])", re.IGNORECASE)
 
@@ -66,50 +33,17 @@ def casual(text: str) -> str:
 
 
 # Word forms that suffix rules miss, and related words that answer each other's questions.
-_IRREGULAR = {
-    "children": "kid",
-    "child": "kid",
-    "kids": "kid",
-    "people": "person",
-    "men": "man",
-    "women": "woman",
-    "left": "leave",
-    "went": "go",
-    "gone": "go",
-    "ate": "eat",
-    "drank": "drink",
-    "drove": "drive",
-    "flew": "fly",
-    "born": "birth",
-    "bought": "buy",
-    "paid": "pay",
-    "spent": "spend",
-    "met": "meet",
-    "took": "take",
-    "taken": "take",
-    "got": "get",
-    "saw": "see",
-    "told": "say",
-    "said": "say",
-    "favorite": "favourite",
-    "color": "colour",
-    "mum": "mom",
-    "mother": "mom",
-    "mommy": "mom",
-    "father": "dad",
-    "daddy": "dad",
-    "bro": "brother",
-    "sis": "sister",
-    "grandmother": "grandma",
-    "granny": "grandma",
-    "grandfather": "grandpa",
-    "neighbor": "neighbour",
-    "coworker": "colleague",
-    "co-worker": "colleague",
-}
+_IRREGULAR = pairs(
+    """children=kid child=kid kids=kid people=person men=man women=woman left=leave went=go gone=go
+    ate=eat drank=drink drove=drive flew=fly born=birth bought=buy paid=pay spent=spend met=meet
+    took=take taken=take got=get saw=see told=say said=say favorite=favourite color=colour mum=mom
+    mother=mom mommy=mom father=dad daddy=dad bro=brother sis=sister grandmother=grandma
+    granny=grandma grandfather=grandpa neighbor=neighbour coworker=colleague co-worker=colleague"""
+)
 _RELATED = (
     "allergy allergic allergi allerg allergen",
     "live move stay reside based home",
+    "have get",
     "work job employ employer company office career profession occupation firm",
     "name call",
     "birth birthday bday",
@@ -118,7 +52,7 @@ _RELATED = (
     "hate dislike",
     "medication medicine med pill prescription drug tablet dose",
     "phone mobile cell",
-    "study student major course degree school university college class",
+    "study student major course degree school university college class uni masters phd",
     "leave depart departure",
     "arrive arrival land",
     "start begin",
@@ -157,29 +91,38 @@ _ZH_RELATED = (
 ZH_KEYWORDS: dict[str, str] = {word: group.split()[0] for group in _ZH_RELATED for word in group.split()}
 
 
+def _unsuffixed(word: str) -> str:
+    """``word`` without a plural, -ing or -ed ending (and a doubled final consonant)."""
+    if len(word) <= 4:
+        return (
+            word[:-1]
+            if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+            else word
+        )
+    if word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif word.endswith(("sses", "shes", "ches", "xes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if word.endswith("ing") and len(word) > 5:
+        word = word[:-3]
+    elif word.endswith("ed") and len(word) > 4:
+        word = word[:-2]
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]
+    return word
+
+
 def stem(word: str) -> str:
     """A crude stem: lower case, possessive and plural gone, -ing/-ed gone, related words folded."""
     word = word.lower().strip("'")
-    word = word[:-2] if word.endswith("'s") else word
-    word = _IRREGULAR.get(word, word)
-    if word in _GROUP:
-        return _GROUP[word]
-    if len(word) > 4:
-        if word.endswith("ies"):
-            word = word[:-3] + "y"
-        elif word.endswith(("sses", "shes", "ches", "xes")):
-            word = word[:-2]
-        elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
-            word = word[:-1]
-        if word.endswith("ing") and len(word) > 5:
-            word = word[:-3]
-        elif word.endswith("ed") and len(word) > 4:
-            word = word[:-2]
-        if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
-            word = word[:-1]
-    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        word = word[:-1]
-    word = _IRREGULAR.get(word, word)
+    word = _IRREGULAR.get(word.removesuffix("'s"), word.removesuffix("'s"))
+    if word in _GROUP or word in RELATIONS_EN:
+        return _GROUP.get(word, word)
+    if word.endswith("in") and len(word) > 5 and word[-3] not in "aeiou":  # "meetin", "stayin"
+        word += "g"
+    word = _IRREGULAR.get(_unsuffixed(word), _unsuffixed(word))
     if word.endswith("e") and len(word) > 3:
         word = word[:-1]
     return _GROUP.get(word, _GROUP.get(word + "e", word))
@@ -187,157 +130,20 @@ def stem(word: str) -> str:
 
 # Words a question is made of that say nothing of its topic.
 QUESTION_STOP = frozenset(
-    [
-        "what",
-        "what's",
-        "where",
-        "where's",
-        "when",
-        "when's",
-        "who",
-        "who's",
-        "whom",
-        "whose",
-        "which",
-        "why",
-        "how",
-        "how's",
-        "is",
-        "are",
-        "am",
-        "was",
-        "were",
-        "do",
-        "does",
-        "did",
-        "i",
-        "i'm",
-        "me",
-        "my",
-        "mine",
-        "myself",
-        "you",
-        "your",
-        "yours",
-        "the",
-        "a",
-        "an",
-        "of",
-        "to",
-        "in",
-        "on",
-        "at",
-        "for",
-        "from",
-        "with",
-        "about",
-        "again",
-        "remind",
-        "tell",
-        "please",
-        "can",
-        "could",
-        "would",
-        "will",
-        "know",
-        "remember",
-        "there",
-        "that",
-        "this",
-        "it",
-        "its",
-        "it's",
-        "they",
-        "their",
-        "them",
-        "he",
-        "she",
-        "his",
-        "her",
-        "him",
-        "and",
-        "or",
-        "so",
-        "ok",
-        "okay",
-        "hey",
-        "hi",
-        "btw",
-        "any",
-        "some",
-        "now",
-        "currently",
-        "still",
-        "exactly",
-        "be",
-        "been",
-        "being",
-        "has",
-        "had",
-        "say",
-        "said",
-        "let",
-        "us",
-        "we",
-        "our",
-        "just",
-        "really",
-        "actually",
-        "um",
-        "oh",
-        "well",
-        "also",
-        "if",
-        "then",
-        "than",
-        "one",
-        "ones",
-        "all",
-        "should",
-        "shall",
-        "may",
-        "might",
-        "must",
-        "exact",
-        "precise",
-        "right",
-    ]
+    word_list(
+        """what what's where where's when when's who who's whom whose which why how how's is are am was were
+    do does did i i'm me my mine myself you your yours the a an of to in on at for from with about again
+    remind tell please can could would will know remember there that this it its it's they their them he
+    she his her him and or so ok okay hey hi btw any some now currently still exactly be been being has
+    had say said let us we our just really actually um oh well also if then than one ones all should
+    shall may might must exact precise right"""
+    )
 )
 WEAK = frozenset(
-    [
-        "have",
-        "get",
-        "make",
-        "go",
-        "take",
-        "big",
-        "much",
-        "many",
-        "long",
-        "old",
-        "often",
-        "time",
-        "kind",
-        "type",
-        "thing",
-        "things",
-        "day",
-        "date",
-        "year",
-        "price",
-        "cost",
-        "number",
-        "amount",
-        "name",
-        "place",
-        "city",
-        "called",
-        "named",
-        "happen",
-        "happening",
-        "plan",
-        "planning",
-    ]
+    word_list(
+        """have get make go take big much many long old often time kind type thing things day date year price
+    cost number amount name place city called named happen happening plan planning"""
+    )
 )
 _EN_WORD = re.compile(r"[A-Za-z0-9$€£¥][\w$€£¥:.,'-]*[\w]|[A-Za-z0-9]")
 
@@ -347,9 +153,9 @@ def en_words(text: str) -> list[str]:
     return _EN_WORD.findall(text)
 
 
-_ZH_FUNCTION_CHARS = "的了是我你他她它们吗呢吧啊呀嘛么在和与跟也都就还很又对不要有个一这那"
+_ZH_FUNCTION_CHARS = "的了是我你他她它们吗呢吧啊呀嘛么在和与跟也都就还很又对不要个一这那"
 _ZH_QUESTION_WORDS = re.compile(
-    "做什么|干什么|什么工作|什么时候|什么|多少钱|多少|哪里|哪儿|哪个|哪些|哪|谁|几点|几号|几个|几|怎么样|怎么|如何|为什么|是否|请问|"
+    "来着|一般|平时|通常|大概|到底|干嘛|啥时候|啥|咋|多大|多重|多久|多高|多远|多长|做什么|干什么|什么工作|什么时候|什么|多少钱|多少|哪里|哪儿|哪个|哪些|哪|谁|几点|几号|几个|几|怎么样|怎么|如何|为什么|是否|请问|"
     "知道|记得|告诉|一下|现在|目前|吗|呢|吧|啊|呀|？|\\?|，|,|。|！|!"
 )
 _CJK_RUN = re.compile(f"[{CJK}]+")
@@ -371,7 +177,9 @@ def zh_grams(text: str, *, question: bool = False) -> set[str]:
             grams.update(run[i : i + 2] for i in range(len(run) - 1))
             continue
         for piece in _ZH_STOP_SPLIT.split(run):
-            grams.update(piece[i : i + 2] for i in range(len(piece) - 1)) if len(piece) > 1 else grams.add(piece)
+            grams.update(piece[i : i + 2] for i in range(len(piece) - 1)) if len(piece) > 1 else grams.add(
+                piece
+            )
     grams.discard("")
     return grams
 
@@ -379,25 +187,10 @@ def zh_grams(text: str, *, question: bool = False) -> set[str]:
 # --------------------------------------------------------------------------------------------
 # The asker's side
 
-_FLIP_EN = {
-    "i": "you",
-    "me": "you",
-    "my": "your",
-    "mine": "yours",
-    "myself": "yourself",
-    "i'm": "you're",
-    "i've": "you've",
-    "i'll": "you'll",
-    "i'd": "you'd",
-    "we": "you",
-    "us": "you",
-    "our": "your",
-    "ours": "yours",
-    "we're": "you're",
-    "we've": "you've",
-    "we'll": "you'll",
-    "ourselves": "yourselves",
-}
+_FLIP_EN = pairs(
+    """i=you me=you my=your mine=yours myself=yourself i'm=you're i've=you've i'll=you'll i'd=you'd
+    we=you us=you our=your ours=yours we're=you're we've=you've we'll=you'll ourselves=yourselves"""
+)
 _FLIP_RE = re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, _FLIP_EN)) + r")(?![\w'])", re.IGNORECASE)
 _YOU_AM = re.compile(r"\byou (am|was)\b")
 _HUMAN = re.compile(r"\b(?:the (?:human|user))('s)?(?=\W|$)", re.IGNORECASE)
@@ -443,5 +236,18 @@ def to_asker(text: str) -> str:
     return to_asker_zh(to_asker_en(text)) if _CJK_RUN.search(text) else to_asker_en(text)
 
 
-RELATIONS = frozenset(RELATIONS_EN | {"kid", "mom", "dad", "grandma", "grandpa", "partner", "sibling"})
-ZH_RELATIONS = tuple(sorted(RELATIONS_ZH, key=len, reverse=True))
+RELATIONS = frozenset(
+    RELATIONS_EN | {"kid", "mom", "dad", "grandma", "grandpa", "partner", "sibling", "parent"}
+)
+# Chinese relations as people say them, each with the one form the reader keeps (哥 -> 哥哥).
+ZH_RELATION_FORMS = {
+    **{word: word for word in RELATIONS_ZH},
+    **pairs("哥=哥哥 姐=姐姐 弟=弟弟 妹=妹妹 妈=妈妈 爸=爸爸 老妈=妈妈 老爸=爸爸"),
+    **{
+        w: w
+        for w in word_list(
+            "奶奶 爷爷 外婆 外公 姥姥 姥爷 叔叔 阿姨 舅舅 孩子 宝宝 老大 老二 老三 闺蜜 上司 领导 经理 房东"
+        )
+    },
+}
+ZH_RELATIONS = tuple(sorted(ZH_RELATION_FORMS, key=len, reverse=True))

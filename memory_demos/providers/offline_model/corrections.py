@@ -1,0 +1,72 @@
+"""Corrections: a correction's new value put in the place of the value it corrects.
+
+"My name is Bob" + "no wait, Rob" reads "My name is Rob"; the value replaced is the one of the same
+kind (a time for a time, a day for a day, a number for a number, a name for a name), else the words
+after the same preposition or after the verb.
+"""
+
+from __future__ import annotations
+
+import re
+
+SUBJECT_START = re.compile(
+    r"^(?:I|I'm|I've|I'd|I'll|my|we|we're|our|he|she|they|it|you|the|this|there)\b", re.I
+)
+VERB = re.compile(
+    r"\b(?:is|are|am|was|were|have|has|had|live|lives|moved|work|works|like|likes|love|loves|go|goes|leave|"
+    r"leaves|start|starts|got|get|need|take|takes|use|uses|drive|drives|eat|eats|drink|drinks)\b",
+    re.I,
+)
+
+
+def is_fragment(text: str, *, chinese: bool) -> bool:
+    """A few words with no subject or verb of their own ("Rob", "on Wednesday", "三只"): a new value."""
+    if chinese:
+        return len(text) <= 8 and not re.search("[我你他她]|住在|喜欢", text)
+    words = text.split()
+    return len(words) <= 4 and not SUBJECT_START.match(text) and not VERB.search(text)
+
+
+_TYPED = (
+    re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}[:.]\d{2}\b", re.I),
+    re.compile(
+        r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:january|february|march|april|may|june|july|august|"
+        r"september|october|november|december)(?:\s+\d{1,2}(?:st|nd|rd|th)?)?|\btoday\b|\btomorrow\b|\btonight\b",
+        re.I,
+    ),
+    re.compile(r"[$€£¥]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:dollars|euros|bucks|pounds|usd|eur)\b", re.I),
+    re.compile(
+        r"\b\d[\d,.]*\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple)\b", re.I
+    ),
+    re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b"),
+)
+_ZH_NUMBER = re.compile(r"[\d一二两三四五六七八九十百千万]+[只个位条件本辆台岁块元点号月天年次]?")
+
+
+def align(old: str, fragment: str, *, chinese: bool) -> str:
+    """``old`` with ``fragment`` in the place of the value it corrects ("My name is Bob" + "Rob")."""
+    if chinese:
+        if _ZH_NUMBER.match(fragment) and _ZH_NUMBER.search(old):
+            spans = list(_ZH_NUMBER.finditer(old))
+            return old[: spans[-1].start()] + fragment + old[spans[-1].end() :]
+        verbs = list(re.finditer("住在|叫|是|在|去|到|为|成|有|想|要", old))
+        return old[: verbs[-1].end()] + fragment if verbs else fragment
+    for pattern in _TYPED:
+        new, olds = pattern.search(fragment), list(pattern.finditer(old))
+        olds = [m for m in olds if m.start() > 0 or pattern is not _TYPED[-1]]
+        if new and olds:
+            last = olds[-1]
+            lead = fragment.split()[0].lower()
+            start = last.start()
+            before = old[:start].rstrip().rsplit(" ", 1)
+            if len(before) == 2 and before[1].lower() == lead:  # "on Tuesday" -> "on Wednesday"
+                start = len(before[0]) + 1
+            return old[:start] + fragment + old[last.end() :]
+    lead = fragment.split()[0].lower()
+    at = [m.start() for m in re.finditer(r"\b" + re.escape(lead) + r"\b", old, re.I)]
+    if at:
+        return old[: at[-1]] + fragment
+    copula = list(re.finditer(r"\b(?:is|are|am|was|'s|to|at|in|on|for|with)\b", old))
+    if copula:
+        return old[: copula[-1].end()] + " " + fragment
+    return fragment
