@@ -205,7 +205,7 @@ class Knowledge:
         return sorted(self.beliefs, key=lambda s: s != USER)
 
 
-def _system_blocks(text: str) -> list[tuple[str, bool]]:
+def system_blocks(text: str) -> list[tuple[str, bool]]:
     """A system text cut at its headers: (block, lines in time order?)."""
     blocks: list[tuple[str, bool]] = []
     ordered, lines = True, []
@@ -226,7 +226,7 @@ def knowledge_of(messages: Sequence[BaseMessage]) -> Knowledge:
     last_person: str | None = None  # "He moved to Kumasi" speaks of the person the last message named
     for message in messages:
         if message.type in {"system", "tool"}:
-            for block, in_order in _system_blocks(content_text(message)):
+            for block, in_order in system_blocks(content_text(message)):
                 facts = extract_facts(block, role="narrative")
                 (knowledge.add_ordered if in_order else knowledge.add_unordered)(facts)
         else:

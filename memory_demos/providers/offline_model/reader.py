@@ -14,8 +14,9 @@ from typing import NamedTuple
 from langchain_core.messages import BaseMessage
 
 from memory_demos.providers.offline_model.corrections import SUBJECT_START, VERB, align, is_fragment
+from memory_demos.providers.offline_model.knowledge import system_blocks
 from memory_demos.providers.offline_model.lexicon import CJK, word_list
-from memory_demos.providers.offline_model.text import content_text, role_segments
+from memory_demos.providers.offline_model.text import content_text, mostly_chinese, role_segments
 from memory_demos.providers.offline_model.words import (
     RELATIONS,
     ZH_RELATION_FORMS,
@@ -126,8 +127,14 @@ _ZH_ABOUT = re.compile(
     + r")(?=住|叫|在|喜欢|今年|有|说|当|做|的[^\s，,]{0,4}是))"
 )
 _ZH_REL_INSIDE = re.compile(r"我的?(?P<rel>" + _ZH_REL + ")")
-_EN_REL_INSIDE = re.compile(r"\b(?:my|our)\s+(?P<rel>" + _REL_EN + r")\b", re.I)
-_REPORTED = re.compile(r"^(?:my|our|the)\s+\w+\s+(?:said|says|told me|thinks|mentioned)\s+(?:that\s+)?", re.I)
+_EN_REL_INSIDE = re.compile(
+    r"\b(?:my|our)\s+(?P<rel>" + _REL_EN + r")\b(?:\s+(?P<n>(?-i:[A-Z][a-z]+))\b)?", re.I
+)
+_REPORTED = re.compile(
+    r"^(?:(?:my|our|the)\s+\w+|he|she|they|[A-Z][a-z]+)\s+"
+    r"(?:said|says|told me|tells me|thinks|mentioned|texted|wrote|reckons)\s*(?:that\s+|:\s*)?",
+    re.I,
+)
 _PERSON_VERB = re.compile(
     r"\s+(?:is|was|has|had|lives|lived|works|worked|likes|loves|hates|says|said|told|wants|needs|gets|got|moved|"
     r"teaches|studies|drives|plays|eats|drinks|takes|goes|went|comes|came|just|also|and\s+I|\()",
@@ -150,21 +157,21 @@ def is_question(clause: str) -> bool:
     """Whether a clause asks: a "?", a question word first, or a Chinese question word or particle."""
     if clause.rstrip().endswith(("?", "？")):
         return True
-    if re.search(f"[{CJK}]", clause):
+    if mostly_chinese(clause):
         return bool(_QUESTION_ZH.search(clause))
     return bool(_QUESTION_EN.match(clause))
 
 
 def clauses(sentence: str) -> list[str]:
     """A sentence's clauses: before a new subject or a question (English), at Chinese commas."""
-    chinese = re.search(f"[{CJK}]", sentence) is not None
+    chinese = mostly_chinese(sentence)
     parts = _ZH_CLAUSE.split(sentence) if chinese else _EN_CLAUSE.split(sentence)
     return [part.strip(" ,.;") for part in parts if part and part.strip(" ,.;")]
 
 
 def tidy(clause: str) -> str:
     """A clause without its opening interjections and closing fillers ("hey! ...", "... btw")."""
-    if re.search(f"[{CJK}]", clause):
+    if mostly_chinese(clause):
         return _ZH_LEAD.sub("", clause).strip(" ，,。")
     return _TRAIL_EN.sub("", _LEAD_EN.sub("", clause)).strip(" ,")
 
@@ -181,17 +188,10 @@ class Reading:
 
     def about(self, clause: str, previous: Said | None) -> tuple[str, str]:
         """(whom the clause is about, the words that say so) — the previous clause's for none."""
-        if re.search(f"[{CJK}]", clause):
+        if mostly_chinese(clause):
             return self._about_zh(clause, previous)
         body = self._people_named(clause)
-        found = _ABOUT_EN.match(body)
-        name = found.group("name") if found is not None else None
-        if (
-            name
-            and name not in self.aliases
-            and (name in _NOT_NAMES or not _PERSON_VERB.match(body, found.end()))
-        ):
-            found = None  # "Study group with Emeka ...": a capital first word, not a person
+        found = self._subject_en(body)
         if found is None:
             if re.search(r"\b(?:I|I'm|my|me|we|our)\b", body):
                 return USER, ""
@@ -212,6 +212,16 @@ class Reading:
         self.last_person, self.last_subject = self.aliases.get(name, name), name
         return self.last_person, name
 
+    def _subject_en(self, body: str) -> re.Match[str] | None:
+        """The clause's subject, or None; a capital first word is a person only before a verb of one."""
+        found = _ABOUT_EN.match(body)
+        name = found.group("name") if found is not None else None
+        if not name or name in self.aliases or _PERSON_VERB.match(body, found.end() if found else 0):
+            return found
+        if name not in _NOT_NAMES:  # "Aisha texted, she says ...": she is Aisha
+            self.last_person = self.last_subject = name
+        return None  # "Study group with Emeka ...": a capital first word, not a person
+
     def _people_named(self, clause: str) -> str:
         """Note the people a clause names ("my sister's name is Priya"); the clause without a reporter."""
         for pattern in (_NAME_OF_REL, _REL_IS):
@@ -222,6 +232,10 @@ class Reading:
         inside = _EN_REL_INSIDE.search(body)
         if inside and inside.start() > 0:
             self.last_person, self.last_subject = stem(inside.group("rel")), inside.group(0)
+            if inside.group("n"):
+                self.aliases[inside.group("n")] = self.last_person
+        if reported and reported.group(0).split()[0][0].isupper() and not body[:1].isupper():
+            self.last_person = self.last_subject = reported.group(0).split()[0]
         return body
 
     def _about_zh(self, clause: str, previous: Said | None) -> tuple[str, str]:
@@ -285,7 +299,7 @@ class Reading:
 
     def correct(self, clause: str, source: str, message: int) -> bool:
         """Read a clause holding a correction; False when it holds none."""
-        chinese = re.search(f"[{CJK}]", clause) is not None
+        chinese = mostly_chinese(clause)
         found = (_CORRECTION_ZH if chinese else _CORRECTION_EN).search(clause)
         if found is None or source != "user" or is_question(clause):
             return False
@@ -338,21 +352,6 @@ class Reading:
                     self.add(clause, source, message)
 
 
-def _system_blocks(text: str) -> list[tuple[str, bool]]:
-    """A system text cut at its headers: (block, retrieved by similarity?)."""
-    blocks: list[tuple[str, bool]] = []
-    retrieved, lines = False, []
-    for line in text.splitlines():
-        stripped = line.strip()
-        if stripped.endswith((":", "：")) and len(stripped) < 120:
-            blocks.append(("\n".join(lines), retrieved))
-            retrieved, lines = bool(re.search(r"retriev|similar|relevant|检索|相关", stripped, re.I)), []
-            continue
-        lines.append(line)
-    blocks.append(("\n".join(lines), retrieved))
-    return [(block, flag) for block, flag in blocks if block.strip()]
-
-
 _ASSISTANT_NOTE = re.compile(r"^\s*(?:you\s+are|you're|answer|be\s+|respond|reply|你是|请)", re.I)
 
 
@@ -363,7 +362,8 @@ def read_prompt(messages: Sequence[BaseMessage]) -> Reading:
     for message in messages:
         text = content_text(message)
         if message.type == "system":
-            for block, retrieved in _system_blocks(text):
+            for block, in_order in system_blocks(text):
+                retrieved = not in_order
                 for segment in role_segments(block, "narrative"):
                     if segment.role == "ai":
                         continue

@@ -21,6 +21,7 @@ from memory_demos.providers.offline_model.reader import (
     split_sentences,
     tidy,
 )
+from memory_demos.providers.offline_model.text import mostly_chinese
 from memory_demos.providers.offline_model.words import (
     QUESTION_STOP,
     RELATIONS,
@@ -57,6 +58,14 @@ _WANTS_EN = (
     (re.compile(r"\bwhere\b|\bwhat\s+(?:city|town|country|address|street)\b", re.I), "place"),
     (re.compile(r"\bwho\b|\bwhose\b", re.I), "person"),
     (re.compile(r"\bname[sd]?\b|\bcalled\b", re.I), "name"),
+    (
+        re.compile(
+            r"\bwhat\s+(?:do|does|did)\s+\w+\s+do\b(?!\s+(?:on|at|in|with|for|about|after|before|to))|"
+            r"\b(?:job|occupation|profession)\b",
+            re.I,
+        ),
+        "job",
+    ),
 )
 _WANTS_ZH = (
     (re.compile("几点|什么时候|哪天|几号|哪一天|星期几|周几|几月|哪年|什么时间"), "time"),
@@ -84,7 +93,11 @@ _HAS = {
     "place": re.compile(r"\b(?:in|at|to|from|near|on)\s+\w|(?<!^)\b[A-Z][a-z]+|[在住去到从来自市省区县路街]"),
     "person": re.compile(r"(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|[" + CJK + r"]"),
     "name": re.compile(r"(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|\bnamed?\b|\bcalled\b|叫|名字"),
-    "job": re.compile("[是当做干]|工作|上班"),
+    "job": re.compile(
+        r"[是当做干]|工作|上班|\b(?:is|am|are|was|'s|'m)\s+(?:a|an)\s|\bworks?\b|\bjob\b|\bteach|\bstud(?:y|ies|ent)\b"
+        r"|\bruns?\b|\bowns?\b|\bmanag|\bretired\b",
+        re.I,
+    ),
 }
 _ABOUT_Q_EN = re.compile(
     r"\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|best|oldest|youngest|twin|eldest)\s+)?(?P<rel>\w+)|"
@@ -126,7 +139,7 @@ def analyse(text: str, previous: Ask | None = None, people: frozenset[str] = fro
     ``people``: the names the prompt gave, so "whats jamal's job" is about Jamal in lower case too.
     """
     text = casual(text).strip()
-    chinese = re.search(f"[{CJK}]", text) is not None
+    chinese = mostly_chinese(text)
     wants = _wants(text, chinese)
     weak: set[str] = set()
     modifiers: set[str] = set()
@@ -249,7 +262,7 @@ def needed_words(ask: Ask, vocabulary: frozenset[str]) -> set[str]:
     if ask.wants == "name":
         needed -= {"name", "call", "叫", "名字", "@名字"}
     elif ask.wants == "job":
-        needed -= {"@工作"}
+        needed -= {"@工作", "work", "do"}
     if needed - ask.modifiers:
         needed -= ask.modifiers - vocabulary
     unsaid = ask.kinds & needed - vocabulary
@@ -276,7 +289,7 @@ def bearing(ask: Ask, said: Said, aliases: dict[str, str], needed: set[str]) -> 
     """How much a statement bears on a question (``needed``: see ``needed_words``): 0 for not at all."""
     if said.question or said.hypothetical or said.retracted or not _about_fits(ask, said, aliases):
         return 0.0
-    chinese = re.search(f"[{CJK}]", said.text) is not None
+    chinese = mostly_chinese(said.text)
     words = _statement_words(said, chinese)
     if chinese != ask.chinese and not ask.words & words:
         return 0.0
@@ -289,7 +302,7 @@ def bearing(ask: Ask, said: Said, aliases: dict[str, str], needed: set[str]) -> 
 
 def _frame(said: Said) -> set[str]:
     """A statement's words without its values: two statements with one frame speak of one topic."""
-    if re.search(f"[{CJK}]", said.text):
+    if mostly_chinese(said.text):
         return {g for g in zh_grams(said.text) if not re.search(r"[\d一二两三四五六七八九十]", g)}
     return {stem(w) for w in en_words(said.text) if w[:1].islower() and not w[:1].isdigit()} - QUESTION_STOP
 
@@ -318,7 +331,7 @@ def _restate(said: Said) -> str:
         text = to_asker(text)
     if said.subject and not said.text.startswith(said.subject.split()[0]):
         subject = to_asker(said.subject)
-        if re.search(f"[{CJK}]", text):
+        if mostly_chinese(text):
             subject = subject.replace("他", "").replace("她", "") or subject
         text = f"{subject}{'' if re.search(f'[{CJK}]', text) else ' '}{text}"
     text = text.strip()
@@ -342,7 +355,7 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str]) -> str
 def conversation_answer(text: str, statements: Sequence[Said], *, current: int) -> str | None:
     """ "What did I ask you first?", 我刚才问了什么？: answered from the user's messages in the prompt."""
     text = casual(text)
-    chinese = re.search(f"[{CJK}]", text) is not None
+    chinese = mostly_chinese(text)
     found = (_CONVO_ZH if chinese else _CONVO_EN).search(text)
     if found is None:
         return None

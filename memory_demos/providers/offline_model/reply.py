@@ -26,7 +26,13 @@ from memory_demos.providers.offline_model.answers import (
 )
 from memory_demos.providers.offline_model.facts import extract_facts
 from memory_demos.providers.offline_model.knowledge import Knowledge, knowledge_of
-from memory_demos.providers.offline_model.lexicon import CJK
+from memory_demos.providers.offline_model.lexicon import (
+    CJK,
+    DONT_KNOW_ALL_EN,
+    DONT_KNOW_ALL_ZH,
+    DONT_KNOW_EN,
+    DONT_KNOW_ZH,
+)
 from memory_demos.providers.offline_model.memory_prompts import (
     entity_extraction_reply,
     entity_summary_reply,
@@ -45,11 +51,7 @@ from memory_demos.providers.offline_model.recall import (
 )
 from memory_demos.providers.offline_model.small_talk import small_talk
 from memory_demos.providers.offline_model.statements import USER
-from memory_demos.providers.offline_model.text import (
-    content_text,
-    is_chinese,
-    role_segments,
-)
+from memory_demos.providers.offline_model.text import content_text, mostly_chinese, role_segments
 from memory_demos.providers.offline_model.tools import (
     answer_from_tools,
     plan_tool_call,
@@ -130,7 +132,7 @@ def compose_reply(
         )
 
     raw = latest_user_text(messages)
-    chinese = is_chinese(raw)
+    chinese = mostly_chinese(raw)
     last_human = max((i for i, m in enumerate(messages) if m.type == "human"), default=-1)
     after = messages[last_human + 1 :]
     if any(isinstance(m, ToolMessage) for m in after) and isinstance(messages[-1], ToolMessage):
@@ -146,7 +148,12 @@ def compose_reply(
     before = [s for s in reading.said if s.source == "user" and s.message == reading.user_messages - 2]
     parts = question_parts(raw, after_question=any(s.question for s in before))
     if parts:
-        return Reply(_answers(parts, text, reading, knowledge, chinese=chinese))
+        answered = _answers(parts, text, reading, knowledge, chinese=chinese)
+        refusals = (DONT_KNOW_EN[:12], DONT_KNOW_ZH[:6], DONT_KNOW_ALL_EN[:12], DONT_KNOW_ALL_ZH[:6])
+        if answered.startswith(refusals):
+            stated = acknowledgement(text, reading, chinese=chinese, statements_only=True)
+            return Reply(f"{stated}{'' if chinese else ' '}{answered}" if stated else answered)
+        return Reply(answered)
     questions = find_questions(text)
     if any(question.key is not None for question in questions):
         return Reply(answer_questions(questions, knowledge, chinese=chinese))
@@ -225,8 +232,11 @@ def _faithful(ack: str, said: str) -> bool:
     return True
 
 
-def acknowledgement(text: str, reading: Reading, *, chinese: bool) -> str:
-    """A reply to a statement: the grammar's when faithful, else the user's own words said back."""
+def acknowledgement(text: str, reading: Reading, *, chinese: bool, statements_only: bool = False) -> str:
+    """A reply to a statement: the grammar's when faithful, else the user's own words said back.
+
+    ``statements_only``: the message also asks; "" when it states nothing (no small talk).
+    """
     current = [s for s in reading.said if s.message == reading.user_messages - 1 and s.source == "user"]
     standing = [s for s in current if not (s.retracted or s.question or s.hypothetical)]
     standing = standing if any(s.about for s in standing) else []
@@ -235,6 +245,8 @@ def acknowledgement(text: str, reading: Reading, *, chinese: bool) -> str:
         if _faithful(stated, text):
             return stated
     if not standing:
+        if statements_only:
+            return ""
         if any(s.retracted for s in reading.said if s.message == reading.user_messages - 1):
             return "好的，那句不算。" if chinese else "OK, I'll set that aside."
         return small_talk(text, chinese=chinese)
