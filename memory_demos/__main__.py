@@ -132,7 +132,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "panes":
         return bench.panes(panes=args.panes or 6, latency_ms=args.latency_ms, turns=args.turns)
     if args.what == "model" and args.battery:
-        from memory_demos.bench.battery import print_battery
+        from memory_demos.bench.battery import print_battery  # lazy: see cmd_strategies
 
         return print_battery(Path(args.battery), show_failures=args.failures, window=not args.no_window)
     if args.what == "model":
