@@ -160,14 +160,27 @@ def compose_reply(
     return Reply(acknowledgement(text, reading, chinese=chinese))
 
 
+_ACKNOWLEDGEMENTS = (
+    "Got it: ",
+    "Nice to meet you, ",
+    "记住了，",
+    "OK, I'll set that aside.",
+    "好的，那句不算。",
+)
+
+
 def _as_read(messages: Sequence[BaseMessage], reading: Reading) -> list[BaseMessage]:
     """The messages as the reader read them: each plain user message with its corrections applied."""
     humans = [m for m in messages if m.type == "human"]
     if len(humans) != reading.user_messages:  # a classic template: one message holds the conversation
         return list(messages)
+    if humans and humans[-1] is not messages[-1]:  # a tool round or an agent's own turn: as it is
+        return list(messages)
     read: list[BaseMessage] = []
     index = 0
     for message in messages:
+        if message.type == "ai" and content_text(message).startswith(_ACKNOWLEDGEMENTS):
+            continue  # the model's own acknowledgement says back what the user's message said
         if message.type == "human":
             text = corrected_text(reading, index, content_text(message))
             read.append(HumanMessage(text) if text != content_text(message) else message)
