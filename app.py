@@ -73,7 +73,9 @@ with language_scope(session.language):
         st.markdown(f"**:material/psychology: {t('app.name')}**")
         st.caption(t("sidebar.provider"))
         st.text(provider_label(session.provider))
-        st.caption(t("sidebar.tokenizer", label=session.provider.tokenizer.label))
+        counter = session.provider.tokenizer
+        counted_with = "sidebar.tokenizer_approximate" if counter.approximate else "sidebar.tokenizer"
+        st.caption(t(counted_with, encoding=counter.encoding_name))
         st.page_link("pages/settings.py", label=t("sidebar.change_provider"), icon=":material/settings:")
         st.divider()
         # The widget mirrors the session's language; a callback writes the choice back.

@@ -26,7 +26,10 @@ TEXTS: dict[str, str] = {
     "and timeout, and the language.",
     "sidebar.provider": "Active model",
     "provider.offline": "Offline teaching model (rule-based, not an LLM)",
-    "sidebar.tokenizer": "Tokens counted with {label}",
+    "sidebar.tokenizer": "Tokens counted with tiktoken {encoding}",
+    "sidebar.tokenizer_approximate": (
+        "Tokens counted with tiktoken {encoding} (approximate: not this model's own tokenizer)"
+    ),
     "sidebar.change_provider": "Change model",
     "sidebar.language": "Language",
     # -- home --
