@@ -22,6 +22,7 @@ from memory_demos.providers.prompt_cache import (
     BREAKS_EVERY_TURN_FROM,
     BREAKS_NONE,
     PROMPT_CACHE_RULES,
+    cache_break_note,
     cache_rule,
 )
 from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, encode
@@ -38,7 +39,7 @@ from memory_demos.scorecard import (
 )
 from memory_demos.strategies.base import Strategy, StrategyContext
 from memory_demos.strategies.registry import build_strategy
-from memory_demos.turn import ModelCall
+from memory_demos.turn import ModelCall, PromptMessage, Turn
 from tests.fake_openai_server import FakeOpenAIServer
 
 ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool"}
@@ -231,3 +232,26 @@ def test_the_lesson_on_a_server_that_reports_cached_tokens() -> None:
     # echo the question, so recall is the offline test's).
     assert reported[NOTE_FIRST] is not None and reported[NOTE_LAST] is not None
     assert reported[NOTE_LAST] > 3 * reported[NOTE_FIRST]
+
+
+def test_many_breaks_are_counted_from_the_first_and_a_few_are_listed() -> None:
+    def turns(kept: list[bool]) -> list[Turn]:
+        system = PromptMessage("system", "s", 5)
+        made, history = [], [system]
+        for number, keep in enumerate(kept, start=1):
+            if not keep:
+                history = [PromptMessage("system", f"s{number}", 5), *history[1:]]
+            prompt = (*history, PromptMessage("human", f"q{number}", 5))
+            call = ModelCall("reply", prompt, "a", 10, 1, "counted with tiktoken o200k_base", 0.0)
+            made.append(Turn(f"q{number}", "a", 0.0, call))
+            history = [*prompt, PromptMessage("ai", "a", 4)]
+        return made
+
+    assert cache_break_note(turns([True] * 5)) == (BREAKS_NONE, {"turns": 5})
+    assert cache_break_note(turns([True, True, False, True, False])) == (
+        "cache.breaks.on_turns",
+        {"turns": "3, 5", "n": 2},
+    )
+    many = [True, False, False, True, False, False, False, True]
+    assert cache_break_note(turns(many)) == ("cache.breaks.many", {"n": 5, "turn": 2})
+    assert cache_break_note(turns([True, True, False, False])) == (BREAKS_EVERY_TURN_FROM, {"turn": 3})

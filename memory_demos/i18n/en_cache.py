@@ -7,8 +7,9 @@ TEXTS: dict[str, str] = {
     "cache.breaks.none": "prefix kept on every turn",
     "cache.breaks.every_turn_from": "cache broken every turn from turn {turn}",
     "cache.breaks.on_turns": "cache broken on turn {turns}",
+    "cache.breaks.many": "cache broken on {n} turns, the first turn {turn}",
     "cache.breaks.too_few": "too few answered turns to tell",
-    "cache.rule.raw": "any shared prefix counts (the offline model, a local server)",
+    "cache.rule.raw": "any shared prefix counts, as on a local server",
     "cache.rule.steps": "counted from {min} tokens, in steps of {step}",
     # The Tokens view of a turn.
     "tokens.cacheable": "Cacheable prefix (estimate)",
@@ -20,8 +21,8 @@ TEXTS: dict[str, str] = {
         "same tokens; those tokens are billed at the cached-input rate."
     ),
     # The pane, under its gauge.
-    "pane.cached_share": "Prompt cache: {share} of this pane's prompt tokens could come from a cache "
-    "({cacheable} of {total}, estimate) · {breaks}",
+    "pane.cached_share": "Prompt cache: {share} cacheable ({cacheable} of {total} tokens, estimate) "
+    "· {breaks}",
     "pane.cached_reported": "The provider reported {reported} cached tokens ({share}).",
     # The Scorecard.
     "scorecard.price.cached": "cached input / 1M (USD)",
@@ -48,7 +49,7 @@ TEXTS: dict[str, str] = {
     "cost.col.with_cache": "Cost with caching (USD)",
     "cost.col.cache": "Prompt cache",
     # Thresholds on the gauge.
-    "gauge.thresholds": "Limits this strategy acts on: {limits}",
+    "gauge.thresholds": "Limits: {limits}",
     "gauge.threshold": "Limit",
     "threshold.budget": "budget",
     "threshold.trigger": "trigger",

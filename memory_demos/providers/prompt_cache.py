@@ -205,6 +205,8 @@ BREAKS_NONE = "cache.breaks.none"
 BREAKS_EVERY_TURN_FROM = "cache.breaks.every_turn_from"
 BREAKS_ON_TURNS = "cache.breaks.on_turns"
 BREAKS_TOO_FEW = "cache.breaks.too_few"
+BREAKS_MANY = "cache.breaks.many"
+LISTED_BREAKS = 4  # more broken turns than this are counted, not listed
 
 
 def prompt_kept(earlier: ModelCall, later: ModelCall) -> bool:
@@ -235,7 +237,7 @@ def broken_cache_turns(turns: Sequence[Turn]) -> list[int]:
 
 def cache_break_note(turns: Sequence[Turn]) -> tuple[str, dict[str, object]]:
     """What the turns did to the cache, as a catalogue key and its values: kept on every turn, broken on
-    every turn from turn N, or broken on some turns."""
+    every turn from turn N, broken on a few turns (listed) or on many (counted, from the first)."""
     answered = [number for number, turn in enumerate(turns, start=1) if turn.ok and turn.reply_call]
     if len(answered) < 2:
         return BREAKS_TOO_FEW, {}
@@ -245,6 +247,8 @@ def cache_break_note(turns: Sequence[Turn]) -> tuple[str, dict[str, object]]:
     first = broken[0]
     if broken == [number for number in answered if number >= first] and len(broken) > 1:
         return BREAKS_EVERY_TURN_FROM, {"turn": first}
+    if len(broken) > LISTED_BREAKS:
+        return BREAKS_MANY, {"n": len(broken), "turn": first}
     return BREAKS_ON_TURNS, {"turns": ", ".join(str(number) for number in broken), "n": len(broken)}
 
 
