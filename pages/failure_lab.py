@@ -116,7 +116,7 @@ def _render_demo(demo: Demo, state: FailureLabState, language: str, gate: CallGa
     result = state.results.get(demo.id)
     if result is not None:
         _render_result(demo, result)
-    st.markdown(f"**{t('failure.fix')}**: {t(demo.fix_key)}")
+    st.markdown(t("failure.fix_line", label=t("failure.fix"), fix=t(demo.fix_key)))
     if demo.code:
         with st.expander(t("failure.code")):
             for function in demo.code:

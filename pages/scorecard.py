@@ -102,13 +102,15 @@ def _scenario_preview(scenario: Scenario) -> None:
     st.caption(t("scorecard.preview", turns=len(scenario.turns), probes=scenario.probes))
     with st.expander(t("scorecard.turns_preview")):
         st.text(scenario.name)
+        # Turns numbered from 1, as the results number them ("14 · What's my name?"); headers translated.
         turns = pd.DataFrame(
             {
-                "user": [turn.user for turn in scenario.turns],
-                "expect": [", ".join(turn.expect) for turn in scenario.turns],
+                t("scorecard.col.turn"): range(1, len(scenario.turns) + 1),
+                t("scorecard.col.user_message"): [turn.user for turn in scenario.turns],
+                t("scorecard.col.expected"): [", ".join(turn.expect) for turn in scenario.turns],
             }
         )
-        st.dataframe(turns, width="stretch")
+        st.dataframe(turns, width="stretch", hide_index=True)
 
 
 def _run_button(session: LabSession, scenario: Scenario | None, strategy_ids: list[str]) -> None:

@@ -126,22 +126,25 @@ def apply_settings() -> None:
         return
     session.provider = new
     rebuilt = session.rebuild_all()
-    session.flash("success", t("settings.applied", n=rebuilt))
-    _flash_check(new)
+    _flash_check(new, t("settings.applied", n=rebuilt))
 
 
-def _flash_check(provider: ProviderConfig) -> None:
+def _flash_check(provider: ProviderConfig, applied: str) -> None:
     """Ask the new provider once whether it answers (its model list: no tokens), and say what was found.
 
+    ``applied`` (the model changed) is a success only if the check did not fail: a server that cannot be
+    reached is in use now, but a green tick above its error would read as if all were well.
     Skipped for the offline model; bounded by the provider's timeout and at most ``CHECK_SECONDS``.
     """
     session = get_session()
     check = check_provider(provider, timeout=CHECK_SECONDS)
-    if check is None:
-        return
-    if not check.ok:
+    if check is not None and not check.ok:
+        session.flash("warning", applied)
         message = t("check.failed", kind=kind_words(check.kind), help=kind_help(check.kind))
         session.flash("error", message, check.detail or None)
+        return
+    session.flash("success", applied)
+    if check is None:
         return
     seconds = f"{check.seconds:.2f}"
     if provider.hosted:

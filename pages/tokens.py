@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from memory_demos.i18n import t
+from memory_demos.i18n import current_language, t
 from memory_demos.providers.tokenizer import choose_encoding, get_encoding
 from memory_demos.session import get_session, widget_key
 from memory_demos.ui.frame import run_in_frame
@@ -59,7 +59,10 @@ def render() -> None:
         if source == "tokenizer.source.paste":
             text = st.text_area(
                 t("tokenizer.text"),
-                value=t("tokenizer.sample_text.english"),
+                # A Chinese session starts from Chinese text, an English one from English.
+                value=samples[
+                    "tokenizer.sample.chinese" if current_language() == "zh" else "tokenizer.sample.english"
+                ],
                 height=200,
                 key=widget_key("tokens_text"),
                 max_chars=session.limits.max_message_chars * 4,
@@ -88,7 +91,7 @@ def render() -> None:
     else:
         st.caption(t("tokenizer.exact", model=code_span(choice.model_name), encoding=choice.encoding_name))
     if len(token_ids) > MAX_SHOWN_TOKENS:
-        st.caption(t("tokenizer.truncated", shown=MAX_SHOWN_TOKENS, total=len(token_ids)))
+        st.caption(t("tokenizer.truncated", shown=f"{MAX_SHOWN_TOKENS:,}", total=f"{len(token_ids):,}"))
 
     st.subheader(t("tokenizer.chips"), anchor=False)
     st.caption(t("tokenizer.chips_caption"))

@@ -253,7 +253,8 @@ def test_settings_refuses_openai_without_a_key_and_keeps_a_key_secret() -> None:
     assert provider.kind == "openai"
     assert isinstance(provider.api_key, SecretStr) and provider.api_key.get_secret_value() == secret
     assert at.session_state[widget_key("settings_api_key")] == ""  # gone from the widget
-    assert any("rebuilt" in s.value for s in at.success)
+    # Applied; a warning rather than a success when the check cannot reach OpenAI (no network here).
+    assert any("rebuilt" in s.value for s in (*at.success, *at.warning))
     everything = rendered_markdown(at) + [t.value for t in at.text] + [c.value for c in at.code]
     assert not any(secret in value for value in everything)
     assert secret not in repr(provider)

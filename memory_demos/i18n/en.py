@@ -739,6 +739,7 @@ TEXTS: dict[str, str] = {
     "scorecard.col.cost": "Est. cost (USD)",
     "scorecard.col.latency": "Mean latency (s)",
     "scorecard.col.turn": "Turn",
+    "scorecard.col.user_message": "User message",
     "scorecard.col.expected": "Expected",
     "scorecard.col.recalled": "Recalled",
     # -- failure lab --
@@ -754,7 +755,9 @@ TEXTS: dict[str, str] = {
     "failure.fixed_yes": "The fix holds: the failure is absent.",
     "failure.fixed_no": "The fix did not hold this time.",
     "failure.fix": "The fix",
-    "failure.code": "The code that ran",
+    # The label and its text: a colon in the language's own punctuation.
+    "failure.fix_line": "**{label}**: {fix}",
+    "failure.code": "The code of this demo",
     "failure.error": "The demo stopped with an error:",
     "failure.needs_redis": "This demo runs against a real Redis server, and none is configured, so it "
     "cannot run here. Start one (`redis-server`, or `docker run -p 6379:6379 redis`), then start the app "

@@ -678,6 +678,7 @@ TEXTS: dict[str, str] = {
     "scorecard.col.cost": "估算费用（美元）",
     "scorecard.col.latency": "平均延迟（秒）",
     "scorecard.col.turn": "轮次",
+    "scorecard.col.user_message": "用户消息",
     "scorecard.col.expected": "预期",
     "scorecard.col.recalled": "召回的内容",
     "failure.title": "失败实验室",
@@ -693,7 +694,8 @@ TEXTS: dict[str, str] = {
     "failure.fixed_yes": "修复有效：失败没有出现。",
     "failure.fixed_no": "修复这次没有奏效。",
     "failure.fix": "修复方法",
-    "failure.code": "实际运行的代码",
+    "failure.fix_line": "**{label}**：{fix}",
+    "failure.code": "本演示的代码",
     "failure.error": "演示出错停止：",
     "failure.needs_redis": "本演示需要真实的 Redis 服务器，但当前没有配置，因此无法在这里运行。请先启动一个"
     "（`redis-server`，或 `docker run -p 6379:6379 redis`），再用 `{variable}=redis://localhost:6379/0` "

@@ -75,6 +75,14 @@ def _price_table() -> tuple[list[Any], Any] | None:
 LEGEND_COLUMNS = 2  # ten strategies wrap onto five lines below the chart instead of being cut off
 CHART_HEIGHT = 300  # plot and axes; each legend row below adds LEGEND_ROW_HEIGHT, so it squeezes nothing
 LEGEND_ROW_HEIGHT = 26
+# The scorecard's columns that hold counts (tokens, calls, replies).
+COUNT_COLUMNS = (
+    "scorecard.col.prompt_tokens",
+    "scorecard.col.memory_tokens",
+    "scorecard.col.total_tokens",
+    "scorecard.col.model_calls",
+    "scorecard.col.empty_replies",
+)
 ROW_HEIGHT = 35  # a st.dataframe row: the table is as tall as its rows, so none hides behind a scroll
 # Paul Tol's colour-blind-safe "muted" scheme, then Okabe-Ito's darkest hues: one colour per strategy, the
 # same on every chart of the page; a shape per strategy tells apart the hues that are close.
@@ -280,6 +288,8 @@ def render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> N
         column_config={
             cost: st.column_config.NumberColumn(format="~$%.6f"),
             t("scorecard.col.latency"): st.column_config.NumberColumn(format="%.3f"),
+            # Counts with thousands separators, like every other count on screen ("3,956", not "3956").
+            **{t(key): st.column_config.NumberColumn(format="localized") for key in COUNT_COLUMNS},
         },
         key=widget_key("scorecard_table"),
     )
