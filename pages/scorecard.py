@@ -110,7 +110,12 @@ def _scenario_preview(scenario: Scenario) -> None:
                 t("scorecard.col.expected"): [", ".join(turn.expect) for turn in scenario.turns],
             }
         )
-        st.dataframe(turns, width="stretch", hide_index=True)
+        st.dataframe(
+            turns,
+            width="stretch",
+            hide_index=True,
+            column_config={t("scorecard.col.turn"): st.column_config.NumberColumn(width="small")},
+        )
 
 
 def _run_button(session: LabSession, scenario: Scenario | None, strategy_ids: list[str]) -> None:
