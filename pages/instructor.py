@@ -45,8 +45,12 @@ def _now_text() -> str:
     return datetime.now(UTC).astimezone(zone).strftime("%H:%M:%S")
 
 
-def _table(rows: list[dict[str, Any]], columns: dict[str, str], language: str) -> None:
-    """Numbered rows of counts, with translated column names and grouped digits."""
+def _table(rows: list[dict[str, Any]], columns: dict[str, str], language: str, empty_key: str) -> None:
+    """Numbered rows of counts, with translated column names and grouped digits; no rows, a sentence
+    (an empty table drew no headers, only the word "empty", in English in either language)."""
+    if not rows:
+        st.caption(t(empty_key, language))
+        return
     names = {key: t(key_name, language) for key, key_name in columns.items()}
     st.dataframe(
         [{names[k]: v for k, v in row.items()} for row in rows],
@@ -97,9 +101,9 @@ def room_counts(language: str, session_key: str) -> None:
         st.caption(t("instructor.no_errors", language))
 
     st.subheader(t("instructor.per_session", language), anchor=False)
-    _table(registry.session_rows(), SESSION_COLUMNS, language)
+    _table(registry.session_rows(), SESSION_COLUMNS, language, "instructor.no_sessions")
     st.subheader(t("instructor.per_attendee", language), anchor=False)
-    _table(ROOM.attendee_rows(), ATTENDEE_COLUMNS, language)
+    _table(ROOM.attendee_rows(), ATTENDEE_COLUMNS, language, "instructor.no_attendees")
 
     st.subheader(t("instructor.codes", language), anchor=False)
     guard = ROOM.guard.stats()

@@ -150,3 +150,12 @@ def test_the_instructor_view_shows_no_raw_key_and_redraws_itself() -> None:
     assert EN["instructor.kind.access_denied"] in shown and "150,000 tokens" in shown
     assert any("Updates by itself every 5 seconds" in c.value for c in at.caption)
     assert not [b for b in at.button if b.label == "Refresh"]  # no button to press any more
+
+
+def test_an_empty_budgets_table_is_a_sentence_not_a_bare_empty_grid(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seen in Chromium (1440x900): before any attendee, the table drew no headers, only "empty".
+    monkeypatch.setattr(ROOM, "attendee_rows", lambda: [])
+    at = run(new_app(CODES))
+    enter(at, "host-77")
+    assert any(c.value == EN["instructor.no_attendees"] for c in at.caption)
+    assert CATALOGUE["zh"]["instructor.no_attendees"]

@@ -502,6 +502,8 @@ TEXTS: dict[str, str] = {
     "settings.url_advice_no_host": "Ask your host to allow this address, or use the offline teaching model.",
     "instructor.attendees": "Attendees",
     "instructor.per_attendee": "Attendees' budgets (numbered, most recent first)",
+    "instructor.no_attendees": "No attendee has been admitted yet (your own browser is not counted).",
+    "instructor.no_sessions": "No session yet.",
     "instructor.col_attendee": "Attendee",
     "instructor.col_left": "Tokens left",
     "instructor.col_refused": "Refused calls",

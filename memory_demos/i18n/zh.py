@@ -456,6 +456,8 @@ TEXTS: dict[str, str] = {
     "settings.url_advice_no_host": "请主持人允许这个地址，或使用离线教学模型。",
     "instructor.attendees": "学员",
     "instructor.per_attendee": "学员额度（编号，最近的在前）",
+    "instructor.no_attendees": "还没有学员进入（你自己的浏览器不计入）。",
+    "instructor.no_sessions": "还没有会话。",
     "instructor.col_attendee": "学员",
     "instructor.col_left": "剩余词元",
     "instructor.col_refused": "被拒绝的调用",
