@@ -25,12 +25,7 @@ ENVIRONMENT_READERS = {
 }
 
 # Function-local imports that still hide a cycle, each in a package another slice is rewriting.
-KNOWN_CYCLES = {
-    (
-        "memory_demos.providers.offline_model.facts",
-        "memory_demos.providers.offline_model.knowledge",
-    ): "merge_facts belongs in knowledge.py (offline_model/ is being rewritten by #9)",
-}
+KNOWN_CYCLES: dict[tuple[str, str], str] = {}
 
 # Modules this layering was cleaned in: each import left inside a function says why in a comment.
 CLEANED = (
@@ -296,10 +291,6 @@ def test_no_import_runs_from_a_lower_layer_to_a_higher_one(graph: ImportGraph) -
     assert graph.upward() == [], "move the code to the layer it belongs to, or hand it in from above"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 25: 1 circle left, offline_model facts <-> knowledge (that package is being rewritten: #19); main had 2, one of 40 modules",
-)
 def test_no_modules_import_each_other_in_a_circle(graph: ImportGraph) -> None:
     assert graph.circles() == []
 

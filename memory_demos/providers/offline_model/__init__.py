@@ -26,8 +26,13 @@ from memory_demos.providers.offline_model.answers import (
     fact_clause,
     fact_clause_zh,
 )
-from memory_demos.providers.offline_model.facts import Fact, extract_facts, merge_facts
-from memory_demos.providers.offline_model.knowledge import Knowledge, facts_in_messages, knowledge_of
+from memory_demos.providers.offline_model.facts import Fact, extract_facts
+from memory_demos.providers.offline_model.knowledge import (
+    Knowledge,
+    facts_in_messages,
+    knowledge_of,
+    merge_facts,
+)
 from memory_demos.providers.offline_model.lexicon import (
     DONT_KNOW_EN,
     DONT_KNOW_ZH,

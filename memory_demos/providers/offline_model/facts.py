@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import NamedTuple
 
 from memory_demos.providers.offline_model.lexicon import KV_EXCLUDED_KEYS, LIST_KEYS, RELATIONS_EN
@@ -152,12 +151,3 @@ def _statement_facts(statement: Statement) -> list[Fact]:
         )
         for key, value in read_pairs(statement.text, self_subject=statement.self_subject)
     ]
-
-
-def merge_facts(facts: Iterable[Fact], subject: str = USER) -> dict[str, tuple[str, ...]]:
-    """What is true of ``subject`` now, read in order: key -> values, ordered by last update."""
-    from memory_demos.providers.offline_model.knowledge import Knowledge
-
-    knowledge = Knowledge()
-    knowledge.add_ordered(list(facts))
-    return knowledge.current(subject)

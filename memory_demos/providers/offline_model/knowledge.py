@@ -8,7 +8,7 @@ different values with nothing to order them are a conflict, reported as such.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from langchain_core.messages import BaseMessage
@@ -243,3 +243,10 @@ def knowledge_of(messages: Sequence[BaseMessage]) -> Knowledge:
 def facts_in_messages(messages: Sequence[BaseMessage]) -> dict[str, tuple[str, ...]]:
     """Everything the prompt says is true of the user now."""
     return knowledge_of(messages).current(USER)
+
+
+def merge_facts(facts: Iterable[Fact], subject: str = USER) -> dict[str, tuple[str, ...]]:
+    """What is true of ``subject`` now, read in order: key -> values, ordered by last update."""
+    knowledge = Knowledge()
+    knowledge.add_ordered(list(facts))
+    return knowledge.current(subject)
