@@ -28,6 +28,7 @@ from memory_demos.providers.offline_model.lexicon import (
     RELATIONS_EN,
 )
 from memory_demos.providers.offline_model.questions import detect_recall_question
+from memory_demos.providers.offline_model.reader import Reading
 from memory_demos.providers.offline_model.sentences import split_sentences
 from memory_demos.providers.offline_model.small_talk import summary_topic
 from memory_demos.providers.offline_model.statements import USER
@@ -37,14 +38,18 @@ from memory_demos.providers.offline_model.text import (
     content_text,
     is_chinese,
     join_en,
+    mostly_chinese,
     normalize_quotes,
     role_segments,
     section_of,
     xml_messages_to_lines,
 )
+from memory_demos.providers.offline_model.words import casual
 
 # --------------------------------------------------------------------------------------------
 # LangChain's own memory prompts
+
+MAX_SAID = 8  # the human's own words a summary keeps, newest last
 
 
 def _summary_subject(subject: str) -> str:
@@ -76,6 +81,28 @@ def fact_sentences(knowledge: Knowledge, *, user_as: str = "the human") -> list[
     return sentences
 
 
+_SAID = re.compile(r"The human said: “[^”]*”|用户说：“[^”]*”")
+
+
+def said_sentences(previous: str, new_lines: str) -> list[str]:
+    """What the human said that no fact rule reads, kept in their words (corrections applied), newest last."""
+    kept = _SAID.findall(previous)
+    reading = Reading()
+    for index, segment in enumerate(role_segments(new_lines, "human")):
+        if segment.role == "human":
+            reading.read(segment.text, "user", index)
+    for said in reading.said:
+        standing = not (said.question or said.hypothetical or said.retracted) and said.about
+        if standing and not extract_facts(said.text):
+            zh = mostly_chinese(said.text)
+            kept.append(
+                f"用户说：“{said.text.rstrip('。')}。”"
+                if zh
+                else f"The human said: “{said.text.rstrip('.')}.”"
+            )
+    return list(dict.fromkeys(kept))[-MAX_SAID:]
+
+
 def render_summary(knowledge: Knowledge, extra_sentences: Sequence[str], topics: Sequence[str]) -> str:
     """A bounded third-person summary: the newest fact sentences, invented details, a topic tail."""
     sentences = fact_sentences(knowledge)[-MAX_SUMMARY_FACTS:]
@@ -97,6 +124,8 @@ def _summary_topics(previous: str, new_lines: str) -> list[str]:
         text = segment.text.strip()
         if text.startswith("Here is a summary") or extract_facts(text) or detect_recall_question(text):
             continue
+        if said_sentences("", f"Human: {text}"):  # said in the human's own words already
+            continue
         topic = summary_topic(text, MAX_TOPIC_CHARS)
         if topic and not re.match(r"^(?:hi|hello|hey)$", topic, re.IGNORECASE):
             topics.append(topic)
@@ -108,7 +137,7 @@ def _summary_topics(previous: str, new_lines: str) -> list[str]:
 def progressive_summary(summary: str, new_lines: str, *, drift: bool = False) -> str:
     """Answer SUMMARY_PROMPT: the existing summary's facts merged with the new lines' (newest wins)."""
     knowledge = Knowledge()
-    knowledge.add_ordered(extract_facts(f"{summary}\n{new_lines}", role="narrative"))
+    knowledge.add_ordered(extract_facts(f"{summary}\n{casual(new_lines)}", role="narrative"))
     facts = knowledge.current(USER)
     drifted = [sentence for sentence, _ in DRIFT_DETAILS if sentence in summary]
     if drift:
@@ -121,7 +150,9 @@ def progressive_summary(summary: str, new_lines: str, *, drift: bool = False) ->
     extra = [
         s for s, key in DRIFT_DETAILS if s in drifted and (key is None or knowledge.belief(USER, key) is None)
     ]
-    return render_summary(knowledge, extra, _summary_topics(summary, new_lines))
+    return render_summary(
+        knowledge, [*extra, *said_sentences(summary, new_lines)], _summary_topics(summary, new_lines)
+    )
 
 
 def summary_prompt_reply(prompt: str, *, drift: bool) -> str:
@@ -269,7 +300,9 @@ def middleware_summary_reply(prompt: str) -> str:
     transcript = xml_messages_to_lines(messages) if "<message type=" in messages else messages
     knowledge = Knowledge()
     knowledge.add_ordered(extract_facts(transcript, role="narrative"))
-    summary = render_summary(knowledge, (), _summary_topics("", transcript)) or "None"
+    summary = (
+        render_summary(knowledge, said_sentences("", transcript), _summary_topics("", transcript)) or "None"
+    )
     return (
         f"## SESSION INTENT\nChat with the assistant.\n\n## SUMMARY\n{summary}\n\n"
         "## ARTIFACTS\nNone\n\n## NEXT STEPS\nNone"

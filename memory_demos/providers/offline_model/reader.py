@@ -79,6 +79,11 @@ _CORRECTION_EN = re.compile(
 _CORRECTION_ZH = re.compile(
     r"(?P<m>不对|我是说|我的意思是|改成|改为|改到|其实|说错了|更正|哦不|不是不是|算了)[，,：:]?"
 )
+# Cheap scans first: most clauses hold no correction and suppose nothing.
+_MAY_CORRECT = re.compile(
+    r"(?i:wait|scratch|forget|never|mean|sorry|actually|correction|make|oops|rather|any)|不|是说|意思|其实|更正|算了|改"
+)
+_MAY_SUPPOSE = re.compile(r"(?i:if|suppose|imagine|wish|would|say)|如果|假|要是|想象|万一")
 _RETRACTS = re.compile(r"scratch|forget|never|算了|not\s+any", re.IGNORECASE)
 _FRAGMENT_LEAD = re.compile(
     r"^(?:(?:it's|its|it\s+is|it\s+was|that's|that\s+is|they're|to|is|are|was|no|wait|sorry|I\s+mean)\b[\s,]*)+",
@@ -122,7 +127,7 @@ _ZH_ABOUT = re.compile(
     + r")(?:叫|名字是|的名字是)?(?P<n>"
     + _ZH_NAME
     + r"(?=[是住在叫当做有的今喜，,。]|$))?"
-    r"|(?P<pro>他|她|它)|(?P<me>我们|我)|(?P<name>"
+    r"|(?P<pro>他|她|它)|(?P<me>我们|我|用户说：“我|用户)|(?P<name>"
     + _ZH_NAME
     + r")(?=住|叫|在|喜欢|今年|有|说|当|做|的[^\s，,]{0,4}是))"
 )
@@ -134,6 +139,10 @@ _REPORTED = re.compile(
     r"^(?:(?:my|our|the)\s+\w+|he|she|they|[A-Z][a-z]+)\s+"
     r"(?:said|says|told me|tells me|thinks|mentioned|texted|wrote|reckons)\s*(?:that\s+|:\s*)?",
     re.I,
+)
+# A clause that starts so speaks for itself, never of the clause before ("Let's discuss ...").
+_NO_SUBJECT_OF_ITS_OWN = re.compile(
+    r"^(?:let's|let us|please|thanks|thank you)\b|" + SUBJECT_START.pattern, re.I
 )
 _PERSON_VERB = re.compile(
     r"\s+(?:is|was|has|had|lives|lived|works|worked|likes|loves|hates|says|said|told|wants|needs|gets|got|moved|"
@@ -195,7 +204,7 @@ class Reading:
         if found is None:
             if re.search(r"\b(?:I|I'm|my|me|we|our)\b", body):
                 return USER, ""
-            if previous is not None and not SUBJECT_START.match(body) and not VERB.match(body):
+            if previous is not None and not _NO_SUBJECT_OF_ITS_OWN.match(body) and not VERB.match(body):
                 return previous.about, previous.subject
             return "", ""
         if found.group("rel"):
@@ -264,18 +273,12 @@ class Reading:
 
     def last_fact(self, holding: str = "") -> int | None:
         """The newest user statement still standing (holding ``holding``): what "scratch that" takes back."""
-        return next(
-            (
-                i
-                for i in range(len(self.said) - 1, -1, -1)
-                if self._stands(self.said[i]) and holding.casefold() in self.said[i].text.casefold()
-            ),
-            None,
-        )
-
-    @staticmethod
-    def _stands(said: Said) -> bool:
-        return said.source == "user" and not (said.question or said.retracted or said.hypothetical)
+        for i in range(len(self.said) - 1, -1, -1):
+            said = self.said[i]
+            standing = said.source == "user" and not (said.question or said.retracted or said.hypothetical)
+            if standing and holding.casefold() in said.text.casefold():
+                return i
+        return None
 
     def add(self, clause: str, source: str, message: int, *, change: bool = False) -> None:
         clause = tidy(clause)
@@ -291,7 +294,7 @@ class Reading:
                 about,
                 subject,
                 is_question(clause),
-                bool(_HYPOTHETICAL.search(clause)),
+                bool(_MAY_SUPPOSE.search(clause) and _HYPOTHETICAL.search(clause)),
                 change,
                 message=message,
             )
@@ -299,9 +302,11 @@ class Reading:
 
     def correct(self, clause: str, source: str, message: int) -> bool:
         """Read a clause holding a correction; False when it holds none."""
+        if source != "user" or not _MAY_CORRECT.search(clause):
+            return False
         chinese = mostly_chinese(clause)
         found = (_CORRECTION_ZH if chinese else _CORRECTION_EN).search(clause)
-        if found is None or source != "user" or is_question(clause):
+        if found is None or is_question(clause):
             return False
         before, after = clause[: found.start()].strip(" ,—–-"), clause[found.end() :].strip(" ,.!—–-:;")
         if before and found.group("m").startswith("改"):  # 我的订单号改成了B-02: a change said whole
