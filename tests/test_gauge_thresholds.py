@@ -53,7 +53,7 @@ def test_the_gauge_draws_each_limit_as_a_dashed_rule_named_by_its_parameter() ->
     assert label["data"]["values"][0]["label"] == "max_tokens=300"
     # Zoomed to the prompt, the scale widens to show the limit ahead of it.
     zoomed = gauge_spec(totals, 8_192, zoom=True, lines=lines)
-    assert zoomed["layer"][0]["encoding"]["x"]["scale"]["domain"] == [0, 300]
+    assert zoomed["layer"][0]["encoding"]["x"]["scale"]["domain"] == [0, 324]  # the line stands inside
     assert len(gauge_spec(totals, 8_192, zoom=False)["layer"]) == 1  # no limits: the bar alone
 
 

@@ -79,25 +79,36 @@ def threshold_layers(lines: Sequence[Any], domain_max: int) -> list[dict[str, An
         "mark": {"type": "rule", "strokeDash": [4, 2], "strokeWidth": 2, "color": THRESHOLD_COLOUR},
         "encoding": {
             "x": x,
+            # Spanned explicitly: a rule with x alone is not drawn beside the nominal y (Streamlit 1.67).
+            "y": {"value": 0},
+            "y2": {"value": 18},
             "tooltip": [
                 {"field": "label", "type": "nominal", "title": t("gauge.threshold")},
                 {"field": "tokens", "type": "quantitative", "title": t("gauge.tokens")},
             ],
         },
     }
-    label = {
-        "data": {"values": rows},
-        "mark": {
-            "type": "text",
-            "align": "left",
-            "dx": 3,
-            "dy": -13,
-            "fontSize": 10,
-            "color": THRESHOLD_COLOUR,
-        },
-        "encoding": {"x": x, "text": {"field": "label", "type": "nominal"}},
-    }
-    return [rule, label]
+    # A name reads beside its line: to the right in the bar's first half, to the left in its second.
+    labels = []
+    for side, align, dx in (("left", "left", 3), ("right", "right", -3)):
+        placed = [row for row in rows if (row["tokens"] > domain_max / 2) == (side == "right")]
+        if placed:
+            mark = {
+                "type": "text",
+                "align": align,
+                "dx": dx,
+                "dy": -13,
+                "fontSize": 10,
+                "color": THRESHOLD_COLOUR,
+            }
+            labels.append(
+                {
+                    "data": {"values": placed},
+                    "mark": mark,
+                    "encoding": {"x": x, "text": {"field": "label", "type": "nominal"}},
+                }
+            )
+    return [rule, *labels]
 
 
 def gauge_spec(
@@ -113,7 +124,8 @@ def gauge_spec(
     ] or [{"section": names["system"], "tokens": 0, "order": 0, "row": ""}]
     domain_max = max(used, 1) if zoom else max(context_window, 1)
     if zoom and lines:  # zoomed to the prompt: widen to the nearest limit still ahead of it
-        domain_max = max(domain_max, min(line.position for line in lines))
+        # A little past the line, so it stands inside the plot rather than on its edge.
+        domain_max = max(domain_max, round(min(line.position for line in lines) * 1.08))
     bar = {
         "mark": {"type": "bar", "size": 16},
         "encoding": {

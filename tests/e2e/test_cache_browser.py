@@ -67,6 +67,12 @@ def test_compare_shows_limits_cache_share_and_costs_with_and_without_caching(
         time.sleep(1.0)
         page.screenshot(path=str(artifacts / f"e2e_cache_compare_costs_{language}.png"))
         full_screenshot(page, artifacts / f"e2e_cache_compare_full_{language}.png")
+        # Zoomed to the prompt, each gauge widens to its nearest limit: the dashed line and its name show.
+        page.get_by_text(CATALOGUE[language]["compare.zoom"]).click()
+        time.sleep(2.0)
+        page.evaluate(f"() => document.querySelector('{SCROLLER}').scrollTo(0, 300)")
+        time.sleep(1.0)
+        page.screenshot(path=str(artifacts / f"e2e_cache_compare_zoom_{language}.png"))
     finally:
         context.close()
 
