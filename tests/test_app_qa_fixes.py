@@ -46,3 +46,18 @@ def test_the_fix_line_uses_the_languages_own_colon() -> None:
     at = open_page("pages/failure_lab.py", "zh")
     lines = [m.value for m in at.markdown if m.value.startswith("**" + CATALOGUE["zh"]["failure.fix"])]
     assert lines and all(line.startswith("**修复方法**：") for line in lines)
+
+
+def test_the_active_model_is_named_in_the_sessions_language() -> None:
+    # Seen in Chromium (zh, 1920x1080): the sidebar said "OpenAI-compatible · llama3.1:8b at http://…".
+    from memory_demos.i18n import language_scope
+    from memory_demos.providers.chat_models import ProviderConfig
+    from memory_demos.ui.text import provider_label
+
+    server = ProviderConfig(kind="openai_compatible", model="llama3.1:8b", base_url="http://127.0.0.1:9/v1")
+    with language_scope("zh"):
+        assert provider_label(server) == "兼容 OpenAI 的服务 · llama3.1:8b（http://127.0.0.1:9/v1）"
+    with language_scope("en"):
+        assert provider_label(server) == server.display_name  # the CLI's English name, unchanged
+        openai = ProviderConfig(kind="openai", model="gpt-4o-mini")
+        assert provider_label(openai) == openai.display_name

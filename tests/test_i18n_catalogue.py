@@ -76,6 +76,7 @@ def test_no_key_is_written_in_two_parts_of_one_language() -> None:
 SAME_IN_BOTH = {
     "tokenizer.sample_text.english": "the English sample the tokenizer page counts, beside a Chinese one",
     "settings.kind.openai": "a product name",
+    "provider.openai": "a product name and a model name",
     "error.raw": "an exception's class name and its own text: data, with nothing of ours to translate",
     "error.with_evidence": "two messages side by side, each translated on its own",
     "tokens.short.exact": "a library's name (tiktoken)",

@@ -464,6 +464,8 @@ TEXTS: dict[str, str] = {
     "nav.instructor": "Instructor view",
     "nav.instructor.blurb": "For the workshop host: sessions, model calls, tokens and errors of the "
     "last hour. Never an attendee's messages.",
+    "provider.openai": "OpenAI · {model}",
+    "provider.compatible": "OpenAI-compatible · {model} at {url}",
     "provider.hosted": "Workshop model · {model}",
     "workshop.config_error": "The workshop settings cannot be used. The host needs to fix this setting:",
     "workshop.idle_released": "This session was idle for more than {minutes} minutes, so its memories "

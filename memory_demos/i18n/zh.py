@@ -422,6 +422,8 @@ TEXTS: dict[str, str] = {
     "nav.instructor": "讲师视图",
     "nav.instructor.blurb": "供工作坊主持人使用：最近一小时的会话、模型调用、词元与错误。从不显示学员"
     "的消息。",
+    "provider.openai": "OpenAI · {model}",
+    "provider.compatible": "兼容 OpenAI 的服务 · {model}（{url}）",
     "provider.hosted": "工作坊模型 · {model}",
     "workshop.config_error": "工作坊设置无法使用。主持人需要修正以下设置：",
     "workshop.idle_released": "此会话已闲置超过 {minutes} 分钟，其记忆已释放以减轻服务器负担。使用持久化"

@@ -25,4 +25,6 @@ def provider_label(provider: ProviderConfig) -> str:
         return t("provider.offline")
     if provider.hosted:
         return t("provider.hosted", model=provider.model)
-    return provider.display_name
+    if provider.kind == "openai":
+        return t("provider.openai", model=provider.model)
+    return t("provider.compatible", model=provider.model, url=provider.base_url)
