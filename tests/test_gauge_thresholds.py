@@ -88,3 +88,10 @@ def test_compare_panes_name_their_limits_under_the_gauge(language: str) -> None:
     # And what share of each pane's prompt a cache could serve, with the cache note.
     share_start = texts["pane.cached_share"].split("{")[0]
     assert sum(share_start in c for c in captions) >= 2
+
+
+def test_a_scorecard_label_names_the_numbers_that_cut_the_prompt_not_switches() -> None:
+    from memory_demos.ui.cache_view import strategy_label
+
+    assert strategy_label("window", {"k": 3}) == "window k=3"
+    assert strategy_label("agent", {"checkpointer": "memory", "tools": True}) == "agent"

@@ -41,7 +41,8 @@ def break_text(key: str, args: Mapping[str, Any]) -> str:
 
 def strategy_label(strategy_id: str, params: Mapping[str, Any]) -> str:
     """``window k=3``: the strategy and the parameters that decide where its prompt is cut."""
-    shown = " ".join(f"{name}={value}" for name, value in params.items() if isinstance(value, int | float))
+    numbers = {name: value for name, value in params.items() if not isinstance(value, bool)}
+    shown = " ".join(f"{name}={value}" for name, value in numbers.items() if isinstance(value, int | float))
     return f"{strategy_id} {shown}".strip()
 
 
