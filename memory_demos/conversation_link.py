@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from memory_demos.config import is_conversation_id, private_folder
+from memory_demos.defaults import is_conversation_id, private_folder
 from memory_demos.storage import (
     StorageConfig,
     StorageError,

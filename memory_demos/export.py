@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from memory_demos.config import DEFAULT_SYSTEM_PROMPT
+from memory_demos.defaults import DEFAULT_SYSTEM_PROMPT
 from memory_demos.i18n import t
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.replay import ReplayResult

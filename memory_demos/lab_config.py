@@ -16,10 +16,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from memory_demos.config import DATA_DIR_ENV, DEFAULT_DATA_DIR, MAX_PANES, private_folder
+from memory_demos.defaults import DATA_DIR_ENV, DEFAULT_DATA_DIR, MAX_PANES, private_folder
 from memory_demos.providers.api_keys import DEFAULT_API_KEY_ENV
 from memory_demos.storage import StorageConfig
-from memory_demos.workshop.config import WorkshopConfig
+from memory_demos.workshop.settings import WorkshopConfig
 
 # The variables the configuration depends on: a change to any of them is a new configuration.
 _PREFIX = "MEMORY_LAB_"

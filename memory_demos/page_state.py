@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from memory_demos.config import DEFAULT_SYSTEM_PROMPT
+from memory_demos.defaults import DEFAULT_SYSTEM_PROMPT
 from memory_demos.deprecations import Deprecation
 from memory_demos.i18n import Message
 from memory_demos.workshop.budget import LimitHit, SessionBudget, check_scripted_run

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from memory_demos.config import new_conversation_id
 from memory_demos.conversation_link import RestoredExchange, is_persisted, restored_exchanges
+from memory_demos.defaults import new_conversation_id
 from memory_demos.strategies.base import Strategy, StrategyContext
 from memory_demos.strategies.registry import available_ids, build_strategy
 from memory_demos.turn import Turn

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from memory_demos.config import DEFAULT_SYSTEM_PROMPT
+from memory_demos.defaults import DEFAULT_SYSTEM_PROMPT
 from memory_demos.lab_config import LabConfig, load_lab_config
 from memory_demos.providers.bounds import REPLAY_TEMPERATURE
 from memory_demos.providers.chat_models import ProviderConfig

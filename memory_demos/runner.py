@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import copy_context
 
-from memory_demos.config import MAX_PANES
+from memory_demos.defaults import MAX_PANES
 from memory_demos.jobs import BackgroundJob
 from memory_demos.strategies.base import Strategy, TokenListener
 from memory_demos.turn import Turn

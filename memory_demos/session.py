@@ -14,8 +14,8 @@ from typing import Any, Literal, TypeVar
 
 import streamlit as st
 
-from memory_demos.config import MAX_PANES, new_conversation_id
 from memory_demos.conversation_link import ConversationManifest, PaneManifest
+from memory_demos.defaults import MAX_PANES, new_conversation_id
 from memory_demos.lab_config import LabConfig, load_lab_config
 from memory_demos.page_state import FailureLabState, MigrationState, ScorecardState
 from memory_demos.panes import MIN_PANES, Pane, SessionLifecycle, default_strategy_ids

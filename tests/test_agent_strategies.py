@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from memory_demos.config import DEFAULT_SYSTEM_PROMPT
+from memory_demos.defaults import DEFAULT_SYSTEM_PROMPT
 from memory_demos.migration import compare_prompts
 from memory_demos.prompt_sections import classify_prompt
 from memory_demos.providers.chat_models import ProviderConfig

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from memory_demos import config, failure_lab, migration, runner
+from memory_demos import defaults as config
+from memory_demos import failure_lab, migration, runner
 from memory_demos.lab_config import LabConfig, load_lab_config
 from memory_demos.session import LabSession
 from memory_demos.strategies.base import InputError, StrategyContext

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from memory_demos.config import new_conversation_id
 from memory_demos.conversation_link import (
     ConversationManifest,
     LinkError,
@@ -25,6 +24,7 @@ from memory_demos.conversation_link import (
     open_link,
     verify_token,
 )
+from memory_demos.defaults import new_conversation_id
 from memory_demos.session import KEY_PREFIX, LabSession
 from memory_demos.storage import StorageConfig
 from memory_demos.strategies.registry import get_info

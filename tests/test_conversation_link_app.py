@@ -9,8 +9,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from memory_demos.config import new_conversation_id
 from memory_demos.conversation_link import link_secret, make_token, new_owner_id
+from memory_demos.defaults import new_conversation_id
 from memory_demos.i18n import CATALOGUE
 from memory_demos.session import KEY_PREFIX, widget_key
 from tests.helpers import open_params

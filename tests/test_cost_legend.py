@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory_demos.config import MAX_PANES
+from memory_demos.defaults import MAX_PANES
 from memory_demos.strategies.registry import available_ids, get_info
 from memory_demos.ui.charts import (
     LABEL_BREAKS,

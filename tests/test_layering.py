@@ -30,7 +30,7 @@ KNOWN_CYCLES: dict[tuple[str, str], str] = {}
 # Modules this layering was cleaned in: each import left inside a function says why in a comment.
 CLEANED = (
     "__main__.py",
-    "config.py",
+    "defaults.py",
     "lab_config.py",
     "session.py",
     "replay.py",
@@ -38,7 +38,7 @@ CLEANED = (
     "conversation_link.py",
     "cli_options.py",
     "note_expiry.py",
-    "storage/config.py",
+    "storage/servers.py",
     "storage/sqlite.py",
     "strategies/base.py",
     "strategies/info.py",
@@ -48,7 +48,7 @@ CLEANED = (
     "strategies/agent_trim.py",
     "strategies/context_editing.py",
     "strategies/shared/trimming_agent.py",
-    "workshop/config.py",
+    "workshop/settings.py",
     "workshop/budget.py",
     "providers/api_keys.py",
     "providers/chat_models.py",
@@ -120,7 +120,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "records and texts",
         (
             "memory_demos",
-            "memory_demos.config",
+            "memory_demos.defaults",
             "memory_demos.turn",
             "memory_demos.i18n",
             "memory_demos.prompt_markers",
@@ -495,12 +495,12 @@ def test_no_import_inside_a_function_hides_a_cycle(scan: ImportScan) -> None:
 
 def test_the_cycle_check_finds_a_late_import_of_a_module_that_imports_back(scan: ImportScan) -> None:
     # storage.sqlite imports config when it loads; config importing storage.sqlite late would hide that.
-    real = scan.inside["memory_demos.config"]
-    scan.inside["memory_demos.config"] = [*real, (1, "memory_demos.storage.sqlite")]
+    real = scan.inside["memory_demos.defaults"]
+    scan.inside["memory_demos.defaults"] = [*real, (1, "memory_demos.storage.sqlite")]
     try:
-        assert ("memory_demos.config", "memory_demos.storage.sqlite") in scan.hidden_cycles()
+        assert ("memory_demos.defaults", "memory_demos.storage.sqlite") in scan.hidden_cycles()
     finally:
-        scan.inside["memory_demos.config"] = real
+        scan.inside["memory_demos.defaults"] = real
 
 
 @pytest.mark.parametrize("relative", CLEANED)

@@ -24,7 +24,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from memory_demos.__main__ import main as cli_main
-from memory_demos.config import DEFAULT_SYSTEM_PROMPT
+from memory_demos.defaults import DEFAULT_SYSTEM_PROMPT
 from memory_demos.migration import (
     STEP_IDS,
     MigrationRun,

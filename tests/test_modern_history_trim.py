@@ -24,7 +24,7 @@ from langchain_core.messages import (
     trim_messages,
 )
 
-from memory_demos.config import DEFAULT_SYSTEM_PROMPT
+from memory_demos.defaults import DEFAULT_SYSTEM_PROMPT
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.providers.tokenizer import count_messages_tokens
 from memory_demos.replay import replay_strategy

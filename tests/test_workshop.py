@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from memory_demos.config import DEFAULT_MAX_MESSAGE_CHARS
+from memory_demos.defaults import DEFAULT_MAX_MESSAGE_CHARS
 from memory_demos.lab_config import LabConfig
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.providers.errors import describe_error

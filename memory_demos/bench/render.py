@@ -30,7 +30,7 @@ from langchain_core.tracers.context import register_configure_hook
 from memory_demos.bench.server import cpu_seconds, interruptible, lab_server
 from memory_demos.bench.workshop_ws import set_pane_count
 from memory_demos.bench.ws_client import AppClient
-from memory_demos.config import MAX_PANES
+from memory_demos.defaults import MAX_PANES
 from memory_demos.panes import DEFAULT_PANE_STRATEGIES
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.strategies.base import InputError, StrategyContext

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from memory_demos.config import DEFAULT_SYSTEM_PROMPT as SYSTEM_PROMPT
+from memory_demos.defaults import DEFAULT_SYSTEM_PROMPT as SYSTEM_PROMPT
 from memory_demos.i18n import Message
 from memory_demos.providers.chat_models import CallGate, gated_callbacks
 from memory_demos.tracing import CallCapture

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from langchain_core.language_models import BaseChatModel
 
-from memory_demos.config import DEFAULT_SYSTEM_PROMPT as SYSTEM_PROMPT
+from memory_demos.defaults import DEFAULT_SYSTEM_PROMPT as SYSTEM_PROMPT
 from memory_demos.deprecations import Deprecation, capture_deprecations
 from memory_demos.i18n import Message
 from memory_demos.migration import (

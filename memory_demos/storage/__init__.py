@@ -11,18 +11,6 @@ The names below are re-exported so ``from memory_demos.storage import X`` keeps 
 """
 
 from memory_demos.storage.chroma import chroma_client, chroma_collection_name
-from memory_demos.storage.config import (
-    CHROMA_SCHEMES,
-    CHROMA_URL_ENV,
-    POSTGRES_SCHEMES,
-    REDACTED,
-    REDIS_SCHEMES,
-    REDIS_URL_ENV,
-    SQL_URL_ENV,
-    StorageConfig,
-    StorageError,
-    redact_url,
-)
 from memory_demos.storage.postgres import (
     APPLICATION_NAME,
     CONNECT_TIMEOUT_S,
@@ -37,6 +25,18 @@ from memory_demos.storage.postgres import (
     sqlalchemy_setup_lock,
 )
 from memory_demos.storage.redis import REDIS_TIMEOUT_S, redis_client
+from memory_demos.storage.servers import (
+    CHROMA_SCHEMES,
+    CHROMA_URL_ENV,
+    POSTGRES_SCHEMES,
+    REDACTED,
+    REDIS_SCHEMES,
+    REDIS_URL_ENV,
+    SQL_URL_ENV,
+    StorageConfig,
+    StorageError,
+    redact_url,
+)
 from memory_demos.storage.sqlite import (
     BUSY_TIMEOUT_MS,
     check_sqlite_file,

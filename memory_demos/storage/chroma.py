@@ -7,7 +7,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from memory_demos.storage.config import CHROMA_URL_ENV, StorageConfig, StorageError, redact_url
+from memory_demos.storage.servers import CHROMA_URL_ENV, StorageConfig, StorageError, redact_url
 
 _SAFE_NAME_PART = re.compile(r"^[A-Za-z0-9_]{0,127}[A-Za-z0-9]$")
 _COLLECTION_SAFE = re.compile(r"^[A-Za-z0-9._-]{1,400}$")

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from memory_demos.storage.config import StorageConfig, StorageError
+from memory_demos.storage.servers import StorageConfig, StorageError
 from memory_demos.storage.sqlite import sqlite_engine
 
 CONNECT_TIMEOUT_S = 10

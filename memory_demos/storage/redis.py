@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memory_demos.storage.config import StorageConfig
+from memory_demos.storage.servers import StorageConfig
 
 REDIS_TIMEOUT_S = 5
 

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from memory_demos.config import DATA_DIR_ENV, private_folder
-from memory_demos.storage.config import StorageError
+from memory_demos.defaults import DATA_DIR_ENV, private_folder
+from memory_demos.storage.servers import StorageError
 
 BUSY_TIMEOUT_MS = 10_000
 

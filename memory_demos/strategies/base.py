@@ -20,7 +20,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
-from memory_demos.config import DEFAULT_SYSTEM_PROMPT, new_conversation_id, private_folder
+from memory_demos.defaults import DEFAULT_SYSTEM_PROMPT, new_conversation_id, private_folder
 from memory_demos.deprecations import Deprecation, capture_deprecations, merge
 from memory_demos.i18n import Message
 from memory_demos.lab_config import LabConfig, load_lab_config

@@ -21,7 +21,7 @@ from typing import Any
 
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
-from memory_demos.config import is_conversation_id
+from memory_demos.defaults import is_conversation_id
 from memory_demos.i18n import Message
 from memory_demos.storage import StorageConfig, connect, redis_client, sqlite_file
 from memory_demos.strategies.base import ParamSpec, StrategyInfo, Threshold

@@ -25,7 +25,9 @@ from memory_demos.workshop.budget import (
     estimate_run_tokens,
 )
 from memory_demos.workshop.code_guard import CodeGuard, GuardStats, codes_match
-from memory_demos.workshop.config import (
+from memory_demos.workshop.registry import RegistryStats, SessionRecord, SessionRegistry, TurnUsage
+from memory_demos.workshop.room import RoomState
+from memory_demos.workshop.settings import (
     SECRETS_TABLE,
     WORKSHOP_ENV,
     HostProvider,
@@ -33,8 +35,6 @@ from memory_demos.workshop.config import (
     WorkshopConfigError,
     WorkshopLimits,
 )
-from memory_demos.workshop.registry import RegistryStats, SessionRecord, SessionRegistry, TurnUsage
-from memory_demos.workshop.room import RoomState
 
 __all__ = [
     "ATTENDEE_COOKIE",

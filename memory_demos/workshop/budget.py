@@ -28,7 +28,7 @@ from memory_demos.providers.tool_tokens import count_tool_tokens
 from memory_demos.tracing import call_tokens, failed_call_tokens
 
 if TYPE_CHECKING:
-    from memory_demos.workshop.config import WorkshopLimits
+    from memory_demos.workshop.settings import WorkshopLimits
 
 LimitKind = Literal["message_chars", "turns", "tokens", "run_turns", "run_tokens"]
 BudgetReason = Literal["tokens", "concurrency"]  # why a model call was refused: error.budget.<reason>

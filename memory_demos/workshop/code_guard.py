@@ -19,7 +19,7 @@ from memory_demos.workshop.registry import HOUR_SECONDS
 if TYPE_CHECKING:
     from pydantic import SecretStr
 
-    from memory_demos.workshop.config import WorkshopLimits
+    from memory_demos.workshop.settings import WorkshopLimits
 
 Verdict = Literal["check", "locked", "busy"]
 

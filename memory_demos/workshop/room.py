@@ -24,7 +24,7 @@ from memory_demos.workshop.code_guard import CodeGuard
 from memory_demos.workshop.registry import SessionRegistry
 
 if TYPE_CHECKING:
-    from memory_demos.workshop.config import WorkshopLimits
+    from memory_demos.workshop.settings import WorkshopLimits
 
 MAX_ATTENDEES = 5_000
 

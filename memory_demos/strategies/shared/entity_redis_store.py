@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from memory_demos.storage.config import StorageConfig
 from memory_demos.storage.redis import redis_client
+from memory_demos.storage.servers import StorageConfig
 from memory_demos.strategies.shared.classic import import_classic_memory
 from memory_demos.strategies.shared.history_store import redis_key_prefix, session_key
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from pydantic import ConfigDict, PrivateAttr
 
-from memory_demos.storage.config import StorageError
 from memory_demos.storage.postgres import sqlalchemy_setup_lock
+from memory_demos.storage.servers import StorageError
 from memory_demos.strategies.shared.classic import import_classic_memory
 
 ENTITY_TABLE = "memory_lab_entities"

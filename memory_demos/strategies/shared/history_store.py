@@ -22,8 +22,8 @@ from urllib.parse import quote
 
 from langchain_core.chat_history import BaseChatMessageHistory
 
-from memory_demos.storage.config import StorageConfig, StorageError
 from memory_demos.storage.postgres import sqlalchemy_engine_for_history, sqlalchemy_setup_lock
+from memory_demos.storage.servers import StorageConfig, StorageError
 
 DEFAULT_MAX_SESSIONS = 1000
 HISTORY_TABLE = "message_store"

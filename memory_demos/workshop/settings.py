@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import SecretStr
 
-from memory_demos.config import DEFAULT_MAX_MESSAGE_CHARS, MAX_MESSAGE_CHARS_ENV
+from memory_demos.defaults import DEFAULT_MAX_MESSAGE_CHARS, MAX_MESSAGE_CHARS_ENV
 from memory_demos.providers.url_policy import EgressPolicy, UrlRefused, origin_of
 
 if TYPE_CHECKING:
