@@ -5,7 +5,7 @@ LangGraph and the standard library. At home:
 
     pip install langchain langchain-openai
     pip install langchain-classic
-    export OPENAI_API_KEY=sk-...
+    export OPENAI_API_KEY=...
     python program.py        # on gpt-4o-mini
     python program.py "I'm Mara." "My name?"
     python program.py --model openai:gpt-4.1
