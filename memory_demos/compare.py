@@ -9,12 +9,13 @@ Refusals are one-shot notices on the session, each limit with one wording.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
 from memory_demos.i18n import Message, language_scope
-from memory_demos.panes import Pane
+from memory_demos.panes import Pane, ReplayCost, conversation_messages
 from memory_demos.providers.errors import describe_error, error_detail
 from memory_demos.runner import BroadcastJob, broadcast, pane_slots
 from memory_demos.session import LabSession, Notice
@@ -65,6 +66,8 @@ def send_message(session: LabSession, text: str, on_done: TurnsListener | None =
     if job is not None and not job.finished:  # a message sent while another was still answering
         job.wait()
         finish_broadcast(session, job)
+    for pane in session.panes:  # a what-if still replaying gets the earlier messages first, in order
+        run_replay(session, pane, on_done=on_done)
     start_broadcast(session, session.panes, text, on_done=on_done)
     return True
 
@@ -167,6 +170,8 @@ def reset_pane(session: LabSession, pane_id: str) -> None:
     pane.turns = []
     pane.restored = []
     pane.memory_back = False
+    pane.replay_queue = []
+    pane.replay_cost = None
 
 
 def reset_all(session: LabSession) -> None:
@@ -176,8 +181,10 @@ def reset_all(session: LabSession) -> None:
     session.flash("info", Message("compare.reset_all_done"))
 
 
-def apply_params(session: LabSession, pane_id: str, values: dict[str, Any]) -> None:
-    """The pane-parameters flow: parse the form's values (``registry.parse_params``), then rebuild the pane.
+def apply_params(session: LabSession, pane_id: str, values: dict[str, Any], replay: bool = False) -> None:
+    """The pane-parameters flow: parse the form's values (``registry.parse_params``), then rebuild the pane;
+    with ``replay``, the conversation so far is queued for it (``run_replay`` sends it), so the learner
+    compares the new configuration on the same messages. Without, the pane starts afresh.
 
     Refused values leave the pane as it was, with a notice saying why.
     """
@@ -188,6 +195,55 @@ def apply_params(session: LabSession, pane_id: str, values: dict[str, Any]) -> N
     if error is not None:
         session.flash("warning", Message("pane.params_invalid"), error)
         return
+    messages = conversation_messages(session.panes) if replay else []
     pane.params = params
     session.build(pane)
+    if messages and pane.strategy is not None:
+        pane.replay_queue = messages
+        return
     session.flash("info", Message("pane.params_applied", pane=session.panes.index(pane) + 1))
+
+
+def replay_into_pane(session: LabSession, pane_id: str) -> None:
+    """A pane that joined late (or was reset) starts again and gets the whole conversation, in order."""
+    pane = session.pane(pane_id)
+    if session.busy or pane is None:
+        return
+    messages = conversation_messages(session.panes)
+    session.build(pane)
+    if pane.strategy is not None:
+        pane.replay_queue = messages
+
+
+def run_replay(session: LabSession, pane: Pane, on_done: TurnsListener | None = None) -> ReplayCost | None:
+    """Send the pane's queued messages one after another, on this thread; what it cost, or None if none.
+
+    Each message leaves the queue once its turn is recorded, so a replay cut short by a rerun carries on
+    in the next run where it stopped. A failed turn ends the replay (its memory is as before that turn).
+    """
+    if not pane.replay_queue or pane.strategy is None or session.busy:
+        return None
+    strategy = pane.strategy
+    started = time.perf_counter()
+    turns: list[Turn] = []
+    failed_at: int | None = None
+    with session.lifecycle, language_scope(session.language):
+        while pane.replay_queue and pane.strategy is strategy:
+            turn = strategy.send(pane.replay_queue[0])
+            pane.turns.append(turn)
+            turns.append(turn)
+            pane.replay_queue.pop(0)
+            if turn.error is not None:
+                failed_at = len(pane.turns)
+                pane.replay_queue.clear()
+    cost = ReplayCost(
+        messages=len(turns),
+        model_calls=sum(turn.model_calls for turn in turns),
+        tokens=sum(turn.total_tokens for turn in turns),
+        seconds=time.perf_counter() - started,
+        failed_at=failed_at,
+    )
+    pane.replay_cost = cost if pane.replay_cost is None else pane.replay_cost.plus(cost)
+    if on_done is not None and turns:
+        on_done(turns)
+    return cost

@@ -23,6 +23,10 @@ MIN_PANES = 2
 # (create_agent + SummarizationMiddleware; a LangGraph store searched by meaning).
 DEFAULT_PANE_STRATEGIES: tuple[str, ...] = ("buffer", "window", "summarization", "semantic_store")
 DEFAULT_PANE_COUNT = 4
+# Parameters of the default panes where the strategy's own default would hide its idea in a short chat:
+# at trigger_tokens=400 the middleware summarises nothing in eight messages of the offline model; at 150
+# it does from the sixth, so the summary and its hidden call show in a first try.
+DEFAULT_PANE_PARAMS: dict[str, dict[str, Any]] = {"summarization": {"trigger_tokens": 150}}
 
 
 @dataclass
@@ -46,6 +50,10 @@ class Pane:
     persisted: bool = False
     restored: list[RestoredExchange] = field(default_factory=list)
     memory_back: bool = False  # built on a persisted memory that outlived the session (a link)
+    # A what-if: the conversation's messages still to replay into this configuration, and what the
+    # replay has cost so far (shown on the pane).
+    replay_queue: list[str] = field(default_factory=list)
+    replay_cost: ReplayCost | None = None
 
     def close(self) -> None:
         """Release the strategy's files and collections (safe to call twice)."""
@@ -80,6 +88,8 @@ class Pane:
         self.restored = []
         self.memory_back = False
         self.build_error = None
+        self.replay_queue = []
+        self.replay_cost = None
         if fresh:
             self.conversation_id = new_conversation_id()
         try:
@@ -95,6 +105,37 @@ class Pane:
                 self.restored = restored_exchanges(self.strategy.stored_messages())
             except Exception:  # the memory is back; its messages just cannot be listed
                 self.restored = []
+
+
+@dataclass(frozen=True)
+class ReplayCost:
+    """What replaying a conversation into a pane did: messages sent again, model calls, tokens, seconds;
+    ``failed_at`` is the message (1-based) whose turn failed and ended the replay, if one did."""
+
+    messages: int
+    model_calls: int
+    tokens: int
+    seconds: float
+    failed_at: int | None = None
+
+    def plus(self, other: ReplayCost) -> ReplayCost:
+        """Both parts of a replay interrupted by a rerun and carried on in the next one."""
+        return ReplayCost(
+            self.messages + other.messages,
+            self.model_calls + other.model_calls,
+            self.tokens + other.tokens,
+            self.seconds + other.seconds,
+            other.failed_at or self.failed_at,
+        )
+
+
+def conversation_messages(panes: Sequence[Pane]) -> list[str]:
+    """The user messages of the conversation so far: those of the pane that has seen the most (restored
+    exchanges first; panes added or reset later have seen fewer)."""
+    longest = max(panes, key=lambda pane: len(pane.restored) + len(pane.turns), default=None)
+    if longest is None:
+        return []
+    return [exchange.user for exchange in longest.restored] + [turn.user_text for turn in longest.turns]
 
 
 class SessionLifecycle:

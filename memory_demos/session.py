@@ -18,7 +18,7 @@ from memory_demos.conversation_link import ConversationManifest, PaneManifest
 from memory_demos.defaults import MAX_PANES, new_conversation_id
 from memory_demos.lab_config import LabConfig, load_lab_config
 from memory_demos.page_state import FailureLabState, MigrationState, ScorecardState
-from memory_demos.panes import MIN_PANES, Pane, SessionLifecycle, default_strategy_ids
+from memory_demos.panes import DEFAULT_PANE_PARAMS, MIN_PANES, Pane, SessionLifecycle, default_strategy_ids
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.providers.errors import error_detail
 from memory_demos.runner import BroadcastJob
@@ -233,7 +233,9 @@ class LabSession:
         if not panes and not self._state.get(KEY_PREFIX + "panes_initialised"):
             self._set("panes_initialised", True)
             for strategy_id in default_strategy_ids():
-                panes.append(self.new_pane(strategy_id))
+                chosen = DEFAULT_PANE_PARAMS.get(strategy_id)
+                server = server_backed_params(strategy_id, self.config.storage.sql_url)
+                panes.append(self.new_pane(strategy_id, {**server, **chosen} if chosen else None))
         return panes
 
     def new_pane(self, strategy_id: str, params: dict[str, Any] | None = None) -> Pane:

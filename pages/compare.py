@@ -9,7 +9,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from memory_demos import compare
 from memory_demos.i18n import relabel_after_language_switch, strategy_title, t
-from memory_demos.panes import Pane, unseen_messages
+from memory_demos.panes import Pane, conversation_messages, unseen_messages
 from memory_demos.providers.context_window import describe_source
 from memory_demos.providers.prompt_cache import cache_rule
 from memory_demos.providers.tokenizer import count_text_tokens
@@ -21,9 +21,19 @@ from memory_demos.ui.cache_view import render_pane_cache_costs
 from memory_demos.ui.charts import CostPoint, render_cost_charts
 from memory_demos.ui.conversation_export import render_conversation_export
 from memory_demos.ui.failures import failure_lines
+from memory_demos.ui.focus_view import render_focus
 from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.notices import show_flashes, show_notices
-from memory_demos.ui.pane import PaneActions, PaneSlots, PaneView, finish_pane, render_pane
+from memory_demos.ui.pane import (
+    PaneActions,
+    PaneSlots,
+    PaneView,
+    conversation_height,
+    finish_pane,
+    render_newest_replies,
+    render_pane,
+    shown_turns,
+)
 from memory_demos.ui.text import code_span, provider_label
 from memory_demos.ui.workshop import lab_config, render_conversation_link, usage_recorder
 
@@ -51,12 +61,33 @@ def _retry(pane_id: str) -> None:
     compare.retry_pane(session, pane_id, on_done=usage_recorder(session))
 
 
-def _apply_params(pane_id: str, values: dict[str, Any]) -> None:
-    compare.apply_params(get_session(), pane_id, values)
-    st.rerun()
+def _apply_params(pane_id: str, values: dict[str, Any], replay: bool) -> None:
+    compare.apply_params(get_session(), pane_id, values, replay=replay)
 
 
-ACTIONS = PaneActions(apply_params=_apply_params, reset=_reset_pane, remove=_remove_pane, retry=_retry)
+def _replay(pane_id: str) -> None:
+    compare.replay_into_pane(get_session(), pane_id)
+
+
+FOCUS_KEY = widget_key("focus_pane")  # the pane whose turn the focus view shows (None: closed)
+
+
+def _focus(pane_id: str) -> None:
+    get_session().widgets[FOCUS_KEY] = pane_id
+
+
+def _close_focus() -> None:
+    get_session().widgets[FOCUS_KEY] = None
+
+
+ACTIONS = PaneActions(
+    apply_params=_apply_params,
+    reset=_reset_pane,
+    remove=_remove_pane,
+    retry=_retry,
+    focus=_focus,
+    replay=_replay,
+)
 
 
 # -- the page ---------------------------------------------------------------------------------
@@ -66,26 +97,65 @@ def toolbar(session: LabSession) -> tuple[int, bool]:
     # Labels are made now, in the script run (AppTest also calls format_func outside it).
     labels = {sid: f"{t('kind.' + get_info(sid).kind)} · {strategy_title(get_info(sid))}" for sid in ids}
     relabel_after_language_switch(session.widgets, widget_key("add_strategy"), session.language)
-    with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
+    # Labels folded away (the options say what they are): the toolbar is one line, the panes need the height.
+    with st.container(horizontal=True, vertical_alignment="center", gap="small"):
         st.selectbox(
-            t("compare.add_strategy"), ids, format_func=labels.get, key=widget_key("add_strategy"), width=320
+            t("compare.add_strategy"),
+            ids,
+            format_func=labels.get,
+            key=widget_key("add_strategy"),
+            width=320,
+            label_visibility="collapsed",
         )
         st.button(
             t("compare.add_pane"),
             icon=":material/add:",
+            key=widget_key("add_pane"),
             on_click=_add_pane,
             disabled=len(session.panes) >= session.limits.max_panes,
             help=t("compare.add_pane_help", max=session.limits.max_panes),
         )
         st.button(t("compare.reset_all"), icon=":material/restart_alt:", on_click=_reset_all)
+        per_row_label = t("compare.per_row_option", n="{n}")
         per_row = st.segmented_control(
-            t("compare.per_row"), [2, 3, 4], default=4, key=widget_key("per_row"), required=True
+            t("compare.per_row"),
+            [2, 3, 4],
+            default=4,
+            key=widget_key("per_row"),
+            required=True,
+            format_func=lambda n: per_row_label.format(n=n),
+            label_visibility="collapsed",
         )
         zoom = st.toggle(t("compare.zoom"), key=widget_key("zoom"), help=t("compare.zoom_help"))
     return int(per_row or 4), bool(zoom)
 
 
-def pane_view(session: LabSession, pane: Pane, in_flight: BroadcastJob | None, zoom: bool) -> PaneView:
+def replay_note(session: LabSession, pane: Pane) -> str | None:
+    """What replaying the conversation into the pane did and cost, in the session's language."""
+    cost = pane.replay_cost
+    if cost is None:
+        return None
+    shown_params = get_info(pane.strategy_id).params_in_effect(pane.params)
+    note = t(
+        "pane.replayed",
+        n=cost.messages,
+        params=", ".join(f"{name}={value}" for name, value in shown_params.items()) or "—",
+        calls=cost.model_calls,
+        tokens=f"{cost.tokens:,}",
+        seconds=f"{cost.seconds:.1f}",
+    )
+    if cost.failed_at is not None:
+        note += " " + t("pane.replay_failed", n=cost.failed_at)
+    return note
+
+
+def pane_view(
+    session: LabSession,
+    pane: Pane,
+    in_flight: BroadcastJob | None,
+    zoom: bool,
+    height: int | None = None,
+) -> PaneView:
     """Everything one pane shows, as plain data."""
     provider = session.provider
     encoding = provider.tokenizer.encoding_name
@@ -112,6 +182,10 @@ def pane_view(session: LabSession, pane: Pane, in_flight: BroadcastJob | None, z
         memory_back=pane.memory_back,
         embedding_model=pane.strategy.embedding_model() if pane.strategy is not None else None,
         cache_rule=cache_rule(provider.kind),
+        conversation_height=height or conversation_height(1),
+        gauge_scale=max((p.turns[-1].prompt_tokens for p in session.panes if p.turns), default=0),
+        replay_note=replay_note(session, pane),
+        conversation_length=len(conversation_messages(session.panes)),
     )
 
 
@@ -160,26 +234,27 @@ def render() -> None:
     that streams is the last run of the message, so whatever it draws is what stays on screen.
     """
     session = get_session()
-    _chat_box(session)
-
-    st.title(t("compare.title"), anchor=False)
-    st.caption(t("compare.intro", provider=code_span(provider_label(session.provider))))
+    _heading(session)
     show_flashes(session)
     usage_slot = st.empty()  # filled once this run's turn is in: the caption counts it
     failures_slot = st.empty()  # likewise: the last message's failures, before any pane
     per_row, zoom = toolbar(session)
-    window = session.provider.context_window_info
-    # Said once for the page, not in every pane: what the gauges are scaled to, and where that figure is from.
-    # The offline model has no window: the line says what the gauges are scaled to instead.
-    if session.provider.kind == "offline":
-        window_line = t("gauge.no_window", scale=f"{window.tokens:,}")
-    else:
-        window_line = t("compare.window_line", window=f"{window.tokens:,}", source=describe_source(window))
-    st.caption(":material/speed: " + window_line)
+    # The chat box sits above the panes, not pinned to the window's foot: a pinned box makes Streamlit
+    # scroll to the page's end (the charts) on every message, away from the replies.
+    with st.container(key=widget_key("chat_row")):
+        _chat_box(session)
+    _run_replays(session)
 
     job = session.job
     in_flight = job if job is not None and not job.finished else None
     panes = session.panes
+    rows = -(-len(panes) // per_row)
+    # Two rows of panes do not fit the window: their newest replies go in one grid above them.
+    newest = st.empty() if rows > 1 and (in_flight is not None or any(p.turns for p in panes)) else None
+    if newest is not None:
+        with newest.container():
+            views = [pane_view(session, p, in_flight, zoom) for p in panes]
+            render_newest_replies(views, per_row, "pending" if in_flight is not None else "")
     slots = _draw_panes(session, panes, per_row, zoom, in_flight)
 
     if in_flight is not None:
@@ -191,9 +266,14 @@ def render() -> None:
             st.rerun()  # redraw failed panes' chat at full height: the box drawn while streaming clips it
     _usage_caption(session, usage_slot)
     _failure_summary(session, failures_slot)
+    if newest is not None and in_flight is not None:  # the replies are in: the grid again, with them
+        with newest.container():
+            render_newest_replies([pane_view(session, p, None, zoom) for p in panes], per_row)
     for pane in panes:
         if pane.pane_id in slots:
-            finish_pane(slots[pane.pane_id], pane_view(session, pane, None, zoom), ACTIONS)
+            view = pane_view(session, pane, None, zoom, conversation_height(rows))
+            finish_pane(slots[pane.pane_id], view, ACTIONS)
+    _focus_view(session, zoom)
 
     if any(pane.turns or pane.restored for pane in panes):
         # Only the language survives a reload: say so here, not only inside the link's expander.
@@ -209,6 +289,26 @@ def render() -> None:
         st.caption(t("cost.gaps"))
 
 
+def _heading(session: LabSession) -> None:
+    """The page's small title (the intro in its tooltip) and, once for the page, the model and what the
+    gauges are scaled to."""
+    heading = st.container(gap=None)  # title and context line close together: the panes need the height
+    # A small title, the intro in its tooltip.
+    heading.subheader(
+        t("compare.title"),
+        anchor=False,
+        help=t("compare.intro", provider=code_span(provider_label(session.provider))),
+    )
+    window = session.provider.context_window_info
+    # Said once for the page, not in every pane: what the gauges are scaled to, and where that figure is from.
+    # The offline model has no window: the line says what the gauges are scaled to instead.
+    if session.provider.kind == "offline":
+        window_line = t("gauge.no_window", scale=f"{window.tokens:,}")
+    else:
+        window_line = t("compare.window_line", window=f"{window.tokens:,}", source=describe_source(window))
+    heading.caption(code_span(provider_label(session.provider)) + " · :material/speed: " + window_line)
+
+
 def _cache_costs(session: LabSession) -> None:
     """Each pane's cost with and without prompt caching, and the turn its strategy broke the cache on."""
     panes = [
@@ -219,15 +319,32 @@ def _cache_costs(session: LabSession) -> None:
     render_pane_cache_costs(panes, provider.model, cache_rule(provider.kind))
 
 
+def _run_replays(session: LabSession) -> None:
+    """Replay the conversation into the panes a what-if rebuilt (a spinner says which, and how many)."""
+    for number, pane in enumerate(session.panes, start=1):
+        if pane.replay_queue and pane.strategy is not None:
+            with st.spinner(t("compare.replaying", pane=number, n=len(pane.replay_queue))):
+                compare.run_replay(session, pane, on_done=usage_recorder(session))
+
+
+def _focus_view(session: LabSession, zoom: bool) -> None:
+    """The focus view of the pane whose focus button was pressed, as a wide dialog (closed: nothing)."""
+    pane_id = session.widgets.get(FOCUS_KEY)
+    pane = session.pane(pane_id) if pane_id else None
+    if pane is None:
+        return
+    view = pane_view(session, pane, None, zoom)
+    title = t("focus.title", pane=view.label)
+    st.dialog(title, width="large", on_dismiss=_close_focus)(lambda: render_focus(view, shown_turns(view)))()
+
+
 def _chat_box(session: LabSession) -> None:
     """The chat input (refilled with a refused message, the refusal just above it) and what a submitted
-    message starts. Both sit in the bottom bar, where the attendee typed: a notice at the top of the
-    page would be thousands of pixels away from the box."""
+    message starts. The refusal sits by the box, where the attendee typed."""
     refill, session.chat_refill = session.chat_refill, None
     if refill:
         session.widgets[widget_key("chat")] = refill
-    with st.bottom:
-        show_notices(session.take_flashes(place="chat"))
+    show_notices(session.take_flashes(place="chat"))
     message = st.chat_input(t("compare.chat_placeholder"), key=widget_key("chat"), submit_mode="disable")
     if message is not None and not compare.send_message(session, message, on_done=usage_recorder(session)):
         st.rerun()  # to show the refusal by the box, and put the refused message back into it
@@ -258,11 +375,12 @@ def _draw_panes(
 ) -> dict[str, PaneSlots]:
     """The panes, ``per_row`` to a row; the slots of each drawn pane, by pane id, to stream into."""
     slots: dict[str, PaneSlots] = {}
+    height = conversation_height(-(-len(panes) // per_row))
     for start in range(0, len(panes), per_row):
         row = panes[start : start + per_row]
         for column, pane in zip(st.columns(per_row, gap="small")[: len(row)], row, strict=True):
             with column:
-                pane_slots = render_pane(pane_view(session, pane, in_flight, zoom), ACTIONS)
+                pane_slots = render_pane(pane_view(session, pane, in_flight, zoom, height), ACTIONS)
             if pane_slots is not None:
                 slots[pane.pane_id] = pane_slots
     return slots

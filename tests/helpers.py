@@ -116,15 +116,16 @@ def send_ok(strategy: Strategy, text: str) -> Turn:
 
 
 def open_inspector(at: Any, pane_index: int = 0, *sections: str) -> None:
-    """Open a Compare pane's inspector sections, as clicks on their expanders do, and rerun.
+    """Open a Compare pane's focus view (its inspector), as a click on its focus button does, and rerun.
 
-    Sections (``prompt``, ``tokens``, ``state``, ``changes``; all by default) are built only while open.
+    The focus view draws every section (prompt, tokens, state, changes, hidden calls); ``sections`` names
+    those the test reads, for the reader.
     """
     from memory_demos.session import KEY_PREFIX, widget_key
 
+    del sections
     pane_id = at.session_state[KEY_PREFIX + "panes"][pane_index].pane_id
-    for section in sections or ("prompt", "tokens", "state", "changes"):
-        at.session_state[widget_key("pane", pane_id, "section", section)] = True
+    at.session_state[widget_key("focus_pane")] = pane_id
     at.run()
     assert not at.exception, at.exception
 

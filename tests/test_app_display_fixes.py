@@ -9,7 +9,7 @@ from memory_demos.deprecations import parse_deprecation
 from memory_demos.session import widget_key
 from memory_demos.strategies.registry import get_info
 from memory_demos.ui.deprecation_status import raised_by_text
-from tests.test_app_pages import APP, EN, TIMEOUT, open_app, pane_column, panes, send
+from tests.test_app_pages import APP, EN, TIMEOUT, open_app, pane_badges, pane_column, panes, send
 
 
 def _add_pane(at, strategy_id: str) -> int:
@@ -37,12 +37,13 @@ def test_the_badge_names_the_class_that_raised_it_trim_raises_none_and_entity_hi
 ):
     at = open_app("pages/compare.py")
     buffer = [pane.strategy_id for pane in panes(at)].index("buffer")
-    captions = [c.value for c in pane_column(at, buffer).caption]
-    assert any(EN["deprecation.raised"] in c and "`InMemoryChatMessageHistory`" in c for c in captions)
+    badges = pane_badges(at, buffer)
+    assert any(
+        EN["deprecation.raised"] in text and "`InMemoryChatMessageHistory`" in tip for text, tip in badges
+    )
     # trim keeps its history in a plain list: a "Modern" pane raises no deprecation of the app's making.
     trim = _add_pane(at, "trim")
-    captions = [c.value for c in pane_column(at, trim).caption]
-    assert not any(EN["deprecation.raised"] in c for c in captions)
+    assert not any(EN["deprecation.raised"] in text for text, _tip in pane_badges(at, trim))
 
     entity = _add_pane(at, "entity")
     header = " ".join(c.value for c in pane_column(at, entity).caption)
@@ -106,7 +107,7 @@ def test_the_language_is_kept_in_the_url_and_read_back_by_a_new_session() -> Non
     assert reloaded.title[0].value == ZH["home.title"]
     reloaded.switch_page("pages/compare.py")
     reloaded.run()
-    assert reloaded.title[0].value == ZH["compare.title"]  # a page change keeps it too
+    assert reloaded.subheader[0].value == ZH["compare.title"]  # a page change keeps it too
 
 
 def test_the_compare_page_says_a_reload_starts_a_new_conversation() -> None:
@@ -114,3 +115,24 @@ def test_the_compare_page_says_a_reload_starts_a_new_conversation() -> None:
     assert not any(EN["compare.reload_note"] in c.value for c in at.caption)  # nothing to lose yet
     send(at, "Hi, I'm Mara.")
     assert any(EN["compare.reload_note"] in c.value for c in at.caption)
+
+
+def test_a_parameter_change_replays_the_conversation_says_what_it_cost_and_closes_the_popover() -> None:
+    from tests.helpers import open_params
+
+    at = open_app("pages/compare.py")
+    for text in ("Hi, I'm Mara.", "I live in Lisbon.", "I like tea."):
+        send(at, text)
+    window = panes(at)[1]
+    assert window.strategy_id == "window"
+    open_params(at, window.pane_id)
+    at.number_input(key=widget_key("pane", window.pane_id, "param", "k")).set_value(1)
+    form = widget_key("pane", window.pane_id, "params_form")
+    next(b for b in at.button if b.proto.form_id.endswith(form)).click().run()
+    assert not at.exception, at.exception
+    assert at.session_state[widget_key("pane", window.pane_id, "params")] is False  # the popover closed
+    assert window.strategy.params["k"] == 1
+    assert [turn.user_text for turn in window.turns] == ["Hi, I'm Mara.", "I live in Lisbon.", "I like tea."]
+    captions = [c.value for c in pane_column(at, 1).caption]
+    assert any("Replayed 3 message(s) with k=1" in c and "model call(s)" in c for c in captions), captions
+    assert not any(EN["pane.joined_late"].split("{")[0] in c for c in captions)

@@ -50,12 +50,26 @@ def rendered_markdown(at: AppTest) -> list[str]:
 
 
 def pane_column(at: AppTest, index: int):
-    """The column block of the index-th pane (panes are laid out four to a row, in order)."""
-    return at.columns[index]
+    """The column block of the index-th pane: the one whose header reads "**{index + 1}. …**" (the grid of
+    newest replies above two rows of panes has columns too)."""
+    heading = f"**{index + 1}. "
+    return next(c for c in at.columns if any(m.value.startswith(heading) for m in c.markdown))
 
 
 def expander(block, label: str):
     return next(e for e in block.expander if e.label == label)
+
+
+def pane_badges(at: AppTest, index: int) -> list[tuple[str, str]]:
+    """The index-th pane's header badges (kind, deprecation) as (text, tooltip)."""
+    return [(m.value, m.proto.help) for m in pane_column(at, index).markdown if "-badge[" in m.value]
+
+
+def focus_view(at: AppTest):
+    """The open focus view (the dialog with one pane's inspector)."""
+    dialogs = at.get("dialog")
+    assert dialogs, "no focus view is open"
+    return dialogs[0]
 
 
 @pytest.mark.parametrize("spec", PAGES, ids=[spec.path for spec in PAGES])
@@ -97,12 +111,13 @@ def test_buffer_prompt_sent_holds_the_earlier_turn_after_a_second_message() -> N
     at = open_app("pages/compare.py")
     assert panes(at)[0].strategy_id == "buffer"
     send(at, "My name is Ada.")
-    assert not expander(pane_column(at, 0), EN["pane.prompt_sent"]).code  # closed: not built
+    assert not at.get("dialog")  # the focus view opens on demand
+    assert not any(c.value == "My name is Ada." for c in pane_column(at, 0).code)
     open_inspector(at, 0, "prompt")
-    first = expander(pane_column(at, 0), EN["pane.prompt_sent"])
+    first = focus_view(at)
     assert [c.value for c in first.code].count("My name is Ada.") == 1  # only as the new message
     send(at, "What is my name?")
-    second = expander(pane_column(at, 0), EN["pane.prompt_sent"])
+    second = focus_view(at)  # it stays open, on the newest turn
     codes = [c.value for c in second.code]
     assert "My name is Ada." in codes, codes  # the earlier turn, added by memory
     assert "What is my name?" in codes
@@ -116,8 +131,7 @@ def test_tokens_and_memory_state_are_rendered_for_a_turn() -> None:
     at = open_app("pages/compare.py")
     send(at, "I like green tea.")
     open_inspector(at, 0, "tokens", "state")
-    column = pane_column(at, 0)
-    tokens = expander(column, EN["pane.tokens"])
+    tokens = focus_view(at)  # the focus view: its first table is the turn's tokens
     table = tokens.table[0].value
     assert EN["tokens.total"] in set(table.iloc[:, 0])
     # Every row names where its figure came from (the offline model counts with its own encoder).
@@ -134,8 +148,7 @@ def test_tokens_and_memory_state_are_rendered_for_a_turn() -> None:
         what: cell.split(" ", 1)[0] for what, cell in zip(table.iloc[:, 0], table.iloc[:, 1], strict=True)
     }
     assert rows[EN["tokens.cacheable"]] == "0"
-    state = expander(column, EN["pane.memory_state"])
-    frames = [d.value for d in state.dataframe]
+    frames = [table.value for table in tokens.table[1:]]  # the state's tables are static: their cells wrap
     assert any("I like green tea." in set(frame.get("content", [])) for frame in frames)
 
 
@@ -159,10 +172,10 @@ def test_too_long_input_is_refused_with_its_length_and_the_limit(monkeypatch: py
 
 def test_language_switch_changes_the_interface() -> None:
     at = open_app("pages/compare.py")
-    assert at.title[0].value == EN["compare.title"]
+    assert at.subheader[0].value == EN["compare.title"]
     at.sidebar.segmented_control[0].set_value("zh").run()
     assert not at.exception
-    assert at.title[0].value == ZH["compare.title"]
+    assert at.subheader[0].value == ZH["compare.title"]
     assert any(ZH["sidebar.provider"] == c.value for c in at.sidebar.caption)
     at.switch_page("pages/home.py").run()
     assert at.title[0].value == ZH["home.title"]
@@ -218,11 +231,11 @@ def test_user_and_model_text_never_reaches_markdown() -> None:
     payload = "![x](http://127.0.0.1:9/leak.png) <img src=x onerror=alert(1)> <script>alert(2)</script>"
     send(at, payload)
     send(at, "and again " + payload)
-    for index in range(len(panes(at))):  # every inspector section drawn, so all of it is checked
+    for index in range(len(panes(at))):  # every pane's focus view drawn, so all of it is checked
         open_inspector(at, index)
-    assert any(payload in c.value for c in at.code)  # shown, as text
-    for value in rendered_markdown(at):
-        assert "leak.png" not in value and "<img" not in value and "<script" not in value, value
+        assert any(payload in c.value for c in focus_view(at).code)  # shown, as text
+        for value in rendered_markdown(at):
+            assert "leak.png" not in value and "<img" not in value and "<script" not in value, value
 
 
 def test_tokens_page_counts_and_lists_tokens() -> None:

@@ -124,3 +124,53 @@ def test_a_pane_error_speaks_the_session_language_though_written_on_a_worker_thr
     # The error is data; the pane shows it in the session's language.
     errors = [translate(pane.turns[0].error or "", session.language) for pane in session.panes]
     assert all(error.startswith("注入的故障：") for error in errors), errors
+
+
+SIX_MESSAGES = (
+    "Hi, my name is Ada and I live in Lisbon.",
+    "I like green tea and my dog is called Rex.",
+    "I work as a nurse at the city hospital.",
+    "What's a good book about gardening?",
+    "My sister Lena lives in Porto.",
+    "What is my name and where do I live?",
+)
+
+
+def test_window_k_3_to_1_replays_the_six_messages_and_shows_what_k_1_keeps() -> None:
+    session = two_pane_session("buffer", "window")
+    for text in SIX_MESSAGES:
+        assert send_and_wait(session, text)
+    window = session.panes[1]
+    assert window.strategy is not None and window.strategy.params["k"] == 3
+    compare.apply_params(session, window.pane_id, {"k": 1}, replay=True)
+    assert window.strategy is not None and window.params["k"] == 1
+    assert window.replay_queue == list(SIX_MESSAGES) and not window.turns  # queued, not yet sent
+    cost = compare.run_replay(session, window)
+    assert cost is not None and cost.messages == 6 and cost.failed_at is None
+    assert cost.model_calls == sum(turn.model_calls for turn in window.turns) >= 6
+    assert cost.tokens == sum(turn.total_tokens for turn in window.turns) > 0
+    assert window.replay_cost == cost and not window.replay_queue
+    assert [turn.user_text for turn in window.turns] == list(SIX_MESSAGES)  # not retyped: the same six
+    # k=1 keeps the one exchange before the newest message: the fifth message and its reply.
+    last_prompt = [message.content for message in window.turns[-1].injected_prompt]
+    assert SIX_MESSAGES[4] in last_prompt and SIX_MESSAGES[3] not in last_prompt
+    assert "Ada" not in window.turns[-1].reply  # the name fell out of the window
+    assert len(session.panes[0].turns) == 6  # the other pane is untouched
+    assert not session.take_flashes()  # the pane itself says what the replay did
+
+
+def test_new_parameters_without_replay_start_afresh_and_a_late_pane_can_replay_everything() -> None:
+    session = two_pane_session("buffer", "window")
+    for text in SIX_MESSAGES[:3]:
+        assert send_and_wait(session, text)
+    window = session.panes[1]
+    compare.apply_params(session, window.pane_id, {"k": 1})
+    assert not window.turns and not window.replay_queue  # the fresh start stays available
+    [notice] = session.take_flashes()
+    assert notice.message == t("pane.params_applied", pane=2)
+
+    compare.replay_into_pane(session, window.pane_id)
+    assert window.replay_queue == list(SIX_MESSAGES[:3])
+    assert send_and_wait(session, SIX_MESSAGES[3])  # a message sent first waits for the replay
+    assert [turn.user_text for turn in window.turns] == list(SIX_MESSAGES[:4])
+    assert window.replay_cost is not None and window.replay_cost.messages == 3

@@ -14,6 +14,7 @@ from memory_demos.defaults import new_conversation_id
 from memory_demos.i18n import CATALOGUE
 from memory_demos.session import KEY_PREFIX, widget_key
 from tests.helpers import open_params
+from tests.test_app_pages import pane_column
 from tests.test_workshop_app import click, new_app, panes, run, send
 
 EN = CATALOGUE["en"]
@@ -68,7 +69,7 @@ def test_the_owner_link_brings_persisted_panes_back_after_a_restart(owner_sessio
         pane.release()
 
     at = opened_with(token)
-    assert at.title[0].value == EN["compare.title"]
+    assert at.subheader[0].value == EN["compare.title"]
     assert any("1 of 5 panes" in s.value for s in at.success), [s.value for s in at.success]
     restored = panes(at)
     assert [(pane.strategy_id, pane.strategy.params) for pane in restored] == layout
@@ -138,18 +139,18 @@ def test_a_restored_pane_shows_its_earlier_exchanges_and_the_others_say_what_the
 
     at = opened_with(token)
     history_index = len(panes(at)) - 1
-    column = at.columns[history_index]
+    column = pane_column(at, history_index)
     assert any(EN["pane.restored"].split(":")[0] in c.value for c in column.caption)
     assert not any(EN["pane.empty"] in c.value for c in column.caption)
     shown = [m.children[0].value for m in column.chat_message if m.name == "user"]
     assert shown == ["Hi, my name is Ada.", "I live in Lisbon."]
     # The in-memory panes came back empty: each says it has not seen those two messages.
-    first = at.columns[0]
+    first = pane_column(at, 0)
     assert any("has not seen the 2 earlier message(s)" in c.value for c in first.caption)
     assert not any("has not seen" in c.value for c in column.caption)
 
     send(at, "What is my name?")
-    column = at.columns[history_index]
+    column = pane_column(at, history_index)
     shown = [m.children[0].value for m in column.chat_message if m.name == "user"]
     assert shown == ["Hi, my name is Ada.", "I live in Lisbon.", "What is my name?"]
     assert len(panes(at)[history_index].turns) == 1  # restored exchanges are shown, not recorded turns

@@ -95,10 +95,10 @@ def test_the_access_code_is_asked_once_and_nothing_opens_before_it() -> None:
 
     at.text_input(key=widget_key("access_code")).input("tea-42")
     click(at, EN["gate.enter"])
-    assert at.title[0].value == EN["compare.title"] and at.chat_input
+    assert at.subheader[0].value == EN["compare.title"] and at.chat_input
     assert "tea-42" not in everything_sent(at)
     send(at, "Hello, I am Ada.")  # admitted for the rest of the session: no second gate
-    assert at.title[0].value == EN["compare.title"]
+    assert at.subheader[0].value == EN["compare.title"]
     assert all(len(pane.turns) == 1 for pane in panes(at))
 
 

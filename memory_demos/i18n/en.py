@@ -60,7 +60,7 @@ TEXTS: dict[str, str] = {
     "compare.reset_all": "Reset all",
     "compare.reset_all_done": "Every pane's memory and conversation were cleared.",
     "compare.per_row": "Panes per row",
-    "compare.zoom": "Zoom gauges to the prompt",
+    "compare.zoom": "Zoom gauges",
     "compare.zoom_help": "Off: each bar is drawn against the model's whole context window. "
     "On: against the prompt itself, to compare its sections.",
     "compare.empty_message": "The message is empty: nothing was sent.",
@@ -76,7 +76,7 @@ TEXTS: dict[str, str] = {
     "pane.reset_help": "Forget this pane's conversation and memory.",
     "pane.remove_help": "Remove this pane (at least two stay).",
     "pane.embedding_model": "Embeddings: {model}",
-    "pane.empty": "No messages yet: type one below.",
+    "pane.empty": "No messages yet: type one above.",
     "pane.restored": "Restored from the stored memory: {n} earlier exchange(s). Their prompts and tokens "
     "were not recorded in this session, so the inspector below covers only the turns after them.",
     "pane.joined_late": "Started at message {start}: this pane has not seen the {n} earlier message(s) the "

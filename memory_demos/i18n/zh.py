@@ -61,7 +61,7 @@ TEXTS: dict[str, str] = {
     "pane.reset_help": "清除这个窗格的对话和记忆。",
     "pane.remove_help": "移除这个窗格（至少保留两个）。",
     "pane.embedding_model": "嵌入模型：{model}",
-    "pane.empty": "还没有消息：在下方输入一条。",
+    "pane.empty": "还没有消息：在上方输入一条。",
     "pane.restored": "从存储的记忆中恢复：之前的 {n} 轮对话。它们的提示和词元没有在本次会话中记录，"
     "下方的检查器只涵盖之后的轮次。",
     "pane.joined_late": "从第 {start} 条消息开始：这个窗格没有看到其他窗格回答过的前 {n} 条消息，"

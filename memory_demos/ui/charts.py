@@ -112,17 +112,22 @@ def threshold_layers(lines: Sequence[Any], domain_max: int) -> list[dict[str, An
 
 
 def gauge_spec(
-    totals: Mapping[Section, int], context_window: int, zoom: bool, lines: Sequence[Any] = ()
+    totals: Mapping[Section, int],
+    context_window: int,
+    zoom: bool,
+    lines: Sequence[Any] = (),
+    scale: int = 0,
 ) -> dict[str, Any]:
-    """The Vega-Lite spec of one stacked bar: the prompt's sections against the window (or the prompt),
-    with the strategy's limits (``lines``) as dashed rules."""
+    """The Vega-Lite spec of one stacked bar: the prompt's sections against the window, with the strategy's
+    limits (``lines``) as dashed rules; zoomed, against ``scale`` (the largest prompt of all panes: one
+    shared scale, so a small prompt never looks full)."""
     used = sum(totals.values())
     names = {s: t(f"section.{s}") for s in SECTIONS}
     present = [s for s in SECTIONS if totals.get(s)]
     rows = [
         {"section": names[s], "tokens": totals[s], "order": SECTIONS.index(s), "row": ""} for s in present
     ] or [{"section": names["system"], "tokens": 0, "order": 0, "row": ""}]
-    domain_max = max(used, 1) if zoom else max(context_window, 1)
+    domain_max = max(scale, used, 1) if zoom else max(context_window, 1)
     if zoom and lines:  # zoomed to the prompt: widen to the nearest limit still ahead of it
         # A little past the line, so it stands inside the plot rather than on its edge.
         domain_max = max(domain_max, round(min(line.position for line in lines) * 1.08))
@@ -166,11 +171,14 @@ def render_context_gauge(
     assumed: bool = False,
     lines: Sequence[Any] = (),
     no_window: bool = False,
+    scale: int = 0,
+    chart: bool = True,
 ) -> None:
     """A stacked bar of the prompt's sections against the model's context window (or the prompt, zoomed).
 
     ``assumed`` marks a window that is a guess (an unknown model whose server did not say); ``no_window``
-    a model that has none (the offline one), whose bar is only drawn to a scale.
+    a model that has none (the offline one), whose bar is only drawn to a scale; ``scale`` is the zoomed
+    bar's shared end; without ``chart``, only the caption.
     """
     used = sum(totals.values())
     share = used / context_window if context_window else 0.0
@@ -178,8 +186,13 @@ def render_context_gauge(
     if no_window:
         caption = t("gauge.caption_scale", used=f"{used:,}", scale=f"{context_window:,}")
     st.caption(":material/speed: " + caption + (" " + t("gauge.assumed") if assumed else ""))
+    if not chart:  # panes two rows deep keep the figure only; the focus view draws the bar
+        return
     st.vega_lite_chart(
-        spec=gauge_spec(totals, context_window, zoom, lines), width="stretch", height=GAUGE_HEIGHT, key=key
+        spec=gauge_spec(totals, context_window, zoom, lines, scale),
+        width="stretch",
+        height=GAUGE_HEIGHT,
+        key=key,
     )
     present = [s for s in SECTIONS if totals.get(s)]
     if present:

@@ -8,14 +8,8 @@ import streamlit as st
 
 from memory_demos.export import CONVERSATION_SCRIPT_NAME, export_conversation_script
 from memory_demos.i18n import current_language, t
-from memory_demos.panes import Pane
+from memory_demos.panes import Pane, conversation_messages
 from memory_demos.providers.chat_models import ProviderConfig
-
-
-def conversation_messages(panes: Sequence[Pane]) -> list[str]:
-    """The user messages of the pane that has answered the most turns (panes added later have fewer)."""
-    longest = max(panes, key=lambda pane: len(pane.turns), default=None)
-    return [turn.user_text for turn in longest.turns] if longest is not None else []
 
 
 def render_conversation_export(panes: Sequence[Pane], provider: ProviderConfig) -> None:

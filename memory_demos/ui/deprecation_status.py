@@ -35,6 +35,15 @@ def render_deprecation_status(deprecations: Sequence[Deprecation], *, full_text:
                 st.text(item.message)
 
 
+def deprecation_help(deprecations: Sequence[Deprecation]) -> str:
+    """The tooltip of a pane's small "Deprecated" badge: which classes raised it, since which versions,
+    then each warning whole, as LangChain raised it (the details open on demand)."""
+    versions = sorted({item.since for item in deprecations if item.since})
+    since = t("deprecation.since", versions=", ".join(versions)) if versions else ""
+    subjects = ", ".join(dict.fromkeys(f"`{item.subject}`" for item in deprecations))
+    return t("deprecation.raised_by", subjects=subjects, since=since) + "\n\n" + _explained(deprecations)
+
+
 def raised_by_text(item: Deprecation) -> str:
     """Which class raised the warning and what this memory uses it for (helper classes such as
     ``InMemoryChatMessageHistory`` make a modern memory carry a warning)."""

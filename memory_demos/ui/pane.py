@@ -1,7 +1,9 @@
-"""One Compare pane: header and parameter editor, context gauge, conversation, and the turn inspector.
+"""One Compare pane: a compact header and parameter editor, the conversation, and the context gauge.
 
-The pane gets plain data (a ``PaneView``) and callbacks (``PaneActions``); it never builds or runs a
-strategy itself.
+The conversation comes first: the header is two short lines (title; badges, parameters and buttons),
+the strategy's description and LangChain's warnings open on demand (tooltips), and the turn inspector
+is the focus view (``focus_view``), at full width. The pane gets plain data (a ``PaneView``) and
+callbacks (``PaneActions``); it never builds or runs a strategy itself.
 """
 
 from __future__ import annotations
@@ -15,21 +17,27 @@ import streamlit as st
 from memory_demos.conversation_link import RestoredExchange
 from memory_demos.deprecations import Deprecation
 from memory_demos.i18n import current_language, strategy_summary, strategy_title, t, translate
-from memory_demos.prompt_sections import diff_prompts, section_totals, turn_prompt_parts
+from memory_demos.prompt_sections import section_totals, turn_prompt_parts
 from memory_demos.providers.prompt_cache import CacheRule
 from memory_demos.session import widget_key
 from memory_demos.strategies.base import ParamSpec, StrategyInfo
 from memory_demos.turn import Turn
 from memory_demos.ui.cache_view import pane_cache_line
 from memory_demos.ui.charts import render_context_gauge
-from memory_demos.ui.deprecation_status import render_deprecation_status
-from memory_demos.ui.prompt_view import render_changes, render_prompt
-from memory_demos.ui.state_view import render_state
+from memory_demos.ui.deprecation_status import deprecation_help
 from memory_demos.ui.text import code_span
 from memory_demos.ui.thresholds import gauge_lines, threshold_caption
-from memory_demos.ui.token_view import render_turn_tokens
 
-CONVERSATION_HEIGHT = 340
+CONVERSATION_HEIGHT = 270  # one row of panes; two rows get less, so both fit a 900 px window
+TWO_ROW_CONVERSATION_HEIGHT = 170  # and their gauges show the figure only
+
+
+def conversation_height(rows: int) -> int:
+    """The height of each pane's conversation when the panes take ``rows`` rows: the newest reply of every
+    pane stays in a 1440x900 window (measured in Chromium; tests/e2e/test_compare_layout.py)."""
+    return CONVERSATION_HEIGHT if rows <= 1 else TWO_ROW_CONVERSATION_HEIGHT
+
+
 # Turns drawn on every run; earlier ones sit in a folded expander, drawn when it is opened.
 RECENT_TURNS = 2
 
@@ -62,6 +70,10 @@ class PaneView:
     memory_back: bool = False  # its stored memory came back (it may hold notes or facts, not messages)
     embedding_model: str | None = None  # the name of the model a retrieval strategy embeds with
     cache_rule: CacheRule | None = None  # the provider's prompt-caching rule (the Tokens view's prefix row)
+    conversation_height: int = CONVERSATION_HEIGHT
+    gauge_scale: int = 0  # zoomed gauges share this scale (the largest prompt of any pane), so size compares
+    replay_note: str | None = None  # what replaying the conversation into this pane did and cost
+    conversation_length: int = 0  # messages of the conversation so far (a new configuration can replay them)
 
     @property
     def label(self) -> str:
@@ -72,10 +84,12 @@ class PaneView:
 class PaneActions:
     """What the pane's buttons do; each takes the pane id (and, for parameters, the new values)."""
 
-    apply_params: Callable[[str, dict[str, Any]], None]
+    apply_params: Callable[[str, dict[str, Any], bool], None]  # pane id, values, replay the conversation
     reset: Callable[[str], None]
     remove: Callable[[str], None]
     retry: Callable[[str], None]
+    focus: Callable[[str], None] = lambda _pane_id: None  # open the focus view (the inspector)
+    replay: Callable[[str], None] = lambda _pane_id: None  # replay the messages a late pane has not seen
 
 
 def _param_widget(spec: ParamSpec, current: Any, key: str) -> Any:
@@ -99,48 +113,83 @@ def _param_widget(spec: ParamSpec, current: Any, key: str) -> Any:
 
 
 def _param_editor(view: PaneView, actions: PaneActions) -> None:
-    """The parameter popover; its form (one widget per parameter) is built only while it is open."""
+    """The parameter popover; its form (one widget per parameter) is built only while it is open.
+
+    Apply is a callback: it reads the form's values, applies them and closes the popover, before the
+    page is drawn again (a popover left open would cover the pane it just changed).
+    """
+    popover_key = widget_key("pane", view.pane_id, "params")
     popover = st.popover(
         ":material/tune:",
         help=t("pane.params"),
         disabled=not view.info.params,
-        key=widget_key("pane", view.pane_id, "params"),
+        key=popover_key,
         on_change="rerun",
+        type="tertiary",
     )
     if not popover.open:
         return
+    keys = {spec.name: widget_key("pane", view.pane_id, "param", spec.name) for spec in view.info.params}
+    replay_key = widget_key("pane", view.pane_id, "param_replay")
+
+    def apply() -> None:
+        values = {name: st.session_state[key] for name, key in keys.items() if key in st.session_state}
+        replay = bool(st.session_state.get(replay_key, False)) and view.conversation_length > 0
+        st.session_state[popover_key] = False
+        actions.apply_params(view.pane_id, values, replay)
+
     with popover, st.form(key=widget_key("pane", view.pane_id, "params_form"), border=False):
-        values = {
-            spec.name: _param_widget(
-                spec,
-                view.params.get(spec.name, spec.default),
-                widget_key("pane", view.pane_id, "param", spec.name),
+        for spec in view.info.params:
+            _param_widget(spec, view.params.get(spec.name, spec.default), keys[spec.name])
+        if view.conversation_length:
+            st.toggle(
+                t("pane.params_replay", n=view.conversation_length),
+                value=True,
+                key=replay_key,
+                help=t("pane.params_replay_help"),
             )
-            for spec in view.info.params
-        }
-        st.caption(t("pane.params_restart"))
-        if st.form_submit_button(t("pane.params_apply"), icon=":material/check:"):
-            actions.apply_params(view.pane_id, values)
+        else:
+            st.caption(t("pane.params_restart"))
+        st.form_submit_button(t("pane.params_apply"), icon=":material/check:", on_click=apply)
 
 
 def _header(view: PaneView, actions: PaneActions) -> None:
-    colour = "violet" if view.info.kind == "classic" else "green"
-    kind = t(f"kind.{view.info.kind}")
-    st.markdown(f"**{view.number}. {strategy_title(view.info)}** :{colour}-badge[{kind}]")
-    st.caption(strategy_summary(view.info))
-    render_deprecation_status(view.deprecations)
+    """The title; the kind badge (the description in its tooltip), the deprecation badge (LangChain's
+    warnings in its tooltip), the parameters and the buttons, wrapping as the pane's width allows."""
+    st.markdown(f"**{view.number}. {strategy_title(view.info)}**")
+    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+        st.badge(
+            t(f"kind.{view.info.kind}"),
+            color="violet" if view.info.kind == "classic" else "green",
+            help=strategy_summary(view.info),
+        )
+        if view.deprecations:
+            st.badge(
+                t("deprecation.raised"),
+                icon=":material/warning:",
+                color="orange",
+                help=deprecation_help(view.deprecations),
+            )
+        shown_params = view.info.params_in_effect(view.params)
+        if shown_params:
+            summary = " ".join(code_span(f"{name}={value}") for name, value in shown_params.items())
+            st.caption(summary, width="content")
+        if view.embedding_model:
+            model = code_span(view.embedding_model)
+            st.caption(":material/scatter_plot: " + t("pane.embedding_model", model=model), width="content")
+        _buttons(view, actions)
     if view.unseen_messages:
         st.caption(
             ":material/schedule: "
             + t("pane.joined_late", start=view.unseen_messages + 1, n=view.unseen_messages)
         )
-    shown_params = view.info.params_in_effect(view.params)
-    if shown_params:
-        st.caption(" ".join(code_span(f"{name}={value}") for name, value in shown_params.items()))
-    if view.embedding_model:
-        model = code_span(view.embedding_model)
-        st.caption(":material/scatter_plot: " + t("pane.embedding_model", model=model))
-    with st.container(horizontal=True, gap="small"):
+    if view.replay_note:
+        st.caption(":material/replay: " + view.replay_note)
+
+
+def _buttons(view: PaneView, actions: PaneActions) -> None:
+    """Parameters, reset, remove, focus view (and replay, for a pane that joined late): small icon buttons."""
+    with st.container(horizontal=True, gap=None, width="content"):
         _param_editor(view, actions)
         st.button(
             ":material/restart_alt:",
@@ -148,6 +197,7 @@ def _header(view: PaneView, actions: PaneActions) -> None:
             on_click=actions.reset,
             args=(view.pane_id,),
             help=t("pane.reset_help"),
+            type="tertiary",
         )
         st.button(
             ":material/close:",
@@ -156,7 +206,26 @@ def _header(view: PaneView, actions: PaneActions) -> None:
             args=(view.pane_id,),
             disabled=not view.can_remove,
             help=t("pane.remove_help"),
+            type="tertiary",
         )
+        st.button(
+            ":material/open_in_full:",
+            key=widget_key("pane", view.pane_id, "focus"),
+            on_click=actions.focus,
+            args=(view.pane_id,),
+            disabled=not view.turns,
+            help=t("pane.focus_help"),
+            type="tertiary",
+        )
+        if view.unseen_messages and not view.memory_back:
+            st.button(
+                ":material/replay:",
+                key=widget_key("pane", view.pane_id, "replay"),
+                on_click=actions.replay,
+                args=(view.pane_id,),
+                help=t("pane.replay_help", n=view.unseen_messages),
+                type="tertiary",
+            )
 
 
 def shown_turns(view: PaneView) -> list[Turn]:
@@ -221,7 +290,7 @@ def _conversation(view: PaneView, actions: PaneActions, shown: list[Turn]) -> An
     # A failed last turn (error, provider message, Retry) is taller than a reply: a fixed-height box
     # would scroll to its end and clip the message that failed, so the box takes its content's height.
     failed_last = bool(shown) and shown[-1].error is not None and view.pending_text is None
-    height = CONVERSATION_HEIGHT if filled and not failed_last else "content"
+    height = view.conversation_height if filled and not failed_last else "content"
     with st.container(height=height, border=False):
         if not filled:
             st.caption(t("pane.restored_no_messages" if view.memory_back else "pane.empty"))
@@ -247,54 +316,6 @@ def _conversation(view: PaneView, actions: PaneActions, shown: list[Turn]) -> An
     return placeholder
 
 
-def _section(view: PaneView, name: str, label: str, icon: str) -> Any:
-    """A lazy inspector section: its content is built only while it is open (None when closed)."""
-    section = st.expander(
-        label, icon=icon, key=widget_key("pane", view.pane_id, "section", name), on_change="rerun"
-    )
-    return section if section.open else None
-
-
-@st.fragment
-def _inspector(view: PaneView, shown: list[Turn]) -> None:
-    """The selected turn's prompt, tokens, memory state and changes; a fragment, so opening a section
-    or picking another turn redraws this pane's inspector only."""
-    if not shown:
-        return
-    index = len(shown) - 1
-    if len(shown) > 1:
-        turn_label = t("pane.turn_n", n="{n}")  # translated once, filled per option
-        # The key carries the turn count, so a new turn brings the selector back to the latest one.
-        index = st.selectbox(
-            t("pane.inspect_turn"),
-            list(range(len(shown))),
-            index=index,
-            format_func=lambda i: turn_label.format(n=i + 1),
-            key=widget_key("pane", view.pane_id, "inspect", str(len(shown))),
-        )
-    turn = shown[index]
-    previous = shown[index - 1] if index > 0 else None
-    if (section := _section(view, "prompt", t("pane.prompt_sent"), ":material/input:")) is not None:
-        with section:
-            tool_calls = {
-                i: [dict(call) for call in message.tool_calls]
-                for i, message in enumerate(turn.injected_prompt)
-                if message.tool_calls
-            }
-            parts = turn_prompt_parts(turn, view.system_prompt, view.count_tokens)
-            render_prompt(parts, tool_calls)
-    if (section := _section(view, "tokens", t("pane.tokens"), ":material/toll:")) is not None:
-        with section:
-            render_turn_tokens(turn, view.approximate, view.cache_rule)
-    if (section := _section(view, "state", t("pane.memory_state"), ":material/memory:")) is not None:
-        with section:
-            render_state(turn.state)
-    if (section := _section(view, "changes", t("pane.what_changed"), ":material/difference:")) is not None:
-        with section:
-            changes = diff_prompts(previous, turn, view.system_prompt, view.count_tokens)
-            render_changes(changes, first_turn=previous is None)
-
-
 def _gauge(view: PaneView, shown: list[Turn], key_suffix: str) -> None:
     latest = next((turn for turn in reversed(shown) if turn.reply_call is not None), None)
     parts = turn_prompt_parts(latest, view.system_prompt, view.count_tokens) if latest else []
@@ -310,6 +331,8 @@ def _gauge(view: PaneView, shown: list[Turn], key_suffix: str) -> None:
         assumed=view.context_window_assumed,
         no_window=view.no_context_window,
         lines=gauge_lines(view.info, view.params, totals),
+        scale=view.gauge_scale,
+        chart=view.conversation_height >= CONVERSATION_HEIGHT,
     )
     if (limits := threshold_caption(view.info, view.params)) is not None:
         st.caption(":material/straighten: " + limits)
@@ -329,12 +352,12 @@ class PaneSlots:
 
 
 def render_pane(view: PaneView, actions: PaneActions) -> PaneSlots | None:
-    """Draw the pane up to its conversation; ``finish_pane`` draws the rest once no reply is pending.
+    """Draw the pane: header, conversation, gauge; ``finish_pane`` redraws what a pending reply changes.
 
     Returns the pane's slots (None for a pane whose strategy failed to build). ``slots.reply`` is the
     ``st.empty()`` a pending reply streams into.
     """
-    box = st.container(border=True, key=widget_key("pane", view.pane_id, "box"))
+    box = st.container(border=True, key=widget_key("pane", view.pane_id, "box"), gap="small")
     with box:
         _header(view, actions)
         if view.build_error is not None:
@@ -342,15 +365,15 @@ def render_pane(view: PaneView, actions: PaneActions) -> PaneSlots | None:
             st.text(translate(view.build_error))
             return None
         shown = shown_turns(view)
+        reply = _conversation(view, actions, shown)
         gauge = st.empty()
         with gauge.container():
             _gauge(view, shown, "pending" if view.pending_text is not None else "")
-        reply = _conversation(view, actions, shown)
     return PaneSlots(box=box, gauge=gauge, reply=reply)
 
 
 def finish_pane(slots: PaneSlots, view: PaneView, actions: PaneActions) -> None:
-    """Draw what depends on the finished turn: the reply in its slot, the new gauge, the inspector."""
+    """Draw what depends on the finished turn: the reply in its slot and the new gauge."""
     shown = shown_turns(view)
     if slots.reply is not None:
         with slots.gauge.container():
@@ -358,5 +381,29 @@ def finish_pane(slots: PaneSlots, view: PaneView, actions: PaneActions) -> None:
         with slots.reply.container():
             if shown:
                 _assistant(view, actions, shown[-1], last=True)
-    with slots.box:
-        _inspector(view, shown)
+
+
+def render_newest_replies(views: Sequence[PaneView], per_row: int, key_suffix: str = "") -> None:
+    """Every pane's newest reply in one grid, for panes two rows deep (the second row is below a 900 px
+    window's fold): the answers to compare, in view after each message; each pane below keeps its turns.
+    ``key_suffix`` tells apart the grid drawn while replies stream from the one drawn when they are in."""
+    st.caption(":material/forum: " + t("compare.newest_replies"))
+    for start in range(0, len(views), per_row):
+        row = views[start : start + per_row]
+        for column, view in zip(st.columns(per_row, gap="small")[: len(row)], row, strict=True):
+            with column:
+                cell = st.container(border=True, key=widget_key("pane", view.pane_id, "newest", key_suffix))
+            with cell:
+                st.caption(f"**{view.label}**")
+                shown = shown_turns(view)
+                turn = shown[-1] if shown else None
+                if view.pending_text is not None:
+                    st.caption(t("compare.newest_pending"))
+                elif turn is None:
+                    st.caption(t("pane.empty"))
+                elif turn.empty_reply:
+                    st.caption(t("pane.empty_reply", chars=len(turn.reply)))
+                elif turn.error is not None:
+                    st.caption(":material/error: " + t("pane.error"))
+                else:
+                    st.text(turn.reply)

@@ -76,8 +76,17 @@ def _is_flat_mapping(value: Any) -> bool:
     return isinstance(value, Mapping) and all(isinstance(v, _SCALARS) for v in value.values())
 
 
-def render_state(state: Mapping[str, Any]) -> None:
-    """The memory state, one block per key; texts as text, records as tables (its messages translated)."""
+def _table(frame: pd.DataFrame, static: bool) -> None:
+    """A table: scrollable (``st.dataframe``) in a pane, or static with wrapped cells (``st.table``) where
+    every value must be read whole (the focus view)."""
+    if static:
+        st.table(frame, hide_index=True)
+    else:
+        st.dataframe(frame, hide_index=True, width="stretch")
+
+
+def render_state(state: Mapping[str, Any], static: bool = False) -> None:
+    """The memory state, one block per key; texts as text, records as tables (``static``: cells wrap)."""
     state = translate_all(state)
     if not state:
         st.caption(t("state.empty"))
@@ -92,39 +101,41 @@ def render_state(state: Mapping[str, Any]) -> None:
         _render_pairs(
             [state_label(k) for k in scalars],
             [t("state.none") if v in ("", None) else str(v) for v in scalars.values()],
+            static,
         )
     for key, value in state.items():
         if key == "error" or key in scalars:
             continue
         st.caption(f"**{state_label(key)}**")
         if key == TTL_KEY and isinstance(value, list):
-            render_ttls(value)
+            render_ttls(value, static)
         else:
-            _render_value(value, keyed_by=KEYED_BY.get(key, ""))
+            _render_value(value, keyed_by=KEYED_BY.get(key, ""), static=static)
 
 
-def _render_pairs(keys: list[str], values: list[str]) -> None:
+def _render_pairs(keys: list[str], values: list[str], static: bool = False) -> None:
     """A key / value table."""
     frame = pd.DataFrame({t("state.column_key"): keys, t("state.column_value"): values})
-    st.dataframe(frame, hide_index=True, width="stretch")
+    _table(frame, static)
 
 
-def _render_value(value: Any, keyed_by: str = "") -> None:
+def _render_value(value: Any, keyed_by: str = "", static: bool = False) -> None:
     """One state value: text as text, records and flat mappings as tables, groups as one table each."""
     if isinstance(value, list | Mapping) and not value:  # an empty mapping is a flat one
         st.caption(t("state.none"))
     elif isinstance(value, str):
         st.text(value)
     elif isinstance(value, list):
-        st.dataframe(records_frame(value), hide_index=True, width="stretch")
+        _table(records_frame(value), static)
     elif _is_flat_mapping(value):
-        _render_pairs([str(value_label(keyed_by, str(k))) for k in value], [str(v) for v in value.values()])
+        keys = [str(value_label(keyed_by, str(k))) for k in value]
+        _render_pairs(keys, [str(v) for v in value.values()], static)
     elif isinstance(value, Mapping) and all(isinstance(v, list | Mapping) for v in value.values()):
         # e.g. store items grouped by namespace: one table per group.
         for group, items in value.items():
             st.text(str(group))
             rows = items if isinstance(items, list) else [items]
-            st.dataframe(records_frame(rows), hide_index=True, width="stretch")
+            _table(records_frame(rows), static)
     else:
         st.json(value, expanded=False)
 
@@ -148,7 +159,7 @@ def remaining_ttl(row: Mapping[str, Any], now: float) -> str:
     return " ".join([*parts, f"{rest % 60} s"])
 
 
-def render_ttls(rows: list[Any]) -> None:
+def render_ttls(rows: list[Any], static: bool = False) -> None:
     """Each Redis key with its time to live counting down from when the turn read it (the key last: it is
     long, and a narrow pane should still show what is left)."""
     import time
@@ -162,4 +173,4 @@ def render_ttls(rows: list[Any]) -> None:
             t("state.ttl.key"): [str(row.get("key", "")) for row in rows],
         }
     )
-    st.dataframe(frame, hide_index=True, width="stretch")
+    _table(frame, static)

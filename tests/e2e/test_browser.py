@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from memory_demos.bench.workshop_browser import CHAT_BOX, PANE_BOXES, REPLIES_DONE
 from tests.e2e.conftest import LabServer
+from tests.e2e.widgets import close_focus, open_focus
 
 pytestmark = pytest.mark.e2e
 
@@ -89,9 +90,9 @@ def test_three_messages_reach_four_panes_side_by_side(
         for left, right in itertools.pairwise(rects):
             assert left["x"] + left["width"] <= right["x"] + 1, f"panes overlap: {left} {right}"
         assert min(rect["width"] for rect in rects) >= 250, rects
-        page.get_by_test_id("stExpander").filter(has_text="Prompt sent").first.locator("summary").click()
-        page.get_by_text("Added by memory").first.wait_for()
         full_screenshot(page, artifacts / "e2e_compare_four_panes.png")
+        open_focus(page, boxes.first, waits_for="Added by memory")
+        page.screenshot(path=str(artifacts / "e2e_compare_focus_view.png"))
         assert not outside, f"the page reached outside the app: {outside}"  # works offline, leaks nothing
     finally:
         context.close()
@@ -113,9 +114,9 @@ def test_injected_html_and_markdown_stay_text(browser: Any, lab_server: LabServe
         panes = pane_count(page)
         send(page, payload, expected_replies=panes)
         send(page, "Please repeat what I said: " + payload, expected_replies=panes * 2)
-        prompt_view = page.get_by_test_id("stExpander").filter(has_text="Prompt sent").first
-        prompt_view.locator("summary").click()
-        prompt_view.get_by_text("<img src=x", exact=False).first.wait_for()
+        focus = open_focus(page, page.locator(PANE_BOXES).first, waits_for="<img src=x")
+        assert focus.get_by_text("<img src=x", exact=False).count() >= 2  # in the prompt, as text
+        close_focus(page)
         # The payload is visible, as text, in the chat and in the prompt view...
         assert (
             page.get_by_text('<img src=x onerror="window.__pwned=1;alert(1)">', exact=False).count() >= panes
@@ -248,14 +249,10 @@ def test_lazy_sections_folded_turns_and_parameters_open_on_click(
         for number, text in enumerate(messages, start=1):
             send(page, text, expected_replies=panes * min(number, RECENT_TURNS))
         first = page.locator(PANE_BOXES).first
-        for label, shows in (
-            ("Prompt sent", "Added by memory"),
-            ("Tokens", "No hidden memory calls this turn"),  # the counts themselves are in a grid
-            ("Memory state", "Stored messages"),
-            ("What changed this turn", "added"),
-        ):
-            first.locator("summary").get_by_text(label, exact=True).click()
-            first.get_by_text(shows, exact=False).first.wait_for(timeout=30_000)
+        focus = open_focus(page, first, waits_for="Added by memory")
+        for shows in ("No hidden memory calls this turn", "Stored messages", "What changed this turn"):
+            focus.get_by_text(shows, exact=False).first.wait_for(timeout=30_000)
+        close_focus(page)
         folded = first.get_by_test_id("stExpander").filter(
             has=page.locator("summary").get_by_text("Earlier turns", exact=True)
         )
@@ -263,7 +260,9 @@ def test_lazy_sections_folded_turns_and_parameters_open_on_click(
         folded.get_by_test_id("stChatMessage").get_by_text(messages[0], exact=True).wait_for(timeout=30_000)
         window_pane = page.locator(PANE_BOXES).nth(1)  # the buffer pane has no parameters
         window_pane.get_by_test_id("stPopoverButton").first.click()
-        page.get_by_text("Applying rebuilds this pane's memory", exact=False).wait_for(timeout=30_000)
+        page.get_by_text(f"Replay the {len(messages)} message(s) so far", exact=False).wait_for(
+            timeout=30_000
+        )
         full_screenshot(page, artifacts / "e2e_compare_opened_sections.png")
         assert page.get_by_test_id("stException").count() == 0
     finally:

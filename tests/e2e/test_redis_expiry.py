@@ -19,7 +19,7 @@ import pytest
 from memory_demos.bench.server import lab_server
 from tests.e2e.conftest import LabServer
 from tests.e2e.test_browser import CHAT_BOX, PANE_BOXES, send
-from tests.e2e.widgets import choose_option
+from tests.e2e.widgets import choose_option, close_focus, open_focus
 from tests.services import redis_url  # noqa: F401 - a pytest fixture
 
 pytestmark = [pytest.mark.e2e, pytest.mark.services]
@@ -57,12 +57,10 @@ def switch_to_redis(page: Any) -> None:
 
 
 def latest_prompt(page: Any) -> str:
-    """The text of the entity pane's "Prompt sent" view for its latest turn."""
-    section = entity_pane(page).get_by_test_id("stExpander").filter(has_text="Prompt sent").first
-    section.locator("summary").click()
-    section.get_by_text(QUESTION).first.wait_for(timeout=30_000)
-    text = section.inner_text()
-    section.locator("summary").click()
+    """The text of the entity pane's focus view (its prompt first) for its latest turn."""
+    focus = open_focus(page, entity_pane(page), waits_for=QUESTION)
+    text = focus.inner_text()
+    close_focus(page)
     return text
 
 
@@ -86,21 +84,18 @@ def test_a_note_leaves_the_prompt_after_its_ttl(
         assert time.monotonic() - told_at < TTL_SECONDS, "the machine was too slow to ask within the TTL"
         within_ttl = latest_prompt(page)
         assert NOTE in within_ttl  # the note came from Redis into the prompt
-        state = entity_pane(page).get_by_test_id("stExpander").filter(has_text="Memory state").first
-        state.locator("summary").click()
-        # The key table itself is a canvas (st.dataframe); its caption is text. See the screenshot.
+        state = open_focus(page, entity_pane(page), waits_for="Memory state")
         caption = state.get_by_text("TTL read from Redis when this turn ended").first
         caption.wait_for(timeout=30_000)
         caption.scroll_into_view_if_needed()
         time.sleep(1.0)  # let the table paint before the screenshot
         page.screenshot(path=str(artifacts / "e2e_redis_note_within_ttl.png"))
-        state.locator("summary").click()
+        close_focus(page)
 
         time.sleep(TTL_SECONDS + 1.5)  # nothing touches Redis meanwhile: the keys simply expire
         send(page, QUESTION, 3 * panes)
         after_ttl = latest_prompt(page)
         assert NOTE not in after_ttl and "Lisbon" not in after_ttl
-        section = entity_pane(page).get_by_test_id("stExpander").filter(has_text="Prompt sent").first
-        section.locator("summary").click()
+        open_focus(page, entity_pane(page), waits_for=QUESTION)
         page.screenshot(path=str(artifacts / "e2e_redis_note_after_ttl.png"))
         context.close()

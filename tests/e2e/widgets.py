@@ -18,3 +18,21 @@ def choose_option(page: Any, selectbox: Any, label: str) -> None:
     page.keyboard.type(label)
     page.get_by_role("option", name=label, exact=True).click()
     expect(selectbox.locator("input")).to_have_value(label, timeout=30_000)
+
+
+def open_focus(page: Any, pane: Any, waits_for: str | None = None) -> Any:
+    """Open a Compare pane's focus view (its inspector, a dialog) with the pane's focus button; returns
+    the dialog, once ``waits_for`` (a text in it) shows."""
+    pane.locator('[class*="_focus"] button').filter(visible=True).first.click()
+    dialog = page.get_by_role("dialog")
+    dialog.wait_for(timeout=30_000)
+    if waits_for is not None:
+        dialog.get_by_text(waits_for, exact=False).first.wait_for(timeout=30_000)
+    return dialog
+
+
+def close_focus(page: Any) -> None:
+    """Close the open focus view with its close button (the page behind it is usable again)."""
+    dialog = page.get_by_role("dialog")
+    dialog.get_by_role("button", name="Close").click()
+    dialog.wait_for(state="detached", timeout=30_000)

@@ -1,0 +1,208 @@
+"""Compare as a learner sees it at 1440x900 (issue 20): every pane's newest reply in view after each message,
+the focus view with nothing cut off, a what-if that keeps the conversation. Screenshots in tests/artifacts.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memory_demos.bench.workshop_browser import REPLIES_DONE
+from memory_demos.ui.pane import RECENT_TURNS
+from tests.e2e.conftest import LabServer
+from tests.e2e.test_browser import CHAT_BOX, PANE_BOXES, REPLY_TIMEOUT_MS
+from tests.e2e.widgets import open_focus
+
+pytestmark = pytest.mark.e2e
+
+WIDTH, HEIGHT = 1440, 900
+MESSAGES = (
+    "Hi, my name is Ada and I live in Lisbon.",
+    "I like green tea and my dog is called Rex.",
+    "I work as a nurse at the city hospital.",
+    "What's a good book about gardening?",
+    "My sister Lena lives in Porto.",
+    "What is my name and where do I live?",
+    "What is my dog called?",
+    "Where does my sister live?",
+)
+NEWEST_CELLS = '[class*="st-key-ml_w_pane_"][class*="_newest"]'
+# Per pane: its last assistant message's box, the box of the scrolling area around it, and the viewport.
+NEWEST_REPLIES = """
+() => [...document.querySelectorAll('[class*="st-key-ml_w_pane_"][class*="_box"]')].map((pane) => {
+  const replies = [...pane.querySelectorAll('[data-testid="stChatMessage"]')]
+    .filter((m) => m.querySelector('[data-testid="stChatMessageAvatarAssistant"]'));
+  const message = replies[replies.length - 1];
+  if (!message) return null;
+  // The reply's own text (a strategy's notes may follow it in the same bubble).
+  const reply = message.querySelector('[data-testid="stText"], [data-testid="stAlert"]') || message;
+  let clip = null;
+  for (let node = reply.parentElement; node; node = node.parentElement) {
+    const style = getComputedStyle(node);
+    if (['auto', 'scroll'].includes(style.overflowY) && node.scrollHeight > node.clientHeight + 1) {
+      clip = node.getBoundingClientRect();
+      break;
+    }
+  }
+  const box = reply.getBoundingClientRect();
+  return {top: box.top, bottom: box.bottom, clipTop: clip ? clip.top : 0,
+          clipBottom: clip ? clip.bottom : innerHeight, text: message.innerText};
+})
+"""
+# Elements of the dialog whose text is cut: wider than their box without a way to scroll to it.
+CLIPPED = """
+() => [...document.querySelectorAll('[role=dialog] *')].filter((node) => {
+  const style = getComputedStyle(node);
+  const cuts = style.overflowX === 'hidden' || style.textOverflow === 'ellipsis';
+  return cuts && node.scrollWidth > node.clientWidth + 1 && node.innerText && node.innerText.trim();
+}).map((node) => node.tagName + ' ' + node.className.toString().slice(0, 60) + ': '
+  + node.innerText.slice(0, 60))
+"""
+
+
+def open_page(browser: Any, server: LabServer, language: str, panes: int) -> tuple[Any, Any]:
+    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    page = context.new_page()
+    page.goto(f"{server.url}/compare?lang={language}")
+    page.get_by_test_id(CHAT_BOX).wait_for(timeout=60_000)
+    page.locator(PANE_BOXES).first.wait_for(timeout=60_000)
+    set_pane_count(page, panes)
+    return context, page
+
+
+def set_pane_count(page: Any, panes: int) -> None:
+    boxes = page.locator(PANE_BOXES)
+    while (count := boxes.count()) != panes:
+        if count > panes:
+            page.locator('[class*="st-key-ml_w_pane_"][class*="_remove"] button').filter(
+                visible=True
+            ).last.click()
+        else:
+            page.locator('[class*="st-key-ml_w_add_pane"] button').filter(visible=True).first.click()
+        target = count - 1 if count > panes else count + 1
+        page.wait_for_function(
+            "([s, n]) => document.querySelectorAll(s).length === n", arg=[PANE_BOXES, target], timeout=60_000
+        )
+
+
+def send_and_wait(page: Any, text: str, number: int) -> None:
+    """Send the ``number``-th message and wait until every pane's reply has streamed to its end."""
+    panes = page.locator(PANE_BOXES).count()
+    box = page.get_by_test_id(CHAT_BOX)
+    box.fill(text)
+    box.press("Enter")
+    # Each pane draws its last RECENT_TURNS turns; earlier ones are folded away.
+    expected = panes * min(number, RECENT_TURNS)
+    page.wait_for_function(REPLIES_DONE, arg=[expected], timeout=REPLY_TIMEOUT_MS)
+    time.sleep(1.0)  # the last redraw (gauges, grid) settles
+
+
+def assert_newest_replies_in_view(page: Any, panes: int, message: int) -> None:
+    # Nothing scrolled: the page's title is still at the top of the window.
+    title = page.evaluate(
+        "() => document.querySelector('[data-testid=stHeading]').getBoundingClientRect().top"
+    )
+    assert 0 <= title < 200, f"the page jumped (its title is at {title} px)"
+    if panes <= 4:  # one row: each pane's own newest reply, inside its conversation box and the window
+        replies = page.evaluate(NEWEST_REPLIES)
+        assert len(replies) == panes and all(replies), replies
+        for number, reply in enumerate(replies, start=1):
+            inside = reply["top"] >= max(0, reply["clipTop"] - 1) and reply["bottom"] <= min(
+                HEIGHT, reply["clipBottom"] + 1
+            )
+            assert inside, f"message {message}: pane {number}'s newest reply is out of view: {reply}"
+            assert reply["text"].strip(), f"pane {number} shows an empty reply"
+        return
+    # Two rows: the grid above the panes holds every pane's newest reply, and all of it is in the window.
+    cells = page.locator(NEWEST_CELLS)
+    assert cells.count() == panes
+    for index in range(panes):
+        box = cells.nth(index).bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= HEIGHT, (index, box)
+        assert cells.nth(index).inner_text().strip()
+
+
+@pytest.mark.parametrize(
+    ("language", "panes", "messages"),
+    [("en", 4, 8), ("zh", 4, 8), ("en", 2, 3), ("en", 8, 3)],
+    ids=["en-4-panes-8-messages", "zh-4-panes-8-messages", "en-2-panes", "en-8-panes"],
+)
+def test_the_newest_reply_of_every_pane_is_in_view_after_each_message(
+    browser: Any, lab_server: LabServer, artifacts: Path, language: str, panes: int, messages: int
+) -> None:
+    context, page = open_page(browser, lab_server, language, panes)
+    try:
+        for number, text in enumerate(MESSAGES[:messages], start=1):
+            send_and_wait(page, text, number)
+            assert_newest_replies_in_view(page, panes, number)
+        page.screenshot(path=str(artifacts / f"e2e_compare_in_view_{language}_{panes}_panes.png"))
+        assert page.get_by_test_id("stException").count() == 0
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "width", "height"), [("en", 1440, 900), ("zh", 1440, 900), ("en", 1920, 1080)]
+)
+def test_the_focus_view_shows_the_whole_prompt_its_bar_and_the_hidden_calls(
+    browser: Any, lab_server: LabServer, artifacts: Path, language: str, width: int, height: int
+) -> None:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        page.goto(f"{lab_server.url}/compare?lang={language}")
+        page.get_by_test_id(CHAT_BOX).wait_for(timeout=60_000)
+        for number, text in enumerate(MESSAGES[:6], start=1):
+            send_and_wait(page, text, number)
+        summarising = page.locator(PANE_BOXES).nth(2)  # create_agent + SummarizationMiddleware
+        dialog = open_focus(page, summarising, waits_for=MESSAGES[5])
+        dialog.get_by_text("summarize", exact=False).first.wait_for(timeout=30_000)
+        assert dialog.locator('[data-testid="stVegaLiteChart"]').count() >= 2  # the section bars
+        texts = dialog.inner_text()
+        for text in MESSAGES[4:6]:  # the messages history keeps, in full
+            assert text in texts
+        assert "Messages to summarize" in texts  # the hidden call's own prompt ...
+        assert "## SESSION INTENT" in texts  # ... and its reply, the summary
+        time.sleep(2.0)
+        page.screenshot(path=str(artifacts / f"e2e_compare_focus_{language}_{width}.png"))
+        clipped = page.evaluate(CLIPPED)
+        assert not clipped, clipped
+        # Scrolled to its end, the dialog's last blocks (tokens, memory state) are whole too.
+        page.evaluate(
+            "() => { const d = document.querySelector('[role=dialog]');"
+            " for (let n = d; n; n = n.parentElement) n.scrollTop = n.scrollHeight; }"
+        )
+        time.sleep(2.0)
+        page.screenshot(path=str(artifacts / f"e2e_compare_focus_{language}_{width}_end.png"))
+        assert not page.evaluate(CLIPPED)
+    finally:
+        context.close()
+
+
+def test_window_k_3_to_1_replays_the_six_messages_and_closes_the_popover(
+    browser: Any, lab_server: LabServer, artifacts: Path
+) -> None:
+    context, page = open_page(browser, lab_server, "en", 4)
+    try:
+        for number, text in enumerate(MESSAGES[:6], start=1):
+            send_and_wait(page, text, number)
+        window = page.locator(PANE_BOXES).nth(1)
+        window.get_by_test_id("stPopoverButton").first.click()
+        editor = page.get_by_test_id("stPopoverBody")
+        editor.get_by_text("Replay the 6 message(s) so far", exact=False).wait_for(timeout=30_000)
+        editor.get_by_role("spinbutton", name="k", exact=True).fill("1")
+        editor.get_by_role("button", name="Apply").click()
+        window.get_by_text("Replayed 6 message(s) with k=1", exact=False).wait_for(timeout=60_000)
+        assert page.get_by_test_id("stPopoverBody").filter(visible=True).count() == 0, (
+            "the popover stayed open"
+        )
+        assert window.get_by_text("k=1", exact=True).count() >= 1
+        replies = page.evaluate(NEWEST_REPLIES)
+        assert "Ada" not in replies[1]["text"], replies[1]  # k=1 no longer holds the name
+        assert "Ada" in replies[0]["text"]  # the buffer, untouched, still does
+        page.screenshot(path=str(artifacts / "e2e_compare_what_if_k1.png"))
+    finally:
+        context.close()
