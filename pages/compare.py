@@ -306,7 +306,7 @@ def _heading(session: LabSession) -> None:
         window_line = t("gauge.no_window", scale=f"{window.tokens:,}")
     else:
         window_line = t("compare.window_line", window=f"{window.tokens:,}", source=describe_source(window))
-    heading.caption(code_span(provider_label(session.provider)) + " · :material/speed: " + window_line)
+    heading.caption(":material/speed: " + window_line)  # the model's name is in the sidebar and the tooltip
 
 
 def _cache_costs(session: LabSession) -> None:

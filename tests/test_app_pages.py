@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.session import KEY_PREFIX, widget_key
 from memory_demos.ui.nav import PAGES
 from memory_demos.ui.pane import RECENT_TURNS
+from memory_demos.ui.state_view import literal_markdown
 from tests.helpers import open_inspector
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -148,8 +150,9 @@ def test_tokens_and_memory_state_are_rendered_for_a_turn() -> None:
         what: cell.split(" ", 1)[0] for what, cell in zip(table.iloc[:, 0], table.iloc[:, 1], strict=True)
     }
     assert rows[EN["tokens.cacheable"]] == "0"
-    frames = [table.value for table in tokens.table[1:]]  # the state's tables are static: their cells wrap
-    assert any("I like green tea." in set(frame.get("content", [])) for frame in frames)
+    # The state's tables are static (their cells wrap), each cell Markdown that renders as its own text.
+    frames = [table.value for table in tokens.table[1:]]
+    assert any(literal_markdown("I like green tea.") in set(frame.get("content", [])) for frame in frames)
 
 
 def test_empty_input_sends_nothing() -> None:
@@ -234,6 +237,11 @@ def test_user_and_model_text_never_reaches_markdown() -> None:
     for index in range(len(panes(at))):  # every pane's focus view drawn, so all of it is checked
         open_inspector(at, index)
         assert any(payload in c.value for c in focus_view(at).code)  # shown, as text
+        # st.table draws its cells as Markdown: the state's tables escape every bracket of the payload.
+        state_tables = focus_view(at).table[1:]  # after the tokens table, whose cells are our own words
+        cells = [str(cell) for table in state_tables for cell in table.value.to_numpy().flatten()]
+        unescaped = [cell for cell in cells if re.search(r"(?<!\\)[<\[\]()!]", cell)]
+        assert not unescaped, unescaped
         for value in rendered_markdown(at):
             assert "leak.png" not in value and "<img" not in value and "<script" not in value, value
 

@@ -155,7 +155,8 @@ def _param_editor(view: PaneView, actions: PaneActions) -> None:
 
 def _header(view: PaneView, actions: PaneActions) -> None:
     """The title; the kind badge (the description in its tooltip), the deprecation badge (LangChain's
-    warnings in its tooltip), the parameters and the buttons, wrapping as the pane's width allows."""
+    warnings in its tooltip) and the parameters, wrapping as the pane's width allows. The buttons sit at
+    the pane's foot, under its gauge: the header stays short, so the conversation starts high."""
     st.markdown(f"**{view.number}. {strategy_title(view.info)}**")
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.badge(
@@ -177,7 +178,6 @@ def _header(view: PaneView, actions: PaneActions) -> None:
         if view.embedding_model:
             model = code_span(view.embedding_model)
             st.caption(":material/scatter_plot: " + t("pane.embedding_model", model=model), width="content")
-        _buttons(view, actions)
     if view.unseen_messages:
         st.caption(
             ":material/schedule: "
@@ -363,12 +363,14 @@ def render_pane(view: PaneView, actions: PaneActions) -> PaneSlots | None:
         if view.build_error is not None:
             st.error(t("pane.build_error"), icon=":material/error:")
             st.text(translate(view.build_error))
+            _buttons(view, actions)  # reset builds it again; remove drops it
             return None
         shown = shown_turns(view)
         reply = _conversation(view, actions, shown)
         gauge = st.empty()
         with gauge.container():
             _gauge(view, shown, "pending" if view.pending_text is not None else "")
+        _buttons(view, actions)
     return PaneSlots(box=box, gauge=gauge, reply=reply)
 
 

@@ -8,6 +8,7 @@ scores, checkpoints, store items); dicts of scalars become key/value tables (ent
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -76,11 +77,29 @@ def _is_flat_mapping(value: Any) -> bool:
     return isinstance(value, Mapping) and all(isinstance(v, _SCALARS) for v in value.values())
 
 
+# Every ASCII punctuation character: CommonMark lets a backslash make each of them a literal.
+_MARKDOWN_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+
+
+def literal_markdown(value: Any) -> str:
+    """``value`` as Markdown that renders as exactly its text: every punctuation character escaped, so no
+    link, image, emphasis or HTML tag in memory contents can render (``st.table`` draws cells as Markdown)."""
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", str(value))
+
+
+def _markdown_cell(value: Any) -> str:
+    """A static table's cell: empty for a missing value, else its text as literal Markdown."""
+    missing = value is None or (isinstance(value, float) and pd.isna(value))
+    return "" if missing else literal_markdown(value)
+
+
 def _table(frame: pd.DataFrame, static: bool) -> None:
     """A table: scrollable (``st.dataframe``) in a pane, or static with wrapped cells (``st.table``) where
-    every value must be read whole (the focus view)."""
+    every value must be read whole (the focus view); a static table's cells are escaped Markdown."""
     if static:
-        st.table(frame, hide_index=True)
+        shown = frame.map(_markdown_cell)
+        shown.columns = [literal_markdown(column) for column in frame.columns]
+        st.table(shown, hide_index=True)
     else:
         st.dataframe(frame, hide_index=True, width="stretch")
 
