@@ -311,11 +311,14 @@ def test_the_failure_lab_page_runs_the_expiry_demo_on_redis_and_shows_no_passwor
 ) -> None:
     # Without Redis the demo cannot be started: tests/test_failure_lab_redis_gate.py.
     monkeypatch.setenv(REDIS_URL_ENV, redis_url)
-    at = AppTest.from_file(FAILURE_LAB, default_timeout=60).run()
+    at = AppTest.from_file(FAILURE_LAB, default_timeout=60)
+    at.session_state[widget_key("failure_demo")] = "expiring_notes"  # the demos are pills now, not tabs
+    at.run()
     at.button(key=widget_key("failure", "expiring_notes")).click().run()
     assert not at.exception
     assert [e.value for e in at.error] == ["Failure reproduced with the naive set-up."]
     assert [s.value for s in at.success] == ["The fix holds: the failure is absent."]
+    at.toggle(key=widget_key("failure_json", "expiring_notes")).set_value(True).run()  # JSON waits behind it
     naive, fixed = (json.loads(element.value) for element in at.json)
     assert naive["fact_in_next_prompt"] and not fixed["fact_in_next_prompt"]
     assert "Lisbon" not in fixed["next_prompt"] and "Lisbon" in naive["next_prompt"]
