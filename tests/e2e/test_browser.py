@@ -204,9 +204,11 @@ def test_an_unreachable_provider_fails_in_each_pane_with_a_retry(
         box.press("Enter")
         retry = page.get_by_role("button", name="Retry")
         expect(retry).to_have_count(panes, timeout=REPLY_TIMEOUT_MS)
-        boxes = page.locator(PANE_BOXES)  # each pane says why (the summary above the panes may say it too)
+        boxes = page.locator(PANE_BOXES)  # each pane says why, once
         for index in range(panes):
-            assert boxes.nth(index).get_by_text("Cannot reach the provider", exact=False).count() >= 1
+            assert boxes.nth(index).get_by_text("Cannot reach the provider", exact=False).count() == 1
+        # ...and the summary of the last message's failures above the panes says it once more.
+        assert page.get_by_text("Cannot reach the provider", exact=False).count() == panes + 1
         assert page.get_by_test_id("stException").count() == 0
         # The message that failed stays in view in every pane (not scrolled out of its chat box).
         assert page.evaluate(USER_MESSAGES_IN_VIEW) == [True] * panes
