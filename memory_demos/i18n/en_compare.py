@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 TEXTS: dict[str, str] = {
+    "compare.export_json": "Conversation as JSON",
+    "compare.export_markdown": "Conversation as Markdown",
     "compare.newest_replies": "Newest reply of every pane (each pane below keeps its whole conversation)",
     "compare.newest_pending": "Answering…",
     "compare.per_row_option": "{n} a row",

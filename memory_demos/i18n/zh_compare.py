@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 TEXTS: dict[str, str] = {
+    "compare.export_json": "对话（JSON）",
+    "compare.export_markdown": "对话（Markdown）",
     "compare.newest_replies": "每个窗格的最新回复（下方每个窗格保留完整对话）",
     "compare.newest_pending": "正在回答……",
     "compare.per_row_option": "每行 {n} 个",
