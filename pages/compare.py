@@ -18,7 +18,7 @@ from memory_demos.session import LabSession, get_session, widget_key
 from memory_demos.strategies.registry import available_ids, get_info
 from memory_demos.ui.broadcast import stream_into
 from memory_demos.ui.cache_view import render_pane_cache_costs
-from memory_demos.ui.charts import CostPoint, render_cost_charts
+from memory_demos.ui.charts import PANE_COLOURS, CostPoint, render_cost_charts
 from memory_demos.ui.conversation_export import render_conversation_export
 from memory_demos.ui.failures import failure_lines
 from memory_demos.ui.focus_view import render_focus
@@ -189,6 +189,18 @@ def pane_view(
     )
 
 
+def pane_colours(session: LabSession) -> dict[str, str]:
+    """Each pane's chart colour, by its own number (p1, p2, …): a pane keeps it when it is rebuilt or when
+    a pane before it is removed."""
+    colours = {}
+    for number, pane in enumerate(session.panes, start=1):
+        own = int(pane.pane_id.lstrip("p") or 0) if pane.pane_id.lstrip("p").isdigit() else number
+        colours[f"{number} · {strategy_title(get_info(pane.strategy_id))}"] = PANE_COLOURS[
+            (own - 1) % len(PANE_COLOURS)
+        ]
+    return colours
+
+
 def cost_points(session: LabSession) -> list[CostPoint]:
     """Every answered turn of every pane; a failed turn is left out (it cost nothing and measured nothing:
     a zero would read as a free turn)."""
@@ -283,7 +295,7 @@ def render() -> None:
 
     st.subheader(t("cost.title"), anchor=False)
     st.caption(t("cost.caption"))
-    render_cost_charts(cost_points(session))
+    render_cost_charts(cost_points(session), pane_colours(session))
     _cache_costs(session)
     if any(not turn.ok for pane in panes for turn in pane.turns):
         st.caption(t("cost.gaps"))

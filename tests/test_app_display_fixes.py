@@ -136,3 +136,20 @@ def test_a_parameter_change_replays_the_conversation_says_what_it_cost_and_close
     captions = [c.value for c in pane_column(at, 1).caption]
     assert any("Replayed 3 message(s) with k=1" in c and "model call(s)" in c for c in captions), captions
     assert not any(EN["pane.joined_late"].split("{")[0] in c for c in captions)
+
+
+def test_a_pane_keeps_its_chart_colour_when_the_pane_before_it_is_removed() -> None:
+    at = open_app("pages/compare.py")
+    send(at, "Hi, I'm Mara.")
+    colour_of_window = _chart_colours(at)[f"2 · {get_info('window').title}"]
+    at.button(key=widget_key("pane", panes(at)[0].pane_id, "remove")).click().run()
+    assert not at.exception, at.exception
+    assert _chart_colours(at)[f"1 · {get_info('window').title}"] == colour_of_window
+
+
+def _chart_colours(at) -> dict[str, str]:
+    import json
+
+    spec = json.loads(at.get("vega_lite_chart")[-1].proto.spec)
+    scale = spec["layer"][0]["encoding"]["color"]["scale"]
+    return dict(zip(scale["domain"], scale["range"], strict=True))

@@ -48,3 +48,11 @@ def test_short_labels_stay_on_one_line_and_long_ones_add_height() -> None:
     one_short, one_long = legend_height([short]), legend_height([long])
     assert one_long > one_short
     assert legend_height([short, short]) - one_short == LEGEND_ROW_HEIGHT
+
+
+def test_given_colours_are_the_scale_and_every_pane_has_its_own_dash() -> None:
+    rows = cost_rows([CostPoint("1 · A", 1, 10, 12), CostPoint("2 · B", 1, 10, 12)])
+    colours = {"1 · A": "#d94a57", "2 · B": "#3b82f6"}
+    encoding = cost_chart_spec(rows, "prompt_tokens", "title", colours)["layer"][0]["encoding"]
+    assert encoding["color"]["scale"] == {"domain": ["1 · A", "2 · B"], "range": ["#d94a57", "#3b82f6"]}
+    assert encoding["strokeDash"]["field"] == "pane"

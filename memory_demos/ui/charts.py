@@ -221,8 +221,12 @@ def cost_rows(points: Sequence[CostPoint]) -> list[dict[str, Any]]:
     return rows
 
 
-def cost_chart_spec(rows: list[dict[str, Any]], field: str, title: str) -> dict[str, Any]:
-    """A line per pane of ``field`` across turns."""
+def cost_chart_spec(
+    rows: list[dict[str, Any]], field: str, title: str, colours: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """A line per pane of ``field`` across turns. ``colours`` (pane label to colour, given by the pane's
+    own number) keeps a pane's colour for its life; each pane also has its own dash, so identical lines
+    stay visible one over the other."""
     pane_title = t("cost.pane")
     turn_title = t("cost.turn")
     tokens_title = t("gauge.tokens")
@@ -242,10 +246,15 @@ def cost_chart_spec(rows: list[dict[str, Any]], field: str, title: str) -> dict[
                 "field": "pane",
                 "type": "nominal",
                 "title": pane_title,
-                "scale": {"range": list(PANE_COLOURS)},
+                "scale": (
+                    {"domain": list(colours), "range": list(colours.values())}
+                    if colours
+                    else {"range": list(PANE_COLOURS)}
+                ),
                 "legend": LEGEND,
             },
             "shape": {"field": "pane", "type": "nominal", "title": pane_title},
+            "strokeDash": {"field": "pane", "type": "nominal", "title": pane_title, "legend": None},
             "tooltip": [
                 {"field": "pane", "type": "nominal", "title": pane_title},
                 {"field": "turn", "type": "ordinal", "title": turn_title},
@@ -262,7 +271,7 @@ def legend_height(panes: Sequence[str]) -> int:
     return LEGEND_OFFSET_HEIGHT + LEGEND_ROW_HEIGHT * len(panes) + LEGEND_LINE_HEIGHT * extra_lines
 
 
-def render_cost_charts(points: Sequence[CostPoint]) -> None:
+def render_cost_charts(points: Sequence[CostPoint], colours: Mapping[str, str] | None = None) -> None:
     """Prompt tokens per turn, and the running total of every token spent (memory calls included)."""
     if not points:
         st.caption(t("cost.empty"))
@@ -276,4 +285,5 @@ def render_cost_charts(points: Sequence[CostPoint]) -> None:
         (right, "cumulative", t("cost.cumulative_total")),
     ):
         with column:
-            st.vega_lite_chart(spec=cost_chart_spec(rows, field, title), width="stretch", height=height)
+            spec = cost_chart_spec(rows, field, title, colours)
+            st.vega_lite_chart(spec=spec, width="stretch", height=height)
