@@ -81,9 +81,9 @@ def render_focus(view: PaneView, turns: Sequence[Turn]) -> None:
     parts = turn_prompt_parts(turn, view.system_prompt, view.count_tokens)
     totals = section_totals(parts)
     st.markdown(f"**:material/stacked_bar_chart: {t('focus.section_bar')}**")
-    render_context_gauge(
-        totals, view.context_window, False, key=widget_key("focus", view.pane_id, "window", str(index))
-    )
+    window_key = widget_key("focus", view.pane_id, "window", str(index))
+    # The offline model has no window: its caption says what the bar is scaled to, as the pane's does.
+    render_context_gauge(totals, view.context_window, False, key=window_key, no_window=view.no_context_window)
     st.caption(t("focus.section_bar_prompt"))
     render_context_gauge(
         totals, view.context_window, True, key=widget_key("focus", view.pane_id, "zoom", str(index))
