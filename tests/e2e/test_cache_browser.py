@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from memory_demos.i18n import CATALOGUE
+from memory_demos.panes import DEFAULT_PANE_PARAMS
 from memory_demos.ui.pane import RECENT_TURNS
 from tests.e2e.conftest import LabServer
 from tests.e2e.test_browser import REPLY_TIMEOUT_MS, SCROLLER, full_screenshot, pane_count, send
@@ -53,7 +54,10 @@ def test_compare_shows_limits_cache_share_and_costs_with_and_without_caching(
         cache_title.wait_for(timeout=REPLY_TIMEOUT_MS)
         limits = page.get_by_text(_start(language, "gauge.thresholds"), exact=False)
         assert limits.count() >= 3  # window, summarization and the semantic store declare limits
-        expect(page.get_by_text("trigger_tokens=400", exact=False).first).to_be_visible()
+        trigger = DEFAULT_PANE_PARAMS["summarization"][
+            "trigger_tokens"
+        ]  # the default pane's, not the class's
+        expect(page.get_by_text(f"trigger_tokens={trigger}", exact=False).first).to_be_visible()
         shares = page.get_by_text(_start(language, "pane.cached_share"), exact=False)
         assert shares.count() == panes
         # The window pane drops its first exchange within five turns and breaks the cache every turn on.
