@@ -57,11 +57,14 @@ def switch_to_redis(page: Any) -> None:
 
 
 def latest_prompt(page: Any) -> str:
-    """The text of the entity pane's focus view (its prompt first) for its latest turn."""
+    """The prompt the entity pane sent on its latest turn, as its focus view shows it: only the "Prompt
+    sent" section (the view also lists what was dropped and the hidden calls' own prompts)."""
     focus = open_focus(page, entity_pane(page), waits_for=QUESTION)
     text = focus.inner_text()
     close_focus(page)
-    return text
+    start = text.index("Prompt sent:")
+    end = text.find("What changed this turn", start)
+    return text[start : end if end != -1 else None]
 
 
 def test_a_note_leaves_the_prompt_after_its_ttl(
