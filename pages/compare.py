@@ -247,7 +247,7 @@ def render() -> None:
     """
     session = get_session()
     _heading(session)
-    show_flashes(session)
+    flashes_slot = st.container()  # filled after the chat box has taken the notices meant for it
     usage_slot = st.empty()  # filled once this run's turn is in: the caption counts it
     failures_slot = st.empty()  # likewise: the last message's failures, before any pane
     per_row, zoom = toolbar(session)
@@ -255,6 +255,8 @@ def render() -> None:
     # scroll to the page's end (the charts) on every message, away from the replies.
     with st.container(key=widget_key("chat_row")):
         _chat_box(session)
+    with flashes_slot:
+        show_flashes(session)
     _run_replays(session)
 
     job = session.job
