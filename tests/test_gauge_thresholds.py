@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memory_demos.i18n import CATALOGUE
+from memory_demos.panes import DEFAULT_PANE_PARAMS
 from memory_demos.strategies.info import ParamSpec, StrategyInfo, Threshold
 from memory_demos.strategies.registry import available_ids, get_info
 from memory_demos.ui.charts import gauge_spec
@@ -83,7 +84,10 @@ def test_compare_panes_name_their_limits_under_the_gauge(language: str) -> None:
     captions = rendered_markdown(at)
     texts = CATALOGUE[language]
     limits = [c for c in captions if texts["gauge.thresholds"].split("{")[0] in c]
-    assert any("trigger_tokens=400" in c and "keep_messages=4" in c for c in limits), limits
+    trigger = DEFAULT_PANE_PARAMS["summarization"][
+        "trigger_tokens"
+    ]  # Compare's default pane, not the class's
+    assert any(f"trigger_tokens={trigger}" in c and "keep_messages=4" in c for c in limits), limits
     assert any("k=3" in c for c in limits)
     # And what share of each pane's prompt a cache could serve, with the cache note.
     share_start = texts["pane.cached_share"].split("{")[0]
