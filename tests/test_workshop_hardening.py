@@ -285,7 +285,8 @@ def test_hidden_memory_calls_are_counted_and_a_refused_call_loses_nothing() -> N
     assert budget.tokens_used <= 3000 and budget.refused_calls >= 1
     assert strategy.snapshot() == before  # the refused turn rolled memory back: nothing lost
     spent = budget.tokens_used
-    strategy.send("Once more?")
+    again = strategy.send("Tell me more about Lisbon and Bob and Ada, please.")  # the same, still too big
+    assert not again.ok
     assert budget.tokens_used == spent  # a refused call spends nothing
     strategy.close()
 
