@@ -135,8 +135,8 @@ def play(
     conversation: Conversation, strategy_id: str = "buffer", params: dict[str, Any] | None = None
 ) -> list[Any]:
     """The turns of one conversation played through a fresh strategy."""
-    with warnings.catch_warnings():  # LangChain's deprecation notices, once per class: not a figure
-        warnings.simplefilter("ignore")
+    # LangChain's deprecation notices are recorded (the strategy keeps them too), not printed among figures.
+    with warnings.catch_warnings(record=True):
         strategy = _strategy(strategy_id, params)
         try:
             return [strategy.send(turn.user) for turn in conversation.turns]
