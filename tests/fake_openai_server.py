@@ -28,6 +28,10 @@ Server shapes a real local server can have:
   the longest prefix (in the same fake tokens) the prompt shares with a prompt answered before.
 - ``stream_usage=False``: no usage chunk even when asked (llama-cpp-python); ``reply_text``: every chat
   reply is that text (``""`` or whitespace: a model that answers nothing).
+- Scripted tool calls: ``add_script(ScriptedReply(tool_calls=(("memory_append", {...}),), match=...))``
+  queues a reply that asks for those tools (``finish_reason: tool_calls``, streamed as OpenAI streams
+  them), consumed by the next request whose body contains ``match``, as faults are. A request whose last
+  message is a tool result gets ``"tool said: <result>"`` unless a script matches it too.
 
 Faults are queued with ``add_fault`` and consumed by the next matching requests; a fault may match
 only requests whose body contains a marker (e.g. ``"Progressively summarize"``).
@@ -98,6 +102,23 @@ class Fault:
         return self.match is None or self.match in body_text
 
 
+@dataclass
+class ScriptedReply:
+    """The next ``times`` replies to requests whose body contains ``match``: these tool calls, this text.
+
+    ``tool_calls`` are ``(name, arguments)`` pairs; each gets the id ``call_<n>_<i>`` (n counts the
+    server's completions), so a test can find its result in the next request.
+    """
+
+    tool_calls: tuple[tuple[str, dict[str, Any]], ...] = ()
+    content: str = ""
+    match: str | None = None
+    times: int = 1
+
+    def applies_to(self, body_text: str) -> bool:
+        return self.match is None or self.match in body_text
+
+
 @dataclass(frozen=True)
 class RecordedRequest:
     """What one request looked like when it reached the server."""
@@ -148,6 +169,8 @@ def reply_for(messages: list[dict[str, Any]]) -> str:
         return "NONE"
     if opening.startswith(ENTITY_SUMMARY_START):
         return "Entity summary."
+    if messages and messages[-1].get("role") == "tool":
+        return f"tool said: {content_text(messages[-1].get('content'))}"
     return f"seen {len(messages)} messages: {text}"
 
 
@@ -211,6 +234,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._tokenize(body)
             return
         fault = owner.take_fault(raw)
+        script = owner.take_script(raw) if fault is None else None
         owner.record(
             RecordedRequest(
                 path=self.path,
@@ -223,7 +247,7 @@ class _Handler(BaseHTTPRequestHandler):
         )
         try:
             with owner.slot():
-                self._answer(body, fault)
+                self._answer(body, fault, script)
         except OSError:
             # The client gave up (a timeout) or we cut the connection on purpose.
             self.close_connection = True
@@ -239,7 +263,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._send_json(200, {"tokens": list(range(len(text.split())))})
 
     # -- answering --------------------------------------------------------------------------
-    def _answer(self, body: Any, fault: Fault | None) -> None:
+    def _answer(self, body: Any, fault: Fault | None, script: ScriptedReply | None = None) -> None:
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._send_json(404, _error_body(f"Unknown path {self.path}", "invalid_request_error"))
             return
@@ -268,6 +292,8 @@ class _Handler(BaseHTTPRequestHandler):
 
         messages = list(body.get("messages", []))
         reply = reply_for(messages) if owner.reply_text is None else owner.reply_text
+        if script is not None:
+            reply = script.content
         model = str(body.get("model", "test-model"))
         prompt_tokens = usage_for(messages, "")["prompt_tokens"]
         if owner.context_window is not None and prompt_tokens > owner.context_window:
@@ -279,20 +305,41 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(400, error)
             return
         number = owner.next_completion_id()
+        tool_calls = [
+            {
+                "id": f"call_{number}_{index}",
+                "type": "function",
+                "function": {"name": name, "arguments": json.dumps(arguments)},
+            }
+            for index, (name, arguments) in enumerate(script.tool_calls if script else ())
+        ]
         usage: dict[str, Any] = dict(usage_for(messages, reply))
+        if tool_calls:  # the calls' arguments are generated tokens too
+            words = sum(len(call["function"]["arguments"].split()) + 1 for call in tool_calls)
+            usage["completion_tokens"] += words
+            usage["total_tokens"] += words
         if owner.report_cached_tokens:
             usage["prompt_tokens_details"] = {"cached_tokens": owner.cached_prefix(messages)}
         if body.get("stream"):
             include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
             include_usage = include_usage and owner.stream_usage
             limit = body.get("max_tokens") or body.get("max_completion_tokens")
-            self._stream(number, model, reply, usage, include_usage, fault, limit)
+            self._stream(number, model, reply, usage, include_usage, fault, limit, tool_calls)
         else:
-            self._complete(number, model, reply, usage, fault)
+            self._complete(number, model, reply, usage, fault, tool_calls)
 
     def _complete(
-        self, number: int, model: str, reply: str, usage: dict[str, Any], fault: Fault | None
+        self,
+        number: int,
+        model: str,
+        reply: str,
+        usage: dict[str, Any],
+        fault: Fault | None,
+        tool_calls: list[dict[str, Any]] | None = None,
     ) -> None:
+        message: dict[str, Any] = {"role": "assistant", "content": reply, "refusal": None}
+        if tool_calls:
+            message["tool_calls"] = tool_calls
         payload = {
             "id": f"chatcmpl-fake-{number}",
             "object": "chat.completion",
@@ -301,9 +348,9 @@ class _Handler(BaseHTTPRequestHandler):
             "choices": [
                 {
                     "index": 0,
-                    "message": {"role": "assistant", "content": reply, "refusal": None},
+                    "message": message,
                     "logprobs": None,
-                    "finish_reason": "stop",
+                    "finish_reason": "tool_calls" if tool_calls else "stop",
                 }
             ],
             "usage": usage,
@@ -333,6 +380,7 @@ class _Handler(BaseHTTPRequestHandler):
         include_usage: bool,
         fault: Fault | None,
         max_tokens: int | None = None,
+        tool_calls: list[dict[str, Any]] | None = None,
     ) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream; charset=utf-8")
@@ -359,6 +407,17 @@ class _Handler(BaseHTTPRequestHandler):
             usage = {**usage, "completion_tokens": max_tokens}
         events = [chunk({"role": "assistant", "content": "", "refusal": None})]
         events += [chunk({"content": piece}) for piece in pieces]
+        for index, call in enumerate(tool_calls or ()):
+            # OpenAI streams a call's id and name first, then its arguments in pieces.
+            arguments = call["function"]["arguments"]
+            head = {"index": index, "id": call["id"], "type": "function"}
+            head["function"] = {"name": call["function"]["name"], "arguments": ""}
+            events.append(chunk({"tool_calls": [head]}))
+            half = len(arguments) // 2
+            for part in (arguments[:half], arguments[half:]):
+                events.append(chunk({"tool_calls": [{"index": index, "function": {"arguments": part}}]}))
+        if tool_calls:
+            finish_reason = "tool_calls"
         events.append(chunk({}, finish_reason))
         if include_usage:
             usage_chunk = chunk({})
@@ -481,6 +540,7 @@ class FakeOpenAIServer:
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _requests: list[RecordedRequest] = field(default_factory=list)
     _faults: list[Fault] = field(default_factory=list)
+    _scripts: list[ScriptedReply] = field(default_factory=list)
     _sockets: list[socket.socket] = field(default_factory=list)
     _completions: int = 0
     _answered_prompts: list[list[str]] = field(default_factory=list)
@@ -557,6 +617,22 @@ class FakeOpenAIServer:
                         if fault.times <= 0:
                             self._faults.remove(fault)
                     return fault
+        return None
+
+    def add_script(self, script: ScriptedReply) -> None:
+        """Queue a scripted reply (tool calls); scripts apply in the order they were added."""
+        with self._lock:
+            self._scripts.append(script)
+
+    def take_script(self, body_text: str) -> ScriptedReply | None:
+        """The scripted reply for a request with this body, if any; one use of it is consumed."""
+        with self._lock:
+            for script in self._scripts:
+                if script.applies_to(body_text):
+                    script.times -= 1
+                    if script.times <= 0:
+                        self._scripts.remove(script)
+                    return script
         return None
 
     # -- one request at a time -------------------------------------------------------------
