@@ -133,6 +133,8 @@ class Turn:
     # Seconds this turn waited for one of the app's own call slots ("answer panes at most N at a time")
     # before it started; ``seconds`` starts after it.
     slot_wait_seconds: float = 0.0
+    # When the message was sent, by the conversation's clock (ISO 8601, UTC): a scenario's simulated time.
+    at: str | None = None
 
     @property
     def calls(self) -> list[ModelCall]:
@@ -266,6 +268,7 @@ class Turn:
         """The fixed JSON shape of a turn used by the CLI's ``replay --json``."""
         return {
             "user": self.user_text,
+            "at": self.at,
             "reply": self.reply,
             "empty_reply": self.empty_reply,
             "injected_prompt": [message.to_json() for message in self.injected_prompt],

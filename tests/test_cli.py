@@ -58,6 +58,7 @@ def test_replay_json_has_the_fixed_shape(capsys: pytest.CaptureFixture[str]) -> 
     turn = result["turns"][-1]
     assert set(turn) == {
         "user",
+        "at",
         "reply",
         "empty_reply",
         "injected_prompt",

@@ -130,6 +130,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "memory_demos.deprecations",
             "memory_demos.tools",
             "memory_demos.scenarios",
+            "memory_demos.clock",
         ),
     ),
     ("providers and storage", ("memory_demos.providers", "memory_demos.storage")),

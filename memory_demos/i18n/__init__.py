@@ -25,6 +25,7 @@ from memory_demos.i18n import (
     en_errors,
     en_failure_lab,
     en_migration,
+    en_sessions,
     en_strategies,
     zh,
     zh_cache,
@@ -32,6 +33,7 @@ from memory_demos.i18n import (
     zh_errors,
     zh_failure_lab,
     zh_migration,
+    zh_sessions,
     zh_strategies,
 )
 
@@ -45,6 +47,7 @@ CATALOGUE_PARTS: MappingProxyType[str, tuple[dict[str, str], ...]] = MappingProx
             en_errors.TEXTS,
             en_failure_lab.TEXTS,
             en_migration.TEXTS,
+            en_sessions.TEXTS,
             en_strategies.TEXTS,
         ),
         "zh": (
@@ -54,6 +57,7 @@ CATALOGUE_PARTS: MappingProxyType[str, tuple[dict[str, str], ...]] = MappingProx
             zh_errors.TEXTS,
             zh_failure_lab.TEXTS,
             zh_migration.TEXTS,
+            zh_sessions.TEXTS,
             zh_strategies.TEXTS,
         ),
     }

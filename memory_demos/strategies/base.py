@@ -12,7 +12,7 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -20,6 +20,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
+from memory_demos.clock import Clock
 from memory_demos.defaults import DEFAULT_SYSTEM_PROMPT, new_conversation_id, private_folder
 from memory_demos.deprecations import Deprecation, capture_deprecations, merge
 from memory_demos.i18n import Message
@@ -36,13 +37,21 @@ from memory_demos.providers.embeddings import build_openai_embeddings
 from memory_demos.providers.errors import error_kind
 from memory_demos.providers.prompt_cache import PrefixTracker, cache_rule
 from memory_demos.storage import StorageConfig
-from memory_demos.strategies.info import InputError, ParamSpec, StrategyInfo, StrategyKind, Threshold
+from memory_demos.strategies.info import (
+    InputError,
+    MemoryPart,
+    ParamSpec,
+    StrategyInfo,
+    StrategyKind,
+    Threshold,
+)
 from memory_demos.tracing import CUT_BY_CONTEXT, CUT_BY_DEADLINE, REPLY, CallCapture, purpose_tag
 from memory_demos.turn import Turn
 
 # A strategy module imports what it declares from here too: one import for a strategy's author.
 __all__ = [
     "InputError",
+    "MemoryPart",
     "ParamSpec",
     "Strategy",
     "StrategyContext",
@@ -50,6 +59,7 @@ __all__ = [
     "StrategyKind",
     "Threshold",
     "TokenListener",
+    "UserBackends",
     "cut_reply_note",
     "message_problem",
     "validate_user_text",
@@ -57,6 +67,28 @@ __all__ = [
 
 _NO_POINT = object()  # send() failed before it could note where to roll back to
 TokenListener = Callable[[str], None]
+
+
+class UserBackends:
+    """The in-process backends one user's conversations share, as a server process keeps them between
+    threads: an ``InMemoryStore`` (long-term memory), an ``InMemorySaver`` (every thread's checkpoints),
+    the in-memory session histories. Files and servers need nothing here: each object opens the same file.
+
+    A fresh context has none; ``Strategy.new_conversation`` hands its own to the next conversation, so
+    sharing is explicit and two users (or two panes) never share one by accident.
+    """
+
+    def __init__(self, user_id: str) -> None:
+        self.user_id = user_id
+        self._lock = threading.Lock()
+        self._backends: dict[str, Any] = {}
+
+    def get(self, name: str, factory: Callable[[], Any]) -> Any:
+        """The backend called ``name``, made by ``factory`` the first time it is asked for."""
+        with self._lock:
+            if name not in self._backends:
+                self._backends[name] = factory()
+            return self._backends[name]
 
 
 @dataclass
@@ -78,6 +110,10 @@ class StrategyContext:
     language: str = "en"
     max_message_chars: int = field(default_factory=lambda: load_lab_config().max_message_chars)
     storage: StorageConfig = field(default_factory=lambda: load_lab_config().storage)
+    # What time the conversation's messages carry: the wall clock, or a scenario's simulated clock.
+    clock: Clock = field(default_factory=Clock)
+    # The in-process backends shared with the user's other conversations (None: this object's own).
+    backends: UserBackends | None = None
     # The provider's embeddings, built on first use: they carry the user's key, so never shared.
     _provider_embeddings: Embeddings | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -196,6 +232,8 @@ class Strategy(ABC):
     ) -> None:
         """``params`` are typed and checked already (``registry.parse_params``); None means the defaults."""
         self.context = context or StrategyContext()
+        if self.context.backends is None or self.context.backends.user_id != self.context.user_id:
+            self.context = replace(self.context, backends=UserBackends(self.context.user_id))
         self.params = dict(params) if params is not None else self.info.defaults()
         provider = self.context.provider
         self.capture = CallCapture(
@@ -265,6 +303,38 @@ class Strategy(ABC):
     def system_prompt(self) -> str:
         return self.context.system_prompt
 
+    @property
+    def backends(self) -> UserBackends:
+        """The in-process backends this user's conversations share (see ``UserBackends``)."""
+        assert self.context.backends is not None  # set in __init__
+        return self.context.backends
+
+    def shared_backend(self, name: str, factory: Callable[[], Any]) -> Any:
+        """An in-process backend shared with the user's other conversations of this strategy."""
+        return self.backends.get(f"{self.info.id}.{name}", factory)
+
+    # -- conversations ------------------------------------------------------------------------
+    @property
+    def conversation_id(self) -> str:
+        return self.context.conversation_id
+
+    def new_conversation(self, conversation_id: str | None = None) -> Strategy:
+        """The same user's next conversation: this strategy's class and parameters, built in a context that
+        differs only in its conversation id (a new one unless given).
+
+        What ``info.keeps`` says is per conversation starts empty there, because the real classes are keyed
+        by it (a new ``thread_id``, ``session_id``, collection or memory object); what is kept per user (a
+        store namespace ``("users", user_id, ...)``) carries over: in-process backends are shared through
+        ``UserBackends``, files and servers by being the same. This object is left as it is, so the
+        earlier conversation can be reopened; the caller closes it when it is done with it.
+        """
+        context = replace(self.context, conversation_id=conversation_id or new_conversation_id())
+        return type(self)(context, self.params)
+
+    def forget_user(self) -> None:  # noqa: B027 - most strategies keep nothing per user
+        """Delete what this strategy keeps about the user across conversations (its ``user``-scoped parts
+        in ``info.keeps``). Separate from ``clear``, which forgets only this conversation."""
+
     # -- the turn ---------------------------------------------------------------------------
     def note(self, text: Message) -> None:
         """Attach a remark to the current turn (a catalogue message, e.g. "summary skipped: ...")."""
@@ -277,6 +347,7 @@ class Strategy(ABC):
         """
         validate_user_text(user_text, self.context.max_message_chars)
         with self._turn_lock:
+            sent_at = self.context.clock.now().isoformat()
             self.capture.drain()
             self._notes = []
             self.capture.token_listener = on_token
@@ -334,7 +405,9 @@ class Strategy(ABC):
                 error_kind=kind,
                 approximate=self.context.provider.tokenizer.approximate,
                 tools_unconfirmed=bool(reply_call and reply_call.tools) and not self._tools_confirmed,
+                at=sent_at,
             )
+            self.context.clock.tick()  # a scenario's next message comes a minute later
             self.turns.append(turn)
             return turn
 
@@ -357,7 +430,8 @@ class Strategy(ABC):
 
     @abstractmethod
     def clear(self) -> None:
-        """Forget everything this strategy remembers for this conversation."""
+        """Forget what this strategy remembers for this conversation (its ``conversation``-scoped parts in
+        ``info.keeps``); what it keeps about the user stays (``forget_user`` deletes that)."""
 
     def stored_messages(self) -> list[BaseMessage]:
         """The conversation's messages as this memory keeps them ([] for memories that keep none)."""

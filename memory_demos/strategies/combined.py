@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memory_demos.strategies.base import ParamSpec, StrategyInfo, Threshold
+from memory_demos.strategies.base import MemoryPart, ParamSpec, StrategyInfo, Threshold
 from memory_demos.strategies.entity import EntityAwareStrategy, entity_fallback_variables
 from memory_demos.strategies.shared.classic import import_classic_memory
 from memory_demos.strategies.window import windowed_rows
@@ -41,6 +41,7 @@ INFO = StrategyInfo(
         ),
     ),
     thresholds=(Threshold("k", "keep", "exchanges"),),
+    keeps=(MemoryPart("messages", "conversation"), MemoryPart("entities", "conversation")),
 )
 
 

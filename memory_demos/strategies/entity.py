@@ -24,7 +24,7 @@ from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from memory_demos.defaults import is_conversation_id
 from memory_demos.i18n import Message
 from memory_demos.storage import StorageConfig, connect, redis_client, sqlite_file
-from memory_demos.strategies.base import ParamSpec, StrategyInfo, Threshold
+from memory_demos.strategies.base import MemoryPart, ParamSpec, StrategyInfo, Threshold
 from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory
 from memory_demos.strategies.shared.entity_redis_store import (
     DEFAULT_RECALL_TTL_S,
@@ -115,6 +115,7 @@ INFO = StrategyInfo(
         ),
     ),
     thresholds=(Threshold("k", "keep", "exchanges"),),
+    keeps=(MemoryPart("messages", "conversation"), MemoryPart("entities", "conversation")),
 )
 
 

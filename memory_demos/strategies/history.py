@@ -128,7 +128,12 @@ class HistoryStrategy(Strategy):
             factory = redis_history_factory(self._redis, url, self.params["ttl_seconds"])
         else:
             factory = _new_in_memory_history
-        self.store = SessionHistoryStore(factory, max_sessions=DEFAULT_MAX_SESSIONS)
+        if self.backend == "memory":  # one store of sessions for the user's conversations, as a process has
+            self.store = self.shared_backend(
+                "sessions", lambda: SessionHistoryStore(factory, max_sessions=DEFAULT_MAX_SESSIONS)
+            )
+        else:
+            self.store = SessionHistoryStore(factory, max_sessions=DEFAULT_MAX_SESSIONS)
         if self.backend == "memory":
             # Made now rather than on the first turn, so InMemoryChatMessageHistory's deprecation is
             # captured while building, with RunnableWithMessageHistory's, and the pane shows both.
@@ -260,7 +265,8 @@ class HistoryStrategy(Strategy):
         self._guard(self.history().clear)
 
     def close(self) -> None:
-        self.store.clear()
+        if self.backend != "memory":  # the in-memory sessions are the user's other conversations too
+            self.store.clear()
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None

@@ -31,6 +31,7 @@ from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS, count_message
 from memory_demos.storage import StorageError, chroma_collection_name, redact_url
 from memory_demos.strategies.base import (
     InputError,
+    MemoryPart,
     ParamSpec,
     Strategy,
     StrategyContext,
@@ -103,6 +104,11 @@ INFO = StrategyInfo(
     thresholds=(
         Threshold("max_tokens", "budget"),
         Threshold("window_k", "keep", "exchanges"),
+    ),
+    keeps=(
+        MemoryPart("messages", "conversation"),
+        MemoryPart("summary", "conversation"),
+        MemoryPart("vectors", "conversation"),
     ),
 )
 

@@ -16,6 +16,11 @@ ThresholdUnit = Literal["tokens", "messages", "exchanges", "tool_results"]
 # Which part of the prompt a token limit counts: all of it, the messages (not the system prompt or the tool
 # definitions), or the earlier conversation only (what a memory keeps verbatim).
 ThresholdScope = Literal["prompt", "messages", "history"]
+# Whom a part of a memory belongs to: one conversation (a thread_id, a session_id, a memory object of its
+# own), or the user, across all of their conversations (a LangGraph store namespace ("users", user_id, ...)).
+MemoryScope = Literal["conversation", "user"]
+# The parts a memory can keep; each is a catalogue key ``memory.part.<name>``.
+MemoryPartName = Literal["messages", "summary", "entities", "vectors", "facts", "exchanges"]
 
 
 class InputError(ValueError):
@@ -114,6 +119,22 @@ class Threshold:
 
 
 @dataclass(frozen=True)
+class MemoryPart:
+    """One thing a strategy keeps and whom it belongs to: what a new conversation of the same user starts
+    without (``conversation``) or carries over (``user``). Data, not prose: views translate ``name``
+    (``memory.part.<name>``) and ``scope`` (``memory.scope.<scope>``)."""
+
+    name: MemoryPartName
+    scope: MemoryScope
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": self.name, "scope": self.scope}
+
+
+CONVERSATION_MESSAGES = MemoryPart("messages", "conversation")
+
+
+@dataclass(frozen=True)
 class StrategyInfo:
     """What the registry knows about a strategy without building it, its texts in both languages included.
 
@@ -130,6 +151,18 @@ class StrategyInfo:
     title_zh: str = ""
     summary_zh: str = ""
     thresholds: tuple[Threshold, ...] = ()  # the limits the gauge marks (each names one of ``params``)
+    # What the memory keeps, each part with its owner: a conversation or the user (see ``MemoryPart``).
+    keeps: tuple[MemoryPart, ...] = (CONVERSATION_MESSAGES,)
+
+    @property
+    def carries_over(self) -> tuple[MemoryPart, ...]:
+        """The parts a new conversation of the same user starts with: those kept per user."""
+        return tuple(part for part in self.keeps if part.scope == "user")
+
+    @property
+    def per_conversation(self) -> tuple[MemoryPart, ...]:
+        """The parts a new conversation starts without, and the ones "Reset" clears."""
+        return tuple(part for part in self.keeps if part.scope == "conversation")
 
     def title_in(self, language: str) -> str:
         """The strategy's name in ``language`` (``en`` or ``zh``)."""
@@ -191,4 +224,5 @@ class StrategyInfo:
                 {"param": th.param, "role": th.role, "unit": th.unit, "scope": th.scope}
                 for th in self.thresholds
             ],
+            "keeps": [part.to_json() for part in self.keeps],
         }

@@ -1,16 +1,17 @@
 """``long_term``: stable facts about the user live in a LangGraph store, apart from the message list.
 
-A graph with two nodes: ``remember`` asks the model to extract ``key: value`` facts from the new
-message and puts them in the store under ``("users", <user id>, "facts")``; ``respond`` reads every
-fact back into the system message and sends only the last few messages. Facts are keyed by user, not
-by conversation: ``SqliteStore`` shares them across all of a user's conversations and restarts, while
-``InMemoryStore`` lives only as long as this object. The messages themselves are short-term memory in
-the thread's ``InMemorySaver`` checkpoints, and only the few the next prompt needs stay there: once a
-turn is answered, ``respond`` removes older messages from the thread (``RemoveMessage``; their facts
-are already in the store), so a turn costs the same at turn 200 as at turn 10 (LangGraph saves the
-whole message list at every step). The state says how many were removed. With ``store=postgres``
-both live in the PostgreSQL server of ``MEMORY_LAB_SQL_URL`` (``PostgresStore`` and
-``PostgresSaver``), so any app process can continue the conversation.
+A graph with two nodes: ``remember`` asks the model to extract ``key: value`` facts from the new message
+and puts them in the store under ``("users", <user id>, "facts")``; ``respond`` reads every fact back
+into the system message and sends only the last few messages. Facts are keyed by user, not by
+conversation: ``SqliteStore`` shares them across all of a user's conversations and restarts, and
+``InMemoryStore`` across the conversations this process holds for the user (``new_conversation``); each
+fact records the conversation and the time (the context's clock) it was told in. The messages themselves
+are short-term memory in the thread's ``InMemorySaver`` checkpoints, and only the few the next prompt
+needs stay there: once a turn is answered, ``respond`` removes older messages from the thread
+(``RemoveMessage``; their facts are already in the store), so a turn costs the same at turn 200 as at
+turn 10 (LangGraph saves the whole message list at every step). The state says how many were removed.
+With ``store=postgres`` both live in the PostgreSQL server of ``MEMORY_LAB_SQL_URL`` (``PostgresStore``
+and ``PostgresSaver``), so any app process can continue the conversation.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, RemoveMessage, Sy
 from memory_demos import storage
 from memory_demos.i18n import Message
 from memory_demos.prompts import FACT_EXTRACTION_PROMPT, LONG_TERM_FACTS_HEADER
-from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo, Threshold
+from memory_demos.strategies.base import MemoryPart, ParamSpec, StrategyContext, StrategyInfo, Threshold
 from memory_demos.strategies.shared.checkpointed_graph import CheckpointedGraphStrategy, open_postgres_saver
 from memory_demos.strategies.shared.classic import messages_as_json
 from memory_demos.strategies.shared.langgraph_store import (
@@ -92,6 +93,7 @@ INFO = StrategyInfo(
         ),
     ),
     thresholds=(Threshold("recent_messages", "keep", "messages"),),
+    keeps=(MemoryPart("messages", "conversation"), MemoryPart("facts", "user")),
 )
 
 
@@ -147,8 +149,8 @@ class LongTermStrategy(CheckpointedGraphStrategy):
                 self.context.storage, "long_term.store=postgres"
             )
             self.store = open_postgres_store(self.context.storage, self._postgres_connection)
-        else:
-            self.store = InMemoryStore()
+        else:  # shared by this user's conversations, as a server process would keep it
+            self.store = self.shared_backend("store", InMemoryStore)
         self.extract_model = self.make_model(EXTRACT_FACTS)
 
         class LongTermState(MessagesState):
@@ -174,7 +176,16 @@ class LongTermStrategy(CheckpointedGraphStrategy):
             return {}
         facts = parse_facts(answer.text)
         for key, value in facts.items():
-            runtime.store.put(self.namespace, key, {"value": value, "source": user_text[:MAX_SOURCE_CHARS]})
+            runtime.store.put(
+                self.namespace,
+                key,
+                {
+                    "value": value,
+                    "source": user_text[:MAX_SOURCE_CHARS],
+                    "conversation_id": self.conversation_id,
+                    "told_at": self.context.clock.now().isoformat(),
+                },
+            )
         self._facts_this_turn = facts
         return {}
 
@@ -219,6 +230,10 @@ class LongTermStrategy(CheckpointedGraphStrategy):
                 "key": item.key,
                 "value": item.value.get("value"),
                 "source": item.value.get("source"),
+                # Told in an earlier conversation of this user: carried over by the store, not the thread.
+                "from_earlier_conversation": item.value.get("conversation_id", self.conversation_id)
+                != self.conversation_id,
+                "told_at": item.value.get("told_at"),
                 "updated_at": str(item.updated_at),
             }
             for item in self.store.search(self.namespace, limit=MAX_FACTS)
@@ -240,8 +255,12 @@ class LongTermStrategy(CheckpointedGraphStrategy):
         self._facts_this_turn = {}
 
     def clear(self) -> None:
-        """Forget this conversation's messages and the user's stored facts."""
+        """Forget this conversation's messages; the user's facts stay (``forget_user`` deletes them)."""
         super().clear()
+        self._facts_this_turn = {}
+
+    def forget_user(self) -> None:
+        """Delete the user's stored facts, in every conversation of theirs."""
         for item in self.store.search(self.namespace, limit=MAX_FACTS):
             self.store.delete(self.namespace, item.key)
         self._facts_this_turn = {}
@@ -258,6 +277,7 @@ class LongTermStrategy(CheckpointedGraphStrategy):
     def snapshot(self) -> dict[str, Any]:
         return {
             "store": self.params["store"],
+            "thread_id": self.thread_id,
             "namespace": list(self.namespace),
             "items": self.stored_facts(),
             "facts_this_turn": dict(self._facts_this_turn),

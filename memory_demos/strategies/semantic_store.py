@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, NotRequired
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, RemoveMessage, SystemMessage
 
 from memory_demos import storage
-from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo, Threshold
+from memory_demos.strategies.base import MemoryPart, ParamSpec, StrategyContext, StrategyInfo, Threshold
 from memory_demos.strategies.shared.checkpointed_graph import (
     CheckpointedGraphStrategy,
     open_postgres_saver,
@@ -97,6 +97,7 @@ INFO = StrategyInfo(
         EMBEDDINGS_PARAM,
     ),
     thresholds=(Threshold("recent_turns", "keep", "exchanges"),),
+    keeps=(MemoryPart("messages", "conversation"), MemoryPart("exchanges", "user")),
 )
 
 
@@ -134,6 +135,7 @@ class SemanticRecallMiddleware:
         recent_turns: int,
         on_hits: Callable[[list[Any]], None],
         on_write: Callable[[str, str], None],
+        item_fields: Callable[[], dict[str, str]] = dict,
     ) -> Any:
         from langchain.agents.middleware import AgentMiddleware, AgentState
 
@@ -167,7 +169,7 @@ class SemanticRecallMiddleware:
                     return None
                 text = exchange_text(messages[question].text, answer.text)
                 key = exchange_key()
-                runtime.store.put(namespace, key, {"text": text})
+                runtime.store.put(namespace, key, {"text": text, **item_fields()})
                 on_write(key, answer.text)
                 removed = older_than_next_prompt(messages, recent_turns)
                 if not removed:
@@ -217,7 +219,12 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
         # 384 for both shipped models; measured, so OpenAI's or a test's embeddings get their own size.
         self.dims = len(embeddings.embed_query("dimensions"))
         index = {"embed": embeddings, "dims": self.dims, "fields": ["text"]}
-        self.store = InMemoryStore(index=index)
+        if self.params["store"] == "memory":  # shared by this user's conversations, as a process keeps it
+            self.store = self.shared_backend(
+                f"store.{self.embedding_model()}.{self.dims}", lambda: InMemoryStore(index=index)
+            )
+        else:  # the index lives in this object; the durable copy is re-embedded into it
+            self.store = InMemoryStore(index=index)
         self._open_durable_copy()
         middleware = SemanticRecallMiddleware.build(
             self.namespace,
@@ -225,6 +232,7 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
             self.params["recent_turns"],
             self._record_hits,
             self._record_write,
+            self._item_fields,
         )
         return create_agent(
             model=self.reply_model,
@@ -249,8 +257,24 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
             for item in self._durable.search(self.namespace, limit=MAX_ITEMS):
                 self.store.put(self.namespace, item.key, dict(item.value))
 
+    def _item_fields(self) -> dict[str, str]:
+        """What a stored exchange records besides its text: the conversation and the time it was told."""
+        return {"conversation_id": self.conversation_id, "told_at": self.context.clock.now().isoformat()}
+
     def _record_hits(self, hits: list[Any]) -> None:
-        self._hits = [{"key": hit.key, "text": hit.value.get("text"), "score": hit.score} for hit in hits]
+        self._hits = [
+            {
+                "key": hit.key,
+                "text": hit.value.get("text"),
+                "score": hit.score,
+                "from_earlier_conversation": self._from_earlier(hit.value),
+            }
+            for hit in hits
+        ]
+
+    def _from_earlier(self, value: Mapping[str, Any]) -> bool:
+        """True for an item another conversation of this user wrote (the store carried it over)."""
+        return value.get("conversation_id", self.conversation_id) != self.conversation_id
 
     def _record_write(self, key: str, reply: str) -> None:
         self._written.append(key)
@@ -285,8 +309,12 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
         self._written.clear()
 
     def clear(self) -> None:
-        """Forget this conversation's thread and the user's stored exchanges."""
+        """Forget this conversation's thread; the user's stored exchanges stay (``forget_user``)."""
         super().clear()
+        self._hits, self._query = [], None
+
+    def forget_user(self) -> None:
+        """Delete the user's stored exchanges, in every conversation of theirs."""
         for key in self.keys():
             self.store.delete(self.namespace, key)
             if self._durable is not None:
@@ -309,7 +337,19 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
                 "dims": self.dims,
                 "fields": ["text"],
             },
-            **paged("items", items, lambda page: [{"key": i.key, "text": i.value.get("text")} for i in page]),
+            **paged(
+                "items",
+                items,
+                lambda page: [
+                    {
+                        "key": i.key,
+                        "text": i.value.get("text"),
+                        "from_earlier_conversation": self._from_earlier(i.value),
+                        "told_at": i.value.get("told_at"),
+                    }
+                    for i in page
+                ],
+            ),
             "query": self._query,
             "hits": self._hits,
             "k": self.params["k"],

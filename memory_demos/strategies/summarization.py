@@ -14,7 +14,7 @@ from langchain_core.messages import BaseMessage, MessageLikeRepresentation, conv
 
 from memory_demos.i18n import Message
 from memory_demos.providers.tokenizer import count_messages_tokens
-from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo, Threshold
+from memory_demos.strategies.base import MemoryPart, ParamSpec, StrategyContext, StrategyInfo, Threshold
 from memory_demos.strategies.shared.checkpointed_graph import CheckpointedGraphStrategy
 from memory_demos.strategies.shared.classic import messages_as_json
 from memory_demos.tracing import SUMMARIZE
@@ -61,6 +61,7 @@ INFO = StrategyInfo(
         Threshold("trigger_tokens", "trigger", scope="messages"),
         Threshold("keep_messages", "keep", "messages"),
     ),
+    keeps=(MemoryPart("messages", "conversation"), MemoryPart("summary", "conversation")),
 )
 
 

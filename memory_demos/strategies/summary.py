@@ -9,7 +9,7 @@ from langchain_core.prompts import ChatPromptTemplate
 
 from memory_demos.i18n import Message
 from memory_demos.prompts import SUMMARY_HEADER
-from memory_demos.strategies.base import StrategyInfo
+from memory_demos.strategies.base import MemoryPart, StrategyInfo
 from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory, messages_as_json
 from memory_demos.tracing import SUMMARIZE
 
@@ -21,6 +21,7 @@ INFO = StrategyInfo(
     summary="Sends a running summary instead of the messages: small prompts, one extra model call per turn.",
     title_zh="摘要（滚动摘要）",
     summary_zh="用滚动摘要代替消息发送：提示词小，每轮多一次模型调用。",
+    keeps=(MemoryPart("summary", "conversation"),),
 )
 
 

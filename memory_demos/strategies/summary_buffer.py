@@ -7,7 +7,7 @@ from typing import Any
 from langchain_core.messages import SystemMessage
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
-from memory_demos.strategies.base import ParamSpec, StrategyInfo, Threshold
+from memory_demos.strategies.base import MemoryPart, ParamSpec, StrategyInfo, Threshold
 from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory, messages_as_json
 from memory_demos.strategies.summary import system_with_summary
 from memory_demos.tracing import SUMMARIZE
@@ -32,6 +32,7 @@ INFO = StrategyInfo(
         ),
     ),
     thresholds=(Threshold("max_token_limit", "budget", scope="history"),),
+    keeps=(MemoryPart("messages", "conversation"), MemoryPart("summary", "conversation")),
 )
 
 

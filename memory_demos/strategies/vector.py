@@ -18,7 +18,7 @@ from langchain_core.prompts import ChatPromptTemplate
 from memory_demos.i18n import Message
 from memory_demos.prompts import RETRIEVED_HEADER
 from memory_demos.storage import chroma_collection_name, redact_url
-from memory_demos.strategies.base import ParamSpec, StrategyInfo
+from memory_demos.strategies.base import MemoryPart, ParamSpec, StrategyInfo
 from memory_demos.strategies.shared.chroma_collection import ConversationCollectionMixin, scored_search
 from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory
 from memory_demos.strategies.shared.embedding_param import EMBEDDINGS_PARAM
@@ -48,6 +48,7 @@ INFO = StrategyInfo(
         ),
         EMBEDDINGS_PARAM,
     ),
+    keeps=(MemoryPart("vectors", "conversation"),),
 )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from abc import abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -109,9 +109,10 @@ class CheckpointedGraphStrategy(Strategy):
 
     # -- hooks for subclasses ---------------------------------------------------------------
     def _open_checkpointer(self) -> BaseCheckpointSaver:
+        """An ``InMemorySaver`` shared by the user's conversations: one saver, a thread per conversation."""
         from langgraph.checkpoint.memory import InMemorySaver
 
-        return InMemorySaver()
+        return self.shared_backend("checkpointer", InMemorySaver)
 
     @abstractmethod
     def _build_graph(self, checkpointer: BaseCheckpointSaver) -> Any:
@@ -121,6 +122,16 @@ class CheckpointedGraphStrategy(Strategy):
     @property
     def thread_config(self) -> RunnableConfig:
         return {"configurable": {"thread_id": self.thread_id}}
+
+    def saved_thread_ids(self) -> list[str]:
+        """The threads the checkpointer holds for this user's conversations (in-process savers only:
+        a file or server holds every user's, and listing them all is not this strategy's business)."""
+        from langgraph.checkpoint.memory import InMemorySaver
+
+        if not isinstance(self.checkpointer, InMemorySaver):
+            return [self.thread_id]
+        prefix = thread_id_for(replace(self.context, conversation_id=""))
+        return sorted(tid for tid in self.checkpointer.storage if str(tid).startswith(prefix))
 
     def checkpoint_infos(self) -> list[CheckpointInfo]:
         """Every checkpoint of the thread, all branches, oldest first.
