@@ -296,6 +296,11 @@ TEXTS: dict[str, str] = {
     "state.key.sections": "Prompt sections",
     "state.key.window": "Recent turns (window)",
     "state.key.redis_keys": "Redis keys and their time to live",
+    "state.key.store_ttls": "Store items and their time to live",
+    "state.key.ttl": "Time to live (TTL)",
+    "state.key.ttl_renewal": "TTL renewal",
+    "state.key.ttl_clock": "Clock",
+    "state.key.expired_this_turn": "Expired and swept before this turn",
     "state.key.collection": "Chroma collection",
     "state.key.keying": "keying (how the session is named)",
     "state.key.thread_id": "thread_id",
@@ -359,6 +364,17 @@ TEXTS: dict[str, str] = {
     "state.ttl.at_turn": "TTL at the end of the turn (s)",
     "state.ttl.never": "never (no TTL)",
     "state.ttl.gone": "expired",
+    "state.ttl.store_caption": "Seconds left read from the store's own table (expires_at) when this turn "
+    "ended, counted down since; an item at 0 is swept before the next turn reads the store, so the next "
+    "prompt is without it.",
+    "state.ttl.store_ttl": "{seconds} s (TTLConfig default_ttl = {minutes} min)",
+    "state.ttl.renewed_on_read": "renewed each time the item is read (refresh_on_read)",
+    "state.ttl.not_renewed": "not renewed by reads: an item expires ttl_seconds after it was written",
+    "state.ttl.real_clock": "real time: {store} takes expiry from the wall clock and cannot be handed a "
+    "scenario clock, so simulated time does not age its items",
+    "state.ttl.scenario_clock": "real time, not the scenario's: this conversation runs on a simulated clock "
+    "(now {now}), but {store} takes expiry from the wall clock and cannot be handed another, so simulated "
+    "time does not age its items",
     # -- tokens page --
     "tokenizer.title": "Tokens",
     "tokenizer.intro": "Models read tokens, not characters. Paste a prompt or pick one, choose a model, "

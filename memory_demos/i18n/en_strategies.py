@@ -14,6 +14,15 @@ TEXTS: dict[str, str] = {
     ),
     "strategy.summary.stored_note": "Stored by the class but not sent: only the summary reaches the model.",
     "strategy.note.facts_skipped": "Fact extraction skipped ({error}); the store is unchanged.",
+    "strategy.note.ttl_unsupported": (
+        "{store} does not support TTL (its supports_ttl is False): ttl_seconds is ignored and nothing "
+        "expires. Choose store=sqlite or postgres for a TTL."
+    ),
+    "strategy.error.postgres_ttl_minutes": (
+        "{param}={value} cannot be renewed on read by PostgresStore: it keeps ttl_minutes as a whole number, "
+        "so it would renew this TTL as {minutes} min (0: the item expires at its first read). Use a multiple "
+        "of 60 seconds, or refresh_on_read=false (then the item expires {value} s after it was written)."
+    ),
     "strategy.error.hybrid_over_budget": (
         "The system prompt and this message alone take {tokens} tokens, over hybrid.max_tokens={budget}. "
         "Raise hybrid.max_tokens or send a shorter message; nothing was sent."

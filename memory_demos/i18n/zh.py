@@ -262,6 +262,11 @@ TEXTS: dict[str, str] = {
     "state.key.sections": "提示词各部分",
     "state.key.window": "最近几轮（窗口）",
     "state.key.redis_keys": "Redis 键及其存活时间",
+    "state.key.store_ttls": "存储项及其存活时间",
+    "state.key.ttl": "存活时间（TTL）",
+    "state.key.ttl_renewal": "TTL 续期",
+    "state.key.ttl_clock": "时钟",
+    "state.key.expired_this_turn": "本轮之前过期并被清除的项",
     "state.key.collection": "Chroma 集合",
     "state.key.keying": "keying（会话的命名方式）",
     "state.key.thread_id": "线程 ID（thread_id）",
@@ -325,6 +330,15 @@ TEXTS: dict[str, str] = {
     "state.ttl.at_turn": "本轮结束时的 TTL（秒）",
     "state.ttl.never": "永不过期（无 TTL）",
     "state.ttl.gone": "已过期",
+    "state.ttl.store_caption": "本轮结束时从存储自己的表（expires_at）读取的剩余秒数，此后持续倒数；到 0 的"
+    "项会在下一轮读取存储之前被清除，所以下一次提示中不再有它。",
+    "state.ttl.store_ttl": "{seconds} 秒（TTLConfig default_ttl = {minutes} 分钟）",
+    "state.ttl.renewed_on_read": "每次读取该项都会续期（refresh_on_read）",
+    "state.ttl.not_renewed": "读取不会续期：写入 ttl_seconds 秒后过期",
+    "state.ttl.real_clock": "真实时间：{store} 按墙上时钟计算过期，不能换用场景时钟，所以模拟的时间不会让"
+    "其中的项变旧",
+    "state.ttl.scenario_clock": "真实时间，而非场景时间：这段对话使用模拟时钟（现在是 {now}），但 {store} "
+    "按墙上时钟计算过期，不能换用别的时钟，所以模拟的时间不会让其中的项变旧",
     "tokenizer.title": "词元",
     "tokenizer.intro": "模型读的是词元，不是字符。粘贴或选择一段提示，再选择模型，"
     "看看它的分词器在哪里切分文本，以及每一段的编号。",

@@ -10,6 +10,15 @@ TEXTS: dict[str, str] = {
     ),
     "strategy.summary.stored_note": "由这个类存储但不发送：只有摘要会到达模型。",
     "strategy.note.facts_skipped": "跳过了事实抽取（{error}）；存储没有改变。",
+    "strategy.note.ttl_unsupported": (
+        "{store} 不支持 TTL（它的 supports_ttl 为 False）：ttl_seconds 被忽略，什么都不会过期。要用 TTL，"
+        "请选择 store=sqlite 或 postgres。"
+    ),
+    "strategy.error.postgres_ttl_minutes": (
+        "PostgresStore 无法在读取时为 {param}={value} 续期：它把 ttl_minutes 存为整数，所以会把这个 TTL "
+        "续期为 {minutes} 分钟（0：该项在第一次读取时就过期）。请使用 60 秒的整数倍，或设置 "
+        "refresh_on_read=false（这样该项在写入 {value} 秒后过期）。"
+    ),
     "strategy.error.hybrid_over_budget": (
         "仅系统提示词和这条消息就占用 {tokens} 个词元，超过 hybrid.max_tokens={budget}。"
         "请调高 hybrid.max_tokens 或发送更短的消息；未发送任何内容。"

@@ -31,9 +31,15 @@ from memory_demos.strategies.shared.checkpointed_graph import CheckpointedGraphS
 from memory_demos.strategies.shared.classic import messages_as_json
 from memory_demos.strategies.shared.langgraph_store import (
     STORE_FILE,
+    TTL_PARAMS,
+    check_ttl_params,
+    expiry_state,
     namespace_label,
     open_postgres_store,
     open_sqlite_store,
+    sweep_expired,
+    ttl_config,
+    ttl_unsupported,
 )
 from memory_demos.strategies.shared.paging import paged
 
@@ -91,6 +97,7 @@ INFO = StrategyInfo(
             minimum=1,
             help_zh="随事实一起发送的最新消息条数（裁剪后从一条用户消息开始）。",
         ),
+        *TTL_PARAMS,
     ),
     thresholds=(Threshold("recent_messages", "keep", "messages"),),
     keeps=(MemoryPart("messages", "conversation"), MemoryPart("facts", "user")),
@@ -117,10 +124,15 @@ class LongTermStrategy(CheckpointedGraphStrategy):
 
     info = INFO
 
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any], context: StrategyContext) -> None:
+        check_ttl_params(INFO.id, params)
+
     def __init__(
         self, context: StrategyContext | None = None, params: Mapping[str, Any] | None = None
     ) -> None:
         self._facts_this_turn: dict[str, str] = {}
+        self._expired_this_turn: list[str] = []
         self._store_connection: sqlite3.Connection | None = None
         self._postgres_connection: Any = None
         super().__init__(context, params)
@@ -139,8 +151,9 @@ class LongTermStrategy(CheckpointedGraphStrategy):
         from langgraph.graph import END, START, MessagesState, StateGraph
         from langgraph.store.memory import InMemoryStore
 
+        ttl = ttl_config(self.params["ttl_seconds"], self.params["refresh_on_read"])
         if self.params["store"] == "sqlite":
-            self.store: BaseStore = open_sqlite_store(self.context)
+            self.store: BaseStore = open_sqlite_store(self.context, ttl)
             self._store_connection = self.store.conn  # type: ignore[attr-defined]
         elif self.params["store"] == "postgres":
             # Its own connection: LangGraph writes checkpoints from a background thread while a node
@@ -148,7 +161,7 @@ class LongTermStrategy(CheckpointedGraphStrategy):
             self._postgres_connection = storage.postgres_connection(
                 self.context.storage, "long_term.store=postgres"
             )
-            self.store = open_postgres_store(self.context.storage, self._postgres_connection)
+            self.store = open_postgres_store(self.context.storage, self._postgres_connection, ttl)
         else:  # shared by this user's conversations, as a server process would keep it
             self.store = self.shared_backend("store", InMemoryStore)
         self.extract_model = self.make_model(EXTRACT_FACTS)
@@ -219,6 +232,11 @@ class LongTermStrategy(CheckpointedGraphStrategy):
 
     def _respond(self, user_text: str) -> str:
         self._facts_this_turn = {}
+        # Expired facts leave the store before this turn reads it (SqliteStore would still return them).
+        self._expired_this_turn = sweep_expired(self.store, self.namespace)
+        unsupported = ttl_unsupported(self.store, self.params["ttl_seconds"])
+        if unsupported is not None:
+            self.note(unsupported)
         return self._run_turn(user_text)
 
     # -- memory state -----------------------------------------------------------------------
@@ -236,17 +254,18 @@ class LongTermStrategy(CheckpointedGraphStrategy):
                 "told_at": item.value.get("told_at"),
                 "updated_at": str(item.updated_at),
             }
-            for item in self.store.search(self.namespace, limit=MAX_FACTS)
+            for item in self.store.search(self.namespace, limit=MAX_FACTS, refresh_ttl=False)
         ]
 
     def _rollback_point(self) -> Any:
-        items = {item.key: dict(item.value) for item in self.store.search(self.namespace, limit=MAX_FACTS)}
-        return super()._rollback_point(), items
+        found = self.store.search(self.namespace, limit=MAX_FACTS, refresh_ttl=False)
+        return super()._rollback_point(), {item.key: dict(item.value) for item in found}
 
     def _rollback(self, point: Any) -> None:
         head, items = point
         super()._rollback(head)
-        current = {item.key: item.value for item in self.store.search(self.namespace, limit=MAX_FACTS)}
+        found = self.store.search(self.namespace, limit=MAX_FACTS, refresh_ttl=False)
+        current = {item.key: item.value for item in found}
         for key in current.keys() - items.keys():
             self.store.delete(self.namespace, key)
         for key, value in items.items():
@@ -257,13 +276,13 @@ class LongTermStrategy(CheckpointedGraphStrategy):
     def clear(self) -> None:
         """Forget this conversation's messages; the user's facts stay (``forget_user`` deletes them)."""
         super().clear()
-        self._facts_this_turn = {}
+        self._facts_this_turn, self._expired_this_turn = {}, []
 
     def forget_user(self) -> None:
         """Delete the user's stored facts, in every conversation of theirs."""
-        for item in self.store.search(self.namespace, limit=MAX_FACTS):
+        for item in self.store.search(self.namespace, limit=MAX_FACTS, refresh_ttl=False):
             self.store.delete(self.namespace, item.key)
-        self._facts_this_turn = {}
+        self._facts_this_turn, self._expired_this_turn = {}, []
 
     def close(self) -> None:
         super().close()
@@ -281,6 +300,13 @@ class LongTermStrategy(CheckpointedGraphStrategy):
             "namespace": list(self.namespace),
             "items": self.stored_facts(),
             "facts_this_turn": dict(self._facts_this_turn),
+            **expiry_state(
+                self.store,
+                self.namespace,
+                self.params["ttl_seconds"],
+                self._expired_this_turn,
+                self.context.clock,
+            ),
             "recent_messages": self.params["recent_messages"],
             **paged("messages", self.messages(), messages_as_json),
             "messages_removed": self.head_values().get("removed_messages", 0),

@@ -36,9 +36,16 @@ from memory_demos.strategies.shared.checkpointed_graph import (
 from memory_demos.strategies.shared.classic import messages_as_json
 from memory_demos.strategies.shared.embedding_param import EMBEDDINGS_PARAM
 from memory_demos.strategies.shared.langgraph_store import (
+    TTL_PARAMS,
+    check_ttl_params,
+    expiry_state,
     namespace_label,
     open_postgres_store,
     open_sqlite_store,
+    seconds_left,
+    sweep_expired,
+    ttl_config,
+    ttl_unsupported,
 )
 from memory_demos.strategies.shared.paging import paged
 from memory_demos.strategies.turn_trim import split_turns
@@ -95,6 +102,7 @@ INFO = StrategyInfo(
             "checkpoints.sqlite）或 postgres（MEMORY_LAB_SQL_URL）；索引由本进程根据它们重建。",
         ),
         EMBEDDINGS_PARAM,
+        *TTL_PARAMS,
     ),
     thresholds=(Threshold("recent_turns", "keep", "exchanges"),),
     keeps=(MemoryPart("messages", "conversation"), MemoryPart("exchanges", "user")),
@@ -187,6 +195,10 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
 
     info = INFO
 
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any], context: StrategyContext) -> None:
+        check_ttl_params(INFO.id, params)
+
     def __init__(
         self, context: StrategyContext | None = None, params: Mapping[str, Any] | None = None
     ) -> None:
@@ -198,6 +210,7 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
         # rather than found by listing the store before and after, which cost more every turn.
         self._written: list[str] = []
         self._reply: str | None = None
+        self._expired_this_turn: list[str] = []
         super().__init__(context, params)
 
     @property
@@ -245,16 +258,18 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
 
     def _open_durable_copy(self) -> None:
         """Open the store's durable copy (``store=sqlite|postgres``) and re-embed its items into the index."""
+        ttl = ttl_config(self.params["ttl_seconds"], self.params["refresh_on_read"])
         if self.params["store"] == "sqlite":
-            self._durable = open_sqlite_store(self.context)
+            self._durable = open_sqlite_store(self.context, ttl)
             self._durable_connection = self._durable.conn  # type: ignore[attr-defined]
         elif self.params["store"] == "postgres":
             self._durable_connection = storage.postgres_connection(
                 self.context.storage, "semantic_store.store=postgres"
             )
-            self._durable = open_postgres_store(self.context.storage, self._durable_connection)
+            self._durable = open_postgres_store(self.context.storage, self._durable_connection, ttl)
         if self._durable is not None:
-            for item in self._durable.search(self.namespace, limit=MAX_ITEMS):
+            # Not a read that renews: reopening the store must not extend every item's TTL.
+            for item in self._durable.search(self.namespace, limit=MAX_ITEMS, refresh_ttl=False):
                 self.store.put(self.namespace, item.key, dict(item.value))
 
     def _item_fields(self) -> dict[str, str]:
@@ -283,8 +298,22 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
     def keys(self) -> set[str]:
         return {item.key for item in self.store.search(self.namespace, limit=MAX_ITEMS)}
 
+    def _forget_expired(self) -> None:
+        """Sweep the durable store's expired items and drop from the index every item it no longer holds
+        (another pane or process may have swept them): the index has no TTL of its own."""
+        self._expired_this_turn = []
+        if self._durable is None or not getattr(self._durable, "ttl_config", None):
+            return
+        self._expired_this_turn = sweep_expired(self._durable, self.namespace)
+        for key in self.keys() - set(seconds_left(self._durable, self.namespace)):
+            self.store.delete(self.namespace, key)
+
     def _respond(self, user_text: str) -> str:
         self._query, self._hits, self._reply = user_text, [], None
+        self._forget_expired()
+        unsupported = ttl_unsupported(self.store, self.params["ttl_seconds"])
+        if self._durable is None and unsupported is not None:
+            self.note(unsupported)
         result = self._invoke({"messages": [HumanMessage(user_text)]})
         # The answered turn may have been removed from the thread with the older ones (recent_turns=0).
         reply = self._reply if self._reply is not None else result["messages"][-1].text
@@ -293,6 +322,11 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
                 item = self.store.get(self.namespace, key)
                 if item is not None:
                     self._durable.put(self.namespace, key, dict(item.value), index=False)
+            # The search ran on the index, so the durable copy's TTLs are renewed here, by reading each hit
+            # back through the store (a get renews a TTL when refresh_on_read is on).
+            if (getattr(self._durable, "ttl_config", None) or {}).get("refresh_on_read"):
+                for hit in self._hits:
+                    self._durable.get(self.namespace, hit["key"])
         return reply
 
     def _rollback_point(self) -> Any:
@@ -354,6 +388,13 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
             "hits": self._hits,
             "k": self.params["k"],
             "recent_turns": self.params["recent_turns"],
+            **expiry_state(
+                self._durable or self.store,
+                self.namespace,
+                self.params["ttl_seconds"],
+                self._expired_this_turn,
+                self.context.clock,
+            ),
             "thread_id": self.thread_id,
             **self.checkpoints_state(),
             **paged("messages", self.messages(), messages_as_json),

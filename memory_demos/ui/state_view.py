@@ -19,7 +19,9 @@ from memory_demos.i18n import t, translate_all
 
 _SCALARS = (str, int, float, bool, type(None))
 LONG_TEXT = 80
-TTL_KEY = "redis_keys"  # rows of {key, ttl_seconds, read_at} from history_store.key_ttls
+# State keys holding rows of {key, ttl_seconds, read_at}, each with the caption saying where the TTLs were
+# read: Redis keys (history_store.key_ttls), LangGraph store items (langgraph_store.expiry_state).
+TTL_CAPTIONS = {"redis_keys": "state.ttl.caption", "store_ttls": "state.ttl.store_caption"}
 # Record fields whose values are words of the interface (a message's role, a prompt section's name):
 # shown in the session's language, while the snapshot keeps its own values.
 TRANSLATED_FIELDS = ("role", "section")
@@ -126,8 +128,8 @@ def render_state(state: Mapping[str, Any], static: bool = False) -> None:
         if key == "error" or key in scalars:
             continue
         st.caption(f"**{state_label(key)}**")
-        if key == TTL_KEY and isinstance(value, list):
-            render_ttls(value, static)
+        if key in TTL_CAPTIONS and isinstance(value, list):
+            render_ttls(value, static, TTL_CAPTIONS[key])
         else:
             _render_value(value, keyed_by=KEYED_BY.get(key, ""), static=static)
 
@@ -178,13 +180,13 @@ def remaining_ttl(row: Mapping[str, Any], now: float) -> str:
     return " ".join([*parts, f"{rest % 60} s"])
 
 
-def render_ttls(rows: list[Any], static: bool = False) -> None:
-    """Each Redis key with its time to live counting down from when the turn read it (the key last: it is
-    long, and a narrow pane should still show what is left)."""
+def render_ttls(rows: list[Any], static: bool = False, caption_key: str = "state.ttl.caption") -> None:
+    """Each key with its time to live counting down from when the turn read it (the key last: it is
+    long, and a narrow pane should still show what is left); ``caption_key`` says where it was read."""
     import time
 
     now = time.time()
-    st.caption(t("state.ttl.caption"))
+    st.caption(t(caption_key))
     frame = pd.DataFrame(
         {
             t("state.ttl.remaining"): [remaining_ttl(row, now) for row in rows],
