@@ -322,6 +322,12 @@ class CallCapture(BaseCallbackHandler):
         with self._lock:
             self._calls.append(call)
 
+    def last_call(self, purpose: str) -> ModelCall | None:
+        """The newest finished call for ``purpose`` since the last drain (a tool reads which call asked
+        for it), without draining anything."""
+        with self._lock:
+            return next((call for call in reversed(self._calls) if call.purpose == purpose), None)
+
     def drain(self) -> list[ModelCall]:
         """Return the calls recorded since the last drain, oldest first, and forget them."""
         with self._lock:

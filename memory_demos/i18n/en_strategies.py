@@ -107,4 +107,13 @@ TEXTS: dict[str, str] = {
     ),
     "strategy.note.summary_catch_up_failed": "Catching up the summary failed again ({reason}).",
     "strategy.note.store_skipped": "Storing this exchange skipped ({error}); it cannot be retrieved later.",
+    "strategy.note.block_edit": "The model edited its {label} block ({via}).",
+    "strategy.note.block_refused": (
+        "The {label} block refused an edit: it would hold {needed} characters, its limit is {limit}. "
+        "The model was told; nothing was saved."
+    ),
+    "strategy.note.block_clipped": (
+        "The {label} block was full: {dropped} character(s) of the edit were dropped, and the tool still "
+        "told the model it saved."
+    ),
 }

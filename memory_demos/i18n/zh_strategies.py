@@ -87,4 +87,12 @@ TEXTS: dict[str, str] = {
     "strategy.note.summarization_replaced": "SummarizationMiddleware 用一段摘要替换了 {count} 条消息。",
     "strategy.note.summary_catch_up_failed": "补写摘要再次失败（{reason}）。",
     "strategy.note.store_skipped": "跳过了保存这一轮对话（{error}）；之后无法检索到它。",
+    "strategy.note.block_edit": "模型编辑了它的 {label} 记忆块（{via}）。",
+    "strategy.note.block_refused": (
+        "{label} 记忆块拒绝了一次编辑：编辑后会有 {needed} 个字符，上限是 {limit}。"
+        "模型已被告知，什么都没有保存。"
+    ),
+    "strategy.note.block_clipped": (
+        "{label} 记忆块已满：这次编辑有 {dropped} 个字符被丢弃，而工具仍告诉模型已保存。"
+    ),
 }

@@ -22,6 +22,7 @@ from memory_demos.strategies import (
     hybrid,
     langgraph,
     long_term,
+    memory_blocks,
     semantic_store,
     summarization,
     summary,
@@ -55,6 +56,7 @@ STRATEGIES: tuple[type[Strategy], ...] = (
     agent_trim.STRATEGY,
     semantic_store.STRATEGY,
     context_editing.STRATEGY,
+    memory_blocks.STRATEGY,
 )
 
 

@@ -54,6 +54,7 @@ from memory_demos.providers.offline_model.statements import USER
 from memory_demos.providers.offline_model.text import content_text, mostly_chinese, role_segments
 from memory_demos.providers.offline_model.tools import (
     answer_from_tools,
+    block_edit_turn,
     plan_tool_call,
     tool_names,
 )
@@ -133,6 +134,10 @@ def compose_reply(
 
     raw = latest_user_text(messages)
     chinese = mostly_chinese(raw)
+    edits = block_edit_turn(messages, tools, chinese=chinese)  # memory blocks: edit first, then answer
+    if edits is not None:
+        said = edits.call or compose_reply(edits.messages, drift=drift, chatty_entities=chatty_entities)
+        return Reply(("" if chinese else " ").join(filter(None, (said.text, edits.refused))), said.tool_calls)
     last_human = max((i for i, m in enumerate(messages) if m.type == "human"), default=-1)
     after = messages[last_human + 1 :]
     if any(isinstance(m, ToolMessage) for m in after) and isinstance(messages[-1], ToolMessage):

@@ -1,4 +1,4 @@
-"""Tool calls: the weather and order tools, and answers from their results."""
+"""Tool calls: the weather and order tools, answers from their results, and memory-block edits."""
 
 from __future__ import annotations
 
@@ -6,16 +6,22 @@ import hashlib
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from memory_demos.providers.offline_model.answers import Reply
+from memory_demos.providers.offline_model.answers import Reply, fact_clause_zh
+from memory_demos.providers.offline_model.facts import extract_facts
+from memory_demos.providers.offline_model.knowledge import knowledge_of
 from memory_demos.providers.offline_model.lexicon import (
+    LIST_KEYS,
     NOT_PLACES,
     STOPWORDS,
     ZH_STOP_CHARS,
 )
+from memory_demos.providers.offline_model.memory_prompts import fact_sentences
+from memory_demos.providers.offline_model.reader import Said, read_prompt
+from memory_demos.providers.offline_model.statements import USER
 from memory_demos.providers.offline_model.text import (
     clean_place,
     content_text,
@@ -155,3 +161,143 @@ def answer_from_tools(messages: Sequence[BaseMessage], *, chinese: bool) -> str:
             else:
                 answers.append(f"{name}：{content}。" if chinese else f"The {name} tool says: {content}.")
     return " ".join(answers)
+
+
+# --------------------------------------------------------------------------------------------
+# Memory blocks (Letta-style): what is worth keeping goes into the "human" block by tool call
+
+
+_BLOCK_HEADER = re.compile(r"^(?P<label>[A-Za-z_][\w-]*) \((?P<used>\d+)/(?P<limit>\d+) characters\):$")
+_BLOCK_EMPTY = "(empty)"
+_REFUSED = re.compile(r"the (?P<label>[\w-]+) block has no room for this \((?P<used>\d+) of (?P<limit>\d+)")
+APPEND_TOOL = "memory_append"
+REPLACE_TOOL = "memory_replace"
+HUMAN_BLOCK = "human"
+
+
+class BlockEdits(NamedTuple):
+    """A turn of block editing: the next tool call to make, or the prompt to answer and what to add."""
+
+    call: Reply | None
+    messages: list[BaseMessage]  # the prompt without its tool round: answered as if there were none
+    refused: str = ""  # a sentence saying which edit the block refused, or ""
+
+
+def prompt_blocks(messages: Sequence[BaseMessage]) -> dict[str, list[str]]:
+    """The memory blocks the system message shows (``label (used/limit characters):`` and its lines)."""
+    system = next((m for m in messages[:1] if m.type == "system"), None)
+    blocks: dict[str, list[str]] = {}
+    label = None
+    for line in content_text(system).splitlines() if system is not None else ():
+        header = _BLOCK_HEADER.match(line.strip())
+        if header is not None:
+            label = header.group("label")
+            blocks[label] = []
+        elif label is not None and line.strip() and line.strip() != _BLOCK_EMPTY:
+            blocks[label].append(line.strip())
+    return blocks
+
+
+def _worth_keeping(messages: Sequence[BaseMessage]) -> list[Said]:
+    """What the latest user message states that still stands: not a question, a supposition or taken back."""
+    reading = read_prompt(messages)
+    current = reading.user_messages - 1
+    return [
+        s
+        for s in reading.said
+        if s.source == "user"
+        and s.message == current
+        and s.about
+        and not (s.question or s.hypothetical or s.retracted or s.dropped)
+    ]
+
+
+def block_notes(statements: Sequence[Said], *, chinese: bool) -> list[str]:
+    """One note per fact, in the third person ("The human lives in Lisbon."); words no rule reads quoted."""
+    notes: list[str] = []
+    for said in statements:
+        knowledge = knowledge_of([HumanMessage(said.text)])
+        if not knowledge.subjects():
+            quoted = said.text.rstrip("。.")
+            notes.append(f"用户说：“{quoted}。”" if chinese else f"The human said: “{quoted}.”")
+        elif chinese and knowledge.subjects() == [USER]:
+            for key, belief in knowledge.beliefs[USER].items():
+                if belief.values:
+                    notes.append(fact_clause_zh(key, belief.values, "用户") + "。")
+        else:
+            notes += fact_sentences(knowledge)
+    return list(dict.fromkeys(notes))
+
+
+def _keys(note: str) -> set[tuple[str, str]]:
+    """The (subject, key) pairs a note states, list keys left out (a second like adds, never replaces)."""
+    return {(f.subject, f.key) for f in extract_facts(note, role="narrative") if f.key not in LIST_KEYS}
+
+
+def _attempted(after: Sequence[BaseMessage]) -> list[dict[str, Any]]:
+    return [call.get("args", {}) for m in after if isinstance(m, AIMessage) for call in m.tool_calls]
+
+
+def _next_edit(
+    messages: Sequence[BaseMessage], after: Sequence[BaseMessage], *, chinese: bool
+) -> Reply | None:
+    """The first edit the human block still needs for the latest message; None when it holds it all."""
+    lines = prompt_blocks(messages).get(HUMAN_BLOCK, [])
+    tried = _attempted(after)
+    for note in block_notes(_worth_keeping(messages), chinese=chinese):
+        if note in lines:
+            continue
+        keys = _keys(note)
+        old = next((line for line in lines if keys and keys & _keys(line)), None)
+        if old is not None:
+            name, args = REPLACE_TOOL, {"label": HUMAN_BLOCK, "old_content": old, "new_content": note}
+        else:
+            name, args = APPEND_TOOL, {"label": HUMAN_BLOCK, "content": note}
+        if args in tried:
+            continue
+        return Reply("", ({"name": name, "args": args, "id": _call_id(name, args, note)},))
+    return None
+
+
+def _refusal(result: ToolMessage, *, chinese: bool) -> str:
+    """What the model tells the user when an edit was refused: which block, and how full it is."""
+    found = _REFUSED.search(content_text(result))
+    if found is None:
+        return (
+            "这条没能记下：工具拒绝了修改。"
+            if chinese
+            else "I could not save that: the tool refused the edit."
+        )
+    label, used, limit = found.group("label"), found.group("used"), found.group("limit")
+    if chinese:
+        return f"这条没能记下：{label} 记忆块放不下了（已用 {used}/{limit} 个字符）。"
+    return (
+        f"I could not save that: my {label} memory block has no room for it "
+        f"({used} of {limit} characters used)."
+    )
+
+
+def block_edit_turn(
+    messages: Sequence[BaseMessage], tools: Sequence[dict[str, Any]], *, chinese: bool
+) -> BlockEdits | None:
+    """The block tools' part of a reply: the next edit, or the prompt to answer once the edits are done.
+
+    None when no block tool is bound, or when the latest round held another tool's results (those are
+    answered from the results). An edit refused ends the editing: the reply says so.
+    """
+    names = set(tool_names(tools))
+    if APPEND_TOOL not in names:
+        return None
+    last_human = max((i for i, m in enumerate(messages) if m.type == "human"), default=-1)
+    before, after = list(messages[: last_human + 1]), list(messages[last_human + 1 :])
+    calls = {c.get("id"): c.get("name") for m in after if isinstance(m, AIMessage) for c in m.tool_calls}
+    results = [m for m in after if isinstance(m, ToolMessage)]
+    if any(calls.get(r.tool_call_id) not in {APPEND_TOOL, REPLACE_TOOL} for r in results):
+        return None
+    refused = [r for r in results if r.status == "error" or content_text(r).startswith("Edit refused")]
+    if refused:
+        return BlockEdits(None, before, _refusal(refused[-1], chinese=chinese))
+    call = _next_edit(messages, after, chinese=chinese)
+    if call is not None:
+        return BlockEdits(call, before)
+    return BlockEdits(None, before) if results else None
