@@ -3,6 +3,7 @@ conversation on Compare, and the scorecard's session breaks and probe kinds."""
 
 TEXTS: dict[str, str] = {
     "memory.part.messages": "messages",
+    "memory.part.blocks": "memory blocks",
     "memory.part.summary": "summary",
     "memory.part.entities": "entity notes",
     "memory.part.vectors": "vector collection",

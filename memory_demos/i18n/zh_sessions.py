@@ -2,6 +2,7 @@
 
 TEXTS: dict[str, str] = {
     "memory.part.messages": "消息",
+    "memory.part.blocks": "记忆块",
     "memory.part.summary": "摘要",
     "memory.part.entities": "实体笔记",
     "memory.part.vectors": "向量集合",

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from memory_demos.i18n import Message
 from memory_demos.strategies.agent import CHECKPOINTER_PARAM, AgentStrategy
-from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo, Threshold
+from memory_demos.strategies.base import MemoryPart, ParamSpec, StrategyContext, StrategyInfo, Threshold
 from memory_demos.strategies.shared.agent_middleware import keep_last_turns
 from memory_demos.strategies.shared.memory_audit import MemoryWrite, audit_state
 from memory_demos.strategies.shared.paging import paged
@@ -85,6 +85,8 @@ INFO = StrategyInfo(
         CHECKPOINTER_PARAM,
     ),
     thresholds=(Threshold("recent_turns", "keep", "exchanges"),),
+    # In the thread's state: a new conversation starts with empty blocks (Letta keeps them per agent).
+    keeps=(MemoryPart("messages", "conversation"), MemoryPart("blocks", "conversation")),
 )
 
 
@@ -151,9 +153,7 @@ class MemoryBlocksStrategy(AgentStrategy):
                 )
             )
         for row in (values.get("memory_clipped") or [])[clipped_before:]:
-            self.note(
-                Message("strategy.note.block_clipped", label=row["where"], dropped=len(row["dropped"]))
-            )
+            self.note(Message("strategy.note.block_clipped", label=row["where"], dropped=len(row["dropped"])))
         return reply
 
     def snapshot(self) -> dict[str, Any]:
