@@ -9,16 +9,17 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from memory_demos.clock import ScenarioClock
 from memory_demos.defaults import DEFAULT_SYSTEM_PROMPT
 from memory_demos.lab_config import LabConfig, load_lab_config
 from memory_demos.providers.bounds import REPLAY_TEMPERATURE
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.providers.reachability import check_provider
-from memory_demos.scenarios import Scenario
-from memory_demos.strategies.base import StrategyContext
+from memory_demos.scenarios import PROBE_KINDS, Scenario, ScenarioTurn
+from memory_demos.strategies.base import Strategy, StrategyContext
 from memory_demos.strategies.registry import build_strategy, parse_params
 from memory_demos.turn import Turn
 
@@ -78,6 +79,25 @@ class FailFast:
                 self.stop = ReplayStop(first.error_kind or "other", len(self._failures), first.error or "")
 
 
+@dataclass(frozen=True)
+class SessionStart:
+    """Where one conversation of a scenario began in a run: its number, its first turn (1-based), the
+    simulated time that passed before it (as the scenario wrote it) and its conversation id."""
+
+    session: int
+    first_turn: int
+    after: str
+    conversation_id: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "session": self.session,
+            "first_turn": self.first_turn,
+            "after": self.after or None,
+            "conversation_id": self.conversation_id,
+        }
+
+
 @dataclass
 class StrategyRun:
     """One strategy's pass over a scenario."""
@@ -88,6 +108,30 @@ class StrategyRun:
     passed_flags: list[bool | None]  # per turn: None for a turn that is no probe, or whose call failed
     fork: dict[str, Any] | None = None
     failed_probes: int = 0  # probes whose model call failed: neither recalled nor missed
+    # The scenario's turns as played (their sessions and probe kinds); empty for a run of no scenario.
+    scripted: list[ScenarioTurn] = field(default_factory=list)
+    sessions: list[SessionStart] = field(default_factory=list)
+
+    def _tally(self, indexes: Sequence[int]) -> dict[str, int]:
+        flags = [self.passed_flags[i] for i in indexes if i < len(self.passed_flags)]
+        return {"passed": sum(1 for f in flags if f), "asked": sum(1 for f in flags if f is not None)}
+
+    def recall_by_session(self) -> list[dict[str, Any]]:
+        """Recall in each conversation of the scenario, in order: what each session break changed."""
+        rows = []
+        for start in self.sessions:
+            indexes = [i for i, s in enumerate(self.scripted) if s.session == start.session and s.is_probe]
+            rows.append({**start.to_json(), **self._tally(indexes)})
+        return rows
+
+    def recall_by_kind(self) -> dict[str, dict[str, int]]:
+        """Recall per probe kind (``scenarios.PROBE_KINDS``), only the kinds the scenario has."""
+        kinds: dict[str, dict[str, int]] = {}
+        for kind in PROBE_KINDS:
+            indexes = [i for i, s in enumerate(self.scripted) if s.probe_kind == kind]
+            if indexes:
+                kinds[kind] = self._tally(indexes)
+        return kinds
 
     @property
     def recall_passed(self) -> int:
@@ -118,6 +162,16 @@ class StrategyRun:
     def mean_seconds(self) -> float:
         return sum(t.seconds for t in self.turns) / len(self.turns) if self.turns else 0.0
 
+    def _turn_json(self, index: int, turn: Turn) -> dict[str, Any]:
+        data = turn.to_json()
+        if index < len(self.scripted):
+            scripted = self.scripted[index]
+            data["session"] = scripted.session
+            data["probe_kind"] = scripted.probe_kind
+            if scripted.new_session:  # the break itself: a new conversation of the same user
+                data["session_break"] = {"new_conversation": True, "after": scripted.after or None}
+        return data
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "strategy": self.strategy_id,
@@ -126,9 +180,12 @@ class StrategyRun:
                 "passed": self.recall_passed,
                 "asked": self.recall_asked,
                 "failed": self.failed_probes,
+                "by_kind": self.recall_by_kind(),
             },
             "totals": self.totals(),
-            "turns": [turn.to_json() for turn in self.turns],
+            # One entry per conversation: the session breaks, and recall before and after each.
+            "sessions": self.recall_by_session(),
+            "turns": [self._turn_json(index, turn) for index, turn in enumerate(self.turns)],
         }
         if self.fork is not None:
             data["fork"] = self.fork
@@ -196,18 +253,27 @@ def replay_strategy(
         context = StrategyContext.from_config(
             config or load_lab_config(), provider=provider, language=scenario.language
         )
+    # The scenario's own clock: its messages carry simulated times, and ``after:`` moves it on.
+    context = replace(context, clock=ScenarioClock())
     if scenario.system:
         context.system_prompt = scenario.system
     strategy = build_strategy(strategy_id, context, params)
+    conversations = [strategy]  # one per session; the user's later ones are new_conversation()s
+    sessions = [SessionStart(1, 1, "", strategy.conversation_id)]
     turns: list[Turn] = []
     flags: list[bool | None] = []
     failed_probes = 0
     try:
         for index, scripted in enumerate(scenario.turns, start=1):
-            if should_cancel is not None and should_cancel():
-                raise ReplayCancelled(f"Cancelled at turn {index} of {len(scenario.turns)}")
+            _stop_if_cancelled(should_cancel, index, len(scenario.turns))
             if fail_fast is not None and fail_fast.stop is not None:
                 break
+            if scripted.new_session:
+                strategy = _next_conversation(strategy, scripted)
+                conversations.append(strategy)
+                sessions.append(
+                    SessionStart(scripted.session, index, scripted.after, strategy.conversation_id)
+                )
             turn = strategy.send(scripted.user)
             turns.append(turn)
             flags.append(scripted.passed(turn.reply) if scripted.is_probe and turn.ok else None)
@@ -219,9 +285,31 @@ def replay_strategy(
         fork = None
         if fork_at is not None and len(turns) == len(scenario.turns):
             fork = _play_fork(strategy, scenario, fork_at)
-        return StrategyRun(strategy_id, dict(strategy.params), turns, flags, fork, failed_probes)
+        return StrategyRun(
+            strategy_id,
+            dict(strategy.params),
+            turns,
+            flags,
+            fork,
+            failed_probes,
+            scripted=list(scenario.turns[: len(turns)]),
+            sessions=sessions,
+        )
     finally:
-        strategy.close()
+        for conversation in conversations:
+            conversation.close()
+
+
+def _stop_if_cancelled(should_cancel: CancelCheck | None, index: int, total: int) -> None:
+    if should_cancel is not None and should_cancel():
+        raise ReplayCancelled(f"Cancelled at turn {index} of {total}")
+
+
+def _next_conversation(strategy: Strategy, scripted: ScenarioTurn) -> Strategy:
+    """The same user's next conversation, after the simulated time the session break named."""
+    if scripted.gap is not None:
+        strategy.context.clock.advance(scripted.gap)
+    return strategy.new_conversation()
 
 
 def _play_fork(strategy: Any, scenario: Scenario, fork_at: int) -> dict[str, Any]:
@@ -270,6 +358,8 @@ def replay(
         parse_params(strategy_id, params.get(strategy_id), checking)
     if fork_at is not None and not 0 <= fork_at < len(scenario.turns):
         raise ValueError(f"--fork-at must be between 0 and {len(scenario.turns) - 1}; got {fork_at}")
+    if fork_at is not None and scenario.sessions > 1:
+        raise ValueError("--fork-at rewinds one conversation; this scenario has several (- session: new)")
     result = ReplayResult(
         scenario=scenario.name, provider=provider.display_name, temperature=provider.temperature
     )

@@ -52,7 +52,7 @@ def test_replay_json_has_the_fixed_shape(capsys: pytest.CaptureFixture[str]) -> 
     assert set(data) == {"scenario", "provider", "temperature", "stopped", "results"}
     assert data["stopped"] is None
     [result] = data["results"]
-    assert set(result) == {"strategy", "params", "recall", "totals", "turns"}
+    assert set(result) == {"strategy", "params", "recall", "totals", "sessions", "turns"}
     assert set(result["totals"]) == {"prompt_tokens", "completion_tokens", "memory_tokens", "model_calls"}
     assert len(result["turns"]) == 16
     turn = result["turns"][-1]
@@ -79,11 +79,20 @@ def test_replay_json_has_the_fixed_shape(capsys: pytest.CaptureFixture[str]) -> 
         "counted_by",
         "approximate",
         "cut_by",
+        "session",
+        "probe_kind",
     }
     # The offline model's counts are made with its own encoder: exact, and named.
     assert turn["counted_by"] == "tiktoken:o200k_base" and turn["approximate"] is False
     assert {m["role"] for m in turn["injected_prompt"]} <= {"system", "human", "ai", "tool"}
-    assert result["recall"] == {"passed": 3, "asked": 3, "failed": 0}
+    assert result["recall"] == {
+        "passed": 3,
+        "asked": 3,
+        "failed": 0,
+        "by_kind": {"same_conversation": {"passed": 3, "asked": 3}},
+    }
+    [session] = result["sessions"]  # one conversation: no break
+    assert session["session"] == 1 and session["first_turn"] == 1 and session["after"] is None
     assert result["totals"]["prompt_tokens"] == sum(t["prompt_tokens"] for t in result["turns"])
     assert result["totals"]["model_calls"] == 16
     # Every call says what it shares with the earlier ones (issue 24); the offline model reports no cache.

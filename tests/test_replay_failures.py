@@ -121,7 +121,13 @@ def test_a_failed_probe_is_not_a_miss(server: FakeOpenAIServer) -> None:
     assert result.stopped is None and len(run.turns) == len(SCENARIO.turns)
     assert run.failed_probes == 1 and run.recall_asked == 1
     assert run.passed_flags[2] is None
-    assert run.to_json()["recall"] == {"passed": run.recall_passed, "asked": 1, "failed": 1}
+    recall = run.to_json()["recall"]
+    assert {key: recall[key] for key in ("passed", "asked", "failed")} == {
+        "passed": run.recall_passed,
+        "asked": 1,
+        "failed": 1,
+    }
+    assert sum(kind["asked"] for kind in recall["by_kind"].values()) == 1  # the failed probe asked nothing
     assert result.failure_counts() == {"server": 1}
 
 

@@ -191,3 +191,138 @@ def test_a_fresh_context_shares_nothing(tmp_path: Path, opened: list[Strategy]) 
     opened += [one, two]
     send_ok(one, NAME_MESSAGE)
     assert two.snapshot()["items"] == []
+
+
+# -- scenarios with sessions ---------------------------------------------------------------------
+SESSIONS_YAML = """
+name: two sessions
+language: en
+turns:
+  - user: Hi, my name is Mara and I live in Lisbon.
+  - user: What's my name?
+    expect: [Mara]
+  - session: new
+    after: 3 days
+  - user: What's my name?
+    expect: [Mara]
+  - user: What's my favourite colour?
+    abstain: true
+  - session: new
+  - user: Do I still live in Lisbon?
+    reject: ["No"]
+  - user: Where do I live?
+    expect: [Lisbon]
+    kind: after_time
+"""
+
+
+def test_a_scenario_numbers_its_sessions_and_infers_probe_kinds() -> None:
+    from memory_demos.scenarios import parse_scenario
+
+    scenario = parse_scenario(SESSIONS_YAML)
+    assert scenario.sessions == 3 and len(scenario.turns) == 6
+    assert [turn.session for turn in scenario.turns] == [1, 1, 2, 2, 3, 3]
+    assert [turn.new_session for turn in scenario.turns] == [False, False, True, False, True, False]
+    assert scenario.turns[2].gap == timedelta(days=3) and scenario.turns[2].after == "3 days"
+    assert scenario.turns[4].gap is None
+    assert [turn.probe_kind for turn in scenario.turns] == [
+        None,
+        "same_conversation",
+        "across_conversations",
+        "should_refuse",
+        "after_change",
+        "after_time",
+    ]
+
+
+def test_an_abstention_passes_only_on_a_refusal() -> None:
+    from memory_demos.scenarios import ScenarioTurn
+
+    probe = ScenarioTurn("What's my favourite colour?", reject=("blue",), abstain=True)
+    assert probe.passed("I can't answer that from what I was given.")
+    assert not probe.passed("Your favourite colour is green.")
+    assert not probe.passed("I don't know. Maybe blue?")
+    assert not probe.passed("")
+
+
+@pytest.mark.parametrize(
+    ("items", "reason"),
+    [
+        ("  - session: new\n  - user: hi\n", "session_first"),
+        ("  - user: hi\n  - session: new\n", "session_last"),
+        ("  - user: hi\n  - session: new\n  - session: new\n  - user: x\n", "session_twice"),
+        ("  - user: hi\n  - session: old\n  - user: x\n", "session_form"),
+        ("  - user: hi\n  - session: new\n    user: x\n", "session_form"),
+        ("  - user: hi\n  - session: new\n    after: 3 months\n  - user: x\n", "after_invalid"),
+        ("  - user: hi\n    abstain: yes please\n", "abstain_not_bool"),
+        ("  - user: hi\n    abstain: true\n    expect: [x]\n", "abstain_with_expect"),
+        ("  - user: hi\n    expect: [x]\n    kind: later\n", "kind_unknown"),
+        ("  - user: hi\n    kind: after_time\n", "kind_without_probe"),
+    ],
+)
+def test_a_malformed_session_break_is_refused_with_its_reason(items: str, reason: str) -> None:
+    from memory_demos.scenarios import ScenarioError, parse_scenario
+
+    with pytest.raises(ScenarioError) as raised:
+        parse_scenario("name: t\nturns:\n" + items)
+    assert raised.value.reason == reason
+    assert "scenario." not in raised.value.describe("zh") and "scenario." not in str(raised.value)
+
+
+def test_replay_starts_a_new_conversation_at_each_break_and_marks_it(tmp_path: Path) -> None:
+    from memory_demos.providers.chat_models import ProviderConfig
+    from memory_demos.replay import replay
+    from memory_demos.scenarios import parse_scenario
+
+    result = replay(
+        parse_scenario(SESSIONS_YAML), ["long_term", "agent"], ProviderConfig(), stop_after_failed_turns=None
+    )
+    runs = {run.strategy_id: run.to_json() for run in result.runs}
+    for data in runs.values():
+        assert [t["session"] for t in data["turns"]] == [1, 1, 2, 2, 3, 3]
+        breaks = [t.get("session_break") for t in data["turns"]]
+        assert breaks == [
+            None,
+            None,
+            {"new_conversation": True, "after": "3 days"},
+            None,
+            {"new_conversation": True, "after": None},
+            None,
+        ]
+        # The scenario clock: a minute a message, three days at the first break.
+        assert data["turns"][0]["at"] == SCENARIO_START.isoformat()
+        assert data["turns"][2]["at"] == (SCENARIO_START + timedelta(days=3, minutes=2)).isoformat()
+        ids = [s["conversation_id"] for s in data["sessions"]]
+        assert len(set(ids)) == 3 and [s["first_turn"] for s in data["sessions"]] == [1, 3, 5]
+    long_term, agent = runs["long_term"], runs["agent"]
+    assert [(s["passed"], s["asked"]) for s in long_term["sessions"]] == [(1, 1), (2, 2), (2, 2)]
+    assert [(s["passed"], s["asked"]) for s in agent["sessions"]] == [(1, 1), (1, 2), (1, 2)]
+    assert agent["recall"]["by_kind"]["across_conversations"] == {"passed": 0, "asked": 1}
+    assert long_term["recall"]["by_kind"]["across_conversations"] == {"passed": 1, "asked": 1}
+    assert agent["turns"][3]["state"]["thread_id"] != agent["turns"][1]["state"]["thread_id"]
+
+
+def test_fork_is_refused_for_a_scenario_with_several_conversations() -> None:
+    from memory_demos.providers.chat_models import ProviderConfig
+    from memory_demos.replay import replay
+    from memory_demos.scenarios import parse_scenario
+
+    with pytest.raises(ValueError, match="several"):
+        replay(parse_scenario(SESSIONS_YAML), ["langgraph"], ProviderConfig(), fork_at=1)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_bundled_session_scenarios_separate_thread_from_store(language: str) -> None:
+    from memory_demos.providers.chat_models import ProviderConfig
+    from memory_demos.replay import replay
+    from memory_demos.scenarios import load_scenario
+
+    suffix = "_zh" if language == "zh" else ""
+    scenario = load_scenario("sessions_recall" + suffix)
+    assert scenario.language == language and scenario.sessions == 2
+    ids = ["long_term", "semantic_store", "buffer", "agent", "history"]
+    result = replay(scenario, ids, ProviderConfig(), stop_after_failed_turns=None)
+    across = {run.strategy_id: run.recall_by_kind()["across_conversations"]["passed"] for run in result.runs}
+    assert across == {"long_term": 2, "semantic_store": 2, "buffer": 0, "agent": 0, "history": 0}
+    for name in ("sessions_update", "sessions_expiry", "sessions_abstention"):
+        assert load_scenario(name + suffix).sessions >= 2

@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from memory_demos.clock import parse_duration
 from memory_demos.i18n import t
 
 MAX_SCENARIO_BYTES = 256 * 1024
 MAX_TURNS = 300
 MAX_DEPTH = 6
 MAX_USER_CHARS = 4000
+
+# What a probe tests, for the scorecard's groups. A probe may name its kind; otherwise it is inferred
+# (``ScenarioTurn.probe_kind``).
+PROBE_KINDS = ("same_conversation", "across_conversations", "after_change", "after_time", "should_refuse")
 
 
 class ScenarioError(ValueError):
@@ -70,15 +76,43 @@ def answering_text(reply: str) -> str:
 
 @dataclass(frozen=True)
 class ScenarioTurn:
-    """One scripted user message, strings one of which the reply must contain, and strings it must not."""
+    """One scripted user message, strings one of which the reply must contain, and strings it must not.
+
+    ``session`` numbers the conversation the message belongs to (1, then one more after each
+    ``- session: new``); the first message of a later session has ``new_session`` set and, when the break
+    said ``after: 3 days``, the simulated time that passed (``gap``, written as ``after``). ``abstain``:
+    no session told the answer, so the reply must say it cannot answer.
+    """
 
     user: str
     expect: tuple[str, ...] = ()
     reject: tuple[str, ...] = ()
+    session: int = 1
+    new_session: bool = False
+    after: str = ""
+    gap: timedelta | None = None
+    abstain: bool = False
+    kind: str | None = None  # one of PROBE_KINDS, as the scenario wrote it (None: inferred)
 
     @property
     def is_probe(self) -> bool:
-        return bool(self.expect or self.reject)
+        return bool(self.expect or self.reject or self.abstain)
+
+    @property
+    def probe_kind(self) -> str | None:
+        """What the probe tests (None for a message that is no probe): as written (``kind``; only a
+        scenario knows that a question is about time passing, ``after_time``), else should_refuse for an
+        abstention, after_change for a probe that rejects an old answer, across_conversations in a later
+        session, same_conversation in the first."""
+        if not self.is_probe:
+            return None
+        if self.kind is not None:
+            return self.kind
+        if self.abstain:
+            return "should_refuse"
+        if self.reject:
+            return "after_change"
+        return "across_conversations" if self.session > 1 else "same_conversation"
 
     def recalled(self, reply: str) -> list[str]:
         """The expected strings the reply states (never counting a refusal's words)."""
@@ -90,12 +124,19 @@ class ScenarioTurn:
         lowered = reply.lower()
         return [wrong for wrong in self.reject if wrong.lower() in lowered]
 
+    def refused(self, reply: str) -> bool:
+        """True when the reply says it cannot answer (one of its sentences is a refusal)."""
+        return any(is_refusal(sentence) for sentence in re.split(r"(?<=[.!?。！？])\s*", reply) if sentence)
+
     def passed(self, reply: str) -> bool:
-        """Passes when it states an expected string (if any are given) and no rejected one.
+        """Passes when it states an expected string (if any are given) and no rejected one; an abstention
+        passes when the reply says it cannot answer and states no rejected string.
 
         An empty (or whitespace) reply says nothing: it fails the probe, whatever it was to avoid.
         """
         if not reply.strip() or self.rejected(reply):
+            return False
+        if self.abstain and not self.refused(reply):
             return False
         return not self.expect or bool(self.recalled(reply))
 
@@ -114,6 +155,11 @@ class Scenario:
     @property
     def probes(self) -> int:
         return sum(1 for turn in self.turns if turn.is_probe)
+
+    @property
+    def sessions(self) -> int:
+        """How many conversations the scenario has (1 without a ``- session: new``)."""
+        return self.turns[-1].session if self.turns else 1
 
 
 def _check_events(text: str) -> None:
@@ -182,10 +228,11 @@ def _header(data: dict[str, Any]) -> tuple[str, str, str | None, str]:
 
 
 def _turn(raw: Any, index: int) -> ScenarioTurn:
-    """Turn ``index`` (from 1): a mapping with ``user`` and optional ``expect`` and ``reject`` lists."""
+    """Turn ``index`` (from 1): a mapping with ``user``, optional ``expect`` and ``reject`` lists, optional
+    ``abstain: true`` and ``kind``."""
     if not isinstance(raw, dict):
         raise ScenarioError("turn_not_mapping", index=index)
-    extra = set(raw) - {"user", "expect", "reject"}
+    extra = set(raw) - {"user", "expect", "reject", "abstain", "kind"}
     if extra:
         raise ScenarioError("turn_unknown_fields", index=index, names=", ".join(sorted(map(str, extra))))
     user = raw.get("user")
@@ -194,7 +241,54 @@ def _turn(raw: Any, index: int) -> ScenarioTurn:
     if len(user) > MAX_USER_CHARS:
         raise ScenarioError("user_too_long", index=index, limit=MAX_USER_CHARS)
     checks = {field_name: _strings(raw, field_name, index) for field_name in ("expect", "reject")}
-    return ScenarioTurn(user=user, **checks)
+    abstain = raw.get("abstain", False)
+    if not isinstance(abstain, bool):
+        raise ScenarioError("abstain_not_bool", index=index)
+    if abstain and checks["expect"]:
+        raise ScenarioError("abstain_with_expect", index=index)
+    kind = raw.get("kind")
+    if kind is not None and kind not in PROBE_KINDS:
+        raise ScenarioError("kind_unknown", index=index, value=kind, kinds=", ".join(PROBE_KINDS))
+    if kind is not None and not (checks["expect"] or checks["reject"] or abstain):
+        raise ScenarioError("kind_without_probe", index=index)
+    return ScenarioTurn(user=user, abstain=abstain, kind=kind, **checks)
+
+
+def _session_break(raw: dict[str, Any], index: int) -> tuple[str, timedelta | None]:
+    """Item ``index``: ``{session: new}`` with an optional ``after`` duration, as (its text, its length)."""
+    if set(raw) - {"session", "after"} or raw.get("session") != "new":
+        raise ScenarioError("session_form", index=index)
+    if "after" not in raw:
+        return "", None
+    text = str(raw["after"])
+    gap = parse_duration(text)
+    if gap is None:
+        raise ScenarioError("after_invalid", index=index, value=text)
+    return text.strip(), gap
+
+
+def _turns(raw_turns: list[Any]) -> tuple[ScenarioTurn, ...]:
+    """The scenario's messages, each knowing its session; ``- session: new`` items start the next one."""
+    turns: list[ScenarioTurn] = []
+    session, pending = 1, None
+    for index, raw in enumerate(raw_turns, start=1):
+        if isinstance(raw, dict) and "session" in raw:
+            if not turns:
+                raise ScenarioError("session_first", index=index)
+            if pending is not None:
+                raise ScenarioError("session_twice", index=index)
+            pending = _session_break(raw, index)
+            continue
+        turn = _turn(raw, index)
+        if pending is not None:
+            session += 1
+            after, gap = pending
+            turn = replace(turn, new_session=True, after=after, gap=gap)
+            pending = None
+        turns.append(replace(turn, session=session))
+    if pending is not None:
+        raise ScenarioError("session_last")
+    return tuple(turns)
 
 
 def parse_scenario(text: str | bytes, source: str = "<text>") -> Scenario:
@@ -213,7 +307,7 @@ def parse_scenario(text: str | bytes, source: str = "<text>") -> Scenario:
         raise ScenarioError("turns_empty")
     if len(raw_turns) > MAX_TURNS:
         raise ScenarioError("too_many_turns", count=len(raw_turns), limit=MAX_TURNS)
-    turns = tuple(_turn(raw, index) for index, raw in enumerate(raw_turns, start=1))
+    turns = _turns(raw_turns)
     return Scenario(name, language, turns, system, description, source)
 
 
