@@ -93,7 +93,7 @@ def print_replay_table(result: Any) -> None:
     print(f"Scenario: {result.scenario} · provider: {result.provider} · temperature: {temperature}")
     header = (
         f"{'strategy':<15} {'recall':>7} {'prompt':>8} {'completion':>10} "
-        f"{'memory':>8} {'calls':>6} {'errors':>6} {'empty':>6}  counted by"
+        f"{'memory':>8} {'tools':>7} {'calls':>6} {'errors':>6} {'empty':>6}  counted by"
     )
     print(header)
     print("-" * len(header))
@@ -106,8 +106,10 @@ def print_replay_table(result: Any) -> None:
         print(
             f"{run.strategy_id:<15} {recall:>7} {totals['prompt_tokens']:>8} "
             f"{totals['completion_tokens']:>10} "
-            f"{totals['memory_tokens']:>8} {totals['model_calls']:>6} {errors:>6} {empty:>6}  {counted}"
+            f"{totals['memory_tokens']:>8} {totals['tool_round_tokens']:>7} {totals['model_calls']:>6} "
+            f"{errors:>6} {empty:>6}  {counted}"
         )
+    print("tools: tokens of the agent's tool rounds (tool calls, memory-block edits) before its reply.")
     print("Failed calls cost what the provider reported for them (nothing, unless it sent usage).")
     if any(turn.empty_reply for run in result.runs for turn in run.turns):
         print("empty: replies with no text (empty or whitespace only); a probe counts them as failed.")

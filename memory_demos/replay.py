@@ -151,6 +151,8 @@ class StrategyRun:
             "prompt_tokens": sum(t.prompt_tokens for t in self.turns),
             "completion_tokens": sum(t.completion_tokens for t in self.turns),
             "memory_tokens": sum(t.memory_tokens for t in self.turns),
+            # An agent's earlier calls of a turn (it asked for a tool, or edited its memory blocks).
+            "tool_round_tokens": sum(c.total_tokens for t in self.turns for c in t.tool_round_calls),
             "model_calls": sum(t.model_calls for t in self.turns),
         }
 

@@ -53,7 +53,13 @@ def test_replay_json_has_the_fixed_shape(capsys: pytest.CaptureFixture[str]) -> 
     assert data["stopped"] is None
     [result] = data["results"]
     assert set(result) == {"strategy", "params", "recall", "totals", "sessions", "turns"}
-    assert set(result["totals"]) == {"prompt_tokens", "completion_tokens", "memory_tokens", "model_calls"}
+    assert set(result["totals"]) == {
+        "prompt_tokens",
+        "completion_tokens",
+        "memory_tokens",
+        "tool_round_tokens",
+        "model_calls",
+    }
     assert len(result["turns"]) == 16
     turn = result["turns"][-1]
     assert set(turn) == {

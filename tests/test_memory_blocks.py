@@ -65,6 +65,10 @@ def test_a_replay_recalls_three_facts_the_window_lost_and_the_audit_trail_names_
     # No question of the scenario wrote anything, and each write's tokens are its deciding call's.
     questions = {n + 1 for n, turn in enumerate(blocks["turns"]) if turn["user"].rstrip().endswith("?")}
     assert not questions & {row["turn"] for row in audit}
+    rounds = sum(
+        c["prompt_tokens"] + c["completion_tokens"] for t in blocks["turns"] for c in t["tool_round_calls"]
+    )
+    assert blocks["totals"]["tool_round_tokens"] == rounds > 0 and window["totals"]["tool_round_tokens"] == 0
     turn_one = blocks["turns"][0]
     assert [row["tokens"] for row in audit if row["turn"] == 1] == [
         call["prompt_tokens"] + call["completion_tokens"] for call in turn_one["tool_round_calls"]

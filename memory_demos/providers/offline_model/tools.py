@@ -213,19 +213,28 @@ def _worth_keeping(messages: Sequence[BaseMessage]) -> list[Said]:
 
 
 def block_notes(statements: Sequence[Said], *, chinese: bool) -> list[str]:
-    """One note per fact, in the third person ("The human lives in Lisbon."); words no rule reads quoted."""
+    """One note per fact, in the third person ("The human lives in Lisbon."); words no rule reads quoted.
+
+    The facts are read from the statements together, so a clause that borrows the one before it
+    ("我叫小明，住在上海") still says whom it is about.
+    """
+    said = ("，" if chinese else ". ").join(s.text.rstrip("。.") for s in statements)
+    knowledge = knowledge_of([HumanMessage(said)]) if said else None
     notes: list[str] = []
-    for said in statements:
-        knowledge = knowledge_of([HumanMessage(said.text)])
-        if not knowledge.subjects():
-            quoted = said.text.rstrip("。.")
+    values: set[str] = set()
+    for subject in knowledge.subjects() if knowledge is not None else ():
+        if chinese and subject != USER:
+            continue  # said back in the user's words below: the sentences here are English
+        for key, belief in knowledge.beliefs[subject].items():
+            values.update(v.casefold() for v in belief.values)
+            if chinese and belief.values:
+                notes.append(fact_clause_zh(key, belief.values, "用户") + "。")
+    if knowledge is not None and not chinese:
+        notes = fact_sentences(knowledge)
+    for statement in statements:  # what no fact rule reads, in the user's own words
+        if not any(value in statement.text.casefold() for value in values):
+            quoted = statement.text.rstrip("。.")
             notes.append(f"用户说：“{quoted}。”" if chinese else f"The human said: “{quoted}.”")
-        elif chinese and knowledge.subjects() == [USER]:
-            for key, belief in knowledge.beliefs[USER].items():
-                if belief.values:
-                    notes.append(fact_clause_zh(key, belief.values, "用户") + "。")
-        else:
-            notes += fact_sentences(knowledge)
     return list(dict.fromkeys(notes))
 
 
