@@ -42,6 +42,7 @@ def test_demo_texts_exist_in_chinese() -> None:
         "summary_buffer_failure",
         "expiring_notes",
         "moving_prefix",
+        "full_block",
     ]
 
 

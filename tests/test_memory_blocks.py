@@ -248,3 +248,20 @@ def test_a_scripted_edit_past_the_limit_is_refused_on_the_server_too(
     assert turn.ok and human_block(strategy) == ""
     assert turn.reply.startswith("tool said: Edit refused: the human block has no room for this")
     assert turn.state["refused_edits"][0]["chars_needed"] == 40
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_failure_lab_full_block_drops_silently_and_the_fix_says_so(language: str) -> None:
+    from memory_demos.failure_lab import get_demo, run_demo
+
+    result = run_demo("full_block", language)
+    assert result["failed"] and result["fixed_ok"]
+    naive, fixed = result["naive"], result["fixed"]
+    assert naive["dropped_chars"] > 0 and fixed["dropped_chars"] == 0
+    assert all(text.startswith("Saved.") for text in naive["tool_results"])  # the model never knew
+    assert any(text.startswith("Edit refused") for text in fixed["tool_results"])
+    assert naive["human_block"]["used"] == naive["human_block"]["limit"]  # clipped to the last character
+    assert not naive["loss_said"] and fixed["loss_said"]
+    rows = {row.label_key: row for row in get_demo("full_block").verdict(result)}
+    assert rows["failure.verdict.dropped_chars"].naive == naive["dropped_chars"]
+    assert rows["failure.verdict.answer"].label_args == (("question", naive["question"]),)

@@ -16,6 +16,7 @@ from memory_demos.failure_lab import (
     cache_prefix,
     drifting_summary,
     entity_extraction,
+    full_block,
     note_ttl,
     store_race,
     summary_failure,
@@ -63,6 +64,7 @@ DEMOS: tuple[Demo, ...] = tuple(
         summary_failure,
         note_ttl,
         cache_prefix,
+        full_block,
     )
 )
 

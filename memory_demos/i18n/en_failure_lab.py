@@ -76,6 +76,20 @@ TEXTS: dict[str, str] = {
         "it to 3 days on every read; the seed book suggests 30 days for a history (history.ttl_seconds, "
         "entity.ttl_seconds)."
     ),
+    "failure.full_block.title": "A full memory block that silently drops what did not fit",
+    "failure.full_block.explanation": (
+        "memory_blocks keeps what the agent knows about the user in a human block of at most block_limit "
+        "characters, which the model edits with memory_append. Here the block clips an edit that does not "
+        "fit (on_full=truncate) and the tool still answers 'Saved.': the model tells the user it got it, "
+        "a line is cut mid-word and the next fact is dropped whole, and later the model cannot say what "
+        "it was told. Only the last message is sent (recent_turns=0), so the block is all it has."
+    ),
+    "failure.full_block.fix": (
+        "Refuse an edit that does not fit, with an error the model reads (on_full=error, as Letta does): "
+        "nothing is half-written, the refused edit is in the state, and the model can say so or make room "
+        "with memory_replace. The offline model only says so, so the fact is still not kept: the fix makes "
+        "the loss visible, a larger block_limit (or moving old lines to archival storage) avoids it."
+    ),
     "failure.verdict": "Verdict",
     "failure.verdict.check": "What was checked",
     "failure.verdict.naive": "Naive set-up",
@@ -104,6 +118,11 @@ TEXTS: dict[str, str] = {
     "failure.verdict.lost": "User messages lost from memory",
     "failure.verdict.failed_calls": "Failed summary calls",
     "failure.verdict.answer": "Answer to “{question}”",
+    "failure.verdict.tool_told_model": "What the block tools told the model",
+    "failure.verdict.dropped_chars": "Characters dropped without a word",
+    "failure.verdict.loss_said": "The user heard that something was not saved",
+    "failure.verdict.user_heard": "What the user heard after each fact",
+    "failure.verdict.human_block": "The human block at the end (used/limit: text)",
     "failure.verdict.in_next_prompt": "Old note in the next prompt",
     "failure.value.yes": "yes",
     "failure.value.no": "no",

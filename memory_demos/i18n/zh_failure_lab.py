@@ -68,6 +68,19 @@ TEXTS: dict[str, str] = {
         "默认保留笔记 1 天，每次读取续期到 3 天；种子书建议聊天历史保留 30 天（history.ttl_seconds、"
         "entity.ttl_seconds）。"
     ),
+    "failure.full_block.title": "记忆块满了，放不下的内容被悄悄丢掉",
+    "failure.full_block.explanation": (
+        "memory_blocks 把智能体对用户的了解放在最多 block_limit 个字符的 human 记忆块里，由模型用 "
+        "memory_append 编辑。这里记忆块会截断放不下的编辑（on_full=truncate），而工具仍回答“Saved.”："
+        "模型告诉用户记住了，一行字被从中间截断，下一条事实整条丢失，之后模型答不出用户说过的话。"
+        "每轮只发送最新一条消息（recent_turns=0），记忆块就是它的全部记忆。"
+    ),
+    "failure.full_block.fix": (
+        "放不下的编辑直接拒绝，并返回模型能读到的错误（on_full=error，Letta 就是这样）：不会只写一半，"
+        "被拒绝的编辑记在状态里，模型可以告诉用户，或先用 memory_replace 腾出地方。离线模型只会告诉用户，"
+        "所以这条事实仍然没有保存：这个修复让丢失变得可见；"
+        "更大的 block_limit（或把旧内容移到归档存储）才能避免丢失。"
+    ),
     "failure.verdict": "结论",
     "failure.verdict.check": "检查项",
     "failure.verdict.naive": "朴素做法",
@@ -96,6 +109,11 @@ TEXTS: dict[str, str] = {
     "failure.verdict.lost": "从记忆中丢失的用户消息",
     "failure.verdict.failed_calls": "失败的摘要调用次数",
     "failure.verdict.answer": "对“{question}”的回答",
+    "failure.verdict.tool_told_model": "记忆块工具告诉模型的话",
+    "failure.verdict.dropped_chars": "悄无声息丢掉的字符数",
+    "failure.verdict.loss_said": "用户得知有内容没能保存",
+    "failure.verdict.user_heard": "每条事实之后用户听到的回答",
+    "failure.verdict.human_block": "最后的 human 记忆块（已用/上限：内容）",
     "failure.verdict.in_next_prompt": "旧笔记出现在下一次提示词中",
     "failure.value.yes": "是",
     "failure.value.no": "否",
