@@ -20,6 +20,7 @@ from memory_demos.providers.errors import describe_error, error_detail
 from memory_demos.runner import BroadcastJob, broadcast, pane_slots
 from memory_demos.session import LabSession, Notice
 from memory_demos.strategies.base import InputError, message_problem
+from memory_demos.strategies.registry import get_info
 from memory_demos.turn import Turn
 from memory_demos.workshop.budget import estimate_next_turn_tokens
 
@@ -181,6 +182,43 @@ def reset_all(session: LabSession) -> None:
     session.flash("info", Message("compare.reset_all_done"))
 
 
+# -- the user's conversations -----------------------------------------------------------------------
+def new_conversation(session: LabSession) -> None:
+    """Every pane starts the same user's next conversation (one click for all); the earlier ones stay,
+    to reopen. What each strategy keeps per conversation starts empty, what it keeps per user carries."""
+    if session.busy:
+        return
+    for pane in session.panes:
+        pane.start_conversation()
+    numbers = sorted({pane.conversation_number for pane in session.panes if pane.strategy is not None})
+    session.flash("info", Message("compare.new_conversation_done", n=", ".join(map(str, numbers))))
+
+
+def reopen_conversation(session: LabSession, pane_id: str, number: int) -> None:
+    """Show one of a pane's earlier conversations again, as it was left."""
+    pane = session.pane(pane_id)
+    if session.busy or pane is None:
+        return
+    if pane.reopen(number):
+        session.flash("info", Message("compare.reopened", pane=session.panes.index(pane) + 1, n=number))
+
+
+def forget_user(session: LabSession) -> None:
+    """Delete this user's long-term memory in every pane that keeps one (``Strategy.forget_user``): its own
+    action, apart from Reset, which clears only the conversation on screen."""
+    if session.busy:
+        return
+    forgot = []
+    for number, pane in enumerate(session.panes, start=1):
+        if pane.strategy is not None and get_info(pane.strategy_id).carries_over:
+            pane.strategy.forget_user()
+            forgot.append(str(number))
+    if forgot:
+        session.flash("info", Message("compare.forget_user_done", panes=", ".join(forgot)))
+    else:
+        session.flash("info", Message("compare.forget_user_none"))
+
+
 def apply_params(session: LabSession, pane_id: str, values: dict[str, Any], replay: bool = False) -> None:
     """The pane-parameters flow: parse the form's values (``registry.parse_params``), then rebuild the pane;
     with ``replay``, the conversation so far is queued for it (``run_replay`` sends it), so the learner
@@ -195,7 +233,7 @@ def apply_params(session: LabSession, pane_id: str, values: dict[str, Any], repl
     if error is not None:
         session.flash("warning", Message("pane.params_invalid"), error)
         return
-    messages = conversation_messages(session.panes) if replay else []
+    messages = conversation_messages(session.panes, pane.conversation_number) if replay else []
     pane.params = params
     session.build(pane)
     if messages and pane.strategy is not None:
@@ -209,7 +247,7 @@ def replay_into_pane(session: LabSession, pane_id: str) -> None:
     pane = session.pane(pane_id)
     if session.busy or pane is None:
         return
-    messages = conversation_messages(session.panes)
+    messages = conversation_messages(session.panes, pane.conversation_number)
     session.build(pane)
     if pane.strategy is not None:
         pane.replay_queue = messages

@@ -27,6 +27,39 @@ DEFAULT_PANE_COUNT = 4
 # at trigger_tokens=400 the middleware summarises nothing in eight messages of the offline model; at 150
 # it does from the sixth, so the summary and its hidden call show in a first try.
 DEFAULT_PANE_PARAMS: dict[str, dict[str, Any]] = {"summarization": {"trigger_tokens": 150}}
+# Earlier conversations a pane keeps open to reopen; past this the oldest is closed (a workshop's memory).
+MAX_CONVERSATIONS = 12
+
+
+@dataclass
+class PaneConversation:
+    """One of a pane's conversations that is not on screen: its number (1, 2, ... in the order they were
+    started), its strategy (this conversation's thread, history or memory object, still open) and turns."""
+
+    number: int
+    strategy: Strategy
+    turns: list[Turn]
+    restored: list[RestoredExchange] = field(default_factory=list)
+    memory_back: bool = False
+
+    @property
+    def conversation_id(self) -> str:
+        return self.strategy.conversation_id
+
+    def release(self, persisted: bool) -> None:
+        if persisted:
+            self.strategy.close()
+        else:
+            getattr(self.strategy, "discard", self.strategy.close)()
+
+
+@dataclass(frozen=True)
+class ConversationRow:
+    """A row of a pane's conversation list: its number, how many messages it has, whether it is shown."""
+
+    number: int
+    messages: int
+    current: bool
 
 
 @dataclass
@@ -54,14 +87,75 @@ class Pane:
     # replay has cost so far (shown on the pane).
     replay_queue: list[str] = field(default_factory=list)
     replay_cost: ReplayCost | None = None
+    # Which of the user's conversations the pane shows (1 first), and the others, still open to reopen.
+    conversation_number: int = 1
+    earlier: list[PaneConversation] = field(default_factory=list)
 
     def close(self) -> None:
         """Release the strategy's files and collections (safe to call twice)."""
+        self._drop_earlier(persisted=True)
         if self.strategy is not None:
             try:
                 self.strategy.close()
             finally:
                 self.strategy = None
+
+    def _drop_earlier(self, persisted: bool) -> None:
+        earlier, self.earlier = self.earlier, []
+        for conversation in earlier:
+            conversation.release(persisted)
+
+    # -- the user's conversations -------------------------------------------------------------
+    def conversations(self) -> list[ConversationRow]:
+        """The pane's conversations, by number: the one shown and the earlier ones it can reopen."""
+        rows = [ConversationRow(c.number, len(c.restored) + len(c.turns), False) for c in self.earlier]
+        rows.append(ConversationRow(self.conversation_number, len(self.restored) + len(self.turns), True))
+        return sorted(rows, key=lambda row: row.number)
+
+    def _stash(self) -> None:
+        """Put the conversation on screen among the earlier ones (its strategy stays open)."""
+        assert self.strategy is not None
+        self.earlier.append(
+            PaneConversation(
+                self.conversation_number, self.strategy, self.turns, self.restored, self.memory_back
+            )
+        )
+
+    def _show(
+        self,
+        number: int,
+        strategy: Strategy,
+        turns: list[Turn],
+        restored: list[RestoredExchange],
+        memory_back: bool,
+    ) -> None:
+        self.conversation_number = number
+        self.strategy = strategy
+        self.conversation_id = strategy.conversation_id
+        self.turns, self.restored, self.memory_back = turns, restored, memory_back
+        self.replay_queue, self.replay_cost = [], None
+
+    def start_conversation(self) -> None:
+        """The same user's next conversation (``Strategy.new_conversation``): what the strategy keeps per
+        conversation starts empty, what it keeps per user carries over; this one can be reopened."""
+        if self.strategy is None:
+            return
+        successor = self.strategy.new_conversation()
+        number = max(row.number for row in self.conversations()) + 1
+        self._stash()
+        self._show(number, successor, [], [], False)
+        while len(self.earlier) >= MAX_CONVERSATIONS:
+            self.earlier.pop(0).release(self.persisted)
+
+    def reopen(self, number: int) -> bool:
+        """Show conversation ``number`` again, as it was left; True if the pane has it."""
+        found = next((c for c in self.earlier if c.number == number), None)
+        if found is None or self.strategy is None:
+            return False
+        self.earlier.remove(found)
+        self._stash()
+        self._show(found.number, found.strategy, found.turns, found.restored, found.memory_back)
+        return True
 
     def release(self) -> None:
         """Free what the strategy holds in this process; discard what nobody can reopen.
@@ -69,6 +163,9 @@ class Pane:
         Persisted memories are only closed (a conversation link reopens them); for the others
         ``discard`` (where a strategy has it) also deletes collections kept elsewhere.
         """
+        # A rebuilt pane keeps its conversation's number (it lines up with the other panes) but not the
+        # earlier conversations: they belong to the memory it had.
+        self._drop_earlier(self.persisted)
         strategy, self.strategy = self.strategy, None
         if strategy is None:
             return
@@ -129,9 +226,12 @@ class ReplayCost:
         )
 
 
-def conversation_messages(panes: Sequence[Pane]) -> list[str]:
+def conversation_messages(panes: Sequence[Pane], number: int | None = None) -> list[str]:
     """The user messages of the conversation so far: those of the pane that has seen the most (restored
-    exchanges first; panes added or reset later have seen fewer)."""
+    exchanges first; panes added or reset later have seen fewer). With ``number``, only panes showing
+    that conversation of the user count."""
+    if number is not None:
+        panes = [pane for pane in panes if pane.conversation_number == number]
     longest = max(panes, key=lambda pane: len(pane.restored) + len(pane.turns), default=None)
     if longest is None:
         return []
@@ -167,7 +267,8 @@ def unseen_messages(panes: Sequence[Pane], pane: Pane) -> int:
 
     if pane.memory_back:
         return 0
-    return max((seen(other) for other in panes), default=0) - seen(pane)
+    same = [other for other in panes if other.conversation_number == pane.conversation_number]
+    return max((seen(other) for other in same), default=0) - seen(pane)
 
 
 def default_strategy_ids() -> list[str]:

@@ -56,6 +56,18 @@ def _reset_all() -> None:
     compare.reset_all(get_session())
 
 
+def _new_conversation() -> None:
+    compare.new_conversation(get_session())
+
+
+def _reopen(pane_id: str, number: int) -> None:
+    compare.reopen_conversation(get_session(), pane_id, number)
+
+
+def _forget_user() -> None:
+    compare.forget_user(get_session())
+
+
 def _retry(pane_id: str) -> None:
     session = get_session()
     compare.retry_pane(session, pane_id, on_done=usage_recorder(session))
@@ -87,6 +99,7 @@ ACTIONS = PaneActions(
     retry=_retry,
     focus=_focus,
     replay=_replay,
+    reopen=_reopen,
 )
 
 
@@ -115,7 +128,22 @@ def toolbar(session: LabSession) -> tuple[int, bool]:
             disabled=len(session.panes) >= session.limits.max_panes,
             help=t("compare.add_pane_help", max=session.limits.max_panes),
         )
+        st.button(
+            t("compare.new_conversation"),
+            icon=":material/add_comment:",
+            key=widget_key("new_conversation"),
+            on_click=_new_conversation,
+            help=t("compare.new_conversation_help"),
+        )
         st.button(t("compare.reset_all"), icon=":material/restart_alt:", on_click=_reset_all)
+        st.button(
+            t("compare.forget_user"),
+            icon=":material/person_remove:",
+            key=widget_key("forget_user"),
+            on_click=_forget_user,
+            disabled=not any(get_info(pane.strategy_id).carries_over for pane in session.panes),
+            help=t("compare.forget_user_help"),
+        )
         per_row_label = t("compare.per_row_option", n="{n}")
         per_row = st.segmented_control(
             t("compare.per_row"),
@@ -185,7 +213,10 @@ def pane_view(
         conversation_height=height or conversation_height(1),
         gauge_scale=max((p.turns[-1].prompt_tokens for p in session.panes if p.turns), default=0),
         replay_note=replay_note(session, pane),
-        conversation_length=len(conversation_messages(session.panes)),
+        conversation_length=len(conversation_messages(session.panes, pane.conversation_number)),
+        conversation_number=pane.conversation_number,
+        conversation_id=pane.conversation_id,
+        conversations=tuple(pane.conversations()),
     )
 
 

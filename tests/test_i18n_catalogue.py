@@ -285,6 +285,8 @@ KNOWN_VALUES = {
     "tokens.src.{}": lambda: assigned_literal("TOKEN_SOURCE_KINDS"),
     "threshold.{}": lambda: literal_values("ThresholdRole"),
     "threshold.unit.{}": lambda: literal_values("ThresholdUnit"),
+    "memory.part.{}": lambda: literal_values("MemoryPartName"),
+    "memory.scope.{}": lambda: literal_values("MemoryScope"),
 }
 
 

@@ -32,4 +32,46 @@ TEXTS: dict[str, str] = {
     "scenario.kind_without_probe": (
         "Turn {index}: 'kind' is for probes (with 'expect', 'reject' or 'abstain')."
     ),
+    "compare.new_conversation": "New conversation",
+    "compare.new_conversation_help": (
+        "Every pane starts this user's next conversation: what a strategy keeps per conversation (a "
+        "thread_id, a session_id, a buffer) starts empty, what it keeps per user (a LangGraph store "
+        "namespace) carries over. Earlier conversations stay in each pane's list."
+    ),
+    "compare.new_conversation_done": "New conversation started in every pane (conversation {n}).",
+    "compare.reopened": "Pane {pane} shows conversation {n} again, as it was left.",
+    "compare.forget_user": "Forget this user's long-term memory",
+    "compare.forget_user_help": (
+        "Deletes what the panes keep about this user across conversations (long_term's facts, "
+        "semantic_store's exchanges), in every conversation. Reset does not: it clears the conversation "
+        "on screen only."
+    ),
+    "compare.forget_user_done": "This user's long-term memory was deleted in pane {panes}.",
+    "compare.forget_user_none": "No pane keeps anything about this user across conversations.",
+    "pane.conversation": "Conversation {n}",
+    "pane.conversation_help": (
+        "Kept per conversation: {empty}. Kept per user, across conversations: {carried}."
+    ),
+    "pane.carried_over": "Carried over from earlier conversations: {parts}",
+    "pane.started_empty": "Started empty: {parts} (kept per conversation)",
+    "pane.nothing": "nothing",
+    "pane.conversations_help": "This pane's conversations: reopen an earlier one as it was left.",
+    "pane.conversation_row": "Conversation {n} · {messages} messages",
+    "pane.conversation_current": "Conversation {n} · {messages} messages (shown)",
+    "pane.reset_help_parts": "Reset: clear this conversation's {parts}. Kept: {kept}.",
+    "focus.conversation": "Conversation {n} of this user",
+    "focus.conversation_caption": (
+        "Conversation id {id}; {earlier} earlier conversation(s) in this pane. Each part of the memory "
+        "below says whom it belongs to: a new conversation starts without what is kept per conversation "
+        "and carries over what is kept per user."
+    ),
+    "state.column.part": "kept",
+    "state.column.scope": "belongs to",
+    "state.column.in_new_conversation": "in a new conversation",
+    "state.value.carried_over": "carried over",
+    "state.value.starts_empty": "starts empty",
+    "state.column.from_earlier_conversation": "from an earlier conversation",
+    "state.column.told_at": "told at",
+    "state.column.conversation_id": "conversation id",
+    "state.key.memory_parts": "What the memory keeps, and whom it belongs to",
 }

@@ -27,4 +27,42 @@ TEXTS: dict[str, str] = {
     ),
     "scenario.kind_unknown": "第 {index} 轮：“kind” 必须是 {kinds} 之一；实际是 {value}。",
     "scenario.kind_without_probe": "第 {index} 轮：“kind” 只用于探针（带 “expect”、“reject” 或 “abstain”）。",
+    "compare.new_conversation": "新对话",
+    "compare.new_conversation_help": (
+        "每个窗格都开始这个用户的下一次对话：策略按对话保存的（thread_id、session_id、缓冲）从空开始，"
+        "按用户保存的（LangGraph 存储命名空间）被带过来。之前的对话留在每个窗格的列表里。"
+    ),
+    "compare.new_conversation_done": "每个窗格都开始了新对话（第 {n} 次对话）。",
+    "compare.reopened": "窗格 {pane} 重新显示第 {n} 次对话，保持离开时的样子。",
+    "compare.forget_user": "忘掉这个用户的长期记忆",
+    "compare.forget_user_help": (
+        "删除各窗格跨对话保存的关于这个用户的内容（long_term 的事实、semantic_store 的对话轮），"
+        "所有对话都算。"
+        "重置不会这样做：它只清除屏幕上的这次对话。"
+    ),
+    "compare.forget_user_done": "已删除窗格 {panes} 中这个用户的长期记忆。",
+    "compare.forget_user_none": "没有窗格跨对话保存关于这个用户的内容。",
+    "pane.conversation": "第 {n} 次对话",
+    "pane.conversation_help": "按对话保存：{empty}。按用户跨对话保存：{carried}。",
+    "pane.carried_over": "从之前的对话带过来：{parts}",
+    "pane.started_empty": "从空开始：{parts}（按对话保存）",
+    "pane.nothing": "无",
+    "pane.conversations_help": "这个窗格的对话：重新打开之前的一次，保持离开时的样子。",
+    "pane.conversation_row": "第 {n} 次对话 · {messages} 条消息",
+    "pane.conversation_current": "第 {n} 次对话 · {messages} 条消息（当前）",
+    "pane.reset_help_parts": "重置：清除这次对话的{parts}。保留：{kept}。",
+    "focus.conversation": "这个用户的第 {n} 次对话",
+    "focus.conversation_caption": (
+        "对话 ID {id}；这个窗格里还有 {earlier} 次之前的对话。下面记忆的每一部分都写明属于谁："
+        "新对话不带按对话保存的内容，带上按用户保存的内容。"
+    ),
+    "state.column.part": "保存的内容",
+    "state.column.scope": "属于",
+    "state.column.in_new_conversation": "在新对话中",
+    "state.value.carried_over": "被带过来",
+    "state.value.starts_empty": "从空开始",
+    "state.column.from_earlier_conversation": "来自之前的对话",
+    "state.column.told_at": "告知时间",
+    "state.column.conversation_id": "对话 ID",
+    "state.key.memory_parts": "记忆保存的内容，以及它属于谁",
 }

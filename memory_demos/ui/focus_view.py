@@ -106,6 +106,26 @@ def render_focus(view: PaneView, turns: Sequence[Turn]) -> None:
         render_hidden_calls(turn)
         st.markdown(f"**:material/toll: {t('pane.tokens')}**")
         render_turn_tokens(turn, view.approximate, view.cache_rule)
+    render_conversation_scope(view)
     # Full width, cells wrapped: a summary or an id in a table is read whole, not cut at the column's edge.
     st.markdown(f"**:material/memory: {t('pane.memory_state')}**")
     render_state(turn.state, static=True)
+
+
+def render_conversation_scope(view: PaneView) -> None:
+    """Which of the user's conversations this is, and whom each part of the memory belongs to: why a new
+    conversation answers from a store and not from its thread (``StrategyInfo.keeps``)."""
+    st.markdown(f"**:material/forum: {t('focus.conversation', n=view.conversation_number)}**")
+    earlier = max(len(view.conversations) - 1, 0)
+    st.caption(t("focus.conversation_caption", id=view.conversation_id or "—", earlier=earlier))
+    rows = [
+        {
+            "part": t(f"memory.part.{part.name}"),
+            "scope": t(f"memory.scope.{part.scope}"),
+            "in_new_conversation": t(
+                "state.value.carried_over" if part.scope == "user" else "state.value.starts_empty"
+            ),
+        }
+        for part in view.info.keeps
+    ]
+    render_state({"memory_parts": rows}, static=True)

@@ -17,10 +17,11 @@ import streamlit as st
 from memory_demos.conversation_link import RestoredExchange
 from memory_demos.deprecations import Deprecation
 from memory_demos.i18n import current_language, strategy_summary, strategy_title, t, translate
+from memory_demos.panes import ConversationRow
 from memory_demos.prompt_sections import section_totals, turn_prompt_parts
 from memory_demos.providers.prompt_cache import CacheRule
 from memory_demos.session import widget_key
-from memory_demos.strategies.base import ParamSpec, StrategyInfo
+from memory_demos.strategies.base import MemoryPart, ParamSpec, StrategyInfo
 from memory_demos.turn import Turn
 from memory_demos.ui.cache_view import pane_cache_line
 from memory_demos.ui.charts import render_context_gauge
@@ -74,10 +75,19 @@ class PaneView:
     gauge_scale: int = 0  # zoomed gauges share this scale (the largest prompt of any pane), so size compares
     replay_note: str | None = None  # what replaying the conversation into this pane did and cost
     conversation_length: int = 0  # messages of the conversation so far (a new configuration can replay them)
+    # Which of the user's conversations the pane shows, its id, and every conversation the pane holds.
+    conversation_number: int = 1
+    conversation_id: str = ""
+    conversations: tuple[ConversationRow, ...] = ()
 
     @property
     def label(self) -> str:
         return f"{self.number} · {strategy_title(self.info)}"
+
+
+def part_names(parts: Sequence[MemoryPart]) -> str:
+    """The parts of a memory in the session's language, or "nothing"."""
+    return ", ".join(t(f"memory.part.{part.name}") for part in parts) or t("pane.nothing")
 
 
 @dataclass(frozen=True)
@@ -90,6 +100,7 @@ class PaneActions:
     retry: Callable[[str], None]
     focus: Callable[[str], None] = lambda _pane_id: None  # open the focus view (the inspector)
     replay: Callable[[str], None] = lambda _pane_id: None  # replay the messages a late pane has not seen
+    reopen: Callable[[str, int], None] = lambda _pane_id, _number: None  # show an earlier conversation
 
 
 def _param_widget(spec: ParamSpec, current: Any, key: str) -> Any:
@@ -164,6 +175,16 @@ def _header(view: PaneView, actions: PaneActions) -> None:
             color="violet" if view.info.kind == "classic" else "green",
             help=strategy_summary(view.info),
         )
+        st.badge(
+            t("pane.conversation", n=view.conversation_number),
+            icon=":material/forum:",
+            color="blue",
+            help=t(
+                "pane.conversation_help",
+                empty=part_names(view.info.per_conversation),
+                carried=part_names(view.info.carries_over),
+            ),
+        )
         if view.deprecations:
             st.badge(
                 t("deprecation.raised"),
@@ -185,6 +206,38 @@ def _header(view: PaneView, actions: PaneActions) -> None:
         )
     if view.replay_note:
         st.caption(":material/replay: " + view.replay_note)
+    if view.conversation_number > 1:  # what the new conversation brought along, or that it brought nothing
+        if view.info.carries_over:
+            st.caption(
+                ":material/move_up: " + t("pane.carried_over", parts=part_names(view.info.carries_over))
+            )
+        else:
+            st.caption(
+                ":material/restart_alt: "
+                + t("pane.started_empty", parts=part_names(view.info.per_conversation))
+            )
+
+
+def _conversation_list(view: PaneView, actions: PaneActions) -> None:
+    """The pane's conversations (a thread list): the one shown, and buttons reopening the earlier ones."""
+    popover = st.popover(
+        ":material/history:",
+        help=t("pane.conversations_help"),
+        disabled=len(view.conversations) < 2,
+        key=widget_key("pane", view.pane_id, "conversations"),
+        type="tertiary",
+    )
+    with popover:
+        for row in view.conversations:
+            key = "pane.conversation_current" if row.current else "pane.conversation_row"
+            st.button(
+                t(key, n=row.number, messages=row.messages),
+                key=widget_key("pane", view.pane_id, "reopen", str(row.number)),
+                on_click=actions.reopen,
+                args=(view.pane_id, row.number),
+                disabled=row.current,
+                type="tertiary",
+            )
 
 
 def _buttons(view: PaneView, actions: PaneActions) -> None:
@@ -196,9 +249,16 @@ def _buttons(view: PaneView, actions: PaneActions) -> None:
             key=widget_key("pane", view.pane_id, "reset"),
             on_click=actions.reset,
             args=(view.pane_id,),
-            help=t("pane.reset_help"),
+            help=t("pane.reset_help")
+            + " "
+            + t(
+                "pane.reset_help_parts",
+                parts=part_names(view.info.per_conversation),
+                kept=part_names(view.info.carries_over),
+            ),
             type="tertiary",
         )
+        _conversation_list(view, actions)
         st.button(
             ":material/close:",
             key=widget_key("pane", view.pane_id, "remove"),

@@ -1,0 +1,131 @@
+"""Compare with several conversations of one user (issue 22): one click starts the next conversation in
+every pane, each pane says which conversation it shows and what carried over, earlier ones reopen, and
+Reset and "Forget this user's long-term memory" are two actions."""
+
+from __future__ import annotations
+
+from memory_demos import compare
+from memory_demos.i18n import t
+from memory_demos.session import KEY_PREFIX, LabSession, widget_key
+from memory_demos.ui.state_view import literal_markdown
+from tests.helpers import open_inspector
+from tests.test_app_pages import EN, focus_view, open_app, pane_badges, panes, send
+from tests.test_compare import send_and_wait
+
+NAME_MESSAGE = "Hi, my name is Mara and I live in Lisbon."
+
+
+def session_with(*strategy_ids: str) -> LabSession:
+    session = LabSession({KEY_PREFIX + "panes_initialised": True})
+    session.panes.extend(session.new_pane(sid) for sid in strategy_ids)
+    return session
+
+
+def test_new_conversation_in_every_pane_the_store_answers_and_the_thread_refuses() -> None:
+    session = session_with("long_term", "agent", "buffer")
+    assert send_and_wait(session, NAME_MESSAGE)
+    first_ids = [pane.conversation_id for pane in session.panes]
+    compare.new_conversation(session)
+    assert session.take_flashes()[-1].message == t("compare.new_conversation_done", n="2")
+    assert [pane.conversation_number for pane in session.panes] == [2, 2, 2]
+    assert all(pane.turns == [] for pane in session.panes)
+    assert [pane.conversation_id for pane in session.panes] != first_ids
+    assert send_and_wait(session, "What's my name?")
+    long_term, agent, buffer = (pane.turns[-1] for pane in session.panes)
+    assert "Mara" in long_term.reply
+    assert "Mara" not in agent.reply and "Mara" not in buffer.reply
+    # Why, in the state: the fact came from the user's store, the agent's thread is a new one.
+    assert any(item["from_earlier_conversation"] for item in long_term.state["items"])
+    assert agent.state["thread_id"].endswith(session.panes[1].conversation_id)
+    assert all("Mara" not in m["content"] for m in agent.state["messages"])
+
+
+def test_an_earlier_conversation_reopens_as_it_was_left() -> None:
+    session = session_with("agent", "buffer")
+    assert send_and_wait(session, NAME_MESSAGE)
+    compare.new_conversation(session)
+    assert send_and_wait(session, "I like green tea.")
+    agent = session.panes[0]
+    rows = agent.conversations()
+    assert [(r.number, r.messages, r.current) for r in rows] == [(1, 1, False), (2, 1, True)]
+    compare.reopen_conversation(session, agent.pane_id, 1)
+    assert agent.conversation_number == 1 and agent.turns[0].user_text == NAME_MESSAGE
+    assert session.panes[1].conversation_number == 2  # only that pane switched
+    assert send_and_wait(session, "What's my name?")
+    assert "Mara" in agent.turns[-1].reply and "Mara" not in session.panes[1].turns[-1].reply
+    compare.reopen_conversation(session, agent.pane_id, 2)
+    assert [t.user_text for t in agent.turns] == ["I like green tea."]
+
+
+def test_reset_clears_the_conversation_and_forget_deletes_the_users_memory() -> None:
+    session = session_with("long_term", "buffer")
+    assert send_and_wait(session, NAME_MESSAGE)
+    long_term = session.panes[0]
+    compare.reset_pane(session, long_term.pane_id)
+    assert long_term.turns == [] and long_term.strategy is not None
+    assert long_term.strategy.snapshot()["items"], "Reset deleted the user's facts"
+    compare.forget_user(session)
+    assert session.take_flashes()[-1].message == t("compare.forget_user_done", panes="1")
+    assert long_term.strategy.snapshot()["items"] == []
+    assert send_and_wait(session, "What's my name?")
+    assert "Mara" not in long_term.turns[-1].reply
+
+
+def test_forget_says_when_no_pane_keeps_anything_per_user() -> None:
+    session = session_with("buffer", "window")
+    compare.forget_user(session)
+    assert session.take_flashes()[-1].message == t("compare.forget_user_none")
+
+
+def test_a_pane_rebuilt_keeps_its_number_and_closes_its_earlier_conversations() -> None:
+    session = session_with("agent", "buffer")
+    assert send_and_wait(session, NAME_MESSAGE)
+    compare.new_conversation(session)
+    pane = session.panes[0]
+    earlier = pane.earlier[0].strategy
+    compare.apply_params(session, pane.pane_id, {"tools": False})
+    assert pane.conversation_number == 2 and pane.earlier == []
+    assert earlier._closed  # the earlier conversation's saver connection was released
+
+
+def test_compare_page_new_conversation_and_state_view_in_both_languages() -> None:
+    at = open_app("pages/compare.py")
+    for strategy_id in ("long_term", "agent"):
+        at.selectbox(key=widget_key("add_strategy")).set_value(strategy_id).run()
+        at.button[[b.label for b in at.button].index(EN["compare.add_pane"])].click().run()
+    long_index, agent_index = len(panes(at)) - 2, len(panes(at)) - 1
+    send(at, NAME_MESSAGE)
+    at.button(key=widget_key("new_conversation")).click().run()
+    assert not at.exception
+    send(at, "What's my name?")
+    long_term, agent = panes(at)[long_index], panes(at)[agent_index]
+    assert "Mara" in long_term.turns[-1].reply and "Mara" not in agent.turns[-1].reply
+    badges = pane_badges(at, long_index)
+    conversation = next(tip for text, tip in badges if EN["pane.conversation"].format(n=2) in text)
+    assert "facts about the user" in conversation
+    captions = [c.value for c in at.caption]
+    assert any(EN["pane.carried_over"].format(parts="facts about the user") in c for c in captions)
+    assert any(EN["pane.started_empty"].format(parts="messages") in c for c in captions)
+    open_inspector(at, long_index, "state")
+    dialog = focus_view(at)
+    text = " ".join(m.value for m in dialog.markdown)
+    assert EN["focus.conversation"].format(n=2) in text
+    parts = next(
+        tb.value for tb in dialog.table if literal_markdown(EN["state.column.part"]) in tb.value.columns
+    )
+    rows = {tuple(row) for row in parts.itertuples(index=False)}
+    assert rows == {
+        tuple(map(literal_markdown, ("messages", "per conversation", "starts empty"))),
+        tuple(
+            map(literal_markdown, ("facts about the user", "per user, across conversations", "carried over"))
+        ),
+    }
+    # The same page in Chinese: the conversation badge and the forget button speak it.
+    at.segmented_control(key=widget_key("language_sidebar")).set_value("zh").run()
+    assert not at.exception
+    zh_badges = pane_badges(at, long_index)
+    assert any(
+        t("pane.conversation", "zh", n=2) in text and "关于用户的事实" in tip for text, tip in zh_badges
+    )
+    labels = [b.label for b in at.button]
+    assert t("compare.new_conversation", "zh") in labels and t("compare.forget_user", "zh") in labels
