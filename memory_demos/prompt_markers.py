@@ -13,6 +13,7 @@ SUMMARIZE = "summarize"
 EXTRACT_ENTITIES = "extract entities"
 SUMMARIZE_ENTITY = "summarize entity"
 EXTRACT_FACTS = "extract facts"
+MANAGE_MEMORIES = "manage memories"  # LangMem's memory store manager (background_memory)
 
 # Opening words of LangChain's prompts (langchain_classic.memory.prompt and SummarizationMiddleware).
 SUMMARY_MARKER = "Progressively summarize the lines of conversation provided"

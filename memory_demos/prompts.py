@@ -12,6 +12,7 @@ Message:
 
 LONG_TERM_FACTS_HEADER = "Known facts about the user (from the long-term store):"
 SUMMARY_HEADER = "Summary of the earlier conversation:"
+LANGMEM_MEMORIES_HEADER = "Memories about the user (formed in the background by LangMem's memory manager):"
 RETRIEVED_HEADER = "Possibly relevant earlier lines (retrieved by similarity):"
 
 # Self-edited memory blocks (the memory_blocks strategy): the section the middleware adds to the system

@@ -146,6 +146,7 @@ TEXTS: dict[str, str] = {
     "purpose.extract_entities": "extract entities",
     "purpose.summarize_entity": "summarize entity",
     "purpose.extract_facts": "extract facts",
+    "purpose.manage_memories": "manage memories",
     "tokens.hidden_calls": "Memory made {n} extra model call(s) you never see in the chat:",
     "tokens.no_hidden_calls": "No hidden memory calls this turn.",
     "tokens.prompt_messages": "Prompt messages",

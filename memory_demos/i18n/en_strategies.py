@@ -23,6 +23,13 @@ TEXTS: dict[str, str] = {
         "so it would renew this TTL as {minutes} min (0: the item expires at its first read). Use a multiple "
         "of 60 seconds, or refresh_on_read=false (then the item expires {value} s after it was written)."
     ),
+    "strategy.note.memory_formed": (
+        "Memory manager run {run} processed turn {turns} after this reply: {writes} write(s); what it formed "
+        "is available from turn {available}."
+    ),
+    "strategy.note.manager_failed": (
+        "Memory manager run {run} failed ({error}); the reply stands, no memory was formed."
+    ),
     "strategy.error.hybrid_over_budget": (
         "The system prompt and this message alone take {tokens} tokens, over hybrid.max_tokens={budget}. "
         "Raise hybrid.max_tokens or send a shorter message; nothing was sent."

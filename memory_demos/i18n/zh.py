@@ -125,6 +125,7 @@ TEXTS: dict[str, str] = {
     "purpose.extract_entities": "抽取实体",
     "purpose.summarize_entity": "更新实体摘要",
     "purpose.extract_facts": "抽取事实",
+    "purpose.manage_memories": "管理记忆",
     "tokens.hidden_calls": "记忆额外调用了模型 {n} 次，这些调用不会出现在聊天中：",
     "tokens.no_hidden_calls": "本轮没有隐藏的记忆调用。",
     "tokens.prompt_messages": "提示词消息",

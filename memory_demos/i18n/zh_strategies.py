@@ -19,6 +19,11 @@ TEXTS: dict[str, str] = {
         "续期为 {minutes} 分钟（0：该项在第一次读取时就过期）。请使用 60 秒的整数倍，或设置 "
         "refresh_on_read=false（这样该项在写入 {value} 秒后过期）。"
     ),
+    "strategy.note.memory_formed": (
+        "记忆管理器第 {run} 次运行在这次回答之后处理了第 {turns} 轮：写入 {writes} 次；"
+        "形成的记忆从第 {available} 轮起可用。"
+    ),
+    "strategy.note.manager_failed": "记忆管理器第 {run} 次运行失败（{error}）；回答不受影响，没有形成记忆。",
     "strategy.error.hybrid_over_budget": (
         "仅系统提示词和这条消息就占用 {tokens} 个词元，超过 hybrid.max_tokens={budget}。"
         "请调高 hybrid.max_tokens 或发送更短的消息；未发送任何内容。"

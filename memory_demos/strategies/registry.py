@@ -14,6 +14,7 @@ from typing import Any
 from memory_demos.strategies import (
     agent,
     agent_trim,
+    background_memory,
     buffer,
     combined,
     context_editing,
@@ -23,6 +24,7 @@ from memory_demos.strategies import (
     langgraph,
     long_term,
     memory_blocks,
+    memory_tools,
     semantic_store,
     summarization,
     summary,
@@ -57,6 +59,8 @@ STRATEGIES: tuple[type[Strategy], ...] = (
     semantic_store.STRATEGY,
     context_editing.STRATEGY,
     memory_blocks.STRATEGY,
+    memory_tools.STRATEGY,
+    background_memory.STRATEGY,
 )
 
 

@@ -26,6 +26,7 @@ from memory_demos.providers.offline_model.answers import (
 )
 from memory_demos.providers.offline_model.facts import extract_facts
 from memory_demos.providers.offline_model.knowledge import Knowledge, knowledge_of
+from memory_demos.providers.offline_model.langmem_prompts import langmem_reply
 from memory_demos.providers.offline_model.lexicon import (
     CJK,
     DONT_KNOW_ALL_EN,
@@ -125,6 +126,9 @@ def compose_reply(
     chatty_entities: bool = False,
 ) -> Reply:
     """Everything the model says, as a pure function of its prompt (and its switches)."""
+    langmem = langmem_reply(messages, tools, compose_reply)  # LangMem's manager prompt and memory tools
+    if langmem is not None:
+        return langmem
     found = _prompt_kind(messages)
     if found is not None:
         kind, prompt = found
