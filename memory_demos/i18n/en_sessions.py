@@ -9,6 +9,7 @@ TEXTS: dict[str, str] = {
     "memory.part.vectors": "vector collection",
     "memory.part.facts": "facts about the user",
     "memory.part.exchanges": "stored exchanges",
+    "memory.part.memories": "memories (LangMem)",
     "memory.scope.conversation": "per conversation",
     "memory.scope.user": "per user, across conversations",
     "scenario.session_form": (

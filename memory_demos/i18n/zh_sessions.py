@@ -8,6 +8,7 @@ TEXTS: dict[str, str] = {
     "memory.part.vectors": "向量集合",
     "memory.part.facts": "关于用户的事实",
     "memory.part.exchanges": "存储的对话轮",
+    "memory.part.memories": "记忆（LangMem）",
     "memory.scope.conversation": "按对话",
     "memory.scope.user": "按用户，跨对话",
     "scenario.session_form": (

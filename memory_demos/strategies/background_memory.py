@@ -10,9 +10,9 @@ When the manager runs depends on ``clock``:
 
 - ``turns`` (the default, and what ``replay`` and the scorecard use): a scenario clock that counts user
   messages. The exchange of turn *t* is processed right after the reply of turn *t* + ``delay``
-  (``delay=0``: right after its own reply), so its memories are available from turn *t* + ``delay`` + 1,
-  the same on every run. The executor is handed each due run with ``after_seconds=0`` and waited for, so
-  its model calls are counted in the turn they ran in.
+  (``delay=0``: right after its own reply; 1 by default), so its memories are available from turn
+  *t* + ``delay`` + 1, the same on every run. The executor is handed each due run with
+  ``after_seconds=0`` and waited for, so its model calls are counted in the turn they ran in.
 - ``seconds``: LangMem's own quiet delay. Each reply submits everything not yet processed with
   ``after_seconds=delay`` for this thread; a new message within the delay cancels the pending run and
   submits again (the executor's debounce), so memories form only once the conversation goes quiet.
@@ -33,7 +33,14 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from memory_demos.i18n import Message
 from memory_demos.prompt_markers import MANAGE_MEMORIES
 from memory_demos.prompts import LANGMEM_MEMORIES_HEADER
-from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo, Threshold, TokenListener
+from memory_demos.strategies.base import (
+    MemoryPart,
+    ParamSpec,
+    StrategyContext,
+    StrategyInfo,
+    Threshold,
+    TokenListener,
+)
 from memory_demos.strategies.memory_tools import build_window_middleware
 from memory_demos.strategies.shared.checkpointed_graph import (
     CheckpointedGraphStrategy,
@@ -106,7 +113,7 @@ INFO = StrategyInfo(
         ),
         ParamSpec(
             "delay",
-            2,
+            1,
             "How long after a turn the manager processes it: further turns (clock=turns; 0: right after "
             "its reply) or seconds of quiet (clock=seconds).",
             minimum=0,
@@ -118,6 +125,7 @@ INFO = StrategyInfo(
         EMBEDDINGS_PARAM,
     ),
     thresholds=(Threshold("recent_turns", "keep", "exchanges"),),
+    keeps=(MemoryPart("messages", "conversation"), MemoryPart("memories", "user")),
 )
 
 
@@ -200,8 +208,7 @@ class BackgroundMemoryStrategy(CheckpointedGraphStrategy):
         from langmem import ReflectionExecutor, create_memory_store_manager
 
         self.memories = MemoryStore(
-            self.context,
-            self.params["store"],
+            self,
             self.embeddings(),
             ["content.content"],
             "background_memory.store=postgres",
@@ -355,12 +362,16 @@ class BackgroundMemoryStrategy(CheckpointedGraphStrategy):
         self._unprocessed = unprocessed  # a failed reply hands nothing to the manager
 
     def clear(self) -> None:
-        """Forget this conversation's thread, what waits for the manager and the user's memories."""
+        """Forget this conversation's thread and what waits for the manager; the user's memories stay
+        (``forget_user``)."""
         super().clear()
         self._unprocessed = []
+        self.writes.clear()
+
+    def forget_user(self) -> None:
+        """Delete the user's memories, in every conversation of theirs."""
         if self.memories is not None:
             self.memories.clear()
-        self.writes.clear()
 
     def close(self) -> None:
         super().close()

@@ -20,7 +20,9 @@ ThresholdScope = Literal["prompt", "messages", "history"]
 # own), or the user, across all of their conversations (a LangGraph store namespace ("users", user_id, ...)).
 MemoryScope = Literal["conversation", "user"]
 # The parts a memory can keep; each is a catalogue key ``memory.part.<name>``.
-MemoryPartName = Literal["messages", "summary", "entities", "vectors", "facts", "exchanges", "blocks"]
+MemoryPartName = Literal[
+    "messages", "summary", "entities", "vectors", "facts", "exchanges", "blocks", "memories"
+]
 
 
 class InputError(ValueError):

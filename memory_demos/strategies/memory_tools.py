@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, Any, NotRequired
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, RemoveMessage, ToolMessage
 
-from memory_demos.strategies.base import ParamSpec, StrategyContext, StrategyInfo, Threshold, TokenListener
+from memory_demos.strategies.base import (
+    MemoryPart,
+    ParamSpec,
+    StrategyContext,
+    StrategyInfo,
+    Threshold,
+    TokenListener,
+)
 from memory_demos.strategies.shared.checkpointed_graph import (
     CheckpointedGraphStrategy,
     open_postgres_saver,
@@ -75,6 +82,7 @@ INFO = StrategyInfo(
         EMBEDDINGS_PARAM,
     ),
     thresholds=(Threshold("recent_turns", "keep", "exchanges"),),
+    keeps=(MemoryPart("messages", "conversation"), MemoryPart("memories", "user")),
 )
 
 
@@ -158,9 +166,7 @@ class MemoryToolsStrategy(CheckpointedGraphStrategy):
         from langchain.agents import create_agent
         from langmem import create_manage_memory_tool, create_search_memory_tool
 
-        self.memories = MemoryStore(
-            self.context, self.params["store"], self.embeddings(), ["content"], "memory_tools.store=postgres"
-        )
+        self.memories = MemoryStore(self, self.embeddings(), ["content"], "memory_tools.store=postgres")
         namespace = self.memories.namespace
         tools = [
             create_manage_memory_tool(namespace=namespace),
@@ -216,6 +222,7 @@ class MemoryToolsStrategy(CheckpointedGraphStrategy):
                 self.writes[index] = dataclasses.replace(write, tokens=rounds[round_index].total_tokens)
         if turn.ok and AUDIT_KEY in turn.state:
             turn.state.update(audit_state(self.writes))
+            turn.state["writes_this_turn"] = audit_rows([w for w in self.writes if w.turn == number])
         return turn
 
     # -- Strategy hooks ---------------------------------------------------------------------
@@ -232,11 +239,15 @@ class MemoryToolsStrategy(CheckpointedGraphStrategy):
         self._turn_rounds, self._searches = {}, []
 
     def clear(self) -> None:
-        """Forget this conversation's thread and the user's memories."""
+        """Forget this conversation's thread; the user's memories stay (``forget_user``)."""
         super().clear()
+        self.writes.clear()
+        self._turn_rounds, self._searches = {}, []
+
+    def forget_user(self) -> None:
+        """Delete the user's memories, in every conversation of theirs."""
         if self.memories is not None:
             self.memories.clear()
-        self.writes.clear()
 
     def close(self) -> None:
         super().close()

@@ -4,8 +4,9 @@ An ``InMemoryStore`` with the vector index the project ships (``index={"embed", 
 ``search_memory`` and the store manager's own search rank memories by meaning. As in ``semantic_store``,
 the index lives in this process: with ``store=sqlite|postgres`` every write is also made in a
 ``SqliteStore``/``PostgresStore`` without an index, and a new object re-embeds those items into its index,
-so the memories outlive a restart. The namespace is ``("memories", <user>)``: a user's memories are
-shared by all of their conversations.
+so the memories outlive a restart. The namespace is ``("memories", <user>, <strategy>)``: a user's
+memories are shared by all of their conversations (with ``store=memory`` through the user's shared
+in-process backends), and the two LangMem strategies, which write different shapes, never mix theirs.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from memory_demos import storage
-from memory_demos.strategies.base import ParamSpec, StrategyContext
+from memory_demos.strategies.base import ParamSpec, Strategy, StrategyContext
 from memory_demos.strategies.shared.langgraph_store import (
     STORE_FILE,
     namespace_label,
@@ -41,9 +42,9 @@ STORE_PARAM = ParamSpec(
 )
 
 
-def memory_namespace(context: StrategyContext) -> tuple[str, ...]:
-    """``("memories", <user>)``: LangMem's own layout, one namespace per user."""
-    return ("memories", namespace_label(context.user_id))
+def memory_namespace(context: StrategyContext, strategy_id: str) -> tuple[str, ...]:
+    """``("memories", <user>, <strategy>)``: LangMem's own layout (one namespace per user), per strategy."""
+    return ("memories", namespace_label(context.user_id), strategy_id)
 
 
 def memory_content(value: dict[str, Any]) -> str:
@@ -59,18 +60,26 @@ class MemoryStore:
     """The indexed in-process store and, for ``store=sqlite|postgres``, its durable copy."""
 
     def __init__(
-        self, context: StrategyContext, where: str, embeddings: Embeddings, fields: Sequence[str], what: str
+        self,
+        strategy: Strategy,
+        embeddings: Embeddings,
+        fields: Sequence[str],
+        what: str,
     ) -> None:
         from langgraph.store.memory import InMemoryStore
 
-        self.namespace = memory_namespace(context)
-        self.where = where
+        context = strategy.context
+        self.namespace = memory_namespace(context, strategy.info.id)
+        self.where = where = strategy.params["store"]
         # 384 for both shipped models; measured, so OpenAI's or a test's embeddings get their own size.
         self.dims = len(embeddings.embed_query("dimensions"))
         self.fields = list(fields)
-        self.store: BaseStore = InMemoryStore(
-            index={"embed": embeddings, "dims": self.dims, "fields": self.fields}
-        )
+        index = {"embed": embeddings, "dims": self.dims, "fields": self.fields}
+        if where == "memory":  # shared by this user's conversations, as a process keeps it
+            name = f"store.{strategy.embedding_model()}.{self.dims}"
+            self.store: BaseStore = strategy.shared_backend(name, lambda: InMemoryStore(index=index))
+        else:  # the index lives in this object; the durable copy is re-embedded into it
+            self.store = InMemoryStore(index=index)
         self._durable: BaseStore | None = None
         self._connection: Any = None
         if where == "sqlite":
