@@ -4,9 +4,10 @@
 message, the conversation inside ``<session_…>`` and, when memories exist, their ``<instance id=…>``
 documents) with the ``Memory`` tool bound, and ``PatchDoc``/``RemoveDoc`` once there is something to
 patch. The model answers with tool calls: ``Memory(content=…)`` for each statement worth keeping that no
-memory holds yet, ``PatchDoc`` replacing the content of the memory a change contradicts. After the agent's
-``manage_memory``/``search_memory`` tools answered, the reply is the usual one, read from the memories
-found (put in a system block) and the turn's own messages. What this model cannot produce (a prompt
+memory holds yet, ``PatchDoc`` replacing the content of the memory a change contradicts. With the agent's
+``manage_memory``/``search_memory`` tools bound it saves what the message states and searches before it
+answers a question (``plan_memory_call``); once they answered, the reply is the usual one, read from the
+memories found (put in a system block) and the turn's own messages. What this model cannot produce (a prompt
 shape or tool it does not know) raises ``UnsupportedLangMemCall``: a failed call to show, never a
 made-up answer.
 """
@@ -14,6 +15,7 @@ made-up answer.
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -21,16 +23,13 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from memory_demos.providers.offline_model.answers import Reply
-from memory_demos.providers.offline_model.reader import read_prompt
-from memory_demos.providers.offline_model.text import content_text
+from memory_demos.providers.offline_model.facts import extract_facts
+from memory_demos.providers.offline_model.reader import Said, read_prompt
+from memory_demos.providers.offline_model.text import content_text, is_chinese
 from memory_demos.providers.offline_model.tools import (
     MANAGE_MEMORY,
     SEARCH_MEMORY,
     call_id,
-    memory_changed_by,
-    memory_text,
-    memory_values,
-    plan_memory_call,
     statements_worth_keeping,
     tool_names,
 )
@@ -174,4 +173,97 @@ def langmem_reply(
     names = tool_names(tools)
     if {MANAGE_MEMORY, SEARCH_MEMORY} & set(names) or (messages and after_memory_tools(messages)):
         return plan_memory_call(messages, names) or answer_from_memories(messages, compose)
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# The agent's memory tools: which to call next, from what the message states or asks
+
+
+def memory_text(clause: str) -> str:
+    """A statement as a memory: the user's words, a capital first and a full stop last."""
+    text = clause.strip()
+    if not text:
+        return text
+    if is_chinese(text):
+        return text if text.endswith(("。", "！", "？")) else f"{text}。"
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+def memory_values(result: str) -> list[tuple[str, str, str]]:
+    """(created_at, key, content) of each memory a ``search_memory`` result lists (its JSON).
+
+    Items the tool wrote hold ``{"content": text}``; the store manager's hold ``{"kind", "content":
+    {"content": text}}``. Anything else is left out.
+    """
+    try:
+        items = json.loads(result)
+    except ValueError:
+        return []
+    found = []
+    for item in items if isinstance(items, list) else []:
+        value = item.get("value") if isinstance(item, dict) else None
+        content = value.get("content") if isinstance(value, dict) else None
+        if isinstance(content, dict):
+            content = content.get("content")
+        if isinstance(content, str) and content.strip():
+            found.append((str(item.get("created_at", "")), str(item.get("key", "")), content))
+    return found
+
+
+def _turn_tool_results(messages: Sequence[BaseMessage]) -> list[ToolMessage]:
+    last_human = max((i for i, m in enumerate(messages) if m.type == "human"), default=-1)
+    return [m for m in messages[last_human + 1 :] if isinstance(m, ToolMessage)]
+
+
+def plan_memory_call(messages: Sequence[BaseMessage], names: Sequence[str]) -> Reply | None:
+    """The next memory tool call of this turn, or None when it is time to answer.
+
+    A statement worth keeping is saved (``manage_memory``, one call each; a change is searched for first,
+    so the memory it contradicts is updated rather than doubled); a question is searched for
+    (``search_memory``) before it is answered. Each tool runs at most once a turn.
+    """
+    if not messages or messages[-1].type not in {"human", "tool"}:
+        return None
+    reading = read_prompt(messages)
+    current = reading.user_messages - 1
+    if current < 0:
+        return None
+    results = _turn_tool_results(messages)
+    saved = any(m.name == MANAGE_MEMORY for m in results)
+    searched = [m for m in results if m.name == SEARCH_MEMORY]
+    text = next(content_text(m) for m in reversed(messages) if m.type == "human")
+    keep = statements_worth_keeping(reading, current) if MANAGE_MEMORY in names and not saved else []
+    asks = any(s.question for s in reading.said if s.message == current and s.source == "user")
+    if SEARCH_MEMORY in names and not searched and (asks or any(_changes(s) for s in keep)):
+        args = {"query": text}
+        return Reply("", ({"name": SEARCH_MEMORY, "args": args, "id": call_id(SEARCH_MEMORY, args, text)},))
+    if not keep:
+        return None
+    memories = [(key, content) for m in searched for _, key, content in memory_values(content_text(m))]
+    calls = []
+    for statement in keep:
+        content = memory_text(statement.text)
+        target = memory_changed_by(content, memories) if _changes(statement) else None
+        args: dict[str, Any] = {"content": content, "action": "create"}
+        if target is not None:
+            args = {"content": content, "action": "update", "id": target}
+        calls.append({"name": MANAGE_MEMORY, "args": args, "id": call_id(MANAGE_MEMORY, args, text)})
+    return Reply("", tuple(calls))
+
+
+def _changes(statement: Said) -> bool:
+    """Whether a statement changes or takes back a fact ("I moved to Porto", "I no longer…")."""
+    return statement.change or any(f.change or f.negated for f in extract_facts(statement.text))
+
+
+def memory_changed_by(content: str, memories: Sequence[tuple[str, str]]) -> str | None:
+    """The key of the memory whose fact ``content`` changes: same person and key, another value."""
+    new = {(f.subject, f.key): f for f in extract_facts(content)}
+    for key, text in memories:
+        for fact in extract_facts(text):
+            said = new.get((fact.subject, fact.key))
+            if said is not None and (said.value, said.negated) != (fact.value, fact.negated):
+                return key
     return None

@@ -1,5 +1,5 @@
-"""Tool calls: the weather and order tools, answers from their results, memory-block edits and LangMem's
-memory tools."""
+"""Tool calls: the weather and order tools, answers from their results, memory-block edits, and what a
+message states that LangMem's memory tools should keep."""
 
 from __future__ import annotations
 
@@ -314,7 +314,7 @@ def block_edit_turn(
 
 
 # --------------------------------------------------------------------------------------------
-# LangMem's memory tools: save what the user states about themselves, search before answering
+# LangMem's memory tools: what a message states that is worth saving (planned in ``langmem_prompts``)
 
 MANAGE_MEMORY = "manage_memory"
 SEARCH_MEMORY = "search_memory"
@@ -339,92 +339,3 @@ def statements_worth_keeping(reading: Reading, message: int) -> list[Said]:
         and s.about
         and not (s.question or s.hypothetical or s.retracted or s.dropped)
     ]
-
-
-def memory_text(clause: str) -> str:
-    """A statement as a memory: the user's words, a capital first and a full stop last."""
-    text = clause.strip()
-    if not text:
-        return text
-    if is_chinese(text):
-        return text if text.endswith(("。", "！", "？")) else f"{text}。"
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else f"{text}."
-
-
-def memory_values(result: str) -> list[tuple[str, str, str]]:
-    """(created_at, key, content) of each memory a ``search_memory`` result lists (its JSON).
-
-    Items the tool wrote hold ``{"content": text}``; the store manager's hold ``{"kind", "content":
-    {"content": text}}``. Anything else is left out.
-    """
-    try:
-        items = json.loads(result)
-    except ValueError:
-        return []
-    found = []
-    for item in items if isinstance(items, list) else []:
-        value = item.get("value") if isinstance(item, dict) else None
-        content = value.get("content") if isinstance(value, dict) else None
-        if isinstance(content, dict):
-            content = content.get("content")
-        if isinstance(content, str) and content.strip():
-            found.append((str(item.get("created_at", "")), str(item.get("key", "")), content))
-    return found
-
-
-def _turn_tool_results(messages: Sequence[BaseMessage]) -> list[ToolMessage]:
-    last_human = max((i for i, m in enumerate(messages) if m.type == "human"), default=-1)
-    return [m for m in messages[last_human + 1 :] if isinstance(m, ToolMessage)]
-
-
-def plan_memory_call(messages: Sequence[BaseMessage], names: Sequence[str]) -> Reply | None:
-    """The next memory tool call of this turn, or None when it is time to answer.
-
-    A statement worth keeping is saved (``manage_memory``, one call each; a change is searched for first,
-    so the memory it contradicts is updated rather than doubled); a question is searched for
-    (``search_memory``) before it is answered. Each tool runs at most once a turn.
-    """
-    if not messages or messages[-1].type not in {"human", "tool"}:
-        return None
-    reading = read_prompt(messages)
-    current = reading.user_messages - 1
-    if current < 0:
-        return None
-    results = _turn_tool_results(messages)
-    saved = any(m.name == MANAGE_MEMORY for m in results)
-    searched = [m for m in results if m.name == SEARCH_MEMORY]
-    text = next(content_text(m) for m in reversed(messages) if m.type == "human")
-    keep = statements_worth_keeping(reading, current) if MANAGE_MEMORY in names and not saved else []
-    asks = any(s.question for s in reading.said if s.message == current and s.source == "user")
-    if SEARCH_MEMORY in names and not searched and (asks or any(_changes(s) for s in keep)):
-        args = {"query": text}
-        return Reply("", ({"name": SEARCH_MEMORY, "args": args, "id": call_id(SEARCH_MEMORY, args, text)},))
-    if not keep:
-        return None
-    memories = [(key, content) for m in searched for _, key, content in memory_values(content_text(m))]
-    calls = []
-    for statement in keep:
-        content = memory_text(statement.text)
-        target = memory_changed_by(content, memories) if _changes(statement) else None
-        args: dict[str, Any] = {"content": content, "action": "create"}
-        if target is not None:
-            args = {"content": content, "action": "update", "id": target}
-        calls.append({"name": MANAGE_MEMORY, "args": args, "id": call_id(MANAGE_MEMORY, args, text)})
-    return Reply("", tuple(calls))
-
-
-def _changes(statement: Said) -> bool:
-    """Whether a statement changes or takes back a fact ("I moved to Porto", "I no longer…")."""
-    return statement.change or any(f.change or f.negated for f in extract_facts(statement.text))
-
-
-def memory_changed_by(content: str, memories: Sequence[tuple[str, str]]) -> str | None:
-    """The key of the memory whose fact ``content`` changes: same person and key, another value."""
-    new = {(f.subject, f.key): f for f in extract_facts(content)}
-    for key, text in memories:
-        for fact in extract_facts(text):
-            said = new.get((fact.subject, fact.key))
-            if said is not None and (said.value, said.negated) != (fact.value, fact.negated):
-                return key
-    return None
