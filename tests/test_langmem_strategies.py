@@ -100,7 +100,7 @@ def test_replay_json_recalls_three_facts_and_shows_each_write_with_its_turn(
     data = json.loads(capsys.readouterr().out)
     runs = {run["strategy"]: run for run in data["results"]}
     for strategy_id, run in runs.items():
-        assert run["recall"] == {"passed": 3, "asked": 3, "failed": 0}, strategy_id
+        assert (run["recall"]["passed"], run["recall"]["asked"]) == (3, 3), strategy_id
         trail = run["turns"][-1]["state"]["audit_trail"]
         written = {w["value"]: w for w in trail}
         assert {"My name is Mara.", "I live in Lisbon.", "My order number is A-1234."} <= set(written)
