@@ -148,7 +148,7 @@ def test_memories_are_the_real_langchain_classic_classes(built: list[Strategy]) 
 
     vector = built[CLASSIC_IDS.index("vector")]
     assert isinstance(vector.memory.retriever.vectorstore, Chroma)
-    assert vector.memory.retriever.search_kwargs == {"k": 2}
+    assert vector.memory.retriever.search_kwargs == {"k": 3}
 
 
 def test_each_strategy_has_its_own_entity_store_and_cache(built: list[Strategy]) -> None:
@@ -348,7 +348,7 @@ def test_vector_memory_retrieves_the_turn_that_stated_the_name() -> None:
     turn = run.turns[NAME_RECALL_TURN]
     hits = turn.state["hits"]
     assert turn.state["query"] == "What's my name?"
-    assert len(hits) == 2
+    assert len(hits) == 3
     assert any("Mara" in hit["text"] and NAME_TURN in hit["text"] for hit in hits)
     assert all(-1.0 <= hit["similarity"] <= 1.0 for hit in hits)
     assert [hit["similarity"] for hit in hits] == sorted((hit["similarity"] for hit in hits), reverse=True)

@@ -49,7 +49,7 @@ from memory_demos.strategies.shared.langgraph_store import (
 )
 from memory_demos.strategies.shared.paging import paged
 from memory_demos.strategies.turn_trim import split_turns
-from memory_demos.strategies.vector import system_with_retrieved
+from memory_demos.strategies.vector import DEFAULT_K, system_with_retrieved
 
 if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -79,7 +79,7 @@ INFO = StrategyInfo(
     params=(
         ParamSpec(
             "k",
-            2,
+            DEFAULT_K,
             "Past exchanges found by store.search(query=...) and sent with each message.",
             minimum=1,
             help_zh="用 store.search(query=...) 找到、随每条消息发送的过往对话轮数。",

@@ -24,6 +24,12 @@ from memory_demos.strategies.shared.classic import ClassicStrategy, import_class
 from memory_demos.strategies.shared.embedding_param import EMBEDDINGS_PARAM
 
 COLLECTION_PREFIX = "memory_lab_vector_"
+# Past exchanges retrieved by default. A fact that changed leaves two lines on one topic (the old value
+# and the new one), and other lines on that topic compete with them: in retractions_zh, 我住在哪里？
+# ranks 我住在北京 and 我哥哥小王住在广州 above 搬到上海了 whatever the stored replies say (measured with
+# echoed, constant and empty replies), so two hits kept the stale line and lost the change.
+# Shared with ``semantic_store``.
+DEFAULT_K = 3
 
 INFO = StrategyInfo(
     id="vector",
@@ -40,7 +46,7 @@ INFO = StrategyInfo(
         # Chroma converts k to a C integer: without a bound, a huge k ends in an OverflowError text.
         ParamSpec(
             "k",
-            2,
+            DEFAULT_K,
             "Past exchanges retrieved by similarity and sent with each message.",
             minimum=1,
             maximum=1000,
