@@ -157,14 +157,15 @@ def test_each_step_has_source_pitfalls_and_texts_in_both_languages(step_id: str)
     assert isinstance(step.meant_to_match, bool)
 
 
-def test_decision_helper_covers_three_situations_with_real_strategies() -> None:
+def test_decision_helper_covers_four_situations_with_real_strategies() -> None:
     situations = [rec.situation for rec in retired_step.SITUATIONS]
-    assert situations == ["faq", "multi_session", "profile"]
+    assert situations == ["faq", "multi_session", "profile", "self_managed"]
     known = set(available_ids())
     for situation in situations:
         recommendation = retired_step.recommend(situation)
         assert set(recommendation.strategies) <= known
     assert "long_term" in retired_step.recommend("profile").strategies
+    assert "memory_blocks" in retired_step.recommend("self_managed").strategies
     with pytest.raises(KeyError):
         retired_step.recommend("chess bot")
 

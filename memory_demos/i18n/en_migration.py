@@ -318,4 +318,20 @@ TEXTS: dict[str, str] = {
     "migration.retired.situation.profile.watch_out": (
         "Namespace by an authenticated user id and never store secrets (passwords, hints) as facts."
     ),
+    "migration.retired.situation.self_managed.label": "An agent that decides itself what to remember",
+    "migration.retired.situation.self_managed.pattern": (
+        "Memory the agent edits with tools, replacing entity memory's fixed extraction rule: labelled "
+        "blocks (human, persona) in the agent's state, written into the system message before every model "
+        "call by a middleware and changed by tools that return Command(update=...) (memory_blocks, the "
+        "Letta / MemGPT pattern), beside a short window of messages."
+    ),
+    "migration.retired.situation.self_managed.why": (
+        "The model, not a rule, picks what is worth keeping and corrects it when the user does; the blocks "
+        "are always in the prompt, so nothing has to be retrieved, and the audit trail shows every edit."
+    ),
+    "migration.retired.situation.self_managed.watch_out": (
+        "Each edit is one more model call on the reply path (its tokens are the tool rounds); a model may "
+        "not save, or save wrongly; a block has a character limit, so refuse edits that do not fit instead "
+        "of clipping them (see the failure lab: a full memory block)."
+    ),
 }

@@ -275,4 +275,18 @@ TEXTS: dict[str, str] = {
     "migration.retired.situation.profile.watch_out": (
         "按已认证的用户 id 划分命名空间，绝不把密钥类信息（密码、提示问题）当作事实保存。"
     ),
+    "migration.retired.situation.self_managed.label": "由智能体自己决定记住什么",
+    "migration.retired.situation.self_managed.pattern": (
+        "由智能体用工具编辑的记忆，取代实体记忆固定的抽取规则：带标签的记忆块（human、persona）放在智能体状态里，"
+        "中间件在每次调用模型前把它们写进系统消息，工具返回 Command(update=...) 来修改它们"
+        "（memory_blocks，即 Letta / MemGPT 的做法），旁边只保留一小段最近的消息。"
+    ),
+    "migration.retired.situation.self_managed.why": (
+        "由模型而不是规则挑出值得保存的内容，并在用户更正时改掉；记忆块始终在提示词里，无需检索，"
+        "审计记录列出每一次编辑。"
+    ),
+    "migration.retired.situation.self_managed.watch_out": (
+        "每次编辑都在回复路径上多一次模型调用（这些词元算在工具轮次里）；模型可能不保存，或存错；"
+        "记忆块有字符上限，放不下的编辑应当拒绝而不是截断（见失败实验室：记忆块满了）。"
+    ),
 }

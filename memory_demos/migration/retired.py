@@ -72,11 +72,19 @@ SITUATIONS: tuple[Recommendation, ...] = (
         why_key="migration.retired.situation.profile.why",
         watch_out_key="migration.retired.situation.profile.watch_out",
     ),
+    Recommendation(
+        situation="self_managed",
+        label_key="migration.retired.situation.self_managed.label",
+        pattern_key="migration.retired.situation.self_managed.pattern",
+        strategies=("memory_blocks",),
+        why_key="migration.retired.situation.self_managed.why",
+        watch_out_key="migration.retired.situation.self_managed.watch_out",
+    ),
 )
 
 
 def recommend(situation: str) -> Recommendation:
-    """The recommendation for ``faq``, ``multi_session`` or ``profile``."""
+    """The recommendation for ``faq``, ``multi_session``, ``profile`` or ``self_managed``."""
     for recommendation in SITUATIONS:
         if recommendation.situation == situation:
             return recommendation
