@@ -200,17 +200,18 @@ def prompt_blocks(messages: Sequence[BaseMessage]) -> dict[str, list[str]]:
 
 
 def _worth_keeping(messages: Sequence[BaseMessage]) -> list[Said]:
-    """What the latest user message states that still stands: not a question, a supposition or taken back."""
+    """What the latest user message states that still stands: not a question, a supposition or taken back
+    (what ``reply.acknowledgement`` says back: nothing when no statement is about anyone)."""
     reading = read_prompt(messages)
     current = reading.user_messages - 1
-    return [
+    standing = [
         s
         for s in reading.said
         if s.source == "user"
         and s.message == current
-        and s.about
         and not (s.question or s.hypothetical or s.retracted or s.dropped)
     ]
+    return standing if any(s.about for s in standing) else []
 
 
 def block_notes(statements: Sequence[Said], *, chinese: bool) -> list[str]:
@@ -227,15 +228,21 @@ def block_notes(statements: Sequence[Said], *, chinese: bool) -> list[str]:
         if chinese and subject != USER:
             continue  # said back in the user's words below: the sentences here are English
         for key, belief in knowledge.beliefs[subject].items():
-            values.update(v.casefold() for v in belief.values)
-            if chinese and belief.values:
-                notes.append(fact_clause_zh(key, belief.values, "用户") + "。")
+            values.update(v.casefold() for v in (*belief.values, *belief.former))
+            if chinese and (belief.values or belief.former):  # a value now, else the one given up
+                former = not belief.values
+                notes.append(
+                    fact_clause_zh(key, belief.values or belief.former, "用户", former=former) + "。"
+                )
     if knowledge is not None and not chinese:
         notes = fact_sentences(knowledge)
     for statement in statements:  # what no fact rule reads, in the user's own words
-        if not any(value in statement.text.casefold() for value in values):
-            quoted = statement.text.rstrip("。.")
-            notes.append(f"用户说：“{quoted}。”" if chinese else f"The human said: “{quoted}.”")
+        text = statement.text.rstrip("。.")
+        if (not chinese or statement.about in (USER, "")) and any(v in text.casefold() for v in values):
+            continue
+        if chinese and statement.subject and statement.about != USER and statement.subject not in text:
+            text = statement.subject + text  # "是一名医生" speaks of the clause before's person
+        notes.append(f"用户说：“{text}。”" if chinese else f"The human said: “{text}.”")
     return list(dict.fromkeys(notes))
 
 
