@@ -283,3 +283,22 @@ def test_background_memory_runs_on_a_real_chat_model_with_a_scripted_manager(
     assert {t["function"]["name"] for t in manager_request.body["tools"]} == {"Memory"}
     reply_request = next(r for r in reversed(server.requests) if r.last_user_text == "What's my name?")
     assert "User: The user's name is Mara." in str(reply_request.messages[0]["content"])
+
+
+@pytest.mark.parametrize(
+    ("strategy_id", "params"), [("memory_tools", {}), ("background_memory", {"delay": 0})]
+)
+def test_memory_management_spends_the_workshop_budget_like_the_reply(strategy_id: str, params: dict) -> None:
+    from memory_demos.workshop.budget import BudgetGate, SessionBudget
+    from memory_demos.workshop.settings import WorkshopLimits
+
+    budget = SessionBudget(WorkshopLimits())
+    strategy = build_strategy(strategy_id, context(provider=ProviderConfig(gate=BudgetGate(budget))), params)
+    try:
+        turns = [strategy.send(text) for text in ("My name is Mara.", "What's my name?")]
+    finally:
+        strategy.close()
+    hidden = sum(c.total_tokens for t in turns for c in [*t.tool_round_calls, *t.memory_calls])
+    assert hidden > 0 and all(t.ok for t in turns)
+    # Tool rounds (memory_tools) and manager runs (background_memory) went through the gate too.
+    assert budget.tokens_used == sum(turn.total_tokens for turn in turns)
