@@ -110,7 +110,9 @@ def test_scorecard_runs_a_bundled_scenario_to_completion() -> None:
     assert timeline and list(timeline[0]["Strategy"]) == strategies
 
 
-@pytest.mark.parametrize("demo_key", ["chatty_entities", "trim_orphan", "moving_prefix", "full_block"])
+@pytest.mark.parametrize(
+    "demo_key", ["chatty_entities", "trim_orphan", "moving_prefix", "full_block", "never_saved"]
+)
 def test_failure_lab_loads_and_runs_a_demo(demo_key: str) -> None:
     at = AppTest.from_file(FAILURE_LAB, default_timeout=60)
     at.session_state[widget_key("failure_demo")] = demo_key

@@ -43,6 +43,7 @@ def test_demo_texts_exist_in_chinese() -> None:
         "expiring_notes",
         "moving_prefix",
         "full_block",
+        "never_saved",
     ]
 
 

@@ -302,3 +302,25 @@ def test_memory_management_spends_the_workshop_budget_like_the_reply(strategy_id
     assert hidden > 0 and all(t.ok for t in turns)
     # Tool rounds (memory_tools) and manager runs (background_memory) went through the gate too.
     assert budget.tokens_used == sum(turn.total_tokens for turn in turns)
+
+
+@pytest.mark.parametrize(("language", "place"), [("en", "Lisbon"), ("zh", "上海")])
+def test_the_failure_lab_agent_that_never_saves_forgets_and_the_background_manager_keeps(
+    language: str, place: str
+) -> None:
+    from memory_demos.failure_lab import get_demo, run_demo
+
+    result = run_demo("never_saved", language)
+    assert result["failed"] and result["fixed_ok"]
+    naive, fixed = result["naive"], result["fixed"]
+    # The agent said it got it, called no save tool, wrote nothing: the question is refused.
+    assert place in naive["told"][0]["reply"] and naive["save_calls"] == 0
+    assert naive["audit_trail"] == [] and naive["memories"] == []
+    assert is_refusal(naive["answer"]) and place not in naive["answer"]
+    assert {row["via"] for row in fixed["audit_trail"]} == {"manager"}
+    assert any(place in text for text in fixed["memories"]) and place in fixed["answer"]
+    assert fixed["memory_tokens"] > 0 and naive["memory_tokens"] == 0
+    rows = {row.label_key: row for row in get_demo("never_saved").verdict(result)}
+    assert (
+        rows["failure.verdict.memory_writes"].naive == 0 and rows["failure.verdict.memory_writes"].fixed >= 3
+    )

@@ -17,6 +17,7 @@ from memory_demos.failure_lab import (
     drifting_summary,
     entity_extraction,
     full_block,
+    never_saved,
     note_ttl,
     store_race,
     summary_failure,
@@ -65,6 +66,7 @@ DEMOS: tuple[Demo, ...] = tuple(
         note_ttl,
         cache_prefix,
         full_block,
+        never_saved,
     )
 )
 

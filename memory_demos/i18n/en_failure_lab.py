@@ -90,6 +90,24 @@ TEXTS: dict[str, str] = {
         "with memory_replace. The offline model only says so, so the fact is still not kept: the fix makes "
         "the loss visible, a larger block_limit (or moving old lines to archival storage) avoids it."
     ),
+    "failure.never_saved.title": "An agent that never calls its save tool",
+    "failure.never_saved.explanation": (
+        "memory_tools gives the agent LangMem's save tool (here named update_user_profile) and leaves it "
+        "to the model to decide when to call it. This model never does (the offline teaching model calls "
+        "LangMem's tools by their default names only; a real model skips the call when the prompt or the "
+        "tool's description does not convince it): it answers 'Got it', nothing is written, the audit "
+        "trail stays empty, and once the facts have left the window (recent_turns=0) the question is refused."
+    ),
+    "failure.never_saved.fix": (
+        "Do not let memory depend on the reply model's judgement alone: background_memory hands every "
+        "exchange to LangMem's memory manager after the reply (create_memory_store_manager via "
+        "ReflectionExecutor, delay=0), which extracts the facts whatever the reply did; each write is in the "
+        "audit trail with the manager run that made it, and its tokens are counted apart. A system prompt "
+        "that tells the agent when to save helps a real model, but nothing checks that it obeys."
+    ),
+    "failure.verdict.save_calls": "Calls to the save tool",
+    "failure.verdict.memory_writes": "Memory writes in the audit trail",
+    "failure.verdict.memories_kept": "Memories in the store",
     "failure.verdict": "Verdict",
     "failure.verdict.check": "What was checked",
     "failure.verdict.naive": "Naive set-up",

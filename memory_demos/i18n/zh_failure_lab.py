@@ -81,6 +81,22 @@ TEXTS: dict[str, str] = {
         "所以这条事实仍然没有保存：这个修复让丢失变得可见；"
         "更大的 block_limit（或把旧内容移到归档存储）才能避免丢失。"
     ),
+    "failure.never_saved.title": "从不调用保存工具的智能体",
+    "failure.never_saved.explanation": (
+        "memory_tools 把 LangMem 的保存工具（这里名为 update_user_profile）交给智能体，何时调用由模型决定。"
+        "这个模型从不调用（离线教学模型只认 LangMem 工具的默认名字；真实模型在提示词或工具说明没有说服它时"
+        "也会跳过）：它回答“记住了”，却什么都没写入，审计记录是空的；事实离开窗口后（recent_turns=0），"
+        "问题就被拒绝回答。"
+    ),
+    "failure.never_saved.fix": (
+        "不要让记忆只取决于回答模型的判断：background_memory 在回答之后把每一轮交给 LangMem 的记忆管理器"
+        "（通过 ReflectionExecutor 运行 create_memory_store_manager，delay=0），不管回答做了什么，它都会"
+        "抽取事实；每次写入都在审计记录里，注明是哪次管理器运行写的，其词元单独计数。告诉智能体何时保存的系统"
+        "提示词对真实模型有帮助，但没有任何东西检查它是否照做。"
+    ),
+    "failure.verdict.save_calls": "调用保存工具的次数",
+    "failure.verdict.memory_writes": "审计记录中的记忆写入",
+    "failure.verdict.memories_kept": "存储中的记忆",
     "failure.verdict": "结论",
     "failure.verdict.check": "检查项",
     "failure.verdict.naive": "朴素做法",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NotRequired
+from typing import TYPE_CHECKING, Any, ClassVar, NotRequired
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, RemoveMessage, ToolMessage
 
@@ -124,7 +124,7 @@ def build_window_middleware(recent_turns: int) -> Any:
     return RecentTurns()
 
 
-def tool_write_calls(messages: list[BaseMessage]) -> dict[str, int]:
+def tool_write_calls(messages: list[BaseMessage], save_tool: str = MANAGE_TOOL) -> dict[str, int]:
     """Memory key -> which tool round (0-based) of the turn wrote it, read from the tools' own results."""
     rounds: dict[str, int] = {}
     round_of_call: dict[str, int] = {}
@@ -134,7 +134,7 @@ def tool_write_calls(messages: list[BaseMessage]) -> dict[str, int]:
             for call in message.tool_calls:
                 round_of_call[str(call.get("id"))] = tool_round
             tool_round += 1
-        elif isinstance(message, ToolMessage) and message.name == MANAGE_TOOL:
+        elif isinstance(message, ToolMessage) and message.name == save_tool:
             found = _RESULT_KEY.search(str(message.content))
             if found and message.tool_call_id in round_of_call:
                 rounds[found.group(1)] = round_of_call[message.tool_call_id]
@@ -145,6 +145,8 @@ class MemoryToolsStrategy(CheckpointedGraphStrategy):
     """``create_agent(model, [manage_memory, search_memory], store=InMemoryStore(index=…))``."""
 
     info = INFO
+    # The save tool's name (LangMem's default): the failure lab renames it to show an agent that never saves.
+    save_tool_name: ClassVar[str] = MANAGE_TOOL
 
     def __init__(
         self, context: StrategyContext | None = None, params: Mapping[str, Any] | None = None
@@ -169,7 +171,7 @@ class MemoryToolsStrategy(CheckpointedGraphStrategy):
         self.memories = MemoryStore(self, self.embeddings(), ["content"], "memory_tools.store=postgres")
         namespace = self.memories.namespace
         tools = [
-            create_manage_memory_tool(namespace=namespace),
+            create_manage_memory_tool(namespace=namespace, name=self.save_tool_name),
             create_search_memory_tool(namespace=namespace),
         ]
         return create_agent(
@@ -192,7 +194,7 @@ class MemoryToolsStrategy(CheckpointedGraphStrategy):
         messages = result["messages"]
         last_human = max(i for i, m in enumerate(messages) if isinstance(m, HumanMessage))
         turn_messages = messages[last_human:]
-        self._turn_rounds = tool_write_calls(turn_messages)
+        self._turn_rounds = tool_write_calls(turn_messages, self.save_tool_name)
         self._searches = [
             str(call["args"].get("query", ""))
             for m in turn_messages
@@ -201,7 +203,9 @@ class MemoryToolsStrategy(CheckpointedGraphStrategy):
             if call["name"] == SEARCH_TOOL
         ]
         turn = len(self.turns) + 1
-        new = store_diff(before, self.memories.values(), turn=turn, where=self.where, via=VIA_MANAGE)
+        new = store_diff(
+            before, self.memories.values(), turn=turn, where=self.where, via=f"tool:{self.save_tool_name}"
+        )
         self.memories.persist(new)
         self.writes.extend(new)
         return messages[-1].text

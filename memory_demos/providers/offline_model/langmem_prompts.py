@@ -25,6 +25,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from memory_demos.providers.offline_model.answers import Reply
 from memory_demos.providers.offline_model.facts import extract_facts
 from memory_demos.providers.offline_model.reader import Said, read_prompt
+from memory_demos.providers.offline_model.statements import USER
 from memory_demos.providers.offline_model.text import content_text, is_chinese
 from memory_demos.providers.offline_model.tools import (
     MANAGE_MEMORY,
@@ -106,7 +107,7 @@ def manager_reply(messages: Sequence[BaseMessage], tools: Sequence[dict[str, Any
     patches: dict[str, str] = {}
     for message in range(reading.user_messages):
         for statement in statements_worth_keeping(reading, message):
-            text = memory_text(statement.text)
+            text = memory_text(statement.text, about_user=statement.about == USER)
             if text.strip().lower() in known:
                 continue
             target = memory_changed_by(text, memories) if PATCH_TOOL in names else None
@@ -180,12 +181,18 @@ def langmem_reply(
 # The agent's memory tools: which to call next, from what the message states or asks
 
 
-def memory_text(clause: str) -> str:
-    """A statement as a memory: the user's words, a capital first and a full stop last."""
+def memory_text(clause: str, *, about_user: bool = False) -> str:
+    """A statement as a memory: the user's words, a capital first and a full stop last.
+
+    A Chinese clause about the user that leaves its subject to the clause before (住在上海 after 我叫小明)
+    gets its 我 back, so the memory stands alone.
+    """
     text = clause.strip()
     if not text:
         return text
     if is_chinese(text):
+        if about_user and not text.startswith(("我", "本人")):
+            text = f"我{text}"
         return text if text.endswith(("。", "！", "？")) else f"{text}。"
     text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else f"{text}."
@@ -244,7 +251,7 @@ def plan_memory_call(messages: Sequence[BaseMessage], names: Sequence[str]) -> R
     memories = [(key, content) for m in searched for _, key, content in memory_values(content_text(m))]
     calls = []
     for statement in keep:
-        content = memory_text(statement.text)
+        content = memory_text(statement.text, about_user=statement.about == USER)
         target = memory_changed_by(content, memories) if _changes(statement) else None
         args: dict[str, Any] = {"content": content, "action": "create"}
         if target is not None:

@@ -336,7 +336,8 @@ def statements_worth_keeping(reading: Reading, message: int) -> list[Said]:
     """What user message ``message`` states about someone and stands: no question, hypothetical or retraction.
 
     The reader's own judgement (the one ``reply.acknowledgement`` says back): small talk names nobody, so
-    it is not kept; "If I won the lottery…" supposes, "scratch that" takes back.
+    it is not kept; "If I won the lottery…" supposes, "scratch that" takes back; a request ("Tell me a
+    joke", 给我讲个笑话) asks for something and states nothing.
     """
     return [
         s
@@ -345,4 +346,12 @@ def statements_worth_keeping(reading: Reading, message: int) -> list[Said]:
         and s.source == "user"
         and s.about
         and not (s.question or s.hypothetical or s.retracted or s.dropped)
+        and not _REQUEST.match(s.text)
     ]
+
+
+_REQUEST = re.compile(
+    r"^\s*(?:please\s+)?(?:tell|give|show|help|remind|let|send|find|write|explain|recommend|suggest)\b"
+    r"|^\s*(?:请|给我|帮我|告诉我|让我|替我|麻烦)",
+    re.IGNORECASE,
+)
