@@ -323,15 +323,22 @@ TEXTS: dict[str, str] = {
         "Memory the agent edits with tools, replacing entity memory's fixed extraction rule: labelled "
         "blocks (human, persona) in the agent's state, written into the system message before every model "
         "call by a middleware and changed by tools that return Command(update=...) (memory_blocks, the "
-        "Letta / MemGPT pattern), beside a short window of messages."
+        "Letta / MemGPT pattern), beside a short window of messages; or LangMem's memory tools: the agent "
+        "saves, updates and searches memories in a LangGraph store of the user with manage_memory and "
+        "search_memory (memory_tools); or, off the reply path, LangMem's memory store manager extracting "
+        "memories after each turn or a quiet delay through ReflectionExecutor (background_memory)."
     ),
     "migration.retired.situation.self_managed.why": (
         "The model, not a rule, picks what is worth keeping and corrects it when the user does; the blocks "
-        "are always in the prompt, so nothing has to be retrieved, and the audit trail shows every edit."
+        "are always in the prompt, so nothing has to be retrieved, and the audit trail shows every edit. "
+        "LangMem's store outlives the conversation and is searched by meaning; its background manager "
+        "costs the reply nothing and does not depend on the reply model deciding to save."
     ),
     "migration.retired.situation.self_managed.watch_out": (
         "Each edit is one more model call on the reply path (its tokens are the tool rounds); a model may "
         "not save, or save wrongly; a block has a character limit, so refuse edits that do not fit instead "
-        "of clipping them (see the failure lab: a full memory block)."
+        "of clipping them (see the failure lab: a full memory block). An agent with a save tool may never "
+        "call it (failure lab: an agent that never calls its save tool); a background manager's memory "
+        "exists only once it has run, so a question asked before that is answered without it."
     ),
 }

@@ -279,14 +279,21 @@ TEXTS: dict[str, str] = {
     "migration.retired.situation.self_managed.pattern": (
         "由智能体用工具编辑的记忆，取代实体记忆固定的抽取规则：带标签的记忆块（human、persona）放在智能体状态里，"
         "中间件在每次调用模型前把它们写进系统消息，工具返回 Command(update=...) 来修改它们"
-        "（memory_blocks，即 Letta / MemGPT 的做法），旁边只保留一小段最近的消息。"
+        "（memory_blocks，即 Letta / MemGPT 的做法），旁边只保留一小段最近的消息；或者用 LangMem 的记忆工具："
+        "智能体用 manage_memory 和 search_memory 在该用户的 LangGraph 存储里保存、更新和检索记忆"
+        "（memory_tools）；"
+        "或者在回复路径之外，由 LangMem 的记忆存储管理器通过 ReflectionExecutor 在每轮之后或静默一段时间后"
+        "抽取记忆（background_memory）。"
     ),
     "migration.retired.situation.self_managed.why": (
         "由模型而不是规则挑出值得保存的内容，并在用户更正时改掉；记忆块始终在提示词里，无需检索，"
-        "审计记录列出每一次编辑。"
+        "审计记录列出每一次编辑。LangMem 的存储比对话活得更久，并按语义检索；它的后台管理器不占用回答的开销，"
+        "也不依赖回答模型决定去保存。"
     ),
     "migration.retired.situation.self_managed.watch_out": (
         "每次编辑都在回复路径上多一次模型调用（这些词元算在工具轮次里）；模型可能不保存，或存错；"
-        "记忆块有字符上限，放不下的编辑应当拒绝而不是截断（见失败实验室：记忆块满了）。"
+        "记忆块有字符上限，放不下的编辑应当拒绝而不是截断（见失败实验室：记忆块满了）。有保存工具的智能体可能"
+        "从不调用它（失败实验室：从不调用保存工具的智能体）；后台管理器的记忆要等它运行之后才存在，在那之前"
+        "提的问题得不到这份记忆。"
     ),
 }

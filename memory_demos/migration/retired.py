@@ -76,7 +76,7 @@ SITUATIONS: tuple[Recommendation, ...] = (
         situation="self_managed",
         label_key="migration.retired.situation.self_managed.label",
         pattern_key="migration.retired.situation.self_managed.pattern",
-        strategies=("memory_blocks",),
+        strategies=("memory_blocks", "memory_tools", "background_memory"),
         why_key="migration.retired.situation.self_managed.why",
         watch_out_key="migration.retired.situation.self_managed.watch_out",
     ),
