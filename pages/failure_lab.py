@@ -97,6 +97,8 @@ def _missing_service(demo: Demo) -> str | None:
 def _render_demo(demo: Demo, state: FailureLabState, language: str, gate: CallGate | None) -> None:
     st.subheader(t(demo.title_key), anchor=False)
     st.markdown(t(demo.explanation_key))
+    if demo.scripted_key:
+        st.warning(t(demo.scripted_key), icon=":material/theater_comedy:")
     missing = _missing_service(demo)
     if missing is not None:
         st.info(missing, icon=":material/dns:")

@@ -17,6 +17,7 @@ from memory_demos.failure_lab import (
     drifting_summary,
     entity_extraction,
     full_block,
+    memory_poisoning,
     never_saved,
     note_ttl,
     store_race,
@@ -27,6 +28,7 @@ from memory_demos.failure_lab import (
 from memory_demos.failure_lab.common import SYSTEM_PROMPT, CallGate, Demo, DemoResult
 from memory_demos.failure_lab.drifting_summary import summary_drift, unsupported_sentences
 from memory_demos.failure_lab.entity_extraction import chatty_entities, strict_entity_names
+from memory_demos.failure_lab.memory_poisoning import InstructionFollowingModel
 from memory_demos.failure_lab.note_ttl import expiring_notes
 from memory_demos.failure_lab.store_race import session_race
 from memory_demos.failure_lab.summary_failure import SUMMARY_FAIL_MESSAGES, summary_buffer_failure
@@ -39,6 +41,7 @@ __all__ = [
     "SYSTEM_PROMPT",
     "Demo",
     "DemoResult",
+    "InstructionFollowingModel",
     "chatty_entities",
     "demo_ids",
     "expiring_notes",
@@ -64,6 +67,7 @@ DEMOS: tuple[Demo, ...] = tuple(
         store_race,
         summary_failure,
         note_ttl,
+        memory_poisoning,
         cache_prefix,
         full_block,
         never_saved,

@@ -69,6 +69,9 @@ class Demo:
     # the rows of evidence the page shows before the raw JSON.
     harm: str = "lost"
     verdict: Verdict | None = None
+    # A catalogue key saying which part of the demo is scripted rather than real, shown before the run;
+    # empty when the fault comes from a switch the explanation already names.
+    scripted_key: str = ""
 
 
 def offline_model(capture: CallCapture, gate: CallGate | None = None, **switches: Any) -> Any:

@@ -29,6 +29,7 @@ from memory_demos.prompts import FACT_EXTRACTION_PROMPT, LONG_TERM_FACTS_HEADER
 from memory_demos.strategies.base import MemoryPart, ParamSpec, StrategyContext, StrategyInfo, Threshold
 from memory_demos.strategies.shared.checkpointed_graph import CheckpointedGraphStrategy, open_postgres_saver
 from memory_demos.strategies.shared.classic import messages_as_json
+from memory_demos.strategies.shared.fact_screen import screen_fact
 from memory_demos.strategies.shared.langgraph_store import (
     STORE_FILE,
     TTL_PARAMS,
@@ -98,6 +99,17 @@ INFO = StrategyInfo(
             help_zh="随事实一起发送的最新消息条数（裁剪后从一条用户消息开始）。",
         ),
         *TTL_PARAMS,
+        ParamSpec(
+            "screen_facts",
+            False,
+            "Screen what is written to the store: an extracted item that tells the assistant what to do "
+            "(a rule, 'always recommend ...', 'ignore the rules') or that its message does not contain is "
+            "not stored, and the state lists it with the reason. Off: every extracted line is stored, and an "
+            "instruction planted as a fact steers every later conversation of the user (memory poisoning).",
+            help_zh="筛查写入存储的内容：抽取出的某一项如果是在告诉助手该做什么（规则、“总是推荐……”、“忽略规则”），"
+            "或者它的来源消息里并没有它，就不存储，并在状态中列出它和原因。关闭：抽取出的每一行都会存储，"
+            "伪装成事实植入的指令会左右该用户以后的每段对话（记忆投毒）。",
+        ),
     ),
     thresholds=(Threshold("recent_messages", "keep", "messages"),),
     keeps=(MemoryPart("messages", "conversation"), MemoryPart("facts", "user")),
@@ -133,6 +145,7 @@ class LongTermStrategy(CheckpointedGraphStrategy):
     ) -> None:
         self._facts_this_turn: dict[str, str] = {}
         self._expired_this_turn: list[str] = []
+        self._refused_this_turn: list[dict[str, Any]] = []
         self._store_connection: sqlite3.Connection | None = None
         self._postgres_connection: Any = None
         super().__init__(context, params)
@@ -188,6 +201,8 @@ class LongTermStrategy(CheckpointedGraphStrategy):
             self.note(Message("strategy.note.facts_skipped", error=f"{type(exc).__name__}: {exc}"))
             return {}
         facts = parse_facts(answer.text)
+        if self.params["screen_facts"]:
+            facts = self._screened(facts, user_text)
         for key, value in facts.items():
             runtime.store.put(
                 self.namespace,
@@ -201,6 +216,20 @@ class LongTermStrategy(CheckpointedGraphStrategy):
             )
         self._facts_this_turn = facts
         return {}
+
+    def _screened(self, facts: dict[str, str], user_text: str) -> dict[str, str]:
+        """The facts the screen lets through; each refused one goes into the state and the turn's notes."""
+        kept: dict[str, str] = {}
+        for key, value in facts.items():
+            reason = screen_fact(key, value, user_text)
+            if reason is None:
+                kept[key] = value
+                continue
+            self._refused_this_turn.append(
+                {"key": key, "value": value, "source": user_text[:MAX_SOURCE_CHARS], "reason": reason}
+            )
+            self.note(Message("strategy.note.fact_refused", key=key, value=value, reason=reason))
+        return kept
 
     def _respond_node(self, state: MessagesState, runtime: Runtime) -> dict[str, Any]:
         facts = runtime.store.search(self.namespace, limit=MAX_FACTS)
@@ -231,7 +260,7 @@ class LongTermStrategy(CheckpointedGraphStrategy):
         return messages[: max(len(messages) - self.params["recent_messages"], 0)]
 
     def _respond(self, user_text: str) -> str:
-        self._facts_this_turn = {}
+        self._facts_this_turn, self._refused_this_turn = {}, []
         # Expired facts leave the store before this turn reads it (SqliteStore would still return them).
         self._expired_this_turn = sweep_expired(self.store, self.namespace)
         unsupported = ttl_unsupported(self.store, self.params["ttl_seconds"])
@@ -300,6 +329,7 @@ class LongTermStrategy(CheckpointedGraphStrategy):
             "namespace": list(self.namespace),
             "items": self.stored_facts(),
             "facts_this_turn": dict(self._facts_this_turn),
+            **({"refused_this_turn": list(self._refused_this_turn)} if self.params["screen_facts"] else {}),
             **expiry_state(
                 self.store,
                 self.namespace,
