@@ -200,3 +200,13 @@ def test_the_state_view_shows_store_items_counting_down() -> None:
     frame = at.dataframe[-1].value
     assert frame.iloc[0, 0] in {"50 s", "49 s"} and frame.iloc[0, 2] == "name"
     assert frame.iloc[1, 0] == "never (no TTL)"
+
+
+def test_a_pane_header_names_the_ttl_only_when_one_is_set() -> None:
+    from memory_demos.strategies.registry import get_info
+
+    info = get_info("long_term")
+    off = info.params_in_effect(info.resolve_params({"store": "sqlite"}))
+    on = info.params_in_effect(info.resolve_params({"store": "sqlite", "ttl_seconds": 60}))
+    assert "ttl_seconds" not in off and "refresh_on_read" not in off
+    assert on["ttl_seconds"] == 60 and on["refresh_on_read"] is True

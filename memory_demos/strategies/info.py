@@ -42,7 +42,8 @@ class ParamSpec:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] | None = None
-    # ("store", "redis"): the parameter has an effect only while that other parameter has that value.
+    # ("store", "redis"): the parameter has an effect only while that other parameter has that value;
+    # ("ttl_seconds", "!0"): only while it has another value than that (it may name the parameter itself).
     applies_when: tuple[str, str] | None = None
     help_zh: str = ""
 
@@ -194,12 +195,16 @@ class StrategyInfo:
 
     def params_in_effect(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """``values`` without the parameters that do nothing with the others' values (a pane header shows
-        ``ttl_seconds`` only with ``store=redis``)."""
+        ``ttl_seconds`` only with ``store=redis``, a store's ``refresh_on_read`` only with a TTL)."""
         shown = {}
         for name, value in values.items():
             spec = next((p for p in self.params if p.name == name), None)
             condition = spec.applies_when if spec is not None else None
-            if condition is None or str(values.get(condition[0])) == condition[1]:
+            if condition is None:
+                shown[name] = value
+                continue
+            other, wanted = str(values.get(condition[0])), condition[1]
+            if (other != wanted[1:]) if wanted.startswith("!") else (other == wanted):
                 shown[name] = value
         return shown
 

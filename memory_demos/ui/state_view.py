@@ -187,6 +187,9 @@ def render_ttls(rows: list[Any], static: bool = False, caption_key: str = "state
 
     now = time.time()
     st.caption(t(caption_key))
+    if not rows:
+        st.caption(t("state.none"))
+        return
     frame = pd.DataFrame(
         {
             t("state.ttl.remaining"): [remaining_ttl(row, now) for row in rows],

@@ -44,6 +44,7 @@ TTL_PARAMS = (
         "is in minutes: ttl_seconds / 60). 0: no TTL, items never expire (the default). Real time: "
         "neither store can be given another clock. InMemoryStore does not support TTL.",
         minimum=0,
+        applies_when=("ttl_seconds", "!0"),  # a pane header shows it only when a TTL is set
         help_zh="仅 store=sqlite 或 postgres：每个存储项的存活秒数（LangGraph 的 TTLConfig default_ttl，"
         "单位是分钟：ttl_seconds / 60）。0：没有 TTL，永不过期（默认）。按真实时间计：两种存储都不能换用"
         "别的时钟。InMemoryStore 不支持 TTL。",
@@ -53,6 +54,7 @@ TTL_PARAMS = (
         True,
         "With a TTL: each read of an item renews its TTL (TTLConfig refresh_on_read, LangGraph's default), "
         "so a fact used every turn never expires; off: it expires ttl_seconds after it was written.",
+        applies_when=("ttl_seconds", "!0"),
         help_zh="有 TTL 时：每次读取一项都会续期（TTLConfig refresh_on_read，LangGraph 的默认值），所以每轮都"
         "用到的事实永不过期；关闭：写入 ttl_seconds 秒后过期。",
     ),
