@@ -1,0 +1,102 @@
+"""The LangMem panes in a browser at 1440x900 (issue 23): memory_tools and background_memory side by side on
+Compare, their replies, and the focus view's memory state with the store, the manager runs and the audit
+trail, in English and Chinese. Screenshots in tests/artifacts.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memory_demos.bench.workshop_browser import CHAT_BOX, PANE_BOXES, REPLIES_DONE
+from memory_demos.i18n import t
+from memory_demos.strategies.registry import get_info
+from tests.e2e.conftest import LabServer
+from tests.e2e.test_browser import REPLY_TIMEOUT_MS
+from tests.e2e.widgets import choose_option, close_focus, open_focus
+
+pytestmark = pytest.mark.e2e
+
+WIDTH, HEIGHT = 1440, 900
+STRATEGY_IDS = ("memory_tools", "background_memory")
+MESSAGES = {
+    "en": (
+        "Hi, my name is Mara and I live in Lisbon.",
+        "I work as a nurse.",
+        "Tell me about bicycles.",
+        "Where do I live and what do I do?",
+    ),
+    "zh": (
+        "你好，我叫小明，住在上海。",
+        "我是一名护士。",
+        "给我讲讲自行车的历史。",
+        "我住在哪里？我做什么工作？",
+    ),
+}
+ANSWERS = {"en": ("Lisbon", "nurse"), "zh": ("上海", "护士")}
+
+
+def only_these_panes(page: Any, language: str) -> None:
+    """Add a pane for each LangMem strategy, then remove the panes Compare started with."""
+    started_with = page.locator(PANE_BOXES).count()
+    for number, strategy_id in enumerate(STRATEGY_IDS, start=1):
+        info = get_info(strategy_id)
+        label = f"{t('kind.' + info.kind, language)} · {info.title_in(language)}"
+        choose_option(page, page.locator('[class*="st-key-ml_w_add_strategy"]'), label)
+        page.locator('[class*="st-key-ml_w_add_pane"] button').filter(visible=True).first.click()
+        page.wait_for_function(
+            "([s, n]) => document.querySelectorAll(s).length === n",
+            arg=[PANE_BOXES, started_with + number],
+            timeout=60_000,
+        )
+    for remaining in range(started_with + len(STRATEGY_IDS) - 1, len(STRATEGY_IDS) - 1, -1):
+        page.locator('[class*="st-key-ml_w_pane_"][class*="_remove"] button').filter(
+            visible=True
+        ).first.click()
+        page.wait_for_function(
+            "([s, n]) => document.querySelectorAll(s).length === n",
+            arg=[PANE_BOXES, remaining],
+            timeout=60_000,
+        )
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_langmem_panes_answer_and_show_their_audit_trail(
+    browser: Any, lab_server: LabServer, artifacts: Path, language: str
+) -> None:
+    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    page = context.new_page()
+    try:
+        page.goto(f"{lab_server.url}/compare?lang={language}")
+        page.get_by_test_id(CHAT_BOX).wait_for(timeout=60_000)
+        page.locator(PANE_BOXES).first.wait_for(timeout=60_000)
+        only_these_panes(page, language)
+        for number, text in enumerate(MESSAGES[language], start=1):
+            box = page.get_by_test_id(CHAT_BOX)
+            box.fill(text)
+            box.press("Enter")
+            page.wait_for_function(
+                REPLIES_DONE, arg=[len(STRATEGY_IDS) * min(number, 3)], timeout=REPLY_TIMEOUT_MS
+            )
+            time.sleep(1.0)
+        page.screenshot(path=str(artifacts / f"langmem_compare_{language}.png"))
+        panes = page.locator(PANE_BOXES)
+        for index, strategy_id in enumerate(STRATEGY_IDS):
+            newest = panes.nth(index).get_by_test_id("stChatMessage").last.inner_text()
+            assert all(answer in newest for answer in ANSWERS[language]), (strategy_id, newest)
+            dialog = open_focus(page, panes.nth(index))
+            trail = dialog.get_by_text(t("state.key.audit_trail", language), exact=False).first
+            trail.scroll_into_view_if_needed(timeout=30_000)
+            time.sleep(1.0)
+            page.screenshot(path=str(artifacts / f"langmem_state_{strategy_id}_{language}.png"))
+            via = "tool:manage_memory" if strategy_id == "memory_tools" else "manager"
+            assert dialog.get_by_text(via, exact=True).count() >= 2, strategy_id
+            assert dialog.get_by_text(t("state.key.memories", language), exact=True).count() == 1
+            if strategy_id == "background_memory":
+                assert dialog.get_by_text(t("state.key.manager_runs", language), exact=True).count() == 1
+            close_focus(page)
+    finally:
+        context.close()
