@@ -40,8 +40,9 @@ with language_scope(session.language):
     config = load_config_or_stop()
     workshop = config.workshop
     if workshop.enabled:
-        # A returning attendee's signed cookie admits them and finds their budget.
-        recognise_attendee(workshop)
+        # A returning attendee's signed cookie admits them and finds their budget; the attendee is the
+        # user whose long-term memory the stores keep (the browser session, outside a workshop).
+        session.adopt_user(recognise_attendee(workshop))
     session.configure(config, *attendee_budget(session, workshop))
     pages = {
         spec.path: st.Page(spec.path, title=t(spec.title_key), icon=spec.icon, default=spec.default)

@@ -142,11 +142,19 @@ class LabSession:
     # -- who and what -----------------------------------------------------------------------
     @property
     def user_id(self) -> str:
-        """A random id per browser session: long-term stores are namespaced by it, so users never mix.
+        """A random id per browser session (in a workshop, the attendee's: ``adopt_user``): long-term stores
+        are namespaced by it, so users never mix.
 
         It is also the owner id of the session's conversation link; opening a link adopts its owner id.
         """
         return self._setdefault("user_id", lambda: "u" + uuid.uuid4().hex)
+
+    def adopt_user(self, user_id: str) -> None:
+        """Make ``user_id`` (a workshop attendee's, from their signed cookie) this session's user, so their
+        long-term memory in a shared store follows them to a reload or a new tab. A session that already
+        has a user (its panes are built for it, or a conversation link made it the link's owner) keeps it.
+        """
+        self._setdefault("user_id", lambda: user_id)
 
     @property
     def conversation_id(self) -> str:

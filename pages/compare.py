@@ -128,22 +128,7 @@ def toolbar(session: LabSession) -> tuple[int, bool]:
             disabled=len(session.panes) >= session.limits.max_panes,
             help=t("compare.add_pane_help", max=session.limits.max_panes),
         )
-        st.button(
-            t("compare.new_conversation"),
-            icon=":material/add_comment:",
-            key=widget_key("new_conversation"),
-            on_click=_new_conversation,
-            help=t("compare.new_conversation_help"),
-        )
         st.button(t("compare.reset_all"), icon=":material/restart_alt:", on_click=_reset_all)
-        st.button(
-            t("compare.forget_user"),
-            icon=":material/person_remove:",
-            key=widget_key("forget_user"),
-            on_click=_forget_user,
-            disabled=not any(get_info(pane.strategy_id).carries_over for pane in session.panes),
-            help=t("compare.forget_user_help"),
-        )
         per_row_label = t("compare.per_row_option", n="{n}")
         per_row = st.segmented_control(
             t("compare.per_row"),
@@ -390,7 +375,24 @@ def _chat_box(session: LabSession) -> None:
     if refill:
         session.widgets[widget_key("chat")] = refill
     show_notices(session.take_flashes(place="chat"))
-    message = st.chat_input(t("compare.chat_placeholder"), key=widget_key("chat"), submit_mode="disable")
+    # Beside the box: the same user's next conversation, and forgetting what outlives conversations.
+    with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+        message = st.chat_input(t("compare.chat_placeholder"), key=widget_key("chat"), submit_mode="disable")
+        st.button(
+            t("compare.new_conversation"),
+            icon=":material/add_comment:",
+            key=widget_key("new_conversation"),
+            on_click=_new_conversation,
+            help=t("compare.new_conversation_help"),
+        )
+        st.button(
+            t("compare.forget_user"),
+            icon=":material/person_remove:",
+            key=widget_key("forget_user"),
+            on_click=_forget_user,
+            disabled=not any(get_info(pane.strategy_id).carries_over for pane in session.panes),
+            help=t("compare.forget_user_help"),
+        )
     if message is not None and not compare.send_message(session, message, on_done=usage_recorder(session)):
         st.rerun()  # to show the refusal by the box, and put the refused message back into it
 

@@ -33,14 +33,15 @@ def page_links(at) -> list[str]:
 
 
 def chat_row(at):
-    """The block that holds Compare's chat box (and the refusal drawn just above it)."""
-    blocks = [at.main]
+    """The block that holds Compare's chat box row (the box with its two buttons beside it) and the
+    refusal drawn just above it."""
+    blocks = [(at.main, at.main)]
     while blocks:
-        block = blocks.pop()
+        block, parent = blocks.pop()
         children = list(getattr(block, "children", {}).values())
         if any(child.type == "chat_input" for child in children):
-            return block
-        blocks.extend(children)
+            return parent
+        blocks.extend((child, block) for child in children)
     raise AssertionError("no chat box on the page")
 
 

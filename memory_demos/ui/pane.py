@@ -273,7 +273,8 @@ def _buttons(view: PaneView, actions: PaneActions) -> None:
             key=widget_key("pane", view.pane_id, "focus"),
             on_click=actions.focus,
             args=(view.pane_id,),
-            disabled=not view.turns,
+            # A pane drawn while its first reply streams gets its turn in this run: the button works then.
+            disabled=not view.turns and view.pending_text is None,
             help=t("pane.focus_help"),
             type="tertiary",
         )
