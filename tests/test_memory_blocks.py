@@ -183,13 +183,16 @@ def server() -> Iterator[FakeOpenAIServer]:
         yield fake
 
 
-def on_server(server: FakeOpenAIServer, tmp_path: Path, **params: object) -> Strategy:
+def on_server(
+    server: FakeOpenAIServer, tmp_path: Path, budget: SessionBudget | None = None, **params: object
+) -> Strategy:
     provider = ProviderConfig(
         kind="openai_compatible",
         model="test-model",
         base_url=server.base_url,
         api_key=SecretStr("sk-test-blocks-0001"),
         max_retries=0,
+        gate=BudgetGate(budget) if budget is not None else None,
     )
     return build_strategy("memory_blocks", StrategyContext(provider=provider, data_dir=tmp_path), params)
 
@@ -199,12 +202,15 @@ def test_scripted_tool_calls_on_the_fake_openai_server_edit_the_blocks(
 ) -> None:
     note = "The human's name is Mara."
     server.add_script(ScriptedReply(tool_calls=(("memory_append", {"label": "human", "content": note}),)))
-    strategy = on_server(server, tmp_path)
+    budget = SessionBudget(WorkshopLimits())
+    strategy = on_server(server, tmp_path, budget)
     try:
         turn = strategy.send("My name is Mara.")
         asked = strategy.send("What's my name?")
     finally:
         strategy.close()
+    # The gate counted every call, the tool round included, as the provider reported it.
+    assert budget.tokens_used == turn.total_tokens + asked.total_tokens
     assert turn.ok, turn.error
     assert human_block(strategy) == note
     assert turn.reply.startswith("tool said: Saved. The human block now holds 25 of 300 characters.")
