@@ -271,3 +271,13 @@ def test_the_failure_lab_full_block_drops_silently_and_the_fix_says_so(language:
     rows = {row.label_key: row for row in get_demo("full_block").verdict(result)}
     assert rows["failure.verdict.dropped_chars"].naive == naive["dropped_chars"]
     assert rows["failure.verdict.answer"].label_args == (("question", naive["question"]),)
+
+
+def test_going_back_to_an_earlier_turn_brings_back_its_blocks(blocks: Strategy) -> None:
+    blocks.send("My name is Mara.")
+    blocks.send("I live in Lisbon.")
+    blocks.fork_at(1)
+    assert human_block(blocks) == "The human's name is Mara."
+    turn = blocks.send("I work as a nurse.")
+    assert human_block(blocks) == "The human's name is Mara.\nThe human works as a nurse."
+    assert [row["turn"] for row in turn.state["audit_trail"]] == [1, 2]  # the new branch's second turn
