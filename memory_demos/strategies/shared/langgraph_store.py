@@ -34,7 +34,6 @@ STORE_FILE = "long_term_store.sqlite"
 NO_TTL = -1  # a row's seconds left when it has no TTL, as Redis's TTL command says it
 GONE = -2  # ... and when it is not there any more
 STORE_TTLS = "store_ttls"  # the state key of each item's seconds left, shown like the Redis keys' TTLs
-_NO_LOCK = contextlib.nullcontext()
 
 TTL_PARAMS = (
     ParamSpec(
@@ -180,14 +179,14 @@ def seconds_left(store: BaseStore, namespace: tuple[str, ...]) -> dict[str, floa
     conn = getattr(store, "conn", None)
     if conn is None:
         return {}
-    lock = getattr(store, "lock", None)  # both stores serialise their connection's use with it
+    lock = getattr(store, "lock", None) or contextlib.nullcontext()  # both stores serialise the connection
     if type(store).__name__.startswith("Postgres"):
         sql = "SELECT key, EXTRACT(EPOCH FROM (expires_at - NOW())) AS left_s FROM store WHERE prefix = %s"
-        with lock or _NO_LOCK, conn.cursor() as cursor:
+        with lock, conn.cursor() as cursor:
             cursor.execute(sql, (prefix,))
             rows = [(row["key"], row["left_s"]) for row in cursor.fetchall()]
     else:
         sql = "SELECT key, (julianday(expires_at) - julianday('now')) * 86400.0 FROM store WHERE prefix = ?"
-        with lock or _NO_LOCK:
+        with lock:
             rows = list(conn.execute(sql, (prefix,)).fetchall())
     return {str(key): NO_TTL if left is None else float(left) for key, left in rows}
