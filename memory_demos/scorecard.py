@@ -271,6 +271,20 @@ def recall_timeline(result: ReplayResult, scenario: Scenario) -> list[dict[str, 
     return timeline
 
 
+def session_recall(result: ReplayResult) -> list[dict[str, Any]]:
+    """Per strategy, recall in each of the scenario's conversations (``StrategyRun.recall_by_session``):
+    what each session break did to what the strategy remembers."""
+    return [
+        {"strategy": run.strategy_id, "sessions": run.recall_by_session()} for run in result.runs if run.turns
+    ]
+
+
+def kind_recall(result: ReplayResult) -> list[dict[str, Any]]:
+    """Per strategy, recall per probe kind (same conversation, across conversations, after a change,
+    after time, should refuse): ``StrategyRun.recall_by_kind``."""
+    return [{"strategy": run.strategy_id, "kinds": run.recall_by_kind()} for run in result.runs if run.turns]
+
+
 def _blank(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value)) or str(value).strip() == ""
 

@@ -108,6 +108,17 @@ def _scenario_preview(scenario: Scenario) -> None:
                 t("scorecard.col.turn"): range(1, len(scenario.turns) + 1),
                 t("scorecard.col.user_message"): [turn.user for turn in scenario.turns],
                 t("scorecard.col.expected"): [", ".join(turn.expect) for turn in scenario.turns],
+                # Which conversation each message is in ("2 · after 3 days" where a session began).
+                t("scorecard.col.session"): [
+                    t("scorecard.col.session_after", n=turn.session, after=turn.after)
+                    if turn.new_session and turn.after
+                    else str(turn.session)
+                    for turn in scenario.turns
+                ],
+                t("scorecard.col.kind"): [
+                    t(f"scorecard.kind.{turn.probe_kind}") if turn.probe_kind else ""
+                    for turn in scenario.turns
+                ],
             }
         )
         st.dataframe(

@@ -129,3 +129,24 @@ def test_compare_page_new_conversation_and_state_view_in_both_languages() -> Non
     )
     labels = [b.label for b in at.button]
     assert t("compare.new_conversation", "zh") in labels and t("compare.forget_user", "zh") in labels
+
+
+def test_scorecard_shows_recall_in_each_conversation_and_by_kind() -> None:
+    from streamlit.testing.v1 import AppTest
+
+    from tests.test_app_teaching_pages import SCORECARD
+
+    at = AppTest.from_file(SCORECARD, default_timeout=120)
+    at.run()
+    at.selectbox(key=widget_key("scorecard_bundled")).set_value("sessions_recall").run()
+    preview = next(f.value for f in at.dataframe if EN["scorecard.col.session"] in f.value.columns)
+    assert list(preview[EN["scorecard.col.session"]]) == ["1", "1", "1", "1", "2 · after 3 days", "2", "2"]
+    at.multiselect(key=widget_key("scorecard_strategies")).set_value(["long_term", "agent"]).run()
+    at.button(key=widget_key("scorecard_run")).click().run()
+    assert not at.exception
+    by_session = next(f.value for f in at.dataframe if "Conversation 2 (after 3 days)" in f.value.columns)
+    assert list(by_session["Conversation 1"]) == ["1/1", "1/1"]
+    assert list(by_session["Conversation 2 (after 3 days)"]) == ["2/2", "0/2"]  # long_term, agent
+    by_kind = next(f.value for f in at.dataframe if "across conversations" in f.value.columns)
+    assert list(by_kind["across conversations"]) == ["2/2", "0/2"]
+    assert list(by_kind["same conversation"]) == ["1/1", "1/1"]

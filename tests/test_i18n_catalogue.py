@@ -286,6 +286,7 @@ KNOWN_VALUES = {
     "threshold.{}": lambda: literal_values("ThresholdRole"),
     "threshold.unit.{}": lambda: literal_values("ThresholdUnit"),
     "memory.part.{}": lambda: literal_values("MemoryPartName"),
+    "scorecard.kind.{}": lambda: assigned_literal("PROBE_KINDS"),
     "memory.scope.{}": lambda: literal_values("MemoryScope"),
 }
 

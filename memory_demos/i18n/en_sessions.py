@@ -75,4 +75,20 @@ TEXTS: dict[str, str] = {
     "state.column.told_at": "told at",
     "state.column.conversation_id": "conversation id",
     "state.key.memory_parts": "What the memory keeps, and whom it belongs to",
+    "scorecard.by_session": "Recall in each conversation",
+    "scorecard.by_session_caption": (
+        "Probes passed of those asked, conversation by conversation: what each '- session: new' did to what "
+        "a strategy remembers (a thread starts empty, a user's store carries over)."
+    ),
+    "scorecard.session": "Conversation {n}",
+    "scorecard.session_after": "Conversation {n} (after {after})",
+    "scorecard.by_kind": "Recall by kind of probe",
+    "scorecard.kind.same_conversation": "same conversation",
+    "scorecard.kind.across_conversations": "across conversations",
+    "scorecard.kind.after_change": "after a change",
+    "scorecard.kind.after_time": "after time",
+    "scorecard.kind.should_refuse": "should refuse",
+    "scorecard.col.session": "Conversation",
+    "scorecard.col.session_after": "{n} · after {after}",
+    "scorecard.col.kind": "Probe kind",
 }

@@ -66,4 +66,20 @@ TEXTS: dict[str, str] = {
     "state.column.told_at": "告知时间",
     "state.column.conversation_id": "对话 ID",
     "state.key.memory_parts": "记忆保存的内容，以及它属于谁",
+    "scorecard.by_session": "每次对话中的回忆",
+    "scorecard.by_session_caption": (
+        "逐次对话统计通过的探针数 / 提问的探针数：每个 “- session: new” 对策略记住的内容有什么影响"
+        "（线程从空开始，用户的存储被带过来）。"
+    ),
+    "scorecard.session": "第 {n} 次对话",
+    "scorecard.session_after": "第 {n} 次对话（{after} 之后）",
+    "scorecard.by_kind": "按探针类型的回忆",
+    "scorecard.kind.same_conversation": "同一次对话",
+    "scorecard.kind.across_conversations": "跨对话",
+    "scorecard.kind.after_change": "变化之后",
+    "scorecard.kind.after_time": "时间过去之后",
+    "scorecard.kind.should_refuse": "应当拒答",
+    "scorecard.col.session": "对话",
+    "scorecard.col.session_after": "{n} · {after} 之后",
+    "scorecard.col.kind": "探针类型",
 }

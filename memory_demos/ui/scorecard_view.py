@@ -13,7 +13,7 @@ from memory_demos.i18n import t, translate
 from memory_demos.providers.errors import error_detail
 from memory_demos.providers.prompt_cache import cache_rule
 from memory_demos.replay import ReplayResult
-from memory_demos.scenarios import Scenario
+from memory_demos.scenarios import PROBE_KINDS, Scenario
 from memory_demos.scorecard import (
     DEFAULT_PRICE_MODEL,
     DEFAULT_PRICES,
@@ -24,10 +24,12 @@ from memory_demos.scorecard import (
     PRICE_SOURCE,
     ScorecardRow,
     cost_by_model,
+    kind_recall,
     price_records,
     prices_from_records,
     recall_timeline,
     scorecard_rows,
+    session_recall,
     token_series,
 )
 from memory_demos.session import widget_key
@@ -212,6 +214,46 @@ def recall_table(timeline: list[dict[str, Any]], strategy_ids: list[str]) -> pd.
     return pd.DataFrame(columns)
 
 
+def session_table(result: ReplayResult) -> pd.DataFrame:
+    """A row per strategy, a column per conversation of the scenario ("passed/asked" in each): recall
+    before and after each session break, side by side."""
+    rows = session_recall(result)
+    columns: dict[str, list[str]] = {t("scorecard.col.strategy"): [row["strategy"] for row in rows]}
+    for index, start in enumerate(rows[0]["sessions"] if rows else []):
+        key = "scorecard.session_after" if start["after"] else "scorecard.session"
+        header = t(key, n=start["session"], after=start["after"] or "")
+        columns[header] = [
+            f"{row['sessions'][index]['passed']}/{row['sessions'][index]['asked']}"
+            if index < len(row["sessions"]) and row["sessions"][index]["asked"]
+            else "—"
+            for row in rows
+        ]
+    return pd.DataFrame(columns)
+
+
+def kind_table(result: ReplayResult) -> pd.DataFrame:
+    """A row per strategy, a column per probe kind the scenario has ("passed/asked")."""
+    rows = kind_recall(result)
+    kinds = [kind for kind in PROBE_KINDS if any(kind in row["kinds"] for row in rows)]
+    columns: dict[str, list[str]] = {t("scorecard.col.strategy"): [row["strategy"] for row in rows]}
+    for kind in kinds:
+        columns[t(f"scorecard.kind.{kind}")] = [
+            f"{row['kinds'][kind]['passed']}/{row['kinds'][kind]['asked']}" if kind in row["kinds"] else "—"
+            for row in rows
+        ]
+    return pd.DataFrame(columns)
+
+
+def _recall_by_session_and_kind(result: ReplayResult, scenario: Scenario) -> None:
+    """Recall per conversation (for a scenario with ``- session: new``) and per probe kind."""
+    if scenario.sessions > 1:
+        st.markdown(f"**:material/forum: {t('scorecard.by_session')}**")
+        st.caption(t("scorecard.by_session_caption"))
+        st.dataframe(session_table(result), hide_index=True, width="stretch", key=widget_key("by_session"))
+    st.markdown(f"**:material/category: {t('scorecard.by_kind')}**")
+    st.dataframe(kind_table(result), hide_index=True, width="stretch", key=widget_key("by_kind"))
+
+
 def _table_height(rows: int) -> int:
     """Every row and the header, so no row hides behind an inner scroll bar."""
     return ROW_HEIGHT * (rows + 1) + 3
@@ -340,6 +382,7 @@ def render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> N
         st.caption(t("scorecard.gaps"))
     timeline = recall_timeline(result, scenario)
     _recall_chart(timeline, strategy_ids)
+    _recall_by_session_and_kind(result, scenario)
 
     st.subheader(t("scorecard.downloads"), anchor=False)
     stem = export_stem(scenario)
