@@ -326,3 +326,30 @@ def test_the_bundled_session_scenarios_separate_thread_from_store(language: str)
     assert across == {"long_term": 2, "semantic_store": 2, "buffer": 0, "agent": 0, "history": 0}
     for name in ("sessions_update", "sessions_expiry", "sessions_abstention"):
         assert load_scenario(name + suffix).sessions >= 2
+
+
+# -- the chat command ----------------------------------------------------------------------------
+def test_chat_starts_the_users_next_conversation_and_forgets_the_user(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+
+    from tests.test_cli import run_cli
+
+    base = ["chat", "--strategy", "long_term", "--param", "long_term.store=sqlite", "--user", "mara"]
+    code, _out, err = run_cli(capsys, *base, "--conversation", "new", NAME_MESSAGE)
+    assert code == 0 and err.startswith("conversation: ")
+    first = err.split()[1]
+    code, out, err = run_cli(capsys, *base, "--conversation", "new", "--json", NAME_QUESTION)
+    data = json.loads(out)
+    assert code == 0 and "Mara" in data["reply"] and data["conversation_id"] not in (first, "new")
+    assert data["user_id"] == "mara" and err.split()[1] == data["conversation_id"]
+    other = ["chat", "--strategy", "long_term", "--param", "long_term.store=sqlite", "--user", "kofi"]
+    code, out, _ = run_cli(capsys, *other, "--conversation", "new", NAME_QUESTION)
+    assert code == 0 and "Mara" not in out  # another user, the same file
+    code, out, _ = run_cli(capsys, *base, "--conversation", first, "--forget-user")
+    assert code == 0 and "facts" in out
+    code, out, _ = run_cli(capsys, *base, "--conversation", "new", NAME_QUESTION)
+    assert code == 0 and "Mara" not in out
+    code, _out, err = run_cli(capsys, *base, "--conversation", "new")
+    assert code == 2 and "--forget-user" in err
