@@ -282,7 +282,7 @@ def test_background_memory_runs_on_a_real_chat_model_with_a_scripted_manager(
     manager_request = next(r for r in server.requests if "<session_" in r.raw_body)
     assert {t["function"]["name"] for t in manager_request.body["tools"]} == {"Memory"}
     reply_request = next(r for r in reversed(server.requests) if r.last_user_text == "What's my name?")
-    assert "User: The user's name is Mara." in str(reply_request.messages[0]["content"])
+    assert "\nThe user's name is Mara." in str(reply_request.messages[0]["content"])
 
 
 @pytest.mark.parametrize(
@@ -324,3 +324,42 @@ def test_the_failure_lab_agent_that_never_saves_forgets_and_the_background_manag
     assert (
         rows["failure.verdict.memory_writes"].naive == 0 and rows["failure.verdict.memory_writes"].fixed >= 3
     )
+
+
+def test_a_new_conversation_lets_the_manager_process_what_waited_and_counts_it_there() -> None:
+    first = build_strategy("background_memory", context(), {"delay": 3})
+    try:
+        first.send("My favourite food is ramen.")
+        assert first.snapshot()["waiting_for_manager"] == [1]
+        second = first.new_conversation()
+        try:
+            assert first.snapshot()["waiting_for_manager"] == []
+            [run] = first.snapshot()["manager_runs"]
+            assert (run["from_turns"], run["status"], run["writes"]) == ([1], "done", 1)
+            asked = second.send("What's my favourite food?")
+        finally:
+            second.close()
+    finally:
+        first.close()
+    assert "ramen" in asked.reply
+    # The run happened between the conversations: its calls are counted in the next one's first turn.
+    assert [c.purpose for c in asked.memory_calls] == [MANAGE_MEMORIES]
+
+
+def test_a_clause_without_its_own_subject_is_kept_with_the_subject_before_it() -> None:
+    strategy = build_strategy("memory_tools", context(language="zh"))
+    try:
+        brother = strategy.send("我哥哥小王住在广州，是一名医生。")
+        moved = strategy.send("我已经不住北京了，搬到上海了。")
+        request = strategy.send("给我讲个笑话。")
+    finally:
+        strategy.close()
+    assert sorted(w["value"] for w in brother.state["writes_this_turn"]) == [
+        "我哥哥小王住在广州。",
+        "我哥哥是一名医生。",
+    ]
+    assert sorted(w["value"] for w in moved.state["writes_this_turn"]) == [
+        "我已经不住北京了。",
+        "我搬到上海了。",
+    ]
+    assert request.state["writes_this_turn"] == []  # a request states nothing to keep

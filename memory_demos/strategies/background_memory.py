@@ -36,6 +36,7 @@ from memory_demos.prompts import LANGMEM_MEMORIES_HEADER
 from memory_demos.strategies.base import (
     MemoryPart,
     ParamSpec,
+    Strategy,
     StrategyContext,
     StrategyInfo,
     Threshold,
@@ -130,10 +131,12 @@ INFO = StrategyInfo(
 
 
 def memories_block(system_prompt: str, memories: list[str]) -> str:
-    """The reply's system text: the system prompt, then each memory found as a line of the user's."""
+    """The reply's system text: the system prompt, then each memory found, one a line, oldest first."""
     if not memories:
         return system_prompt
-    lines = "\n".join(f"User: {text}" for text in memories)
+    # One memory a line, as written: the header says whose they are. (Prefixed "User:", a reader takes them
+    # for things said in this very message.)
+    lines = "\n".join(memories)
     return f"{system_prompt}\n\n{LANGMEM_MEMORIES_HEADER}\n{lines}"
 
 
@@ -251,10 +254,12 @@ class BackgroundMemoryStrategy(CheckpointedGraphStrategy):
             self._submit_quiet(turn, exchange)
         return reply.text
 
-    def _run_due(self, turn: int) -> None:
-        """clock=turns: run the manager on every exchange whose delay has passed, oldest first."""
-        due = [(t, messages) for t, messages in self._unprocessed if t + self.params["delay"] <= turn]
-        self._unprocessed = [(t, m) for t, m in self._unprocessed if t + self.params["delay"] > turn]
+    def _run_due(self, turn: int, *, everything: bool = False) -> None:
+        """clock=turns: run the manager on every exchange whose delay has passed (``everything``: on all
+        that wait, as when the conversation ends), oldest first."""
+        delay = self.params["delay"]
+        due = [(t, m) for t, m in self._unprocessed if everything or t + delay <= turn]
+        self._unprocessed = [(t, m) for t, m in self._unprocessed if not everything and t + delay > turn]
         for from_turn, messages in due:
             run = ManagerRun(len(self.runs) + 1, (from_turn,), due_after_turn=turn)
             self.runs.append(run)
@@ -280,6 +285,22 @@ class BackgroundMemoryStrategy(CheckpointedGraphStrategy):
                     available=turn + 1,
                 )
             )
+
+    def new_conversation(self, conversation_id: str | None = None) -> Strategy:
+        """The same user's next conversation. This one has ended, so it has gone quiet: the manager runs
+        now on every exchange still waiting (whatever the clock), and the calls it makes are counted with
+        the next conversation's first turn, where the memories it formed are available."""
+        with self._turn_lock:
+            for run in self.runs:
+                if run.status == "pending":  # clock=seconds: run now what the delay was waiting for
+                    run.status = "cancelled"
+            if self.executor is not None and self._unprocessed:
+                self._run_due(len(self.turns), everything=True)
+            calls = self.capture.drain()
+        successor = super().new_conversation(conversation_id)
+        if isinstance(successor, BackgroundMemoryStrategy):
+            successor._between_turns.extend(calls)
+        return successor
 
     def _submit_quiet(self, turn: int, exchange: list[BaseMessage]) -> None:
         """clock=seconds: submit everything unprocessed; the executor cancels the run pending before."""

@@ -107,10 +107,11 @@ def manager_reply(messages: Sequence[BaseMessage], tools: Sequence[dict[str, Any
     patches: dict[str, str] = {}
     for message in range(reading.user_messages):
         for statement in statements_worth_keeping(reading, message):
-            text = memory_text(statement.text, about_user=statement.about == USER)
+            text = memory_text(statement)
             if text.strip().lower() in known:
                 continue
-            target = memory_changed_by(text, memories) if PATCH_TOOL in names else None
+            unpatched = [memory for memory in memories if memory[0] not in patches]  # one patch per memory
+            target = memory_changed_by(text, unpatched) if PATCH_TOOL in names else None
             if target is not None:
                 patches[target] = text
             else:
@@ -157,7 +158,7 @@ def answer_from_memories(messages: Sequence[BaseMessage], compose: Callable[...,
     system = next((content_text(m) for m in messages if m.type == "system"), "")
     if found:
         ordered = [text for _, text in sorted(found.values())]
-        system = f"{system}\n\n{MEMORIES_HEADER}\n" + "\n".join(f"User: {text}" for text in ordered)
+        system = f"{system}\n\n{MEMORIES_HEADER}\n" + "\n".join(ordered)
     return compose([SystemMessage(system), *conversation])
 
 
@@ -181,18 +182,19 @@ def langmem_reply(
 # The agent's memory tools: which to call next, from what the message states or asks
 
 
-def memory_text(clause: str, *, about_user: bool = False) -> str:
+def memory_text(statement: Said) -> str:
     """A statement as a memory: the user's words, a capital first and a full stop last.
 
-    A Chinese clause about the user that leaves its subject to the clause before (住在上海 after 我叫小明)
-    gets its 我 back, so the memory stands alone.
+    A Chinese clause that leaves its subject to the clause before (住在上海 after 我叫小明, 是一名医生 after
+    我哥哥小王住在广州) gets it back (我, 我哥哥), so the memory stands alone.
     """
-    text = clause.strip()
+    text = statement.text.strip()
     if not text:
         return text
     if is_chinese(text):
-        if about_user and not text.startswith(("我", "本人")):
-            text = f"我{text}"
+        subject = "我" if statement.about == USER else statement.subject
+        if subject and not text.startswith((subject, "我", "本人")):
+            text = f"{subject}{text}"
         return text if text.endswith(("。", "！", "？")) else f"{text}。"
     text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else f"{text}."
@@ -251,8 +253,9 @@ def plan_memory_call(messages: Sequence[BaseMessage], names: Sequence[str]) -> R
     memories = [(key, content) for m in searched for _, key, content in memory_values(content_text(m))]
     calls = []
     for statement in keep:
-        content = memory_text(statement.text, about_user=statement.about == USER)
+        content = memory_text(statement)
         target = memory_changed_by(content, memories) if _changes(statement) else None
+        memories = [(key, text) for key, text in memories if key != target]  # one update per memory
         args: dict[str, Any] = {"content": content, "action": "create"}
         if target is not None:
             args = {"content": content, "action": "update", "id": target}

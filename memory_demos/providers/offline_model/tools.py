@@ -335,19 +335,31 @@ def call_id(name: str, args: dict[str, Any], context: str) -> str:
 def statements_worth_keeping(reading: Reading, message: int) -> list[Said]:
     """What user message ``message`` states about someone and stands: no question, hypothetical or retraction.
 
-    The reader's own judgement (the one ``reply.acknowledgement`` says back): small talk names nobody, so
-    it is not kept; "If I won the lottery…" supposes, "scratch that" takes back; a request ("Tell me a
-    joke", 给我讲个笑话) asks for something and states nothing.
+    The reader's own judgement (the one ``reply.acknowledgement`` says back: a message whose standing
+    clauses name nobody states nothing to keep, so small talk is not kept); "If I won the lottery…"
+    supposes, "scratch that" takes back; a request ("Tell me a joke", 给我讲个笑话) states nothing.
     """
-    return [
+    standing = [
         s
         for s in reading.said
         if s.message == message
         and s.source == "user"
-        and s.about
         and not (s.question or s.hypothetical or s.retracted or s.dropped)
         and not _REQUEST.match(s.text)
     ]
+    if not any(s.about for s in standing):
+        return []
+    # A clause with no subject of its own (搬到上海了, 是一名医生) speaks of the one before it.
+    kept, about, subject = [], "", ""
+    for said in standing:
+        if said.about:
+            about, subject = said.about, said.subject
+        elif about:
+            said = said._replace(about=about, subject=subject)
+        else:
+            continue  # "Big news, …": before anyone is named, it is about nobody
+        kept.append(said)
+    return kept
 
 
 _REQUEST = re.compile(
