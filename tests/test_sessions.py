@@ -111,21 +111,30 @@ def test_the_agent_thread_is_new_in_the_same_checkpointer(tmp_path: Path, opened
     assert second.snapshot()["thread_id"] == second.thread_id
 
 
-@pytest.mark.parametrize("strategy_id", sorted(USER_KEYED))
+CARRYING = sorted(sid for sid in available_ids() if get_info(sid).carries_over)
+
+
+@pytest.mark.parametrize("strategy_id", CARRYING)
 def test_reset_keeps_the_users_store_and_forget_user_deletes_it(
     strategy_id: str, tmp_path: Path, opened: list[Strategy]
 ) -> None:
     first = make(strategy_id, tmp_path, opened=opened)
     send_ok(first, NAME_MESSAGE)
+    send_ok(first, "What is a nice hobby for the winter?")  # a background manager runs a turn later
     first.clear()
     assert first.stored_messages() == []
-    assert first.snapshot()["items"], "Reset cleared the user's long-term memory"
+    if "items" in first.snapshot():
+        assert first.snapshot()["items"], "Reset cleared the user's long-term memory"
     assert "Mara" in send_ok(first, NAME_QUESTION).reply
     second = first.new_conversation()
     opened.append(second)
     second.forget_user()
-    assert second.snapshot()["items"] == [] and first.snapshot()["items"] == []
+    if "items" in second.snapshot():
+        assert second.snapshot()["items"] == [] and first.snapshot()["items"] == []
     assert "Mara" not in send_ok(second, NAME_QUESTION).reply
+    third = second.new_conversation()
+    opened.append(third)
+    assert "Mara" not in send_ok(third, NAME_QUESTION).reply
 
 
 @pytest.mark.parametrize("store", ["memory", "sqlite"])
