@@ -41,6 +41,7 @@ def test_demo_texts_exist_in_chinese() -> None:
         "session_race",
         "summary_buffer_failure",
         "expiring_notes",
+        "store_facts_expire",
         "memory_poisoning",
         "moving_prefix",
         "full_block",

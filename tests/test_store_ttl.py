@@ -210,3 +210,18 @@ def test_a_pane_header_names_the_ttl_only_when_one_is_set() -> None:
     on = info.params_in_effect(info.resolve_params({"store": "sqlite", "ttl_seconds": 60}))
     assert "ttl_seconds" not in off and "refresh_on_read" not in off
     assert on["ttl_seconds"] == 60 and on["refresh_on_read"] is True
+
+
+# -- the failure lab ------------------------------------------------------------------------------------
+def test_the_failure_lab_keeps_a_stale_code_without_a_ttl_and_drops_it_with_one() -> None:
+    from memory_demos.failure_lab import run_demo
+
+    result = run_demo("store_facts_expire", language="zh")
+    naive, fixed = result["naive"], result["fixed"]
+    assert result["failed"] and result["fixed_ok"]
+    assert naive["stored_after_telling"] == fixed["stored_after_telling"] == ["door_code: 4471"]
+    assert naive["facts_in_next_prompt"] == "- door_code: 4471" and "4471" in naive["answer"]
+    assert fixed["seconds_left_after_telling"] == {"door_code": 2}
+    assert fixed["expired_before_asking"] == ["door_code"] and fixed["facts_in_next_prompt"] == ""
+    assert fixed["ttl_config"]["default_ttl"] == pytest.approx(2 / 60)
+    assert "TTLConfig" in result["fix"] and "场景时钟" in result["fix"]

@@ -133,6 +133,21 @@ TEXTS: dict[str, str] = {
         "line can be traced and deleted. A pattern screen is a teaching minimum, not a complete defence: "
         "keep instructions out of the memory's channel altogether (memory as quoted data, never as rules)."
     ),
+    "failure.store_facts_expire.title": "Facts that never expire (LangGraph store)",
+    "failure.store_facts_expire.explanation": (
+        "A LangGraph store keeps every item for ever unless it is given a TTL. Mara tells the long_term "
+        "strategy a door code that only works today; it is stored in her namespace of a real SqliteStore, "
+        "and her next conversation, after the wait, still reads it into the prompt and gives the stale "
+        "code. The demo runs on SQLite in a temporary folder."
+    ),
+    "failure.store_facts_expire.fix": (
+        "Give the store a TTL: TTLConfig(default_ttl=...) on SqliteStore or PostgresStore "
+        "(long_term.ttl_seconds; InMemoryStore has none). Here 2 seconds, not renewed by reads: the "
+        "store's own sweep_ttl() deletes the code before the next turn reads the store, and the next "
+        "prompt is without it, while the pane's state view counts each item down. The wait is real: "
+        "both stores take expiry from the wall clock and cannot be handed a scenario clock, so a "
+        "scenario's simulated 'after: 2 weeks' does not age an item."
+    ),
     "failure.verdict": "Verdict",
     "failure.verdict.check": "What was checked",
     "failure.verdict.naive": "Naive set-up",
@@ -172,6 +187,9 @@ TEXTS: dict[str, str] = {
     "failure.verdict.refused": "Refused by the screen (not stored)",
     "failure.verdict.answer_conversation_2": "Conversation 2: answer to “{question}”",
     "failure.verdict.steered": "Replies in conversation 2 steered by the planted instruction",
+    "failure.verdict.stored": "Stored when Mara told it",
+    "failure.verdict.expired_before_asking": "Deleted by the store's sweep after {seconds} s",
+    "failure.verdict.facts_in_next_prompt": "Facts in the next conversation's prompt",
     "failure.value.yes": "yes",
     "failure.value.no": "no",
     "failure.value.none": "(nothing)",

@@ -118,6 +118,20 @@ TEXTS: dict[str, str] = {
         "（和对话）保存在它旁边，就像状态视图显示的那样，这样植入的内容可以被追查和删除。模式筛查只是教学上的"
         "最低要求，不是完整的防御：最好让指令根本进不了记忆这条通道（记忆只作为引用的数据，绝不作为规则）。"
     ),
+    "failure.store_facts_expire.title": "永不过期的事实（LangGraph 存储）",
+    "failure.store_facts_expire.explanation": (
+        "LangGraph 存储如果没有设置 TTL，就会永远保留每一项。Mara 告诉 long_term 策略一个只在今天有效的"
+        "门禁码；它被存进真实 SqliteStore 中她的命名空间，等待之后，她的下一段对话仍把它读进提示，"
+        "给出过期的门禁码。"
+        "本演示在临时文件夹中的 SQLite 上运行。"
+    ),
+    "failure.store_facts_expire.fix": (
+        "给存储设置 TTL：在 SqliteStore 或 PostgresStore 上使用 TTLConfig(default_ttl=...)"
+        "（long_term.ttl_seconds；InMemoryStore 不支持）。这里是 2 秒，读取不续期：存储自己的 sweep_ttl() "
+        "在下一轮读取存储之前删除这个门禁码，下一次提示中就没有它了，面板的状态视图会为每一项倒计时。等待是"
+        "真实的：两种存储都按墙上时钟计算过期，不能换用场景时钟，所以场景中模拟的“after: 2 weeks”不会让任何"
+        "项变旧。"
+    ),
     "failure.verdict": "结论",
     "failure.verdict.check": "检查项",
     "failure.verdict.naive": "朴素做法",
@@ -157,6 +171,9 @@ TEXTS: dict[str, str] = {
     "failure.verdict.refused": "被筛查拒绝（未存储）",
     "failure.verdict.answer_conversation_2": "对话 2：对“{question}”的回答",
     "failure.verdict.steered": "对话 2 中被植入指令左右的回答数",
+    "failure.verdict.stored": "Mara 说出时存储的内容",
+    "failure.verdict.expired_before_asking": "{seconds} 秒后被存储的清除删掉的项",
+    "failure.verdict.facts_in_next_prompt": "下一段对话提示中的事实",
     "failure.value.yes": "是",
     "failure.value.no": "否",
     "failure.value.none": "（无）",

@@ -59,6 +59,27 @@ def test_the_poisoning_demo_labels_its_script_and_shows_the_steering(
     context.close()
 
 
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_store_ttl_demo_drops_the_stale_code(
+    browser: Any, lab_server: LabServer, artifacts: Path, language: str
+) -> None:
+    texts = CATALOGUE[language]
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(f"{lab_server.url}/failure_lab?lang={language}")
+    page.get_by_text(texts["failure.store_facts_expire.title"]).first.click()
+    page.get_by_role("button", name=texts["failure.run"]).click()
+    answer = page.get_by_text(texts["failure.verdict.answer"].split("{")[0]).first
+    answer.wait_for(timeout=120_000)
+    body = page.get_by_test_id("stMain").inner_text()
+    assert "Your door code is 4471." in body and "- door_code: 4471" in body
+    assert texts["failure.harm.kept"] in body and texts["failure.verdict.fixed_ok"] in body
+    answer.evaluate("element => element.scrollIntoView({block: 'center'})")
+    time.sleep(1.0)
+    page.screenshot(path=str(artifacts / f"e2e_store_facts_expire_{language}.png"))
+    context.close()
+
+
 def long_term_pane(page: Any, texts: dict[str, str]) -> Any:
     return page.locator(PANE_BOXES).filter(has_text=get_info("long_term").title_in(texts["lang"])).last
 
