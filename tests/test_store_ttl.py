@@ -225,3 +225,25 @@ def test_the_failure_lab_keeps_a_stale_code_without_a_ttl_and_drops_it_with_one(
     assert fixed["expired_before_asking"] == ["door_code"] and fixed["facts_in_next_prompt"] == ""
     assert fixed["ttl_config"]["default_ttl"] == pytest.approx(2 / 60)
     assert "TTLConfig" in result["fix"] and "场景时钟" in result["fix"]
+
+
+def test_semantic_store_renews_what_it_retrieved_and_not_what_it_reopened(
+    tmp_path: Path, opened: list[Strategy]
+) -> None:
+    backend = {"store": "sqlite", "context": {"data_dir": tmp_path}}
+    user = new_user()
+    strategy = make("semantic_store", backend, {"ttl_seconds": 60, "k": 1}, user, opened)
+    first = send_ok(strategy, NAME_MESSAGE)
+    told_key = first.state["items"][0]["key"]
+
+    def left(state: dict[str, Any]) -> float:
+        return next(row["ttl_seconds"] for row in state["store_ttls"] if row["key"] == told_key)
+
+    time.sleep(2.2)
+    reopened = strategy.new_conversation()  # re-embeds the durable items into its index: no renewal
+    opened.append(reopened)
+    looked = left(reopened.snapshot())
+    assert looked <= left(first.state) - 2
+    asked = send_ok(reopened, "What's my name?")
+    assert [hit["key"] for hit in asked.state["hits"]] == [told_key]
+    assert left(asked.state) >= looked + 1  # read back through the durable store: refresh_on_read renewed it
