@@ -58,7 +58,10 @@ TEXTS: dict[str, str] = {
     "compare.add_pane": "Add pane",
     "compare.add_pane_help": "Up to {max} panes; the other panes keep their conversations.",
     "compare.reset_all": "Reset all",
-    "compare.reset_all_done": "Every pane's memory and conversation were cleared.",
+    "compare.reset_all_done": (
+        "Every pane's conversation was cleared. What a pane keeps per user (long-term memory) stays: "
+        "'Forget this user's long-term memory' deletes it."
+    ),
     "compare.per_row": "Panes per row",
     "compare.zoom": "Zoom gauges",
     "compare.zoom_help": "Off: each bar is drawn against the model's whole context window. "
@@ -73,7 +76,7 @@ TEXTS: dict[str, str] = {
     "pane.params_restart": "Applying rebuilds this pane's memory: its conversation starts again.",
     "pane.params_applied": "Pane {pane} was rebuilt with the new parameters.",
     "pane.params_invalid": "Those parameters cannot be used:",
-    "pane.reset_help": "Forget this pane's conversation and memory.",
+    "pane.reset_help": "Forget the conversation on screen.",
     "pane.remove_help": "Remove this pane (at least two stay).",
     "pane.embedding_model": "Embeddings: {model}",
     "pane.empty": "No messages yet: type one above.",

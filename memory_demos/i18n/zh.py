@@ -45,7 +45,9 @@ TEXTS: dict[str, str] = {
     "compare.add_pane": "添加窗格",
     "compare.add_pane_help": "最多 {max} 个窗格；其他窗格的对话会保留。",
     "compare.reset_all": "全部重置",
-    "compare.reset_all_done": "所有窗格的记忆和对话都已清空。",
+    "compare.reset_all_done": (
+        "所有窗格的对话都已清空。按用户保存的内容（长期记忆）仍然保留：“忘掉这个用户的长期记忆”会删除它。"
+    ),
     "compare.per_row": "每行窗格数",
     "compare.zoom": "仪表按提示长度缩放",
     "compare.zoom_help": "关闭：每条横条相对于模型的整个上下文窗口。开启：相对于提示本身，便于比较各部分。",
@@ -58,7 +60,7 @@ TEXTS: dict[str, str] = {
     "pane.params_restart": "应用后会重建这个窗格的记忆：对话将重新开始。",
     "pane.params_applied": "窗格 {pane} 已用新参数重建。",
     "pane.params_invalid": "这些参数无法使用：",
-    "pane.reset_help": "清除这个窗格的对话和记忆。",
+    "pane.reset_help": "清除屏幕上的这次对话。",
     "pane.remove_help": "移除这个窗格（至少保留两个）。",
     "pane.embedding_model": "嵌入模型：{model}",
     "pane.empty": "还没有消息：在上方输入一条。",
