@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
@@ -103,24 +105,22 @@ def _scenario_preview(scenario: Scenario) -> None:
     with st.expander(t("scorecard.turns_preview")):
         st.text(scenario.name)
         # Turns numbered from 1, as the results number them ("14 · What's my name?"); headers translated.
-        turns = pd.DataFrame(
-            {
-                t("scorecard.col.turn"): range(1, len(scenario.turns) + 1),
-                t("scorecard.col.user_message"): [turn.user for turn in scenario.turns],
-                t("scorecard.col.expected"): [", ".join(turn.expect) for turn in scenario.turns],
-                # Which conversation each message is in ("2 · after 3 days" where a session began).
-                t("scorecard.col.session"): [
-                    t("scorecard.col.session_after", n=turn.session, after=turn.after)
-                    if turn.new_session and turn.after
-                    else str(turn.session)
-                    for turn in scenario.turns
-                ],
-                t("scorecard.col.kind"): [
-                    t(f"scorecard.kind.{turn.probe_kind}") if turn.probe_kind else ""
-                    for turn in scenario.turns
-                ],
-            }
-        )
+        columns: dict[str, Any] = {
+            t("scorecard.col.turn"): range(1, len(scenario.turns) + 1),
+            t("scorecard.col.user_message"): [turn.user for turn in scenario.turns],
+            t("scorecard.col.expected"): [", ".join(turn.expect) for turn in scenario.turns],
+        }
+        if scenario.sessions > 1:  # which conversation each message is in ("2 · after 3 days" at a break)
+            columns[t("scorecard.col.session")] = [
+                t("scorecard.col.session_after", n=turn.session, after=turn.after)
+                if turn.new_session and turn.after
+                else str(turn.session)
+                for turn in scenario.turns
+            ]
+            columns[t("scorecard.col.kind")] = [
+                t(f"scorecard.kind.{turn.probe_kind}") if turn.probe_kind else "" for turn in scenario.turns
+            ]
+        turns = pd.DataFrame(columns)
         st.dataframe(
             turns,
             width="stretch",
