@@ -245,11 +245,20 @@ def tuple_column(name: str, column: int) -> tuple[str, ...]:
 
 
 def state_values() -> tuple[str, ...]:
-    """The field values the state view translates: message roles and the hybrid's prompt sections."""
+    """The field values the state view translates: message roles, the hybrid's prompt sections, audit
+    operations and the memory manager's run states."""
     from memory_demos.strategies.shared.budgeted_prompt import SECTIONS
+    from memory_demos.strategies.shared.memory_audit import OPERATIONS
 
     roles = ("human", "ai", "system", "tool")
-    return (*(f"role.{r}" for r in roles), *(f"section.{s}" for s in SECTIONS), "section.reply_priming")
+    statuses = ("pending", "done", "failed", "cancelled")
+    return (
+        *(f"role.{r}" for r in roles),
+        *(f"section.{s}" for s in SECTIONS),
+        "section.reply_priming",
+        *(f"operation.{o}" for o in OPERATIONS),
+        *(f"status.{s}" for s in statuses),
+    )
 
 
 # The values each run-time-built key is expanded over: "{}" stands for the f-string's expression.

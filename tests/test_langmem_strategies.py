@@ -363,3 +363,21 @@ def test_a_clause_without_its_own_subject_is_kept_with_the_subject_before_it() -
         "我搬到上海了。",
     ]
     assert request.state["writes_this_turn"] == []  # a request states nothing to keep
+
+
+def test_audit_operations_and_run_states_are_named_in_chinese_and_the_data_is_unchanged() -> None:
+    from memory_demos.i18n import language_scope
+    from memory_demos.ui.state_view import column_label, records_frame
+
+    rows = [
+        {"turn": 1, "operation": "insert", "via": "manager"},
+        {"turn": 2, "operation": "update", "via": "x"},
+    ]
+    runs = [{"number": 1, "status": "done"}, {"number": 2, "status": "cancelled"}]
+    with language_scope("zh"):
+        operations = list(records_frame(rows)[column_label("operation")])
+        statuses = list(records_frame(runs)[column_label("status")])
+    assert operations == ["新增", "更新"] and statuses == ["已完成", "已取消"]
+    assert rows[0]["operation"] == "insert" and runs[0]["status"] == "done"
+    with language_scope("en"):
+        assert list(records_frame(rows)[column_label("operation")]) == ["insert", "update"]

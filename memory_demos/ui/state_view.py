@@ -24,7 +24,7 @@ LONG_TEXT = 80
 TTL_CAPTIONS = {"redis_keys": "state.ttl.caption", "store_ttls": "state.ttl.store_caption"}
 # Record fields whose values are words of the interface (a message's role, a prompt section's name):
 # shown in the session's language, while the snapshot keeps its own values.
-TRANSLATED_FIELDS = ("role", "section")
+TRANSLATED_FIELDS = ("role", "section", "operation", "status")
 # State keys whose flat mapping is keyed by one of those fields (the hybrid's drops per section).
 KEYED_BY = {"dropped": "section"}
 
