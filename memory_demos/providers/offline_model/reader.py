@@ -118,6 +118,10 @@ _NOT_NAMES = frozenset(
 _NAME_OF_REL = re.compile(
     r"\b(?:my|our)\s+(?P<rel>" + _REL_EN + r")'s\s+name\s+is\s+(?P<n>[A-Z][a-z]+)", re.I
 )
+_OWN_NAMED = re.compile(
+    r"\b(?i:my|our)\s+(?:(?i:[a-z]+)\s+)?(?P<noun>(?i:[a-z]+))(?:'s\s+name)?(?:\s+(?:is|was|'s)(?:\s+called|\s+named)?|,|\s+(?:called|named))?\s+(?P<n>[A-Z][a-z]+(?:-[A-Z]?[a-z]+)?)\b"
+)
+_NOT_KINDS = frozenset("name is was in at from to and the a an".split())
 _REL_IS = re.compile(r"\b(?P<n>[A-Z][a-z]+)\s+is\s+my\s+(?:\w+\s+)?(?P<rel>" + _REL_EN + r")\b")
 _ZH_REL = "|".join(ZH_RELATIONS)
 _ZH_NAME = r"(?![在是住叫当做有的一两三这那今明昨每我你他她])[" + CJK + r"]{2,3}?"
@@ -238,6 +242,9 @@ class Reading:
                 self.aliases[found.group("n")] = stem(found.group("rel"))
         reported = _REPORTED.match(clause)  # "my boss said the deadline is Friday": about the deadline
         body = clause[reported.end() :] if reported else clause
+        for found in _OWN_NAMED.finditer(body):  # "our parrot Captain", "my tutor is Min-ji"
+            if found.group("noun").lower() not in _NOT_KINDS:
+                self.aliases.setdefault(found.group("n"), stem(found.group("noun")))
         inside = _EN_REL_INSIDE.search(body)
         if inside and inside.start() > 0:
             self.last_person, self.last_subject = stem(inside.group("rel")), inside.group(0)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from memory_demos.providers.offline_model.lexicon import CJK
+from memory_demos.providers.offline_model.loose import loose_answer
 from memory_demos.providers.offline_model.reader import (
     USER,
     Said,
@@ -272,17 +273,33 @@ def needed_words(ask: Ask, vocabulary: frozenset[str]) -> set[str]:
     return needed
 
 
-def _covers(ask: Ask, needed: set[str], words: set[str], text: str) -> bool:
-    """Whether a statement's words hold what the question needs (Chinese: most pairs or characters)."""
-    matched = len(needed & words)
+_PAST = re.compile(r"\b(?:before|used\s+to|previously|originally|formerly|old)\b|以前|之前|原来|过去|从前|曾经", re.I)
+
+
+def _coverage(ask: Ask, needed: set[str], words: set[str], text: str) -> float:
+    """How much of what the question needs a statement holds, 0 to 1 (weak words count less).
+
+    English words by stem; Chinese by character pairs, a pair's characters counting for half when the
+    pair itself is not said ("过敏" asked, "过 敏" not, but 花生过敏 holds it).
+    """
     if not needed:
         self_name = ask.wants == "name" and ask.about == USER
-        return bool(ask.wants and ask.about) and (not self_name or _NAMES_SELF.search(text) is not None)
+        return float(bool(ask.wants and ask.about) and (not self_name or _NAMES_SELF.search(text) is not None))
+    def weight(word: str) -> float:
+        return 0.4 if word in ask.weak or word in WEAK else 1.0
+    total = sum(weight(w) for w in needed)
     if ask.chinese:
-        chars = {c for w in needed for c in w if not w.startswith("@")}
-        covered = sum(c in text for c in chars)
-        return matched * 2 >= len(needed) or (matched > 0 and covered * 5 >= len(chars) * 3)
-    return matched >= len(needed) - (1 if len(needed) >= 4 else 0)
+        got = 0.0
+        for word in needed:
+            if word in words:
+                got += weight(word)
+            elif not word.startswith("@") and len(word) == 2 and sum(c in text for c in word) == 1:
+                got += 0.35 * weight(word)
+        return got / total
+    strong = {w for w in needed if weight(w) == 1.0}
+    if len(strong - words) > (1 if len(strong) >= 3 else 0):
+        return 0.0
+    return sum(weight(w) for w in needed & words) / total
 
 
 def bearing(ask: Ask, said: Said, aliases: dict[str, str], needed: set[str]) -> float:
@@ -294,10 +311,15 @@ def bearing(ask: Ask, said: Said, aliases: dict[str, str], needed: set[str]) -> 
     if chinese != ask.chinese and not ask.words & words:
         return 0.0
     has = _HAS.get(ask.wants)
-    if not _covers(ask, needed, words, said.text) or (has is not None and not has.search(said.text)):
+    if has is not None and not has.search(said.text):
+        return 0.0
+    if _PAST.search(ask.text) and not _PAST.search(said.text):
+        return 0.0  # "where did I live before?" is not answered by where I live
+    covered = _coverage(ask, needed, words, said.text)
+    if covered < (0.45 if ask.chinese else 0.5):
         return 0.0
     bonus = 0.5 * len(ask.extra & words) + (0.5 if has is not None else 0.0)
-    return len(needed & words) + bonus + (0.25 if said.about == ask.about else 0.0) + 0.1
+    return covered * max(len(needed), 1) + bonus + (0.25 if said.about == ask.about else 0.0) + 0.1
 
 
 def _frame(said: Said) -> set[str]:
@@ -339,7 +361,7 @@ def _restate(said: Said) -> str:
     return text[:1].upper() + text[1:] + end
 
 
-def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str]) -> str | None:
+def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, current: int) -> str | None:
     """The statements that bear on ``ask``, said back from the asker's side; None when none does."""
     chinese = ask.chinese
     vocabulary = frozenset().union(*(_statement_words(s, chinese) for s in statements if not s.question))
@@ -347,7 +369,11 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str]) -> str
     scored = [(bearing(ask, said, aliases, needed), said) for said in statements]
     candidates = [(score, said) for score, said in scored if score > 0]
     if not candidates:
-        return None
+        found = loose_answer(
+            ask.text, ask.words | ask.weak, ask.extra, ask.wants, ask.about, statements, aliases,
+            chinese=ask.chinese, current=current, values=_HAS,
+        )
+        return _restate(found) if found is not None else None
     joiner = "" if ask.chinese else " "
     return joiner.join(dict.fromkeys(_restate(said) for said in _newest_on_topic(candidates)))
 

@@ -219,7 +219,7 @@ def _answers(
         said = conversation_answer(part, statements, current=current)
         if said is None:
             sure = [answer_question(q, knowledge, chinese=chinese) for q in keyed]
-            said = " ".join(a for a in sure if a) or answer(ask, statements, reading.aliases)
+            said = " ".join(a for a in sure if a) or answer(ask, statements, reading.aliases, current=current)
         answers.append(said)
         previous = ask
     if len(answers) == 1:

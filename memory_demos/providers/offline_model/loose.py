@@ -1,0 +1,190 @@
+"""The second, looser reading: when no statement holds every word a question needs.
+
+People rarely ask with the words they told a fact in ("what dose am I on?" after "I'm on metformin
+500mg"). So a question's kind word (dose, age, time, price, job ...) is met by a value of that kind in
+the statement, and the other content words need only half their number. A statement that starts with
+a pronoun ("he mostly eats seeds") speaks of a person or pet named shortly before it. Still no guess:
+a statement must hold a topic word of the question, or the kind of value asked for and the person.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory_demos.providers.offline_model.lexicon import CJK
+from memory_demos.providers.offline_model.reader import USER, Said
+from memory_demos.providers.offline_model.words import WEAK, stem
+
+_NUMBER_WORDS = r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty"
+_ZH_NUMBER = "一二两三四五六七八九十百半"
+# What a value of each kind looks like in a statement.
+KIND_VALUES: dict[str, re.Pattern[str]] = {
+    "dose": re.compile(
+        rf"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ml|g|iu|units?)\b|\b(?:half|{_NUMBER_WORDS}|\d)\s+(?:pills?|tablets?|"
+        rf"capsules?|puffs?|drops?)\b|[\d{_ZH_NUMBER}]+\s*(?:粒|片|包|毫克|毫升|滴|颗|支)",
+        re.I,
+    ),
+    "often": re.compile(
+        rf"\b(?:once|twice|thrice|(?:\d|{_NUMBER_WORDS})\s*(?:x|times))\b|\bevery\b|\b(?:daily|weekly|monthly|"
+        rf"nightly)\b|\b(?:a|per)\s+(?:day|week|month|night)\b|[\d{_ZH_NUMBER}]+次|每天|每周|每晚|每月|天天",
+        re.I,
+    ),
+    "age": re.compile(
+        rf"\b\d{{1,3}}\b(?!\s*(?::|am\b|pm\b|%|mg|kg|km|th\b|st\b|nd\b|rd\b))|\b(?:{_NUMBER_WORDS})\b|"
+        rf"[\d{_ZH_NUMBER}]+\s*(?:岁|了)|今年[\d{_ZH_NUMBER}]+",
+        re.I,
+    ),
+    "clock": re.compile(
+        rf"\d{{1,2}}[:.]\d\d|\d\s*(?:am|pm|a\.m|p\.m)\b|\b(?:noon|midnight|o'clock|half past|quarter (?:past|to))\b|"
+        rf"[\d{_ZH_NUMBER}]+点|中午|半夜|凌晨",
+        re.I,
+    ),
+    "colour": re.compile(
+        r"\b(?:red|blue|green|yellow|black|white|grey|gray|pink|purple|orange|brown|silver|gold|teal|navy|beige|"
+        r"cream|maroon|turquoise)\b|[红蓝绿黄黑白灰粉紫橙棕金银]色",
+        re.I,
+    ),
+    "job": re.compile(
+        r"\b(?:I'm|I\s+am|is|he's|she's|was|'s)\s+(?:a|an|the)\s+[a-z]|\bwork(?:s|ed|ing)?\s+(?:as|at|in|for)\b|"
+        r"\b(?:retired|unemployed|freelance)|当|是[^，,。]{0,6}(?:师|员|生|家|工|长)|做[^，,。]{1,6}|在[^，,。]{1,8}(?:上班|工作)",
+        re.I,
+    ),
+}
+# A question's words that name the kind of value it wants, by stem.
+_KIND_WORDS = {
+    "dose": "dose",
+    "dosage": "dose",
+    "medication": "dose",
+    "often": "often",
+    "frequency": "often",
+    "age": "age",
+    "old": "age",
+    "colour": "colour",
+    "work": "job",
+    "rol": "job",
+    "role": "job",
+    "position": "job",
+}
+_ZH_KIND_WORDS = {"多大": "age", "几岁": "age", "几次": "often", "多少次": "often", "几点": "clock", "颜色": "colour"}
+_SPECIFIC = frozenset({"dose", "often", "age"})  # kinds whose values say by themselves what they are
+_YES_NO = re.compile(r"^\W*(?:do|does|did|is|are|am|was|were|have|has|can|will)\s+(?:I|you|we|my|he|she)\b", re.I)
+_PRONOUN_START = re.compile(r"^(?:he|she|it|they|his|her|its|their|him|them)\b|^(?:他|她|它)", re.I)
+_PRONOUN_IN = re.compile(r"\b(?:he|she|his|her|him|it|its|they|their|them)\b|[他她它]", re.I)
+_CAPITAL = re.compile(r"\b[A-Z][a-z]+\b")
+_NOT_PEOPLE = frozenset(
+    "i monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
+    "august september october november december dr mr mrs ms".split()
+)
+
+
+def _kind(ask_text: str, words: frozenset[str], wants: str, chinese: bool) -> tuple[str, set[str]]:
+    """(the kind of value asked for, the question's words that only name that kind)."""
+    if chinese:
+        for word, kind in _ZH_KIND_WORDS.items():
+            if word in ask_text:
+                return kind, set()
+    named = {w for w in words if w in _KIND_WORDS}
+    kinds = [_KIND_WORDS[w] for w in sorted(named)]
+    if re.search(r"\bwhat\s+time\b|\bwhen\s+(?:do|does|did|is)\b.*\b(?:open|close|start|finish|leave|end)", ask_text, re.I):
+        return "clock", named | {"time"}
+    if re.search(r"\bhow\s+often\b", ask_text, re.I):
+        return "often", named
+    if re.search(r"\bhow\s+old\b", ask_text, re.I):
+        return "age", named
+    if kinds:
+        return kinds[0], named
+    return wants, set()
+
+
+def _people(said: Said, aliases: dict[str, str]) -> set[str]:
+    """Whom a statement names: its person, the relations and the names in its words."""
+    names = {said.about} - {"", USER}
+    names |= {n for n in _CAPITAL.findall(said.text) if n in aliases or said.text.find(n) > 0}
+    names |= {aliases[n] for n in names if n in aliases}
+    names |= {r for n, r in aliases.items() if n in said.text}
+    names |= {r for r in aliases.values() if re.search(rf"(?i)\b{re.escape(r)}", said.text)}
+    return names
+
+
+def _fits(wanted: str, index: int, statements: Sequence[Said], aliases: dict[str, str]) -> bool:
+    """Whether statement ``index`` speaks of ``wanted`` (a person, a relation or a pet's name)."""
+    said = statements[index]
+    forms = {wanted, aliases.get(wanted, wanted)} | {n for n, r in aliases.items() if r == wanted}
+    forms = {f.lower() for f in forms if f}
+    if said.about.lower() in forms or any(f in said.text.lower() for f in forms):
+        return True
+    if not (_PRONOUN_START.search(said.text) or said.about in {"", USER} and _PRONOUN_IN.search(said.text)):
+        return False
+    for earlier in reversed(statements[:index]):
+        if earlier.message < said.message - 2:
+            return False
+        people = {p.lower() for p in _people(earlier, aliases)}
+        if people & forms:
+            return True
+        named = {n.lower() for n in _CAPITAL.findall(earlier.text) if n in aliases or earlier.text.find(n) > 0}
+        if named - forms - _NOT_PEOPLE:
+            return False  # someone else was named in between
+    return False
+
+
+def _words(said: Said, chinese: bool) -> set[str]:
+    if chinese:
+        text = said.text
+        return {text[i : i + 2] for i in range(len(text) - 1)} | set(text)
+    return {stem(w) for w in re.findall(r"[A-Za-z0-9$€£¥'][\w'$€£¥.:-]*", said.text)}
+
+
+def loose_answer(
+    ask_text: str,
+    words: frozenset[str],
+    extra: frozenset[str],
+    wants: str,
+    about: str,
+    statements: Sequence[Said],
+    aliases: dict[str, str],
+    *,
+    chinese: bool,
+    current: int,
+    values: dict[str, re.Pattern[str]],
+) -> Said | None:
+    """The statement that answers the question on the looser reading, or None.
+
+    ``values``: what a value of each of the strict reading's kinds (time, number, place ...) looks like.
+    """
+    kind, kind_words = _kind(ask_text, words, wants, chinese)
+    needed = {w for w in words - kind_words if w not in WEAK and not w.startswith("@")}
+    if about not in {"", USER}:
+        needed = {w for w in needed if w != stem(about) and w != about}
+    if not about and _PRONOUN_IN.search(ask_text):
+        about = next(
+            (s.about for s in reversed(statements) if s.about not in {"", USER} and not s.question), ""
+        )
+    if _YES_NO.match(ask_text):
+        return None  # "do I like coffee?": the strict reading's (and the grammar's) to answer
+    if not needed and not (kind and about not in {"", USER} or kind in _SPECIFIC):
+        return None
+    best: tuple[float, int] | None = None
+    for index, said in enumerate(statements):
+        if said.question or said.hypothetical or said.retracted or said.message >= current:
+            continue
+        if said.source == "user" and said.text.startswith(("Got it", "记住了")):
+            continue
+        if about in {"", USER}:
+            if said.about not in {"", USER}:
+                continue
+        elif not _fits(about, index, statements, aliases):
+            continue
+        pattern = KIND_VALUES.get(kind) or values.get(kind)
+        if pattern is not None and not pattern.search(said.text):
+            continue
+        have = _words(said, chinese)
+        matched = needed & have
+        if chinese and needed:
+            matched |= {w for w in needed - matched if len(w) == 2 and all(c in said.text for c in w)}
+        if len(needed - matched) > len(needed) // 3:
+            continue
+        score = (len(matched) / len(needed) if needed else 0.5) + 0.3 * len(extra & have) + index / 10_000
+        if best is None or score >= best[0]:
+            best = (score, index)
+    return statements[best[1]] if best else None
