@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.words import WEAK, stem
 
-_NUMBER_WORDS = r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty"
+_NUMBER_WORDS = (
+    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty"
+)
 _ZH_NUMBER = "一二两三四五六七八九十百半"
 # What a value of each kind looks like in a statement.
 KIND_VALUES: dict[str, re.Pattern[str]] = {
@@ -66,15 +67,27 @@ _KIND_WORDS = {
     "role": "job",
     "position": "job",
 }
-_ZH_KIND_WORDS = {"多大": "age", "几岁": "age", "几次": "often", "多少次": "often", "几点": "clock", "颜色": "colour"}
+_ZH_KIND_WORDS = {
+    "多大": "age",
+    "几岁": "age",
+    "几次": "often",
+    "多少次": "often",
+    "几点": "clock",
+    "颜色": "colour",
+}
+PAST = re.compile(
+    r"\b(?:before|used\s+to|previously|originally|formerly|the\s+old|my\s+old)\b|以前|之前|原来|过去|从前|曾经",
+    re.I,
+)
 _SPECIFIC = frozenset({"dose", "often", "age"})  # kinds whose values say by themselves what they are
-_YES_NO = re.compile(r"^\W*(?:do|does|did|is|are|am|was|were|have|has|can|will)\s+(?:I|you|we|my|he|she)\b", re.I)
+_YES_NO = re.compile(
+    r"^\W*(?:do|does|did|is|are|am|was|were|have|has|can|will)\s+(?:I|you|we|my|he|she)\b", re.I
+)
 _PRONOUN_START = re.compile(r"^(?:he|she|it|they|his|her|its|their|him|them)\b|^(?:他|她|它)", re.I)
 _PRONOUN_IN = re.compile(r"\b(?:he|she|his|her|him|it|its|they|their|them)\b|[他她它]", re.I)
 _CAPITAL = re.compile(r"\b[A-Z][a-z]+\b")
 _NOT_PEOPLE = frozenset(
-    "i monday tuesday wednesday thursday friday saturday sunday january february march april may june july "
-    "august september october november december dr mr mrs ms".split()
+    ["i", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "dr", "mr", "mrs", "ms"]
 )
 
 
@@ -86,7 +99,11 @@ def _kind(ask_text: str, words: frozenset[str], wants: str, chinese: bool) -> tu
                 return kind, set()
     named = {w for w in words if w in _KIND_WORDS}
     kinds = [_KIND_WORDS[w] for w in sorted(named)]
-    if re.search(r"\bwhat\s+time\b|\bwhen\s+(?:do|does|did|is)\b.*\b(?:open|close|start|finish|leave|end)", ask_text, re.I):
+    if re.search(
+        r"\bwhat\s+time\b|\bwhen\s+(?:do|does|did|is)\b.*\b(?:open|close|start|finish|leave|end)",
+        ask_text,
+        re.I,
+    ):
         return "clock", named | {"time"}
     if re.search(r"\bhow\s+often\b", ask_text, re.I):
         return "often", named
@@ -114,7 +131,7 @@ def _fits(wanted: str, index: int, statements: Sequence[Said], aliases: dict[str
     forms = {f.lower() for f in forms if f}
     if said.about.lower() in forms or any(f in said.text.lower() for f in forms):
         return True
-    if not (_PRONOUN_START.search(said.text) or said.about in {"", USER} and _PRONOUN_IN.search(said.text)):
+    if not (_PRONOUN_START.search(said.text) or (said.about in {"", USER} and _PRONOUN_IN.search(said.text))):
         return False
     for earlier in reversed(statements[:index]):
         if earlier.message < said.message - 2:
@@ -122,7 +139,9 @@ def _fits(wanted: str, index: int, statements: Sequence[Said], aliases: dict[str
         people = {p.lower() for p in _people(earlier, aliases)}
         if people & forms:
             return True
-        named = {n.lower() for n in _CAPITAL.findall(earlier.text) if n in aliases or earlier.text.find(n) > 0}
+        named = {
+            n.lower() for n in _CAPITAL.findall(earlier.text) if n in aliases or earlier.text.find(n) > 0
+        }
         if named - forms - _NOT_PEOPLE:
             return False  # someone else was named in between
     return False
@@ -162,8 +181,14 @@ def loose_answer(
         )
     if _YES_NO.match(ask_text):
         return None  # "do I like coffee?": the strict reading's (and the grammar's) to answer
-    if not needed and not (kind and about not in {"", USER} or kind in _SPECIFIC):
+    if not needed and not ((kind and about not in {"", USER}) or kind in _SPECIFIC):
         return None
+    standing = [s for s in statements if not (s.question or s.hypothetical or s.retracted)]
+    vocabulary = set().union(*(_words(s, chinese) for s in standing)) if standing else set()
+    # A word of the question said nowhere may be the asker's own word for the topic ("appointment" for
+    # "booked the dentist"), never a value the question names ("who lives in Shanghai?").
+    named = {stem(w) for w in _CAPITAL.findall(ask_text[1:])}
+    unsaid = set() if chinese else {w for w in needed - named if w not in vocabulary}
     best: tuple[float, int] | None = None
     for index, said in enumerate(statements):
         if said.question or said.hypothetical or said.retracted or said.message >= current:
@@ -175,6 +200,8 @@ def loose_answer(
                 continue
         elif not _fits(about, index, statements, aliases):
             continue
+        if said.text.lower().strip(" ?？.") == ask_text.lower().strip(" ?？"):
+            continue
         pattern = KIND_VALUES.get(kind) or values.get(kind)
         if pattern is not None and not pattern.search(said.text):
             continue
@@ -182,7 +209,10 @@ def loose_answer(
         matched = needed & have
         if chinese and needed:
             matched |= {w for w in needed - matched if len(w) == 2 and all(c in said.text for c in w)}
-        if len(needed - matched) > len(needed) // 3:
+        missing = needed - matched
+        if len(missing - unsaid) > len(needed) // 3 or (needed and not matched):
+            continue
+        if PAST.search(ask_text) and not PAST.search(said.text):
             continue
         score = (len(matched) / len(needed) if needed else 0.5) + 0.3 * len(extra & have) + index / 10_000
         if best is None or score >= best[0]:

@@ -50,6 +50,8 @@ _SENTENCE_END = re.compile(
 )
 _EN_CLAUSE = re.compile(
     r"\s*;\s*|,?\s+(?:and|but|so|while|whereas|plus)\s+(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their)\b)"
+    r"|,\s*(?:and\s+|but\s+|while\s+)?(?=[A-Z][a-z]+\s+(?:has|had|is|was|joined|works|lives|likes|loves|gets|takes|does|plays|goes|"
+    r"wants|needs|said|says|brings|starts|moved|prefers|eats|drinks|teaches|studies)\b)"
     r"|,\s*(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their|what|what's|where|when|who|how|which|do|does|"
     r"did|is|are|can)\b)",
     re.IGNORECASE,
@@ -71,7 +73,8 @@ _HYPOTHETICAL = re.compile(
 )
 # Corrections and retractions: what follows replaces what came before, or nothing does.
 _CORRECTION_EN = re.compile(
-    r"(?:^|[\s,.;:!—–-]+)(?P<m>no\s+wait|wait,?\s+no|scratch\s+that|forget\s+(?:that|it)|never\s*mind|"
+    r"(?:^|[\s,.;:!—–-]+)(?P<m>no\s+wait|wait,?\s+no|(?:hmm|nah|oh|ah|er|um),?\s+no|actually\s+no|nope|"
+    r"scratch\s+that|forget\s+(?:that|it)|ignore\s+that|never\s*mind|nah|"
     r"sorry,?\s+I\s+meant|I\s+meant|sorry(?=,?\s+(?:it's|its|it\s+is|that's|make))|actually|correction|"
     r"make\s+(?:that|it)|oops|or\s+rather|not\s+anymore|not\s+any\s+more)(?=[\s,.;:!—–-]|$)",
     re.IGNORECASE,
@@ -81,10 +84,10 @@ _CORRECTION_ZH = re.compile(
 )
 # Cheap scans first: most clauses hold no correction and suppose nothing.
 _MAY_CORRECT = re.compile(
-    r"(?i:wait|scratch|forget|never|mean|sorry|actually|correction|make|oops|rather|any)|不|是说|意思|其实|更正|算了|改"
+    r"(?i:wait|scratch|forget|ignore|never|mean|sorry|actually|correction|make|oops|rather|any|no|nah)|不|是说|意思|其实|更正|算了|改"
 )
 _MAY_SUPPOSE = re.compile(r"(?i:if|suppose|imagine|wish|would|say)|如果|假|要是|想象|万一")
-_RETRACTS = re.compile(r"scratch|forget|never|算了|not\s+any", re.IGNORECASE)
+_RETRACTS = re.compile(r"scratch|forget|ignore|never|nah|算了|not\s+any", re.IGNORECASE)
 _FRAGMENT_LEAD = re.compile(
     r"^(?:(?:it's|its|it\s+is|it\s+was|that's|that\s+is|they're|to|is|are|was|no|wait|sorry|I\s+mean)\b[\s,]*)+",
     re.IGNORECASE,
@@ -121,7 +124,7 @@ _NAME_OF_REL = re.compile(
 _OWN_NAMED = re.compile(
     r"\b(?i:my|our)\s+(?:(?i:[a-z]+)\s+)?(?P<noun>(?i:[a-z]+))(?:'s\s+name)?(?:\s+(?:is|was|'s)(?:\s+called|\s+named)?|,|\s+(?:called|named))?\s+(?P<n>[A-Z][a-z]+(?:-[A-Z]?[a-z]+)?)\b"
 )
-_NOT_KINDS = frozenset("name is was in at from to and the a an".split())
+_NOT_KINDS = frozenset(["name", "is", "was", "in", "at", "from", "to", "and", "the", "a", "an"])
 _REL_IS = re.compile(r"\b(?P<n>[A-Z][a-z]+)\s+is\s+my\s+(?:\w+\s+)?(?P<rel>" + _REL_EN + r")\b")
 _ZH_REL = "|".join(ZH_RELATIONS)
 _ZH_NAME = r"(?![在是住叫当做有的一两三这那今明昨每我你他她])[" + CJK + r"]{2,3}?"

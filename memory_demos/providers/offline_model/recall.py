@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from memory_demos.providers.offline_model.lexicon import CJK
-from memory_demos.providers.offline_model.loose import loose_answer
+from memory_demos.providers.offline_model.loose import PAST, loose_answer
 from memory_demos.providers.offline_model.reader import (
     USER,
     Said,
@@ -52,6 +52,13 @@ class Ask(NamedTuple):
 
 
 _WANTS_EN = (
+    (
+        re.compile(
+            r"\bwhat\s+(?:time|hour)\b|\bwhen\s+(?:do|does|did|will|is)\b.*\b(?:open|close|start|finish|end)s?\b",
+            re.I,
+        ),
+        "clock",
+    ),
     (re.compile(r"\bhow\s+(?:many|often)\b", re.I), "number"),
     (re.compile(r"\bhow\s+much\b|\b(?:price|cost)\b", re.I), "money"),
     (re.compile(r"\bhow\s+(?:old|long|far|tall)\b", re.I), "number"),
@@ -79,6 +86,11 @@ _WANTS_ZH = (
 )
 _CALENDAR = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b"
 _HAS = {
+    "clock": re.compile(
+        r"\d{1,2}[:.]\d\d|\d\s*(?:am|pm|a\.m|p\.m)\b|\b(?:noon|midnight|o'clock|half past|quarter (?:past|to)|"
+        r"morning|afternoon|evening|night)|\bat\s+\d|[\d一二两三四五六七八九十]+点|中午|半夜|凌晨|早上|晚上|下午|上午",
+        re.I,
+    ),
     "time": re.compile(
         r"\d|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
         r"\b(?:today|tomorrow|tonight|yesterday|morning|afternoon|evening|noon|midnight|week|weekend|month|year|"
@@ -273,9 +285,6 @@ def needed_words(ask: Ask, vocabulary: frozenset[str]) -> set[str]:
     return needed
 
 
-_PAST = re.compile(r"\b(?:before|used\s+to|previously|originally|formerly|old)\b|以前|之前|原来|过去|从前|曾经", re.I)
-
-
 def _coverage(ask: Ask, needed: set[str], words: set[str], text: str) -> float:
     """How much of what the question needs a statement holds, 0 to 1 (weak words count less).
 
@@ -284,22 +293,39 @@ def _coverage(ask: Ask, needed: set[str], words: set[str], text: str) -> float:
     """
     if not needed:
         self_name = ask.wants == "name" and ask.about == USER
-        return float(bool(ask.wants and ask.about) and (not self_name or _NAMES_SELF.search(text) is not None))
+        return float(
+            bool(ask.wants and ask.about) and (not self_name or _NAMES_SELF.search(text) is not None)
+        )
+
     def weight(word: str) -> float:
         return 0.4 if word in ask.weak or word in WEAK else 1.0
+
     total = sum(weight(w) for w in needed)
     if ask.chinese:
+        needed = {w for w in needed if not (w.startswith("@") and w[1:] in needed)}
+        total = sum(weight(w) for w in needed)
         got = 0.0
         for word in needed:
             if word in words:
                 got += weight(word)
             elif not word.startswith("@") and len(word) == 2 and sum(c in text for c in word) == 1:
-                got += 0.35 * weight(word)
+                got += 0.25 * weight(word)
         return got / total
     strong = {w for w in needed if weight(w) == 1.0}
     if len(strong - words) > (1 if len(strong) >= 3 else 0):
         return 0.0
     return sum(weight(w) for w in needed & words) / total
+
+
+def has_value(ask: Ask, text: str, aliases: dict[str, str]) -> bool:
+    """Whether ``text`` holds a value of the kind ``ask`` wants; a person other than the one asked about
+    for "who" ("who is she marrying?" is not answered by "Siobhan is getting married")."""
+    has = _HAS[ask.wants]
+    if ask.wants not in {"person", "name"} or ask.about in {"", USER}:
+        return has.search(text) is not None
+    forms = {ask.about.lower(), aliases.get(ask.about, "").lower()}
+    forms |= {n.lower() for n, r in aliases.items() if r == ask.about}
+    return any(m.group(0).lower() not in forms for m in has.finditer(text))
 
 
 def bearing(ask: Ask, said: Said, aliases: dict[str, str], needed: set[str]) -> float:
@@ -311,12 +337,12 @@ def bearing(ask: Ask, said: Said, aliases: dict[str, str], needed: set[str]) -> 
     if chinese != ask.chinese and not ask.words & words:
         return 0.0
     has = _HAS.get(ask.wants)
-    if has is not None and not has.search(said.text):
+    if has is not None and not has_value(ask, said.text, aliases):
         return 0.0
-    if _PAST.search(ask.text) and not _PAST.search(said.text):
+    if PAST.search(ask.text) and not PAST.search(said.text):
         return 0.0  # "where did I live before?" is not answered by where I live
     covered = _coverage(ask, needed, words, said.text)
-    if covered < (0.45 if ask.chinese else 0.5):
+    if covered < (0.75 if ask.wants == "person" else 0.45 if ask.chinese else 0.5):
         return 0.0
     bonus = 0.5 * len(ask.extra & words) + (0.5 if has is not None else 0.0)
     return covered * max(len(needed), 1) + bonus + (0.25 if said.about == ask.about else 0.0) + 0.1
@@ -366,12 +392,22 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
     chinese = ask.chinese
     vocabulary = frozenset().union(*(_statement_words(s, chinese) for s in statements if not s.question))
     needed = needed_words(ask, vocabulary)
+    asked = ask.text.lower().strip(" ?？")
+    statements = [s for s in statements if s.text.lower().strip(" ?？.") != asked]
     scored = [(bearing(ask, said, aliases, needed), said) for said in statements]
     candidates = [(score, said) for score, said in scored if score > 0]
     if not candidates:
         found = loose_answer(
-            ask.text, ask.words | ask.weak, ask.extra, ask.wants, ask.about, statements, aliases,
-            chinese=ask.chinese, current=current, values=_HAS,
+            ask.text,
+            ask.words | ask.weak,
+            ask.extra,
+            ask.wants,
+            ask.about,
+            statements,
+            aliases,
+            chinese=ask.chinese,
+            current=current,
+            values=_HAS,
         )
         return _restate(found) if found is not None else None
     joiner = "" if ask.chinese else " "

@@ -206,7 +206,9 @@ def _answers(
     current = reading.user_messages - 1
     statements = reading.said
     asked = [s for s in statements if s.question and s.source == "user" and s.message < current]
-    people = frozenset({s.about for s in statements if s.about not in {"", USER}} | set(reading.aliases))
+    people = frozenset(
+        {s.about for s in statements if s.about not in {"", USER} and not s.question} | set(reading.aliases)
+    )
     previous: Ask | None = analyse(asked[-1].text, None, people) if asked else None
     grammar = find_questions(text)
     if len(grammar) >= len(parts):  # the grammar's parts: "她" in a second question is the first's person
@@ -219,7 +221,8 @@ def _answers(
         said = conversation_answer(part, statements, current=current)
         if said is None:
             sure = [answer_question(q, knowledge, chinese=chinese) for q in keyed]
-            said = " ".join(a for a in sure if a) or answer(ask, statements, reading.aliases, current=current)
+            sure = [a for a in sure if a and not a.startswith((DONT_KNOW_EN[:12], DONT_KNOW_ZH[:6]))]
+            said = " ".join(sure) or answer(ask, statements, reading.aliases, current=current)
         answers.append(said)
         previous = ask
     if len(answers) == 1:
