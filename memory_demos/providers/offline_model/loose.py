@@ -87,7 +87,32 @@ _PRONOUN_START = re.compile(r"^(?:he|she|it|they|his|her|its|their|him|them)\b|^
 _PRONOUN_IN = re.compile(r"\b(?:he|she|his|her|him|it|its|they|their|them)\b|[他她它]", re.I)
 _CAPITAL = re.compile(r"\b[A-Z][a-z]+\b")
 _NOT_PEOPLE = frozenset(
-    ["i", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "dr", "mr", "mrs", "ms"]
+    [
+        "i",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "dr",
+        "mr",
+        "mrs",
+        "ms",
+    ]
 )
 
 
@@ -145,6 +170,22 @@ def _fits(wanted: str, index: int, statements: Sequence[Said], aliases: dict[str
         if named - forms - _NOT_PEOPLE:
             return False  # someone else was named in between
     return False
+
+
+_ZH_FUNCTION = frozenset("的了是在和与跟也都就还很又对不要个一这那吗呢吧啊呀嘛么我你他她它们有")
+
+
+def zh_coverage(needed: set[str], words: set[str], text: str) -> float:
+    """How much of a Chinese question a statement holds: its content characters (function characters
+    left out), a related-word group ("@过敏") counting as one; Chinese runs together what a pair of
+    characters would cut wrongly ("钢琴课哪天" holds 钢, 琴, 课)."""
+    groups = {w for w in needed if w.startswith("@")}
+    chars = {c for w in needed - groups for c in w if c not in _ZH_FUNCTION}
+    groups = {g for g in groups if not set(g[1:]) <= chars}
+    total = len(chars) + len(groups)
+    if not total:
+        return 0.0
+    return (sum(c in text for c in chars) + len(groups & words)) / total
 
 
 def _words(said: Said, chinese: bool) -> set[str]:
@@ -208,7 +249,9 @@ def loose_answer(
         have = _words(said, chinese)
         matched = needed & have
         if chinese and needed:
-            matched |= {w for w in needed - matched if len(w) == 2 and all(c in said.text for c in w)}
+            if zh_coverage(needed, have, said.text) < (0.75 if kind == "person" else 0.55):
+                continue
+            matched = needed
         missing = needed - matched
         if len(missing - unsaid) > len(needed) // 3 or (needed and not matched):
             continue

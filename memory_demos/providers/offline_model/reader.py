@@ -64,7 +64,10 @@ _QUESTION_EN = re.compile(
     re.IGNORECASE,
 )
 _QUESTION_ZH = re.compile(
-    "什么|多少|哪|谁|几[点号个岁天次月年位只]|吗[？?。]?$|呢[？?。]?$|[？?]$|是不是|有没有|啥"
+    "什么|多少|哪|谁|几(?![乎])["
+    + CJK
+    + "]|多[久大重高远长宽]|吗[？?。]?$|呢[？?。]?$|[？?]$|是不是|有没有|啥|怎么|咋|"
+    "为什么|为啥|.还是.+[？?]?$"
 )
 _HYPOTHETICAL = re.compile(
     r"^(?:\W*(?:and|but|so|well|oh)\s+)?(?:if|suppose|supposing|imagine|what if|say)\b|\bI wish\b|\bif I\b|"
@@ -128,6 +131,12 @@ _NOT_KINDS = frozenset(["name", "is", "was", "in", "at", "from", "to", "and", "t
 _REL_IS = re.compile(r"\b(?P<n>[A-Z][a-z]+)\s+is\s+my\s+(?:\w+\s+)?(?P<rel>" + _REL_EN + r")\b")
 _ZH_REL = "|".join(ZH_RELATIONS)
 _ZH_NAME = r"(?![在是住叫当做有的一两三这那今明昨每我你他她])[" + CJK + r"]{2,3}?"
+# A name said on its own starts with a common surname or 小 / 老 / 阿 ("会议定在三点" names nobody).
+_ZH_SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
+    "姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤小老阿"
+)
+_ZH_PERSON = r"[" + _ZH_SURNAMES + r"][" + CJK + r"]{1,2}?"
 _ZH_ABOUT = re.compile(
     r"^(?:(?:我的?)?(?P<rel>"
     + _ZH_REL
@@ -135,7 +144,7 @@ _ZH_ABOUT = re.compile(
     + _ZH_NAME
     + r"(?=[是住在叫当做有的今喜，,。]|$))?"
     r"|(?P<pro>他|她|它)|(?P<me>我们|我|用户说：“我|用户)|(?P<name>"
-    + _ZH_NAME
+    + _ZH_PERSON
     + r")(?=住|叫|在|喜欢|今年|有|说|当|做|的[^\s，,]{0,4}是))"
 )
 _ZH_REL_INSIDE = re.compile(r"我的?(?P<rel>" + _ZH_REL + ")")

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from memory_demos.providers.offline_model.lexicon import CJK
-from memory_demos.providers.offline_model.loose import PAST, loose_answer
+from memory_demos.providers.offline_model.loose import PAST, loose_answer, zh_coverage
 from memory_demos.providers.offline_model.reader import (
     USER,
     Said,
@@ -288,8 +288,7 @@ def needed_words(ask: Ask, vocabulary: frozenset[str]) -> set[str]:
 def _coverage(ask: Ask, needed: set[str], words: set[str], text: str) -> float:
     """How much of what the question needs a statement holds, 0 to 1 (weak words count less).
 
-    English words by stem; Chinese by character pairs, a pair's characters counting for half when the
-    pair itself is not said ("过敏" asked, "过 敏" not, but 花生过敏 holds it).
+    English words by stem; Chinese by characters (see ``zh_coverage``).
     """
     if not needed:
         self_name = ask.wants == "name" and ask.about == USER
@@ -302,15 +301,7 @@ def _coverage(ask: Ask, needed: set[str], words: set[str], text: str) -> float:
 
     total = sum(weight(w) for w in needed)
     if ask.chinese:
-        needed = {w for w in needed if not (w.startswith("@") and w[1:] in needed)}
-        total = sum(weight(w) for w in needed)
-        got = 0.0
-        for word in needed:
-            if word in words:
-                got += weight(word)
-            elif not word.startswith("@") and len(word) == 2 and sum(c in text for c in word) == 1:
-                got += 0.25 * weight(word)
-        return got / total
+        return zh_coverage(needed, words, text)
     strong = {w for w in needed if weight(w) == 1.0}
     if len(strong - words) > (1 if len(strong) >= 3 else 0):
         return 0.0
@@ -342,7 +333,7 @@ def bearing(ask: Ask, said: Said, aliases: dict[str, str], needed: set[str]) -> 
     if PAST.search(ask.text) and not PAST.search(said.text):
         return 0.0  # "where did I live before?" is not answered by where I live
     covered = _coverage(ask, needed, words, said.text)
-    if covered < (0.75 if ask.wants == "person" else 0.45 if ask.chinese else 0.5):
+    if covered < (0.75 if ask.wants == "person" else 0.55 if ask.chinese else 0.5):
         return 0.0
     bonus = 0.5 * len(ask.extra & words) + (0.5 if has is not None else 0.0)
     return covered * max(len(needed), 1) + bonus + (0.25 if said.about == ask.about else 0.0) + 0.1
