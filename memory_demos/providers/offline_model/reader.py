@@ -78,7 +78,7 @@ _HYPOTHETICAL = re.compile(
 _CORRECTION_EN = re.compile(
     r"(?:^|[\s,.;:!—–-]+)(?P<m>no\s+wait|wait,?\s+no|(?:hmm|nah|oh|ah|er|um),?\s+no|actually\s+no|nope|"
     r"scratch\s+that|forget\s+(?:that|it)|ignore\s+that|never\s*mind|nah|"
-    r"sorry,?\s+I\s+meant|I\s+meant|sorry(?=,?\s+(?:it's|its|it\s+is|that's|make))|actually|correction|"
+    r"sorry,?\s+I\s+meant|I\s+meant|sorry(?=,?\s+(?:it's|its|it\s+is|that's|make))|(?<![\w']\s)actually|correction|"
     r"make\s+(?:that|it)|oops|or\s+rather|not\s+anymore|not\s+any\s+more)(?=[\s,.;:!—–-]|$)",
     re.IGNORECASE,
 )
@@ -173,6 +173,13 @@ _ZH_SUBJECTLESS = re.compile(
 )
 
 
+_THING = re.compile(
+    r"^(?P<t>(?i:the|my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?i:is|are|was|were|'s|has|starts?|opens?|closes?|"
+    r"costs?|leaves?|moved|got|will)\b"
+)
+_IT = re.compile(r"^(?:it|it's|its|that's)\b", re.I)
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences, split after . ! ? 。！？, at line breaks and at a dash between words."""
     return [part.strip() for part in _SENTENCE_END.split(text) if part and part.strip()]
@@ -209,6 +216,7 @@ class Reading:
         self.aliases: dict[str, str] = {}  # a name -> the relation it names ("Priya" -> "sister")
         self.last_person = ""
         self.last_subject = ""
+        self.last_thing = ("", 0)  # the thing a clause spoke of last, and in which message
         self.user_messages = 0
 
     def about(self, clause: str, previous: Said | None) -> tuple[str, str]:
@@ -305,6 +313,11 @@ class Reading:
             return
         previous = self.said[-1] if self.said and self.said[-1].message >= message - 1 else None
         about, subject = self.about(clause, previous)
+        thing = _THING.match(clause)
+        if thing and not is_question(clause):
+            self.last_thing = (thing.group("t"), message)
+        elif _IT.match(clause) and self.last_thing[0] and self.last_thing[1] >= message - 2:
+            subject = self.last_thing[0]  # "it moved to friday": the design review did
         self.said.append(
             Said(
                 clause,
@@ -328,6 +341,9 @@ class Reading:
         if found is None or is_question(clause):
             return False
         before, after = clause[: found.start()].strip(" ,—–-"), clause[found.end() :].strip(" ,.!—–-:;")
+        pattern = _CORRECTION_ZH if chinese else _CORRECTION_EN
+        while (inner := pattern.match(after)) is not None and inner.group("m"):  # "nah forget it"
+            found, after = inner, after[inner.end() :].strip(" ,.!—–-:;")
         if before and found.group("m").startswith("改"):  # 我的订单号改成了B-02: a change said whole
             self.add(clause, source, message, change=True)
             return True

@@ -246,7 +246,7 @@ def _statement_words(said: Said, chinese: bool) -> set[str]:
     if chinese:
         return zh_grams(said.text)
     words = set()
-    for word in en_words(said.text):
+    for word in en_words(f"{said.subject} {said.text}"):
         head, _, tail = word.lower().partition("'")
         words.add(stem(word))
         if tail in _CONTRACTED:
@@ -346,17 +346,28 @@ def _frame(said: Said) -> set[str]:
     return {stem(w) for w in en_words(said.text) if w[:1].islower() and not w[:1].isdigit()} - QUESTION_STOP
 
 
-def _newest_on_topic(candidates: list[tuple[float, Said]]) -> list[Said]:
-    """The statements to answer with: the best, and others as good that no newer one replaced."""
+def _newest_on_topic(candidates: list[tuple[float, Said]], needed: set[str]) -> list[Said]:
+    """The statements to answer with: the best, and others as good that no newer one replaced.
+
+    A newer statement replaces an older one that speaks of the same thing (the same frame), or that
+    holds no more of the question's words than it does.
+    """
     best = max(score for score, _ in candidates)
     chosen = sorted((s for score, s in candidates if score >= best - 0.25), key=lambda s: s.order)
     kept: list[Said] = []
     for said in chosen:
         frame = _frame(said)
+        asked = needed & _statement_words(said, mostly_chinese(said.text))
         replaced = [
             k
             for k in kept
-            if said.change or (frame and len(frame & _frame(k)) / max(len(frame | _frame(k)), 1) >= 0.5)
+            if said.change
+            or (frame and len(frame & _frame(k)) / max(len(frame | _frame(k)), 1) >= 0.5)
+            or (
+                asked
+                and needed & _statement_words(k, mostly_chinese(k.text)) <= asked
+                and k.source == said.source
+            )
         ]
         if replaced and not re.search(r"\b(?:also|too|as well)\b|也|还", said.text):
             kept = [k for k in kept if k not in replaced]
@@ -368,7 +379,9 @@ def _restate(said: Said) -> str:
     text = said.text
     if said.source == "retrieved" or said.source == "system" or said.source == "user":
         text = to_asker(text)
-    if said.subject and not said.text.startswith(said.subject.split()[0]):
+    if said.subject and re.match(r"(?i)it\b(?!')", said.text):  # "it moved to friday": the review did
+        text = to_asker(said.subject) + text[2:]
+    elif said.subject and not said.text.startswith(said.subject.split()[0]):
         subject = to_asker(said.subject)
         if mostly_chinese(text):
             subject = subject.replace("他", "").replace("她", "") or subject
@@ -402,7 +415,7 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
         )
         return _restate(found) if found is not None else None
     joiner = "" if ask.chinese else " "
-    return joiner.join(dict.fromkeys(_restate(said) for said in _newest_on_topic(candidates)))
+    return joiner.join(dict.fromkeys(_restate(said) for said in _newest_on_topic(candidates, needed)))
 
 
 def conversation_answer(text: str, statements: Sequence[Said], *, current: int) -> str | None:

@@ -257,6 +257,21 @@ def _faithful(ack: str, said: str) -> bool:
     return True
 
 
+_PLEASANTRY = re.compile(
+    r"^\W*(?:thanks|thank you|ok|okay|cool|great|nice|lol|haha|hi|hello|hey|bye|谢谢|你好|哈+|嗯+|好的|好|早上好|晚安|再见)\W*$",
+    re.I,
+)
+
+
+def _says_something(text: str) -> bool:
+    """Whether a statement with nobody as its subject still says something worth saying back."""
+    if _PLEASANTRY.match(text):
+        return False
+    if mostly_chinese(text):
+        return len(re.findall(f"[{CJK}]", text)) >= 4
+    return len(re.findall(r"\w+", text)) >= 3
+
+
 def acknowledgement(text: str, reading: Reading, *, chinese: bool, statements_only: bool = False) -> str:
     """A reply to a statement: the grammar's when faithful, else the user's own words said back.
 
@@ -264,7 +279,7 @@ def acknowledgement(text: str, reading: Reading, *, chinese: bool, statements_on
     """
     current = [s for s in reading.said if s.message == reading.user_messages - 1 and s.source == "user"]
     standing = [s for s in current if not (s.retracted or s.question or s.hypothetical)]
-    standing = standing if any(s.about for s in standing) else []
+    standing = [s for s in standing if s.about or _says_something(s.text)]
     if not chinese:
         stated = acknowledge(extract_facts(text), chinese=False)
         if _faithful(stated, text):
