@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.words import WEAK, stem
 
@@ -19,6 +21,36 @@ _NUMBER_WORDS = (
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty"
 )
 _ZH_NUMBER = "一二两三四五六七八九十百半"
+_CALENDAR = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b"
+VALUES = {  # what a value of each kind the strict reading asks for looks like
+    "clock": re.compile(
+        r"\d{1,2}[:.]\d\d|\d\s*(?:am|pm|a\.m|p\.m)\b|"
+        r"\b(?:noon|midnight|o'clock|half past|quarter (?:past|to)|"
+        r"morning|afternoon|evening|night)|\bat\s+\d|[\d一二两三四五六七八九十]+点|中午|半夜|凌晨|早上|晚上|下午|上午",
+        re.I,
+    ),
+    "time": re.compile(
+        r"\d|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
+        r"\b(?:today|tomorrow|tonight|yesterday|morning|afternoon|evening|noon|midnight|week|weekend|month|year|"
+        r"spring|summer|autumn|fall|winter|christmas|o'clock)\b|[点号月日周年天]|星期|今天|明天|后天|昨天|早上|晚上|下午|上午|中午|周末",
+        re.I,
+    ),
+    "number": re.compile(
+        r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
+        r"hundred|dozen|couple|a few|several|once|twice|single|no)\b|[一二两三四五六七八九十百千万]",
+        re.I,
+    ),
+    "money": re.compile(r"\d|[$€£¥]|\b(?:free|hundred|thousand)\b|[块元钱]", re.I),
+    "place": re.compile(r"\b(?:in|at|to|from|near|on)\s+\w|(?<!^)\b[A-Z][a-z]+|[在住去到从来自市省区县路街]"),
+    "person": re.compile(r"(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|[" + CJK + r"]"),
+    "name": re.compile(r"(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|\bnamed?\b|\bcalled\b|叫|名字"),
+    "job": re.compile(
+        r"[是当做干]|工作|上班|\b(?:is|am|are|was|'s|'m)\s+(?:a|an)\s|\bworks?\b|\bjob\b|\bteach|\bstud(?:y|ies|ent)\b"
+        r"|\bruns?\b|\bowns?\b|\bmanag|\bretired\b",
+        re.I,
+    ),
+}
+
 # What a value of each kind looks like in a statement.
 KIND_VALUES: dict[str, re.Pattern[str]] = {
     "dose": re.compile(
@@ -37,7 +69,8 @@ KIND_VALUES: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "clock": re.compile(
-        rf"\d{{1,2}}[:.]\d\d|\d\s*(?:am|pm|a\.m|p\.m)\b|\b(?:noon|midnight|o'clock|half past|quarter (?:past|to))\b|"
+        rf"\d{{1,2}}[:.]\d\d|\d\s*(?:am|pm|a\.m|p\.m)\b|"
+        rf"\b(?:noon|midnight|o'clock|half past|quarter (?:past|to))\b|"
         rf"[\d{_ZH_NUMBER}]+点|中午|半夜|凌晨",
         re.I,
     ),
@@ -195,6 +228,45 @@ def _words(said: Said, chinese: bool) -> set[str]:
     return {stem(w) for w in re.findall(r"[A-Za-z0-9$€£¥'][\w'$€£¥.:-]*", said.text)}
 
 
+@dataclass(frozen=True)
+class _Looking:
+    """What the looser reading looks for: the question's words, kind of value and person."""
+
+    ask_text: str
+    needed: frozenset[str]
+    unsaid: frozenset[str]
+    extra: frozenset[str]
+    about: str
+    pattern: re.Pattern[str] | None
+    kind: str
+    chinese: bool
+
+    def speaks_of(self, index: int, statements: Sequence[Said], aliases: dict[str, str]) -> bool:
+        said = statements[index]
+        if self.about in {"", USER}:
+            return said.about in {"", USER}
+        return _fits(self.about, index, statements, aliases)
+
+    def score(self, said: Said) -> float | None:
+        """How well a statement answers, or None when it does not."""
+        if said.text.lower().strip(" ?？.") == self.ask_text.lower().strip(" ?？"):
+            return None
+        if self.pattern is not None and not self.pattern.search(said.text):
+            return None
+        if PAST.search(self.ask_text) and not PAST.search(said.text):
+            return None
+        have = _words(said, self.chinese)
+        matched = self.needed & have
+        if self.chinese and self.needed:
+            if zh_coverage(set(self.needed), have, said.text) < (0.75 if self.kind == "person" else 0.55):
+                return None
+            matched = self.needed
+        missing = self.needed - matched
+        if len(missing - self.unsaid) > len(self.needed) // 3 or (self.needed and not matched):
+            return None
+        return (len(matched) / len(self.needed) if self.needed else 0.5) + 0.3 * len(self.extra & have)
+
+
 def loose_answer(
     ask_text: str,
     words: frozenset[str],
@@ -206,16 +278,12 @@ def loose_answer(
     *,
     chinese: bool,
     current: int,
-    values: dict[str, re.Pattern[str]],
 ) -> Said | None:
-    """The statement that answers the question on the looser reading, or None.
-
-    ``values``: what a value of each of the strict reading's kinds (time, number, place ...) looks like.
-    """
+    """The statement that answers the question on the looser reading, or None."""
     kind, kind_words = _kind(ask_text, words, wants, chinese)
     needed = {w for w in words - kind_words if w not in WEAK and not w.startswith("@")}
     if about not in {"", USER}:
-        needed = {w for w in needed if w != stem(about) and w != about}
+        needed = {w for w in needed if w not in {stem(about), about}}
     if not about and _PRONOUN_IN.search(ask_text):
         about = next(
             (s.about for s in reversed(statements) if s.about not in {"", USER} and not s.question), ""
@@ -230,34 +298,20 @@ def loose_answer(
     # "booked the dentist"), never a value the question names ("who lives in Shanghai?").
     named = {stem(w) for w in _CAPITAL.findall(ask_text[1:])}
     unsaid = set() if chinese else {w for w in needed - named if w not in vocabulary}
+    looking = _Looking(
+        ask_text,
+        frozenset(needed),
+        frozenset(unsaid),
+        extra,
+        about,
+        KIND_VALUES.get(kind) or VALUES.get(kind),
+        kind,
+        chinese,
+    )
     best: tuple[float, int] | None = None
     for index, said in enumerate(statements):
-        if said.question or said.hypothetical or said.retracted or said.message >= current:
-            continue
-        if said.source == "user" and said.text.startswith(("Got it", "记住了")):
-            continue
-        if about in {"", USER}:
-            if said.about not in {"", USER}:
-                continue
-        elif not _fits(about, index, statements, aliases):
-            continue
-        if said.text.lower().strip(" ?？.") == ask_text.lower().strip(" ?？"):
-            continue
-        pattern = KIND_VALUES.get(kind) or values.get(kind)
-        if pattern is not None and not pattern.search(said.text):
-            continue
-        have = _words(said, chinese)
-        matched = needed & have
-        if chinese and needed:
-            if zh_coverage(needed, have, said.text) < (0.75 if kind == "person" else 0.55):
-                continue
-            matched = needed
-        missing = needed - matched
-        if len(missing - unsaid) > len(needed) // 3 or (needed and not matched):
-            continue
-        if PAST.search(ask_text) and not PAST.search(said.text):
-            continue
-        score = (len(matched) / len(needed) if needed else 0.5) + 0.3 * len(extra & have) + index / 10_000
-        if best is None or score >= best[0]:
-            best = (score, index)
+        if said in standing and said.message < current and looking.speaks_of(index, statements, aliases):
+            score = looking.score(said)
+            if score is not None and (best is None or score >= best[0]):
+                best = (score, index)
     return statements[best[1]] if best else None

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from langchain_core.messages import BaseMessage
 
+from memory_demos.providers.offline_model.clauses import clauses, is_question, split_sentences, tidy
 from memory_demos.providers.offline_model.corrections import SUBJECT_START, VERB, align, is_fragment
 from memory_demos.providers.offline_model.knowledge import system_blocks
 from memory_demos.providers.offline_model.lexicon import CJK, word_list
@@ -45,30 +46,6 @@ class Said(NamedTuple):
     dropped: bool = False  # taken back with nothing in its place, or replaced within its own message
 
 
-_SENTENCE_END = re.compile(
-    r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<=[.!?])\s+|(?<=[。！？!?])|\n+|(?<=[a-z0-9])\s+[—–-]\s+(?=[a-z])"
-)
-_EN_CLAUSE = re.compile(
-    r"\s*;\s*|,?\s+(?:and|but|so|while|whereas|plus)\s+(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their)\b)"
-    r"|,\s*(?:and\s+|but\s+|while\s+)?(?=[A-Z][a-z]+\s+(?:has|had|is|was|joined|works|lives|likes|loves|gets|takes|does|plays|goes|"
-    r"wants|needs|said|says|brings|starts|moved|prefers|eats|drinks|teaches|studies)\b)"
-    r"|,\s*(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their|what|what's|where|when|who|how|which|do|does|"
-    r"did|is|are|can)\b)",
-    re.IGNORECASE,
-)
-_ZH_CLAUSE = re.compile(r"[，,；;]\s*|(?<=[" + CJK + r"])\s+(?=[" + CJK + r"])")
-_QUESTION_EN = re.compile(
-    r"^(?:(?:so|and|but|ok|okay|hey|hi|also|btw|oh|um|well|now|then|thanks|thank you)\b[\s,!.]*)*"
-    r"(?:what|what's|where|where's|when|when's|who|who's|whom|whose|which|why|how|how's|do|does|did|is|are|am|"
-    r"was|were|can|could|would|will|have|has|tell me|remind me|any idea)\b",
-    re.IGNORECASE,
-)
-_QUESTION_ZH = re.compile(
-    "什么|多少|哪|谁|几(?![乎])["
-    + CJK
-    + "]|多[久大重高远长宽]|吗[？?。]?$|呢[？?。]?$|[？?]$|是不是|有没有|啥|怎么|咋|"
-    "为什么|为啥|.还是.+[？?]?$"
-)
 _HYPOTHETICAL = re.compile(
     r"^(?:\W*(?:and|but|so|well|oh)\s+)?(?:if|suppose|supposing|imagine|what if|say)\b|\bI wish\b|\bif I\b|"
     r"\bwould (?:love|like) to\b|如果|假如|要是|假设|想象|万一",
@@ -98,12 +75,6 @@ _FRAGMENT_LEAD = re.compile(
 _NOT_OLD = re.compile(r",?\s*(?:and\s+|but\s+)?not\s+(?P<old>.*)$|[，,\s]?不是(?P<zh>.*)$")
 _ZH_NOT_TAIL = re.compile("[，,]\\s*(不是)")  # "是小红，不是小明" stays one clause
 _ZH_FRAGMENT_LEAD = re.compile("^(?:是|应该是|其实是|叫|在)")
-_LEAD_EN = re.compile(
-    r"^(?:(?:and|but|so|also|oh|ok|okay|well|btw|anyway|hey|hi|hello|yeah|yes|yep|no|plus|then|fyi|lol|um|"
-    r"hmm|right|alright|great|cool|thanks|thank you|by the way|oh and|just so you know)\b[\s,!.:-]*)+",
-    re.IGNORECASE,
-)
-_TRAIL_EN = re.compile(r"[\s,]*\b(?:btw|lol|haha|by the way|fyi|though|i guess|i think)\W*$", re.IGNORECASE)
 _REL_EN = "|".join(sorted(RELATIONS | {"kids", "children", "parents"}, key=len, reverse=True))
 _ABOUT_EN = re.compile(
     r"^(?:(?P<my>(?i:my|our))\s+(?:(?:older|younger|little|big|baby|best|oldest|youngest|twin|eldest)\s+)?"
@@ -165,9 +136,6 @@ _PERSON_VERB = re.compile(
     r"teaches|studies|drives|plays|eats|drinks|takes|goes|went|comes|came|just|also|and\s+I|\()",
     re.I,
 )
-_ZH_LEAD = re.compile(
-    r"^(?:另外|还有|而且|对了|然后|嗯|哦|好的|你好|嗨|所以|但是|不过|可是|顺便说一下)+[，,！!]?"
-)
 _ZH_SUBJECTLESS = re.compile(
     "^(?:住|是|在|喜欢|有|今年|当|做|对|叫|会|要|想|养|开|学|不|也|还|每|刚|已经|以前|现在|平时|后来|最近|天天|就|都|一直|从小)"
 )
@@ -178,34 +146,6 @@ _THING = re.compile(
     r"costs?|leaves?|moved|got|will)\b"
 )
 _IT = re.compile(r"^(?:it|it's|its|that's)\b", re.I)
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences, split after . ! ? 。！？, at line breaks and at a dash between words."""
-    return [part.strip() for part in _SENTENCE_END.split(text) if part and part.strip()]
-
-
-def is_question(clause: str) -> bool:
-    """Whether a clause asks: a "?", a question word first, or a Chinese question word or particle."""
-    if clause.rstrip().endswith(("?", "？")):
-        return True
-    if mostly_chinese(clause):
-        return bool(_QUESTION_ZH.search(clause))
-    return bool(_QUESTION_EN.match(clause))
-
-
-def clauses(sentence: str) -> list[str]:
-    """A sentence's clauses: before a new subject or a question (English), at Chinese commas."""
-    chinese = mostly_chinese(sentence)
-    parts = _ZH_CLAUSE.split(sentence) if chinese else _EN_CLAUSE.split(sentence)
-    return [part.strip(" ,.;") for part in parts if part and part.strip(" ,.;")]
-
-
-def tidy(clause: str) -> str:
-    """A clause without its opening interjections and closing fillers ("hey! ...", "... btw")."""
-    if mostly_chinese(clause):
-        return _ZH_LEAD.sub("", clause).strip(" ，,。")
-    return _TRAIL_EN.sub("", _LEAD_EN.sub("", clause)).strip(" ,")
 
 
 class Reading:

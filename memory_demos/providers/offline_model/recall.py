@@ -14,13 +14,10 @@ from typing import NamedTuple
 
 from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.loose import PAST, loose_answer, zh_coverage
+from memory_demos.providers.offline_model.loose import VALUES as _HAS
 from memory_demos.providers.offline_model.reader import (
     USER,
     Said,
-    clauses,
-    is_question,
-    split_sentences,
-    tidy,
 )
 from memory_demos.providers.offline_model.text import mostly_chinese
 from memory_demos.providers.offline_model.words import (
@@ -84,34 +81,6 @@ _WANTS_ZH = (
     (re.compile("叫什么|名字"), "name"),
     (re.compile("做什么|干什么|什么工作|职业"), "job"),
 )
-_CALENDAR = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b"
-_HAS = {
-    "clock": re.compile(
-        r"\d{1,2}[:.]\d\d|\d\s*(?:am|pm|a\.m|p\.m)\b|\b(?:noon|midnight|o'clock|half past|quarter (?:past|to)|"
-        r"morning|afternoon|evening|night)|\bat\s+\d|[\d一二两三四五六七八九十]+点|中午|半夜|凌晨|早上|晚上|下午|上午",
-        re.I,
-    ),
-    "time": re.compile(
-        r"\d|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
-        r"\b(?:today|tomorrow|tonight|yesterday|morning|afternoon|evening|noon|midnight|week|weekend|month|year|"
-        r"spring|summer|autumn|fall|winter|christmas|o'clock)\b|[点号月日周年天]|星期|今天|明天|后天|昨天|早上|晚上|下午|上午|中午|周末",
-        re.I,
-    ),
-    "number": re.compile(
-        r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
-        r"hundred|dozen|couple|a few|several|once|twice|single|no)\b|[一二两三四五六七八九十百千万]",
-        re.I,
-    ),
-    "money": re.compile(r"\d|[$€£¥]|\b(?:free|hundred|thousand)\b|[块元钱]", re.I),
-    "place": re.compile(r"\b(?:in|at|to|from|near|on)\s+\w|(?<!^)\b[A-Z][a-z]+|[在住去到从来自市省区县路街]"),
-    "person": re.compile(r"(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|[" + CJK + r"]"),
-    "name": re.compile(r"(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|\bnamed?\b|\bcalled\b|叫|名字"),
-    "job": re.compile(
-        r"[是当做干]|工作|上班|\b(?:is|am|are|was|'s|'m)\s+(?:a|an)\s|\bworks?\b|\bjob\b|\bteach|\bstud(?:y|ies|ent)\b"
-        r"|\bruns?\b|\bowns?\b|\bmanag|\bretired\b",
-        re.I,
-    ),
-}
 _ABOUT_Q_EN = re.compile(
     r"\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|best|oldest|youngest|twin|eldest)\s+)?(?P<rel>\w+)|"
     r"(?P<pro>\b(?:he|she|his|her|him|they|their|them)\b)|(?<!^)(?P<name>\b[A-Z][a-z]+\b)|"
@@ -123,19 +92,6 @@ _ABOUT_Q_ZH = re.compile(
 )
 _FOLLOW_UP = re.compile(
     r"^(?:and|what about|how about|also)\b|\b(?:it|its|they|them|their|that|those)\b|^那|呢[？?]?$", re.I
-)
-_CONVO_EN = re.compile(
-    r"\bwhat\s+(?:did|was|were|have)\s+(?:I|my)\s+(?:just\s+)?(?P<verb>ask|asked|say|said|tell|told|mention|"
-    r"first|last|previous|question|message)\b|\bwhat\s+(?:was|is)\s+(?:my|the)\s+(?P<which>first|last|previous)\s+"
-    r"(?:question|message|thing)|\bwhat\s+(?:was\s+)?the\s+first\s+thing\s+I\s+(?:said|asked)",
-    re.I,
-)
-_CONVO_ZH = re.compile(
-    r"我(?:的)?(?:第一|最后|上一|刚才|刚刚|之前|一开始)[个句次]?(?:问题|问|说|讲|提)(?:了|的|过)?(?:是|些)?(?:什么|啥)|"
-    r"我(?:刚才|刚刚|之前|一开始|第一句|最先)(?:问|说|讲|提)(?:了|过|的)?(?:什么|啥|哪些)|我(?:关于|对)(?P<t>.+?)说(?:了|过)什么"
-)
-_ABOUT_TOPIC = re.compile(
-    r"\b(?:say|said|tell\s+you|told\s+you|mention(?:ed)?)\s+about\s+(?P<t>.+?)\s*\??$", re.I
 )
 
 
@@ -242,7 +198,7 @@ _NAMES_SELF = re.compile(
 _CONTRACTED = {"ve": "have", "m": "am", "re": "are", "d": "had", "ll": "will", "s": "is"}
 
 
-def _statement_words(said: Said, chinese: bool) -> set[str]:
+def statement_words(said: Said, chinese: bool) -> set[str]:
     if chinese:
         return zh_grams(said.text)
     words = set()
@@ -324,7 +280,7 @@ def bearing(ask: Ask, said: Said, aliases: dict[str, str], needed: set[str]) -> 
     if said.question or said.hypothetical or said.retracted or not _about_fits(ask, said, aliases):
         return 0.0
     chinese = mostly_chinese(said.text)
-    words = _statement_words(said, chinese)
+    words = statement_words(said, chinese)
     if chinese != ask.chinese and not ask.words & words:
         return 0.0
     has = _HAS.get(ask.wants)
@@ -357,7 +313,7 @@ def _newest_on_topic(candidates: list[tuple[float, Said]], needed: set[str]) -> 
     kept: list[Said] = []
     for said in chosen:
         frame = _frame(said)
-        asked = needed & _statement_words(said, mostly_chinese(said.text))
+        asked = needed & statement_words(said, mostly_chinese(said.text))
         replaced = [
             k
             for k in kept
@@ -365,7 +321,7 @@ def _newest_on_topic(candidates: list[tuple[float, Said]], needed: set[str]) -> 
             or (frame and len(frame & _frame(k)) / max(len(frame | _frame(k)), 1) >= 0.5)
             or (
                 asked
-                and needed & _statement_words(k, mostly_chinese(k.text)) <= asked
+                and needed & statement_words(k, mostly_chinese(k.text)) <= asked
                 and k.source == said.source
             )
         ]
@@ -394,7 +350,7 @@ def _restate(said: Said) -> str:
 def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, current: int) -> str | None:
     """The statements that bear on ``ask``, said back from the asker's side; None when none does."""
     chinese = ask.chinese
-    vocabulary = frozenset().union(*(_statement_words(s, chinese) for s in statements if not s.question))
+    vocabulary = frozenset().union(*(statement_words(s, chinese) for s in statements if not s.question))
     needed = needed_words(ask, vocabulary)
     asked = ask.text.lower().strip(" ?？")
     statements = [s for s in statements if s.text.lower().strip(" ?？.") != asked]
@@ -411,56 +367,7 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
             aliases,
             chinese=ask.chinese,
             current=current,
-            values=_HAS,
         )
         return _restate(found) if found is not None else None
     joiner = "" if ask.chinese else " "
     return joiner.join(dict.fromkeys(_restate(said) for said in _newest_on_topic(candidates, needed)))
-
-
-def conversation_answer(text: str, statements: Sequence[Said], *, current: int) -> str | None:
-    """ "What did I ask you first?", 我刚才问了什么？: answered from the user's messages in the prompt."""
-    text = casual(text)
-    chinese = mostly_chinese(text)
-    found = (_CONVO_ZH if chinese else _CONVO_EN).search(text)
-    if found is None:
-        return None
-    earlier = [s for s in statements if s.source == "user" and s.message < current]
-    if not earlier:
-        return None
-    asked = re.search(r"ask|question|问", text, re.I) is not None
-    pool = [s for s in earlier if s.question] if asked else earlier
-    topic = _ABOUT_TOPIC.search(text) if not chinese else None
-    if topic or (chinese and found.groupdict().get("t")):
-        ask = analyse(topic.group("t") if topic else found.group("t"))
-        pool = [s for s in earlier if not s.question and ask.words & _statement_words(s, chinese)]
-    elif re.search(r"first|第一|一开始|最先", text):
-        pool = [s for s in pool if s.message == pool[0].message] if pool else []
-    elif pool:
-        pool = [s for s in pool if s.message == pool[-1].message]
-    if not pool:
-        return None
-    quoted = " ".join(s.text for s in pool)
-    if chinese:
-        return f"你{'问的是' if asked else '说的是'}：“{quoted}”"
-    return f"You {'asked' if asked else 'said'}: “{quoted}”"
-
-
-_FRAGMENT_QUESTION = re.compile(
-    r"^(?:and|n|what about|how about|plus)\s+(?:the\s+|my\s+|your\s+|his\s+|her\s+)?[\w' -]{1,30}\??$", re.I
-)
-
-
-def question_parts(text: str, *, after_question: bool = False) -> list[str]:
-    """Every question a message asks, in order ("I'm Mara. where do i live" asks one).
-
-    ``after_question``: the user's message before asked something, so "and my sister" asks again.
-    """
-    if after_question and _FRAGMENT_QUESTION.match(casual(text).strip()):
-        return [casual(text).strip()]
-    parts: list[str] = []
-    for sentence in split_sentences(casual(text)):
-        for clause in clauses(sentence):
-            if is_question(clause):
-                parts.append(tidy(clause) or clause)
-    return parts

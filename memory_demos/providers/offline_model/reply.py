@@ -24,6 +24,8 @@ from memory_demos.providers.offline_model.answers import (
     dont_know,
     dont_know_nth,
 )
+from memory_demos.providers.offline_model.asking import conversation_answer, question_parts
+from memory_demos.providers.offline_model.clauses import split_sentences
 from memory_demos.providers.offline_model.facts import extract_facts
 from memory_demos.providers.offline_model.knowledge import Knowledge, knowledge_of
 from memory_demos.providers.offline_model.langmem_prompts import langmem_reply
@@ -42,13 +44,11 @@ from memory_demos.providers.offline_model.memory_prompts import (
     summary_prompt_reply,
 )
 from memory_demos.providers.offline_model.questions import find_questions
-from memory_demos.providers.offline_model.reader import Reading, corrected_text, read_prompt, split_sentences
+from memory_demos.providers.offline_model.reader import Reading, corrected_text, read_prompt
 from memory_demos.providers.offline_model.recall import (
     Ask,
     analyse,
     answer,
-    conversation_answer,
-    question_parts,
 )
 from memory_demos.providers.offline_model.small_talk import small_talk
 from memory_demos.providers.offline_model.statements import USER
@@ -258,7 +258,8 @@ def _faithful(ack: str, said: str) -> bool:
 
 
 _PLEASANTRY = re.compile(
-    r"^\W*(?:thanks|thank you|ok|okay|cool|great|nice|lol|haha|hi|hello|hey|bye|谢谢|你好|哈+|嗯+|好的|好|早上好|晚安|再见)\W*$",
+    r"^\W*(?:thanks|thank you|ok|okay|cool|great|nice|lol|haha|hi|hello|hey|bye|"
+    r"谢谢|你好|哈+|嗯+|好的|好|早上好|晚安|再见)\W*$",
     re.I,
 )
 
@@ -279,7 +280,7 @@ def acknowledgement(text: str, reading: Reading, *, chinese: bool, statements_on
     """
     current = [s for s in reading.said if s.message == reading.user_messages - 1 and s.source == "user"]
     standing = [s for s in current if not (s.retracted or s.question or s.hypothetical)]
-    standing = [s for s in standing if s.about or _says_something(s.text)]
+    standing = [s for s in standing if s.about or (not statements_only and _says_something(s.text))]
     if not chinese:
         stated = acknowledge(extract_facts(text), chinese=False)
         if _faithful(stated, text):

@@ -1,0 +1,71 @@
+"""A user's text cut the way the general reader reads it: sentences, clauses, questions, and the
+interjections and fillers around a clause ("hey! ...", "... btw")."""
+
+from __future__ import annotations
+
+import re
+
+from memory_demos.providers.offline_model.lexicon import CJK
+from memory_demos.providers.offline_model.text import mostly_chinese
+
+_SENTENCE_END = re.compile(
+    r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<=[.!?])\s+|(?<=[。！？!?])|\n+|(?<=[a-z0-9])\s+[—–-]\s+(?=[a-z])"
+)
+_EN_CLAUSE = re.compile(
+    r"\s*;\s*|,?\s+(?:and|but|so|while|whereas|plus)\s+(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their)\b)"
+    r"|,\s*(?:and\s+|but\s+|while\s+)?(?=[A-Z][a-z]+\s+(?:has|had|is|was|joined|works|lives|likes|loves|gets|takes|does|plays|goes|"
+    r"wants|needs|said|says|brings|starts|moved|prefers|eats|drinks|teaches|studies)\b)"
+    r"|,\s*(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their|what|what's|where|when|who|how|which|do|does|"
+    r"did|is|are|can)\b)",
+    re.IGNORECASE,
+)
+_ZH_CLAUSE = re.compile(r"[，,；;]\s*|(?<=[" + CJK + r"])\s+(?=[" + CJK + r"])")
+_QUESTION_EN = re.compile(
+    r"^(?:(?:so|and|but|ok|okay|hey|hi|also|btw|oh|um|well|now|then|thanks|thank you)\b[\s,!.]*)*"
+    r"(?:what|what's|where|where's|when|when's|who|who's|whom|whose|which|why|how|how's|do|does|did|is|are|am|"
+    r"was|were|can|could|would|will|have|has|tell me|remind me|any idea)\b",
+    re.IGNORECASE,
+)
+_QUESTION_ZH = re.compile(
+    "什么|多少|哪|谁|几(?![乎])["
+    + CJK
+    + "]|多[久大重高远长宽]|吗[？?。]?$|呢[？?。]?$|[？?]$|是不是|有没有|啥|怎么|咋|"
+    "为什么|为啥|.还是.+[？?]?$"
+)
+_LEAD_EN = re.compile(
+    r"^(?:(?:and|but|so|also|oh|ok|okay|well|btw|anyway|hey|hi|hello|yeah|yes|yep|no|plus|then|fyi|lol|um|"
+    r"hmm|right|alright|great|cool|thanks|thank you|by the way|oh and|just so you know)\b[\s,!.:-]*)+",
+    re.IGNORECASE,
+)
+_TRAIL_EN = re.compile(r"[\s,]*\b(?:btw|lol|haha|by the way|fyi|though|i guess|i think)\W*$", re.IGNORECASE)
+_ZH_LEAD = re.compile(
+    r"^(?:另外|还有|而且|对了|然后|嗯|哦|好的|你好|嗨|所以|但是|不过|可是|顺便说一下)+[，,！!]?"
+)
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences, split after . ! ? 。！？, at line breaks and at a dash between words."""
+    return [part.strip() for part in _SENTENCE_END.split(text) if part and part.strip()]
+
+
+def is_question(clause: str) -> bool:
+    """Whether a clause asks: a "?", a question word first, or a Chinese question word or particle."""
+    if clause.rstrip().endswith(("?", "？")):
+        return True
+    if mostly_chinese(clause):
+        return bool(_QUESTION_ZH.search(clause))
+    return bool(_QUESTION_EN.match(clause))
+
+
+def clauses(sentence: str) -> list[str]:
+    """A sentence's clauses: before a new subject or a question (English), at Chinese commas."""
+    chinese = mostly_chinese(sentence)
+    parts = _ZH_CLAUSE.split(sentence) if chinese else _EN_CLAUSE.split(sentence)
+    return [part.strip(" ,.;") for part in parts if part and part.strip(" ,.;")]
+
+
+def tidy(clause: str) -> str:
+    """A clause without its opening interjections and closing fillers ("hey! ...", "... btw")."""
+    if mostly_chinese(clause):
+        return _ZH_LEAD.sub("", clause).strip(" ，,。")
+    return _TRAIL_EN.sub("", _LEAD_EN.sub("", clause)).strip(" ,")
