@@ -80,7 +80,8 @@ KIND_VALUES: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "job": re.compile(
-        r"\b(?:I'm|I\s+am|is|he's|she's|was|'s)\s+(?:a|an|the)\s+[a-z]|\bwork(?:s|ed|ing)?\s+(?:as|at|in|for)\b|"
+        r"\b(?:I'm|I\s+am|is|he's|she's|was|'s)\s+(?:a|an|the)\s+(?!bit\b|little\b|lot\b|big\b|huge\b|fan\b|mess\b)"
+        r"[a-z\u4e00-\u9fff]|\bwork(?:s|ed|ing)?\s+(?:as|at|in|for|on)\b|"
         r"\b(?:retired|unemployed|freelance)|当|是[^，,。]{0,6}(?:师|员|生|家|工|长)|做[^，,。]{1,6}|在[^，,。]{1,8}(?:上班|工作)",
         re.I,
     ),
@@ -112,7 +113,7 @@ PAST = re.compile(
     r"\b(?:before|used\s+to|previously|originally|formerly|the\s+old|my\s+old)\b|以前|之前|原来|过去|从前|曾经",
     re.I,
 )
-_SPECIFIC = frozenset({"dose", "often", "age"})  # kinds whose values say by themselves what they are
+_SPECIFIC = frozenset({"dose", "often", "age", "job"})  # kinds whose values say by themselves what they are
 _YES_NO = re.compile(
     r"^\W*(?:do|does|did|is|are|am|was|were|have|has|can|will)\s+(?:I|you|we|my|he|she)\b", re.I
 )
@@ -262,7 +263,8 @@ class _Looking:
                 return None
             matched = self.needed
         missing = self.needed - matched
-        if len(missing - self.unsaid) > len(self.needed) // 3 or (self.needed and not matched):
+        kind_said = self.kind in _SPECIFIC and self.pattern is not None  # "my actual job?": I'm an accountant
+        if len(missing - self.unsaid) > len(self.needed) // 3 or (self.needed and not matched and not kind_said):
             return None
         return (len(matched) / len(self.needed) if self.needed else 0.5) + 0.3 * len(self.extra & have)
 

@@ -213,7 +213,7 @@ def statement_words(said: Said, chinese: bool) -> set[str]:
 def _about_fits(ask: Ask, said: Said, aliases: dict[str, str]) -> bool:
     wanted = aliases.get(ask.about, ask.about)
     if wanted in {"", USER}:
-        return said.about in {"", USER} or (wanted == "" and ask.wants == "person")
+        return said.about in {"", USER} or ask.wants == "person"  # "who am I meeting?": Sam
     if said.about == wanted:
         return True
     return wanted.lower() in said.text.lower() or any(
@@ -264,10 +264,12 @@ def _coverage(ask: Ask, needed: set[str], words: set[str], text: str) -> float:
     return sum(weight(w) for w in needed & words) / total
 
 
-def has_value(ask: Ask, text: str, aliases: dict[str, str]) -> bool:
+def has_value(ask: Ask, text: str, aliases: dict[str, str], said_about: str = "") -> bool:
     """Whether ``text`` holds a value of the kind ``ask`` wants; a person other than the one asked about
     for "who" ("who is she marrying?" is not answered by "Siobhan is getting married")."""
     has = _HAS[ask.wants]
+    if ask.wants == "person" and said_about not in {"", USER, ask.about} and said_about[:1].isupper():
+        return True  # "Ben is bringing his kid": the statement's own subject is the person asked for
     if ask.wants not in {"person", "name"} or ask.about in {"", USER}:
         return has.search(text) is not None
     forms = {ask.about.lower(), aliases.get(ask.about, "").lower()}
@@ -284,7 +286,7 @@ def bearing(ask: Ask, said: Said, aliases: dict[str, str], needed: set[str]) -> 
     if chinese != ask.chinese and not ask.words & words:
         return 0.0
     has = _HAS.get(ask.wants)
-    if has is not None and not has_value(ask, said.text, aliases):
+    if has is not None and not has_value(ask, said.text, aliases, said.about):
         return 0.0
     if PAST.search(ask.text) and not PAST.search(said.text):
         return 0.0  # "where did I live before?" is not answered by where I live

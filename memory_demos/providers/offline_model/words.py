@@ -54,6 +54,12 @@ _RELATED = (
     "phone mobile cell",
     "study student major course degree school university college class uni masters phd",
     "leave depart departure",
+    "switch change become went turn",
+    "lend lent loan borrow",
+    "teach taught",
+    "scared terrified afraid fear frighten",
+    "goal target aim",
+    "wedding married marry",
     "arrive arrival land",
     "start begin",
     "meet meeting",
@@ -136,7 +142,7 @@ QUESTION_STOP = frozenset(
     remind tell please can could would will know remember there that this it its it's they their them he
     she his her him and or so ok okay hey hi btw any some now currently still exactly be been being has
     had say said let us we our just really actually um oh well also if then than one ones all should
-    shall may might must exact precise right"""
+    shall may might must exact precise right lol haha btw pls ngl tbh anyway"""
     )
 )
 WEAK = frozenset(
