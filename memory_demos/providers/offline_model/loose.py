@@ -264,7 +264,9 @@ class _Looking:
             matched = self.needed
         missing = self.needed - matched
         kind_said = self.kind in _SPECIFIC and self.pattern is not None  # "my actual job?": I'm an accountant
-        if len(missing - self.unsaid) > len(self.needed) // 3 or (self.needed and not matched and not kind_said):
+        if len(missing - self.unsaid) > len(self.needed) // 3:
+            return None
+        if self.needed and not matched and not kind_said:
             return None
         return (len(matched) / len(self.needed) if self.needed else 0.5) + 0.3 * len(self.extra & have)
 
