@@ -117,8 +117,12 @@ _SPECIFIC = frozenset({"dose", "often", "age", "job"})  # kinds whose values say
 _YES_NO = re.compile(
     r"^\W*(?:do|does|did|is|are|am|was|were|have|has|can|will)\s+(?:I|you|we|my|he|she)\b", re.I
 )
-_PRONOUN_START = re.compile(r"^(?:he|she|it|they|his|her|its|their|him|them)\b|^(?:他|她|它)", re.I)
+_PRONOUN_START = re.compile(
+    r"^(?:(?:and|but|so)\s+)?(?:he|she|it|they|his|her|its|their|him|them)\b|^(?:但|可是|不过|而且|还有|就是)?(?:他|她|它)",
+    re.I,
+)
 _PRONOUN_IN = re.compile(r"\b(?:he|she|his|her|him|it|its|they|their|them)\b|[他她它]", re.I)
+_ZH_KIND = re.compile(r"(?:哪个|哪家|哪种|什么|啥)(?P<k>[" + CJK + r"]{2})")
 _CAPITAL = re.compile(r"\b[A-Z][a-z]+\b")
 _NOT_PEOPLE = frozenset(
     [
@@ -190,7 +194,12 @@ def _fits(wanted: str, index: int, statements: Sequence[Said], aliases: dict[str
     forms = {f.lower() for f in forms if f}
     if said.about.lower() in forms or any(f in said.text.lower() for f in forms):
         return True
-    if not (_PRONOUN_START.search(said.text) or (said.about in {"", USER} and _PRONOUN_IN.search(said.text))):
+    subjectless = said.about == "" and re.search(f"[{CJK}]", said.text) is not None  # 三岁了
+    if not (
+        _PRONOUN_START.search(said.text)
+        or subjectless
+        or (said.about in {"", USER} and _PRONOUN_IN.search(said.text))
+    ):
         return False
     for earlier in reversed(statements[:index]):
         if earlier.message < said.message - 2:
@@ -292,6 +301,8 @@ def loose_answer(
         about = next(
             (s.about for s in reversed(statements) if s.about not in {"", USER} and not s.question), ""
         )
+    if kind == "name" and about in {"", USER}:
+        return None  # the user's own name: only a statement that names the user, the strict reading's
     if _YES_NO.match(ask_text):
         return None  # "do I like coffee?": the strict reading's (and the grammar's) to answer
     if not needed and not ((kind and about not in {"", USER}) or kind in _SPECIFIC):
@@ -302,6 +313,9 @@ def loose_answer(
     # "booked the dentist"), never a value the question names ("who lives in Shanghai?").
     named = {stem(w) for w in _CAPITAL.findall(ask_text[1:])}
     unsaid = set() if chinese else {w for w in needed - named if w not in vocabulary}
+    asked_kind = _ZH_KIND.search(ask_text) if chinese else None
+    if asked_kind and asked_kind.group("k") not in "".join(s.text for s in standing):  # 哪个城市, 什么品种
+        needed = {w for w in needed if not set(w) & set(asked_kind.group("k"))}
     looking = _Looking(
         ask_text,
         frozenset(needed),

@@ -118,6 +118,13 @@ _ZH_ABOUT = re.compile(
     + _ZH_PERSON
     + r")(?=住|叫|在|喜欢|今年|有|说|当|做|的[^\s，,]{0,4}是))"
 )
+_ZH_OWN_NAMED = re.compile(
+    r"我(?:家|的|们家)?(?:养的|的)?(?:一只|只)?(?P<noun>["
+    + CJK
+    + r"]{1,2}?)(?:叫|名字叫|名叫)(?P<n>["
+    + CJK
+    + r"]{2,3}?)(?=[，,。！!]|$)"
+)
 _ZH_REL_INSIDE = re.compile(r"我的?(?P<rel>" + _ZH_REL + ")")
 _EN_REL_INSIDE = re.compile(
     r"\b(?:my|our)\s+(?P<rel>" + _REL_EN + r")\b(?:\s+(?P<n>(?-i:[A-Z][a-z]+))\b)?", re.I
@@ -215,6 +222,8 @@ class Reading:
         return body
 
     def _about_zh(self, clause: str, previous: Said | None) -> tuple[str, str]:
+        for named in _ZH_OWN_NAMED.finditer(clause):  # 我家狗叫旺财: 旺财 is the dog
+            self.aliases.setdefault(named.group("n"), named.group("noun"))
         found = _ZH_ABOUT.match(clause)
         inside = _ZH_REL_INSIDE.search(clause)
         if inside and inside.start() > 0:

@@ -177,7 +177,11 @@ def zh_grams(text: str, *, question: bool = False) -> set[str]:
         text = _ZH_QUESTION_WORDS.sub(" ", text)
     grams: set[str] = set()
     for run in _CJK_RUN.findall(text):
-        grams.update("@" + group for word, group in ZH_KEYWORDS.items() if word in run)
+        grams.update(
+            "@" + group
+            for word, group in ZH_KEYWORDS.items()
+            if word in run and (len(word) > 1 or not question)
+        )
         if not question:
             grams.update(run)
             grams.update(run[i : i + 2] for i in range(len(run) - 1))
