@@ -123,6 +123,8 @@ _PRONOUN_START = re.compile(
 )
 _PRONOUN_IN = re.compile(r"\b(?:he|she|his|her|him|it|its|they|their|them)\b|[他她它]", re.I)
 _ZH_KIND = re.compile(r"(?:哪个|哪家|哪种|什么|啥)(?P<k>[" + CJK + r"]{2})")
+# Kinds whose values are said without the kind's name (在深圳 for 哪个城市); 哪个医院 never said is no answer.
+_ZH_OPEN_KINDS = frozenset(["城市", "地方", "国家", "品种", "运动", "颜色", "语言", "专业", "工作"])
 _CAPITAL = re.compile(r"\b[A-Z][a-z]+\b")
 _NOT_PEOPLE = frozenset(
     [
@@ -314,7 +316,8 @@ def loose_answer(
     named = {stem(w) for w in _CAPITAL.findall(ask_text[1:])}
     unsaid = set() if chinese else {w for w in needed - named if w not in vocabulary}
     asked_kind = _ZH_KIND.search(ask_text) if chinese else None
-    if asked_kind and asked_kind.group("k") not in "".join(s.text for s in standing):  # 哪个城市, 什么品种
+    unsaid_kind = asked_kind is not None and asked_kind.group("k") in _ZH_OPEN_KINDS
+    if unsaid_kind and asked_kind.group("k") not in "".join(s.text for s in standing):  # 哪个城市, 什么品种
         needed = {w for w in needed if not set(w) & set(asked_kind.group("k"))}
     looking = _Looking(
         ask_text,

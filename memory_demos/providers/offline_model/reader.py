@@ -60,14 +60,16 @@ _CORRECTION_EN = re.compile(
     re.IGNORECASE,
 )
 _CORRECTION_ZH = re.compile(
-    r"(?P<m>不对|我是说|我的意思是|改成|改为|改到|其实|说错了|更正|哦不|不是不是|算了)[，,：:]?"
+    r"(?P<m>不对|我是说|我的意思是|改成|改为|改到|其实|说错了|更正|哦不|不是不是|算了|当我没说|开玩笑的|开个玩笑|骗你的|别记了)[，,：:]?"
 )
 # Cheap scans first: most clauses hold no correction and suppose nothing.
 _MAY_CORRECT = re.compile(
-    r"(?i:wait|scratch|forget|ignore|never|mean|sorry|actually|correction|make|oops|rather|any|no|nah)|不|是说|意思|其实|更正|算了|改"
+    r"(?i:wait|scratch|forget|ignore|never|mean|sorry|actually|correction|make|oops|rather|any|no|nah)|不|是说|意思|其实|更正|算了|改|没说|玩笑|骗|别记"
 )
 _MAY_SUPPOSE = re.compile(r"(?i:if|suppose|imagine|wish|would|say)|如果|假|要是|想象|万一")
-_RETRACTS = re.compile(r"scratch|forget|ignore|never|nah|算了|not\s+any", re.IGNORECASE)
+_RETRACTS = re.compile(
+    r"scratch|forget|ignore|never|nah|算了|当我没说|玩笑|骗你|别记|not\s+any", re.IGNORECASE
+)
 _FRAGMENT_LEAD = re.compile(
     r"^(?:(?:it's|its|it\s+is|it\s+was|that's|that\s+is|they're|to|is|are|was|no|wait|sorry|I\s+mean)\b[\s,]*)+",
     re.IGNORECASE,
@@ -252,7 +254,8 @@ class Reading:
         for i in range(len(self.said) - 1, -1, -1):
             said = self.said[i]
             standing = said.source == "user" and not (said.question or said.retracted or said.hypothetical)
-            if standing and holding.casefold() in said.text.casefold():
+            worth = len(re.findall(rf"[{CJK}]|\w+", said.text)) >= 3  # not "哎" or "ok"
+            if standing and worth and holding.casefold() in said.text.casefold():
                 return i
         return None
 
