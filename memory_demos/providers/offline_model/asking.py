@@ -13,18 +13,75 @@ from memory_demos.providers.offline_model.text import mostly_chinese
 from memory_demos.providers.offline_model.words import casual
 
 _CONVO_EN = re.compile(
-    r"\bwhat\s+(?:did|was|were|have)\s+(?:I|my)\s+(?:just\s+)?(?P<verb>ask|asked|say|said|tell|told|mention|"
-    r"first|last|previous|question|message)\b|\bwhat\s+(?:was|is)\s+(?:my|the)\s+(?P<which>first|last|previous)\s+"
-    r"(?:question|message|thing)|\bwhat\s+(?:was\s+)?the\s+first\s+thing\s+I\s+(?:said|asked)",
+    r"\b(?:what|which)\b.*?\b(?:did|was|were|have|is)\s+(?:I|my)\b.*?\b(?P<verb>ask|asked|say|said|tell|told|mention|"
+    r"mentioned|question|message|thing)\b|\bwhat\s+(?:was|is)\s+the\s+(?:(?:very\s+)?first|last|previous|second)\s+"
+    r"(?:question|message|thing)|\bthe\s+question\s+before\s+this",
     re.I,
 )
 _CONVO_ZH = re.compile(
-    r"我(?:的)?(?:第一|最后|上一|刚才|刚刚|之前|一开始)[个句次]?(?:问题|问|说|讲|提)(?:了|的|过)?(?:是|些)?(?:什么|啥)|"
-    r"我(?:刚才|刚刚|之前|一开始|第一句|最先)(?:问|说|讲|提)(?:了|过|的)?(?:什么|啥|哪些)|我(?:关于|对)(?P<t>.+?)说(?:了|过)什么"
+    r"我.{0,6}?(?:问|说|讲|提)(?:了|过|的)?.{0,8}?(?:什么|啥|哪些|哪)|第[一二三四五]个?(?:问题|问|说)|"
+    r"(?:上一个|刚才那个|之前那个|最后一个)问题"
 )
 _ABOUT_TOPIC = re.compile(
     r"\b(?:say|said|tell\s+you|told\s+you|mention(?:ed)?)\s+about\s+(?P<t>.+?)\s*\??$", re.I
 )
+_ABOUT_TOPIC_ZH = re.compile(r"我(?:关于|对)(?P<t>.+?)说(?:了|过)?(?:什么|啥)")
+_ORDINALS = (
+    (re.compile(r"\bsecond\b|\bafter\s+that\b|第二", re.I), 1),
+    (re.compile(r"\bthird\b|第三", re.I), 2),
+    (re.compile(r"\bfirst\b|第一|一开始|最先|最早|开头", re.I), 0),
+    (re.compile(r"\blast\b|\bprevious\b|\bbefore\s+this\b|\bjust\b|上一|刚才|刚刚|最后", re.I), -1),
+)
+# "what did I say was killing me": a question about a fact, wrapped in "did I say".
+_WRAPPED = re.compile(
+    r"^(?P<w>what|who|where|when|which\s+\w+|how\s+\w+)\s+(?:did|have)\s+I\s+(?:just\s+)?"
+    r"(?:say|said|tell\s+you|told\s+you|mention(?:ed)?)(?:\s+(?:that|was|is))?\s+(?P<rest>(?!about\b).+?)\s*\??$",
+    re.I,
+)
+_WRAPPED_ZH = re.compile(r"^我(?:刚才|刚刚|之前|上次)?(?:说|讲|提)(?:过|了)?(?P<rest>.+)$")
+_IF = re.compile(r"\bif\b|如果|假如|要是|假设", re.I)
+
+
+def unwrapped(text: str) -> str:
+    """A question about a fact without its "did I say" wrapper ("what did I say was killing me" ->
+    "what was killing me"); the question itself otherwise."""
+    found = _WRAPPED.match(casual(text).strip())
+    if found and not _ORDINAL_WORDS.search(found.group("rest")):
+        return f"{found.group('w')} {found.group('rest')}?"
+    found = _WRAPPED_ZH.match(text.strip())
+    if found and not _IF.search(text) and not re.search("问|什么问题", found.group("rest")):
+        return found.group("rest")
+    return text
+
+
+_ORDINAL_WORDS = re.compile(r"\b(?:first|second|third|last|previous)\b", re.I)
+
+
+def _ordinal(text: str) -> int | None:
+    return next((index for pattern, index in _ORDINALS if pattern.search(text)), None)
+
+
+def _chosen(text: str, earlier: list[Said], *, asked: bool, chinese: bool) -> list[Said]:
+    """The user's statements (or questions) a question about the conversation points at."""
+    pool = [s for s in earlier if s.question] if asked else [s for s in earlier if not s.question]
+    topic = (_ABOUT_TOPIC_ZH if chinese else _ABOUT_TOPIC).search(text)
+    ordinal = _ordinal(text)
+    if topic:
+        ask = analyse(topic.group("t"))
+        return [s for s in earlier if not s.question and ask.words & statement_words(s, chinese)]
+    if _IF.search(text):  # "what did I say I'd do if ...", 我刚才说如果住在哪
+        ask = analyse(_IF.split(text, 1)[-1])
+        return [
+            s for s in earlier if s.hypothetical and (ask.words & statement_words(s, chinese) or chinese)
+        ][-1:]
+    if ordinal is not None and pool:
+        messages = sorted({s.message for s in pool})
+        if ordinal >= len(messages):
+            return []
+        return [s for s in pool if s.message == messages[ordinal]]
+    if not asked or not pool:
+        return []  # "what did I say ..." with nothing to find it by: a question about a fact
+    return [s for s in pool if s.message == pool[-1].message]
 
 
 def conversation_answer(text: str, statements: Sequence[Said], *, current: int) -> str | None:
@@ -37,16 +94,8 @@ def conversation_answer(text: str, statements: Sequence[Said], *, current: int) 
     earlier = [s for s in statements if s.source == "user" and s.message < current]
     if not earlier:
         return None
-    asked = re.search(r"ask|question|问", text, re.I) is not None
-    pool = [s for s in earlier if s.question] if asked else earlier
-    topic = _ABOUT_TOPIC.search(text) if not chinese else None
-    if topic or (chinese and found.groupdict().get("t")):
-        ask = analyse(topic.group("t") if topic else found.group("t"))
-        pool = [s for s in earlier if not s.question and ask.words & statement_words(s, chinese)]
-    elif re.search(r"first|第一|一开始|最先", text):
-        pool = [s for s in pool if s.message == pool[0].message] if pool else []
-    elif pool:
-        pool = [s for s in pool if s.message == pool[-1].message]
+    asked = re.search(r"\bask|\bquestion|问", text, re.I) is not None
+    pool = _chosen(text, earlier, asked=asked, chinese=chinese)
     if not pool:
         return None
     quoted = " ".join(s.text for s in pool)

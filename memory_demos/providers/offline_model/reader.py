@@ -376,8 +376,10 @@ def read_prompt(messages: Sequence[BaseMessage]) -> Reading:
 def corrected_text(reading: Reading, message: int, text: str) -> str:
     """One user message as the reader read it: casual spellings written out, corrections applied."""
     said = [s for s in reading.said if s.message == message and s.source == "user"]
-    if not any(s.dropped or s.rewritten for s in said):
+    if not any(s.dropped or s.rewritten or s.hypothetical for s in said):
         return casual(text)
-    return " ".join(
-        s.text + ("" if s.text.endswith((".", "?", "!", "。", "？")) else ".") for s in said if not s.dropped
+    return " ".join(  # a supposition states nothing: the grammar must not read "if I lived in Paris"
+        s.text + ("" if s.text.endswith((".", "?", "!", "。", "？")) else ".")
+        for s in said
+        if not (s.dropped or s.hypothetical)
     )

@@ -24,7 +24,7 @@ from memory_demos.providers.offline_model.answers import (
     dont_know,
     dont_know_nth,
 )
-from memory_demos.providers.offline_model.asking import conversation_answer, question_parts
+from memory_demos.providers.offline_model.asking import conversation_answer, question_parts, unwrapped
 from memory_demos.providers.offline_model.clauses import split_sentences
 from memory_demos.providers.offline_model.facts import extract_facts
 from memory_demos.providers.offline_model.knowledge import Knowledge, knowledge_of
@@ -217,7 +217,7 @@ def _answers(
         pairs = [(part, [q for q in find_questions(part) if q.key is not None]) for part in parts]
     answers: list[str | None] = []
     for part, keyed in pairs:
-        ask = analyse(part, previous, people)
+        ask = analyse(unwrapped(part), previous, people)
         said = conversation_answer(part, statements, current=current)
         if said is None:
             sure = [answer_question(q, knowledge, chinese=chinese) for q in keyed]
