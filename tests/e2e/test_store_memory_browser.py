@@ -25,7 +25,7 @@ from tests.e2e.widgets import choose_option, close_focus, open_focus
 pytestmark = pytest.mark.e2e
 
 VIEWPORT = {"width": 1440, "height": 900}
-TTL_SECONDS = 8
+TTL_SECONDS = 12
 FACT = "Hi, my name is Mara and I live in Lisbon."
 DRINK = "My favourite drink is green tea."
 QUESTION = "What's my name?"
