@@ -234,9 +234,14 @@ def replay_one(strategy_id, params):
     """Build one strategy with its parameters and send it every message; return what the model received."""
     context = StrategyContext(provider=PROVIDER, system_prompt=SYSTEM_PROMPT, language=LANGUAGE)
     strategy = build_strategy(strategy_id, context, params)
+    conversations = [strategy]
     turns = []
     try:
         for text in USER_MESSAGES:
+            if isinstance(text, dict):  # {{"session": "new"}}: the same user's next conversation
+                strategy = strategy.new_conversation()
+                conversations.append(strategy)
+                continue
             turn = strategy.send(text)
             turns.append(
                 {{
@@ -248,7 +253,8 @@ def replay_one(strategy_id, params):
                 }}
             )
     finally:
-        strategy.close()
+        for conversation in conversations:
+            conversation.close()
     return {{"strategy": strategy_id, "params": params, "turns": turns}}
 
 
@@ -309,7 +315,7 @@ def _normalise_specs(
 
 def build_script(
     strategy_specs: Iterable[StrategySpec | tuple[str, Mapping[str, Any]] | str],
-    user_messages: Sequence[str],
+    user_messages: Sequence[str | dict[str, str]],
     *,
     provider: ProviderConfig | None = None,
     system_prompt: str | None = None,
@@ -317,7 +323,8 @@ def build_script(
     language: str = "en",
 ) -> str:
     """A runnable script that rebuilds ``strategy_specs`` (``{"id", "params"}``) and replays the messages
-    (in ``language``, which picks the embedding model of an ``embeddings=auto`` retrieval strategy)."""
+    (in ``language``, which picks the embedding model of an ``embeddings=auto`` retrieval strategy); a
+    ``{"session": "new"}`` among them starts the same user's next conversation there."""
     provider = provider or ProviderConfig()
     specs = _normalise_specs(strategy_specs)
     if not specs:
@@ -365,9 +372,16 @@ def replay_script(result: ReplayResult, scenario: Scenario, provider: ProviderCo
     Its docstring names the file the Scorecard downloads it as (``export_stem(scenario) + ".py"``).
     """
     specs = [{"id": run.strategy_id, "params": dict(run.params)} for run in result.runs]
+    # A session break becomes {"session": "new"} before its first message (its ``after:`` is not replayed:
+    # the script runs on the wall clock).
+    messages: list[str | dict[str, str]] = []
+    for turn in scenario.turns:
+        if turn.new_session:
+            messages.append({"session": "new"})
+        messages.append(turn.user)
     return build_script(
         specs,
-        [turn.user for turn in scenario.turns],
+        messages,
         provider=provider,
         system_prompt=scenario.system or DEFAULT_SYSTEM_PROMPT,
         filename=f"{export_stem(scenario)}.py",

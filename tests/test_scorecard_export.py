@@ -289,3 +289,16 @@ def test_replay_job_reports_progress_and_can_be_cancelled() -> None:
     assert slow.wait(60)
     assert slow.cancelled and slow.result is None
     assert slow.progress()["buffer"][0] < len(scenario.turns)
+
+
+def test_an_exported_script_starts_a_new_conversation_at_each_session_break(tmp_path: Path) -> None:
+    scenario = load_scenario("sessions_recall")
+    result = replay(scenario, ["long_term", "agent"], ProviderConfig())
+    script = replay_script(result, scenario, ProviderConfig())
+    assert '{"session": "new"}' in script or "{'session': 'new'}" in script
+    printed = run_script(script, tmp_path)
+    expected = result.to_json()["results"]
+    for got, want in zip(printed["results"], expected, strict=True):
+        assert [turn["reply"] for turn in got["turns"]] == [turn["reply"] for turn in want["turns"]]
+    long_term, agent = printed["results"]
+    assert "Mara" in long_term["turns"][-2]["reply"] and "Mara" not in agent["turns"][-2]["reply"]
