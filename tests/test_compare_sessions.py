@@ -150,3 +150,14 @@ def test_scorecard_shows_recall_in_each_conversation_and_by_kind() -> None:
     by_kind = next(f.value for f in at.dataframe if "across conversations" in f.value.columns)
     assert list(by_kind["across conversations"]) == ["2/2", "0/2"]
     assert list(by_kind["same conversation"]) == ["1/1", "1/1"]
+
+
+def test_a_workshop_attendee_becomes_the_sessions_user_unless_it_already_has_one() -> None:
+    fresh = LabSession({})
+    fresh.adopt_user("a" + "1" * 32)
+    assert fresh.user_id == "a" + "1" * 32
+    assert fresh.strategy_context().user_id == "a" + "1" * 32  # what every pane is built for
+    owned = LabSession({})
+    first = owned.user_id  # e.g. a conversation link made it the link's owner
+    owned.adopt_user("a" + "2" * 32)
+    assert owned.user_id == first
