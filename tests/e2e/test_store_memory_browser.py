@@ -124,8 +124,7 @@ def test_a_stored_fact_counts_down_and_leaves_the_prompt(
     panes = page.locator(PANE_BOXES).count()
 
     send(page, FACT, panes)
-    # A second message: after the first one only the panes' fragment reran, and the focus buttons drawn
-    # before it stay disabled until the next full run of the page.
+    # A second fact a moment later: the state view then counts two TTLs down from different starts.
     send(page, DRINK, 2 * panes)
     told_at = time.monotonic()
     state = open_focus(page, long_term_pane(page, texts), waits_for=texts["state.key.store_ttls"])
