@@ -381,3 +381,22 @@ def test_audit_operations_and_run_states_are_named_in_chinese_and_the_data_is_un
     assert rows[0]["operation"] == "insert" and runs[0]["status"] == "done"
     with language_scope("en"):
         assert list(records_frame(rows)[column_label("operation")]) == ["insert", "update"]
+
+
+@pytest.mark.parametrize(
+    ("strategy_id", "params"), [("memory_tools", {}), ("background_memory", {"delay": 0})]
+)
+def test_forgetting_a_fact_deletes_the_memory_that_holds_it(strategy_id: str, params: dict) -> None:
+    strategy = build_strategy(strategy_id, context(), {**params, "recent_turns": 0})
+    try:
+        for text in ("I live in Lisbon.", "I work as a nurse.", "Forget what I said about Lisbon."):
+            strategy.send(text)
+        where = strategy.send("Where do I live?")
+        job = strategy.send("What do I do?")
+    finally:
+        strategy.close()
+    via = "tool:manage_memory" if strategy_id == "memory_tools" else "manager"
+    trail = [(w["turn"], w["operation"], w["value"], w["via"]) for w in job.state["audit_trail"]]
+    assert (3, "delete", "I live in Lisbon.", via) in trail
+    assert [m["content"] for m in job.state["memories"]] == ["I work as a nurse."]
+    assert is_refusal(where.reply) and "nurse" in job.reply

@@ -217,7 +217,10 @@ class BackgroundMemoryStrategy(CheckpointedGraphStrategy):
             "background_memory.store=postgres",
         )
         self.manager = create_memory_store_manager(
-            self.make_model(MANAGE_MEMORIES), namespace=self.memories.namespace, store=self.memories.store
+            self.make_model(MANAGE_MEMORIES),
+            namespace=self.memories.namespace,
+            store=self.memories.store,
+            enable_deletes=True,  # LangMem leaves deletes off by default; a retraction should remove
         )
         self.executor = ReflectionExecutor(self.manager, store=self.memories.store)
         middleware = [

@@ -23,7 +23,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from memory_demos.providers.offline_model.answers import Reply
-from memory_demos.providers.offline_model.facts import extract_facts
+from memory_demos.providers.offline_model.facts import ANY_KEY, extract_facts
 from memory_demos.providers.offline_model.reader import Said, read_prompt
 from memory_demos.providers.offline_model.statements import USER
 from memory_demos.providers.offline_model.text import content_text, is_chinese
@@ -39,6 +39,7 @@ MANAGER_SYSTEM = "You are a memory subroutine for an AI."
 MEMORIES_HEADER = "Memories found with search_memory (oldest first):"
 INSERT_TOOL = "Memory"
 PATCH_TOOL = "PatchDoc"
+REMOVE_TOOL = "RemoveDoc"
 
 _SESSION = re.compile(r"<session_[\w-]+>\n(?P<body>.*?)\n</session_[\w-]+>", re.S)
 _BANNER = re.compile(r"^=+ (?P<role>Human|Ai|System|Tool) Message =+\n", re.M)
@@ -105,8 +106,13 @@ def manager_reply(messages: Sequence[BaseMessage], tools: Sequence[dict[str, Any
     known = {content.strip().lower() for _, content in memories}
     inserts: list[str] = []
     patches: dict[str, str] = {}
+    removals: list[str] = []
     for message in range(reading.user_messages):
         for statement in statements_worth_keeping(reading, message):
+            forgotten = forgotten_memories(statement, memories)
+            if forgotten is not None:  # "Forget what I said about Lisbon": nothing to insert
+                removals += [m for m in forgotten if m not in removals] if REMOVE_TOOL in names else []
+                continue
             text = memory_text(statement)
             if text.strip().lower() in known:
                 continue
@@ -128,6 +134,7 @@ def manager_reply(messages: Sequence[BaseMessage], tools: Sequence[dict[str, Any
         }
         for memory_id, text in patches.items()
     ] + [{"name": INSERT_TOOL, "args": {"content": text}} for text in inserts]
+    calls += [{"name": REMOVE_TOOL, "args": {"json_doc_id": memory_id}} for memory_id in removals]
     if not calls:
         return Reply("Nothing new worth keeping.")
     return Reply("", tuple({**c, "id": call_id(c["name"], c["args"], prompt[-200:])} for c in calls))
@@ -253,6 +260,13 @@ def plan_memory_call(messages: Sequence[BaseMessage], names: Sequence[str]) -> R
     memories = [(key, content) for m in searched for _, key, content in memory_values(content_text(m))]
     calls = []
     for statement in keep:
+        forgotten = forgotten_memories(statement, memories)
+        if forgotten is not None:  # "Forget what I said about Lisbon": delete what holds it
+            for key in forgotten:
+                args = {"action": "delete", "id": key}
+                calls.append({"name": MANAGE_MEMORY, "args": args, "id": call_id(MANAGE_MEMORY, args, text)})
+            memories = [(key, content) for key, content in memories if key not in forgotten]
+            continue
         content = memory_text(statement)
         target = memory_changed_by(content, memories) if _changes(statement) else None
         memories = [(key, text) for key, text in memories if key != target]  # one update per memory
@@ -261,6 +275,15 @@ def plan_memory_call(messages: Sequence[BaseMessage], names: Sequence[str]) -> R
             args = {"content": content, "action": "update", "id": target}
         calls.append({"name": MANAGE_MEMORY, "args": args, "id": call_id(MANAGE_MEMORY, args, text)})
     return Reply("", tuple(calls))
+
+
+def forgotten_memories(statement: Said, memories: Sequence[tuple[str, str]]) -> list[str] | None:
+    """For a statement that takes back what was said about something ("Forget what I said about
+    Lisbon"): the ids of the memories that mention it; None for any other statement."""
+    values = [f.value for f in extract_facts(statement.text) if f.key == ANY_KEY and f.negated]
+    if not values:
+        return None
+    return [key for key, text in memories if any(v.casefold() in text.casefold() for v in values)]
 
 
 def _changes(statement: Said) -> bool:
