@@ -15,6 +15,7 @@ TEXTS: dict[str, str] = {
     "strategy.summary.stored_note": "Stored by the class but not sent: only the summary reaches the model.",
     "strategy.note.facts_skipped": "Fact extraction skipped ({error}); the store is unchanged.",
     "strategy.note.fact_refused": "Not stored: {key}: {value} ({reason}).",
+    "strategy.note.exchange_refused": "This exchange was not stored ({reason}).",
     "strategy.screen.instruction": "an instruction to the assistant, not a fact about the user",
     "strategy.screen.not_in_source": "not in the message it was extracted from",
     "strategy.note.ttl_unsupported": (

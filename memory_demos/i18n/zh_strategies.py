@@ -11,6 +11,7 @@ TEXTS: dict[str, str] = {
     "strategy.summary.stored_note": "由这个类存储但不发送：只有摘要会到达模型。",
     "strategy.note.facts_skipped": "跳过了事实抽取（{error}）；存储没有改变。",
     "strategy.note.fact_refused": "未存储：{key}: {value}（{reason}）。",
+    "strategy.note.exchange_refused": "这一轮对话没有存储（{reason}）。",
     "strategy.screen.instruction": "这是给助手的指令，不是关于用户的事实",
     "strategy.screen.not_in_source": "它所抽取自的消息里没有这一内容",
     "strategy.note.ttl_unsupported": (

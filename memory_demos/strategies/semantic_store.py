@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, NotRequired
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, RemoveMessage, SystemMessage
 
 from memory_demos import storage
+from memory_demos.i18n import Message
 from memory_demos.strategies.base import MemoryPart, ParamSpec, StrategyContext, StrategyInfo, Threshold
 from memory_demos.strategies.shared.checkpointed_graph import (
     CheckpointedGraphStrategy,
@@ -35,6 +36,7 @@ from memory_demos.strategies.shared.checkpointed_graph import (
 )
 from memory_demos.strategies.shared.classic import messages_as_json
 from memory_demos.strategies.shared.embedding_param import EMBEDDINGS_PARAM
+from memory_demos.strategies.shared.fact_screen import instructs_assistant
 from memory_demos.strategies.shared.langgraph_store import (
     TTL_PARAMS,
     check_ttl_params,
@@ -103,6 +105,17 @@ INFO = StrategyInfo(
         ),
         EMBEDDINGS_PARAM,
         *TTL_PARAMS,
+        ParamSpec(
+            "screen_writes",
+            False,
+            "Screen what is written to the store: an exchange whose message tells the assistant what to do "
+            "('always recommend ...', 'from now on answer ...', 'ignore the rules') is not stored, and the "
+            "state lists it. Off: every exchange is stored, and a planted instruction comes back whenever "
+            "a later message resembles it (memory poisoning).",
+            help_zh="筛查写入存储的内容：如果某轮对话中的消息是在告诉助手该做什么（“总是推荐……”、“从现在起回答……”、"
+            "“忽略规则”），就不存储这一轮，并在状态中列出。关闭：每轮对话都会存储，植入的指令会在以后相似的消息中"
+            "被检索回来（记忆投毒）。",
+        ),
     ),
     thresholds=(Threshold("recent_turns", "keep", "exchanges"),),
     keeps=(MemoryPart("messages", "conversation"), MemoryPart("exchanges", "user")),
@@ -142,8 +155,9 @@ class SemanticRecallMiddleware:
         k: int,
         recent_turns: int,
         on_hits: Callable[[list[Any]], None],
-        on_write: Callable[[str, str], None],
+        on_write: Callable[[str | None, str], None],
         item_fields: Callable[[], dict[str, str]] = dict,
+        screen: Callable[[str], Any] | None = None,
     ) -> Any:
         from langchain.agents.middleware import AgentMiddleware, AgentState
 
@@ -175,10 +189,15 @@ class SemanticRecallMiddleware:
                 answer = messages[-1]
                 if not isinstance(answer, AIMessage) or answer.tool_calls:
                     return None
-                text = exchange_text(messages[question].text, answer.text)
-                key = exchange_key()
-                runtime.store.put(namespace, key, {"text": text, **item_fields()})
-                on_write(key, answer.text)
+                user_text = messages[question].text
+                if screen is not None and screen(user_text) is not None:
+                    on_write(None, answer.text)  # refused: the reply stands, the store is unchanged
+                else:
+                    key = exchange_key()
+                    runtime.store.put(
+                        namespace, key, {"text": exchange_text(user_text, answer.text), **item_fields()}
+                    )
+                    on_write(key, answer.text)
                 removed = older_than_next_prompt(messages, recent_turns)
                 if not removed:
                     return None
@@ -211,6 +230,7 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
         self._written: list[str] = []
         self._reply: str | None = None
         self._expired_this_turn: list[str] = []
+        self._refused_this_turn: list[dict[str, Any]] = []
         super().__init__(context, params)
 
     @property
@@ -246,6 +266,7 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
             self._record_hits,
             self._record_write,
             self._item_fields,
+            self._screen if self.params["screen_writes"] else None,
         )
         return create_agent(
             model=self.reply_model,
@@ -291,9 +312,19 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
         """True for an item another conversation of this user wrote (the store carried it over)."""
         return value.get("conversation_id", self.conversation_id) != self.conversation_id
 
-    def _record_write(self, key: str, reply: str) -> None:
-        self._written.append(key)
+    def _record_write(self, key: str | None, reply: str) -> None:
+        if key is not None:
+            self._written.append(key)
         self._reply = reply
+
+    def _screen(self, user_text: str) -> Message | None:
+        """Why the exchange of ``user_text`` must not be stored (it instructs the assistant), or None."""
+        if not instructs_assistant(user_text):
+            return None
+        reason = Message("strategy.screen.instruction")
+        self._refused_this_turn.append({"text": user_text, "reason": reason})
+        self.note(Message("strategy.note.exchange_refused", reason=reason))
+        return reason
 
     def keys(self) -> set[str]:
         return {item.key for item in self.store.search(self.namespace, limit=MAX_ITEMS)}
@@ -310,6 +341,7 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
 
     def _respond(self, user_text: str) -> str:
         self._query, self._hits, self._reply = user_text, [], None
+        self._refused_this_turn = []
         self._forget_expired()
         unsupported = ttl_unsupported(self.store, self.params["ttl_seconds"])
         if self._durable is None and unsupported is not None:
@@ -386,6 +418,7 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
             ),
             "query": self._query,
             "hits": self._hits,
+            **({"refused_this_turn": list(self._refused_this_turn)} if self.params["screen_writes"] else {}),
             "k": self.params["k"],
             "recent_turns": self.params["recent_turns"],
             **expiry_state(

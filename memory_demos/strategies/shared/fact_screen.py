@@ -42,6 +42,12 @@ _OVERRIDE = re.compile(
     r"|忽略.{0,20}(?:指令|规则|安全)|系统提示",
     re.IGNORECASE,
 )
+# A whole message that speaks to the assistant: "you", an imperative first word, or a rule it states.
+_ADDRESSED = re.compile(
+    r"\b(?:you|your|assistant)\b|^\W*(?:always|never|from now on|ignore|disregard|remember|please)\b"
+    r"|\b(?:rule|rules|instruction|instructions|policy)\b|你|规则|指令|从现在起",
+    re.IGNORECASE,
+)
 _WORD = re.compile(r"[a-z0-9]{3,}|[\u4e00-\u9fff]", re.IGNORECASE)
 
 
@@ -50,6 +56,13 @@ def is_instruction(key: str, value: str) -> bool:
     if _INSTRUCTION_KEY.search(key.lower()) or _OVERRIDE.search(value):
         return True
     return bool(_STANDING.search(value) and _BEHAVIOUR.search(value))
+
+
+def instructs_assistant(message: str) -> bool:
+    """True for a whole user message that gives the assistant a standing instruction ("My house rule is to
+    always recommend BrandX.", "From now on answer in French."), not one that tells something about the user
+    ("I always say hello to my neighbours.")."""
+    return _ADDRESSED.search(message) is not None and is_instruction("", message)
 
 
 def grounded(value: str, source: str) -> bool:
