@@ -23,6 +23,11 @@ from memory_demos.i18n import t
 _ONCE_PER_PROCESS_MODULES = ("langchain_classic.memory", "langchain_core.chat_history")
 _SINCE = re.compile(r"deprecated in (?:LangChain |[\w-]+ )?(\d+\.\d+(?:\.\d+)?)")
 _REMOVAL = re.compile(r"removed in (\d+\.\d+(?:\.\d+)?)")
+# LangGraph's own form (raised when trustcall, which LangMem uses, imports Send from it): "Importing
+# Send from langgraph.constants is deprecated. ... Deprecated in LangGraph V1.0 to be removed in V2.0."
+_IMPORTING = re.compile(r"^Importing `?(\w+)`? from `?([\w.]+)`? is deprecated")
+_LANGGRAPH_SINCE = re.compile(r"Deprecated in LangGraph V(\d+\.\d+(?:\.\d+)?)")
+_LANGGRAPH_REMOVAL = re.compile(r"removed in V(\d+\.\d+(?:\.\d+)?)")
 _SUBJECT = re.compile(r"^(?:The (?:class|function|method|attribute) )?`?([\w.]+)`?")
 _capture_lock = threading.RLock()  # a capture may run inside another (a strategy built in a turn)
 
@@ -61,11 +66,13 @@ class Deprecation:
 
 def parse_deprecation(message: str, category: str = "LangChainDeprecationWarning") -> Deprecation:
     """The subject, version and removal version named in a deprecation warning's text."""
+    imported = _IMPORTING.match(message.strip())
     subject = _SUBJECT.match(message.strip())
-    since = _SINCE.search(message)
-    removal = _REMOVAL.search(message)
+    since = _SINCE.search(message) or _LANGGRAPH_SINCE.search(message)
+    removal = _REMOVAL.search(message) or _LANGGRAPH_REMOVAL.search(message)
+    named = f"{imported.group(2)}.{imported.group(1)}" if imported else subject.group(1) if subject else None
     return Deprecation(
-        subject=subject.group(1) if subject else message.split()[0] if message.split() else "?",
+        subject=named or (message.split()[0] if message.split() else "?"),
         message=message,
         since=since.group(1) if since else None,
         removal=removal.group(1) if removal else None,

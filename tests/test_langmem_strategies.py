@@ -400,3 +400,18 @@ def test_forgetting_a_fact_deletes_the_memory_that_holds_it(strategy_id: str, pa
     assert (3, "delete", "I live in Lisbon.", via) in trail
     assert [m["content"] for m in job.state["memories"]] == ["I work as a nurse."]
     assert is_refusal(where.reply) and "nurse" in job.reply
+
+
+def test_the_langgraph_warning_langmem_brings_names_what_and_since_when() -> None:
+    from memory_demos.deprecations import parse_deprecation
+
+    message = (
+        "Importing Send from langgraph.constants is deprecated. Please use 'from langgraph.types import Send' "
+        "instead. Deprecated in LangGraph V1.0 to be removed in V2.0."
+    )
+    found = parse_deprecation(message, "LangGraphDeprecatedSinceV10")
+    assert (found.subject, found.since, found.removal) == ("langgraph.constants.Send", "1.0", "2.0")
+    classic = parse_deprecation(
+        "The class `ConversationBufferMemory` was deprecated in LangChain 0.3.1 and will be removed in 2.0.0."
+    )
+    assert (classic.subject, classic.since, classic.removal) == ("ConversationBufferMemory", "0.3.1", "2.0.0")
