@@ -188,8 +188,11 @@ def new_conversation(session: LabSession) -> None:
     to reopen. What each strategy keeps per conversation starts empty, what it keeps per user carries."""
     if session.busy:
         return
-    for pane in session.panes:
-        pane.start_conversation()
+    for number, pane in enumerate(session.panes, start=1):
+        try:
+            pane.start_conversation()
+        except Exception as exc:  # a store that cannot be opened: that pane stays where it was
+            session.flash("error", Message("compare.new_conversation_failed", pane=number), error_detail(exc))
     numbers = sorted({pane.conversation_number for pane in session.panes if pane.strategy is not None})
     session.flash("info", Message("compare.new_conversation_done", n=", ".join(map(str, numbers))))
 

@@ -161,3 +161,24 @@ def test_a_workshop_attendee_becomes_the_sessions_user_unless_it_already_has_one
     first = owned.user_id  # e.g. a conversation link made it the link's owner
     owned.adopt_user("a" + "2" * 32)
     assert owned.user_id == first
+
+
+def test_a_pane_that_cannot_start_a_new_conversation_stays_and_says_so() -> None:
+    from memory_demos.storage import StorageError
+
+    session = session_with("buffer", "agent")
+    assert send_and_wait(session, NAME_MESSAGE)
+    agent = session.panes[1]
+    kept = agent.strategy
+
+    def refuse(conversation_id: str | None = None) -> None:
+        raise StorageError("the checkpoint server went away")
+
+    agent.strategy.new_conversation = refuse  # type: ignore[method-assign]
+    compare.new_conversation(session)
+    notices = session.take_flashes()
+    assert any(
+        n.kind == "error" and n.message == t("compare.new_conversation_failed", pane=2) for n in notices
+    )
+    assert agent.strategy is kept and agent.conversation_number == 1 and len(agent.turns) == 1
+    assert session.panes[0].conversation_number == 2

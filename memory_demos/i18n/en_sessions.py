@@ -91,4 +91,5 @@ TEXTS: dict[str, str] = {
     "scorecard.col.session": "Conversation",
     "scorecard.col.session_after": "{n} · after {after}",
     "scorecard.col.kind": "Probe kind",
+    "compare.new_conversation_failed": "Pane {pane} could not start a new conversation: it stays as it was.",
 }

@@ -82,4 +82,5 @@ TEXTS: dict[str, str] = {
     "scorecard.col.session": "对话",
     "scorecard.col.session_after": "{n} · {after} 之后",
     "scorecard.col.kind": "探针类型",
+    "compare.new_conversation_failed": "窗格 {pane} 无法开始新对话；它留在当前对话中。",
 }
