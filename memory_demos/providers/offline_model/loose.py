@@ -74,6 +74,10 @@ KIND_VALUES: dict[str, re.Pattern[str]] = {
         rf"[\d{_ZH_NUMBER}]+点|中午|半夜|凌晨",
         re.I,
     ),
+    "address": re.compile(
+        r"\b\d+[a-z]?\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St|Road|Rd|Close|Avenue|Ave|Lane|Ln|Way|Drive|Dr|Place|"
+        r"Court|Crescent|Terrace|Square|Boulevard|Blvd)\b|[\u4e00-\u9fff]{1,6}(?:路|街|巷|道)\d*号?",
+    ),
     "colour": re.compile(
         r"\b(?:red|blue|green|yellow|black|white|grey|gray|pink|purple|orange|brown|silver|gold|teal|navy|beige|"
         r"cream|maroon|turquoise)\b|[红蓝绿黄黑白灰粉紫橙棕金银]色",
@@ -96,6 +100,9 @@ _KIND_WORDS = {
     "age": "age",
     "old": "age",
     "colour": "colour",
+    "street": "address",
+    "address": "address",
+    "postcode": "address",
     "work": "job",
     "rol": "job",
     "role": "job",
@@ -113,7 +120,9 @@ PAST = re.compile(
     r"\b(?:before|used\s+to|previously|originally|formerly|the\s+old|my\s+old)\b|以前|之前|原来|过去|从前|曾经",
     re.I,
 )
-_SPECIFIC = frozenset({"dose", "often", "age", "job"})  # kinds whose values say by themselves what they are
+_SPECIFIC = frozenset(
+    {"dose", "often", "age", "job", "colour", "address"}
+)  # kinds whose values say by themselves what they are
 _YES_NO = re.compile(
     r"^\W*(?:do|does|did|is|are|am|was|were|have|has|can|will)\s+(?:I|you|we|my|he|she)\b", re.I
 )
@@ -125,6 +134,11 @@ _PRONOUN_IN = re.compile(r"\b(?:he|she|his|her|him|it|its|they|their|them)\b|[�
 _ZH_KIND = re.compile(r"(?:哪个|哪家|哪种|什么|啥)(?P<k>[" + CJK + r"]{2})")
 # Kinds whose values are said without the kind's name (在深圳 for 哪个城市); 哪个医院 never said is no answer.
 _ZH_OPEN_KINDS = frozenset(["城市", "地方", "国家", "品种", "运动", "颜色", "语言", "专业", "工作"])
+_FOLLOW_UP = re.compile(r"^\W*(?:and|n|what about|how about|also)\b|^那.{1,8}呢", re.I)
+# Weak words that still name a topic: "what's my phone number?" is met by "new number is 0412 555 019".
+_WEAK_TOPICS = frozenset(
+    ["number", "name", "place", "city", "price", "cost", "date", "amount", "day", "year"]
+)
 _CAPITAL = re.compile(r"\b[A-Z][a-z]+\b")
 _NOT_PEOPLE = frozenset(
     [
@@ -247,6 +261,7 @@ class _Looking:
     ask_text: str
     needed: frozenset[str]
     unsaid: frozenset[str]
+    topics: frozenset[str]  # weak words that name a topic, met when every strong word went unsaid
     extra: frozenset[str]
     about: str
     pattern: re.Pattern[str] | None
@@ -277,7 +292,8 @@ class _Looking:
         kind_said = self.kind in _SPECIFIC and self.pattern is not None  # "my actual job?": I'm an accountant
         if len(missing - self.unsaid) > len(self.needed) // 3:
             return None
-        if self.needed and not matched and not kind_said:
+        topic_said = bool(self.topics & have) and self.needed <= self.unsaid
+        if self.needed and not matched and not (kind_said or topic_said):
             return None
         return (len(matched) / len(self.needed) if self.needed else 0.5) + 0.3 * len(self.extra & have)
 
@@ -307,7 +323,8 @@ def loose_answer(
         return None  # the user's own name: only a statement that names the user, the strict reading's
     if _YES_NO.match(ask_text):
         return None  # "do I like coffee?": the strict reading's (and the grammar's) to answer
-    if not needed and not ((kind and about not in {"", USER}) or kind in _SPECIFIC):
+    follow_up = _FOLLOW_UP.match(ask_text) is not None and about not in {"", USER}  # "and Pieter?"
+    if not needed and not ((kind and about not in {"", USER}) or kind in _SPECIFIC or follow_up):
         return None
     standing = [s for s in statements if not (s.question or s.hypothetical or s.retracted)]
     vocabulary = set().union(*(_words(s, chinese) for s in standing)) if standing else set()
@@ -323,6 +340,7 @@ def loose_answer(
         ask_text,
         frozenset(needed),
         frozenset(unsaid),
+        frozenset(stem(w) for w in words & _WEAK_TOPICS),
         extra,
         about,
         KIND_VALUES.get(kind) or VALUES.get(kind),
