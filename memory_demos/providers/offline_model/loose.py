@@ -354,3 +354,32 @@ def loose_answer(
             if score is not None and (best is None or score >= best[0]):
                 best = (score, index)
     return statements[best[1]] if best else None
+
+
+def follow_up(
+    about: str,
+    previous_words: frozenset[str],
+    statements: Sequence[Said],
+    aliases: dict[str, str],
+    *,
+    chinese: bool,
+    current: int,
+) -> Said | None:
+    """ "and my sister?" after "what am I allergic to?": what the other person's statements say, the one
+    sharing most with the question before first (hay fever answers it, though it never says allergic)."""
+    best: tuple[float, int] | None = None
+    for index, said in enumerate(statements):
+        if said.question or said.hypothetical or said.retracted or said.message >= current:
+            continue
+        if about == USER:
+            if said.about not in {"", USER} or not re.search(r"\b(?:I|I'm|I've|my)\b|我", said.text):
+                continue
+        elif not _fits(about, index, statements, aliases):
+            continue
+        content = _words(said, chinese) - {stem(about), about.lower()}
+        if len(content) < (3 if chinese else 2):
+            continue
+        score = len(previous_words & content) + index / 10_000
+        if best is None or score >= best[0]:
+            best = (score, index)
+    return statements[best[1]] if best else None

@@ -49,6 +49,7 @@ from memory_demos.providers.offline_model.recall import (
     Ask,
     analyse,
     answer,
+    answer_follow_up,
 )
 from memory_demos.providers.offline_model.small_talk import small_talk
 from memory_demos.providers.offline_model.statements import USER
@@ -223,6 +224,10 @@ def _answers(
             sure = [answer_question(q, knowledge, chinese=chinese) for q in keyed]
             sure = [a for a in sure if a and not a.startswith((DONT_KNOW_EN[:12], DONT_KNOW_ZH[:6]))]
             said = " ".join(sure) or answer(ask, statements, reading.aliases, current=current)
+        if said is None and previous is not None:
+            said = answer_follow_up(
+                part, previous, statements, reading.aliases, current=current, people=people
+            )
         answers.append(said)
         previous = ask
     if len(answers) == 1:
