@@ -270,7 +270,9 @@ class _Looking:
 
     def speaks_of(self, index: int, statements: Sequence[Said], aliases: dict[str, str]) -> bool:
         said = statements[index]
-        if self.about in {"", USER}:
+        if self.about == "":
+            return True
+        if self.about == USER:
             return said.about in {"", USER}
         return _fits(self.about, index, statements, aliases)
 

@@ -212,7 +212,9 @@ def statement_words(said: Said, chinese: bool) -> set[str]:
 
 def _about_fits(ask: Ask, said: Said, aliases: dict[str, str]) -> bool:
     wanted = aliases.get(ask.about, ask.about)
-    if wanted in {"", USER}:
+    if wanted == "":  # "when does school finish?" asks of nobody: anyone's statement may answer
+        return True
+    if wanted == USER:
         return said.about in {"", USER} or ask.wants == "person"  # "who am I meeting?": Sam
     if said.about == wanted:
         return True

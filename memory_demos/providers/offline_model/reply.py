@@ -208,7 +208,10 @@ def _answers(
     statements = reading.said
     asked = [s for s in statements if s.question and s.source == "user" and s.message < current]
     people = frozenset(
-        {s.about for s in statements if s.about not in {"", USER} and not s.question} | set(reading.aliases)
+        p
+        for p in {s.about for s in statements if s.about not in {"", USER} and not s.question}
+        | set(reading.aliases)
+        if not re.search("什么|啥|哪|谁|几|多少|呢|吗", p)
     )
     previous: Ask | None = analyse(asked[-1].text, None, people) if asked else None
     grammar = find_questions(text)
