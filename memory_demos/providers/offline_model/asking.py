@@ -7,8 +7,9 @@ import re
 from collections.abc import Sequence
 
 from memory_demos.providers.offline_model.clauses import clauses, is_question, split_sentences, tidy
+from memory_demos.providers.offline_model.loose import follow_up
 from memory_demos.providers.offline_model.reader import Said
-from memory_demos.providers.offline_model.recall import analyse, statement_words
+from memory_demos.providers.offline_model.recall import Ask, analyse, restate, statement_words
 from memory_demos.providers.offline_model.text import mostly_chinese
 from memory_demos.providers.offline_model.words import casual
 
@@ -122,3 +123,28 @@ def question_parts(text: str, *, after_question: bool = False) -> list[str]:
             if is_question(clause):
                 parts.append(tidy(clause) or clause)
     return parts
+
+
+def answer_follow_up(
+    text: str,
+    previous: Ask,
+    statements: Sequence[Said],
+    aliases: dict[str, str],
+    *,
+    current: int,
+    people: frozenset[str],
+) -> str | None:
+    """ "and my sister?", 那我呢: the same question of another person, from what that person's
+    statements say; None when the message asks more than a person."""
+    alone = analyse(text, None, people)
+    if alone.words or alone.wants or alone.about in {"", previous.about} or not _FOLLOW_ONLY.match(text):
+        return None
+    found = follow_up(
+        alone.about, previous.words, statements, aliases, chinese=alone.chinese, current=current
+    )
+    return restate(found) if found is not None else None
+
+
+_FOLLOW_ONLY = re.compile(
+    r"^\W*(?:and|n|what about|how about)\s+(?:my|our|the)?\s*[\w'-]+(?:\s+[\w'-]+)?\W*$|^那.{1,6}呢\W*$", re.I
+)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from memory_demos.providers.offline_model.lexicon import CJK
-from memory_demos.providers.offline_model.loose import PAST, follow_up, loose_answer, zh_coverage
+from memory_demos.providers.offline_model.loose import PAST, loose_answer, zh_coverage
 from memory_demos.providers.offline_model.loose import VALUES as _HAS
 from memory_demos.providers.offline_model.reader import (
     USER,
@@ -335,7 +335,7 @@ def _newest_on_topic(candidates: list[tuple[float, Said]], needed: set[str]) -> 
     return kept[-3:]
 
 
-def _restate(said: Said) -> str:
+def restate(said: Said) -> str:
     text = said.text
     if said.source == "retrieved" or said.source == "system" or said.source == "user":
         text = to_asker(text)
@@ -349,31 +349,6 @@ def _restate(said: Said) -> str:
     text = text.strip()
     end = "" if text.endswith((".", "!", "。", "！")) else ("。" if re.search(f"[{CJK}]", text) else ".")
     return text[:1].upper() + text[1:] + end
-
-
-def answer_follow_up(
-    text: str,
-    previous: Ask,
-    statements: Sequence[Said],
-    aliases: dict[str, str],
-    *,
-    current: int,
-    people: frozenset[str],
-) -> str | None:
-    """ "and my sister?", 那我呢: the same question of another person, from what that person's
-    statements say; None when the message asks more than a person."""
-    alone = analyse(text, None, people)
-    if alone.words or alone.wants or alone.about in {"", previous.about} or not _FOLLOW_ONLY.match(text):
-        return None
-    found = follow_up(
-        alone.about, previous.words, statements, aliases, chinese=alone.chinese, current=current
-    )
-    return _restate(found) if found is not None else None
-
-
-_FOLLOW_ONLY = re.compile(
-    r"^\W*(?:and|n|what about|how about)\s+(?:my|our|the)?\s*[\w'-]+(?:\s+[\w'-]+)?\W*$|^那.{1,6}呢\W*$", re.I
-)
 
 
 def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, current: int) -> str | None:
@@ -397,6 +372,6 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
             chinese=ask.chinese,
             current=current,
         )
-        return _restate(found) if found is not None else None
+        return restate(found) if found is not None else None
     joiner = "" if ask.chinese else " "
-    return joiner.join(dict.fromkeys(_restate(said) for said in _newest_on_topic(candidates, needed)))
+    return joiner.join(dict.fromkeys(restate(said) for said in _newest_on_topic(candidates, needed)))

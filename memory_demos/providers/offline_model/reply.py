@@ -24,7 +24,12 @@ from memory_demos.providers.offline_model.answers import (
     dont_know,
     dont_know_nth,
 )
-from memory_demos.providers.offline_model.asking import conversation_answer, question_parts, unwrapped
+from memory_demos.providers.offline_model.asking import (
+    answer_follow_up,
+    conversation_answer,
+    question_parts,
+    unwrapped,
+)
 from memory_demos.providers.offline_model.clauses import split_sentences
 from memory_demos.providers.offline_model.facts import extract_facts
 from memory_demos.providers.offline_model.knowledge import Knowledge, knowledge_of
@@ -49,7 +54,6 @@ from memory_demos.providers.offline_model.recall import (
     Ask,
     analyse,
     answer,
-    answer_follow_up,
 )
 from memory_demos.providers.offline_model.small_talk import small_talk
 from memory_demos.providers.offline_model.statements import USER
