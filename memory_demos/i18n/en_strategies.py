@@ -31,6 +31,9 @@ TEXTS: dict[str, str] = {
         "Memory manager run {run} processed turn {turns} after this reply: {writes} write(s); what it formed "
         "is available from turn {available}."
     ),
+    "strategy.note.memory_unchanged": (
+        "Memory manager run {run} processed turn {turns} after this reply and found nothing new to keep."
+    ),
     "strategy.note.manager_failed": (
         "Memory manager run {run} failed ({error}); the reply stands, no memory was formed."
     ),

@@ -27,6 +27,9 @@ TEXTS: dict[str, str] = {
         "记忆管理器第 {run} 次运行在这次回答之后处理了第 {turns} 轮：写入 {writes} 次；"
         "形成的记忆从第 {available} 轮起可用。"
     ),
+    "strategy.note.memory_unchanged": (
+        "记忆管理器第 {run} 次运行在这次回答之后处理了第 {turns} 轮，没有发现需要新记住的内容。"
+    ),
     "strategy.note.manager_failed": "记忆管理器第 {run} 次运行失败（{error}）；回答不受影响，没有形成记忆。",
     "strategy.error.hybrid_over_budget": (
         "仅系统提示词和这条消息就占用 {tokens} 个词元，超过 hybrid.max_tokens={budget}。"

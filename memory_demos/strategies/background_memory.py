@@ -279,15 +279,17 @@ class BackgroundMemoryStrategy(CheckpointedGraphStrategy):
                 self.note(Message("strategy.note.manager_failed", run=run.number, error=run.error or ""))
                 continue
             self._finish(run, before, turn, started)
-            self.note(
-                Message(
+            if run.writes:
+                formed = Message(
                     "strategy.note.memory_formed",
                     run=run.number,
                     turns=from_turn,
                     writes=run.writes,
                     available=turn + 1,
                 )
-            )
+            else:
+                formed = Message("strategy.note.memory_unchanged", run=run.number, turns=from_turn)
+            self.note(formed)
 
     def new_conversation(self, conversation_id: str | None = None) -> Strategy:
         """The same user's next conversation. This one has ended, so it has gone quiet: the manager runs
