@@ -273,12 +273,12 @@ class BackgroundMemoryStrategy(CheckpointedGraphStrategy):
                 {"messages": messages}, config=self._manager_config(), after_seconds=0
             )
             try:
-                future.result(timeout=RUN_TIMEOUT_SECONDS)
+                puts = future.result(timeout=RUN_TIMEOUT_SECONDS)
             except Exception as exc:  # the reply stands; the failed run and its calls are shown
                 self._finish(run, before, turn, started, error=f"{type(exc).__name__}: {exc}")
                 self.note(Message("strategy.note.manager_failed", run=run.number, error=run.error or ""))
                 continue
-            self._finish(run, before, turn, started)
+            self._finish(run, before, turn, started, puts=puts)
             if run.writes:
                 formed = Message(
                     "strategy.note.memory_formed",
@@ -334,16 +334,30 @@ class BackgroundMemoryStrategy(CheckpointedGraphStrategy):
             return  # superseded by a newer message (the executor's debounce)
         error = future.exception()
         with self._lock:
-            self._finish(run, before, len(self.turns), started, error=None if error is None else repr(error))
+            puts = None if error is not None else future.result()
+            failed = None if error is None else repr(error)
+            self._finish(run, before, len(self.turns), started, error=failed, puts=puts)
             if error is None:
                 done = set(run.from_turns)
                 self._unprocessed = [(t, m) for t, m in self._unprocessed if t not in done]
 
     def _finish(
-        self, run: ManagerRun, before: dict[str, Any], turn: int, started: float, *, error: str | None = None
+        self,
+        run: ManagerRun,
+        before: dict[str, Any],
+        turn: int,
+        started: float,
+        *,
+        error: str | None = None,
+        puts: list[dict[str, Any]] | None = None,
     ) -> None:
+        """Record a finished run: its writes (what the store changed, limited to the keys the manager says
+        it put, so another pane of this user writing meanwhile is not taken for this run's), time, status."""
         assert self.memories is not None
         new = store_diff(before, self.memories.values(), turn=max(turn, 1), where=self.where, via=VIA_MANAGER)
+        if puts is not None:
+            put_keys = {str(put.get("key")) for put in puts}
+            new = [w for w in new if w.operation == "delete" or w.key in put_keys]
         self.memories.persist(new)
         self.writes.extend(new)
         run.writes = len(new)

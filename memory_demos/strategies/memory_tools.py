@@ -203,9 +203,11 @@ class MemoryToolsStrategy(CheckpointedGraphStrategy):
             if call["name"] == SEARCH_TOOL
         ]
         turn = len(self.turns) + 1
-        new = store_diff(
+        diff = store_diff(
             before, self.memories.values(), turn=turn, where=self.where, via=f"tool:{self.save_tool_name}"
         )
+        # Only what this turn's own tool calls wrote: another pane of this user may write the shared store.
+        new = [write for write in diff if write.key in self._turn_rounds]
         self.memories.persist(new)
         self.writes.extend(new)
         return messages[-1].text
