@@ -62,6 +62,15 @@ def test_pairs_meant_to_match_send_the_same_prompt_every_turn(
 ) -> None:
     classic_run = run(scenario, classic, classic_params)
     modern_run = run(scenario, modern, modern_params)
+    script = load_scenario(scenario)
+    if get_info(modern).carries_over and script.sessions > 1:
+        # The pair matches within a conversation; after a session break it must not: the classic memory's
+        # collection is the conversation's, semantic_store's store the user's (issue 22).
+        first = sum(1 for turn in script.turns if turn.session == 1)
+        later = (classic_run.turns[first:], modern_run.turns[first:])
+        assert [t.injected_prompt for t in later[0]] != [t.injected_prompt for t in later[1]]
+        classic_run = StrategyRun(classic, classic_run.params, classic_run.turns[:first], [])
+        modern_run = StrategyRun(modern, modern_run.params, modern_run.turns[:first], [])
     assert all(same_turns(classic_run, modern_run))
     assert [t.reply for t in classic_run.turns] == [t.reply for t in modern_run.turns]
     assert classic_run.recall_passed == modern_run.recall_passed
