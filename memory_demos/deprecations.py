@@ -26,7 +26,7 @@ _REMOVAL = re.compile(r"removed in (\d+\.\d+(?:\.\d+)?)")
 # LangGraph's own form (raised when trustcall, which LangMem uses, imports Send from it): "Importing
 # Send from langgraph.constants is deprecated. ... Deprecated in LangGraph V1.0 to be removed in V2.0."
 _IMPORTING = re.compile(r"^Importing `?(\w+)`? from `?([\w.]+)`? is deprecated")
-_LANGGRAPH_SINCE = re.compile(r"Deprecated in LangGraph V(\d+\.\d+(?:\.\d+)?)")
+_LANGGRAPH_SINCE = re.compile(r"deprecated in langgraph v(\d+\.\d+(?:\.\d+)?)", re.IGNORECASE)
 _LANGGRAPH_REMOVAL = re.compile(r"removed in V(\d+\.\d+(?:\.\d+)?)")
 _SUBJECT = re.compile(r"^(?:The (?:class|function|method|attribute) )?`?([\w.]+)`?")
 _capture_lock = threading.RLock()  # a capture may run inside another (a strategy built in a turn)
