@@ -111,8 +111,24 @@ def print_replay_table(result: Any) -> None:
         )
     print("tools: tokens of the agent's tool rounds (tool calls, memory-block edits) before its reply.")
     print("Failed calls cost what the provider reported for them (nothing, unless it sent usage).")
+    print_session_recall(result)
     if any(turn.empty_reply for run in result.runs for turn in run.turns):
         print("empty: replies with no text (empty or whitespace only); a probe counts them as failed.")
+
+
+def print_session_recall(result: Any) -> None:
+    """For a scenario with session breaks: recall in each conversation, strategy by strategy."""
+    runs = [run for run in result.runs if len(run.sessions) > 1]
+    if not runs:
+        return
+    breaks = ", ".join(
+        f"turn {start.first_turn}" + (f" (after {start.after})" if start.after else "")
+        for start in runs[0].sessions[1:]
+    )
+    print(f"New conversation of the same user before {breaks}. Recall in each conversation:")
+    for run in runs:
+        cells = [f"{row['passed']}/{row['asked']}" for row in run.recall_by_session()]
+        print(f"  {run.strategy_id:<15} " + " · ".join(cells))
 
 
 def counted_by_label(turns: Sequence[Any]) -> str:

@@ -362,3 +362,24 @@ def test_chat_starts_the_users_next_conversation_and_forgets_the_user(
     assert code == 0 and "Mara" not in out
     code, _out, err = run_cli(capsys, *base, "--conversation", "new")
     assert code == 2 and "--forget-user" in err
+
+
+def test_the_replay_table_says_where_the_breaks_are_and_recall_in_each_conversation(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tests.test_cli import run_cli
+
+    code, out, _ = run_cli(
+        capsys,
+        "replay",
+        "--scenario",
+        "sessions_update",
+        "--strategies",
+        "long_term,agent",
+        "--provider",
+        "offline",
+    )
+    assert code == 0
+    assert "before turn 3 (after 1 week), turn 5 (after 2 days)" in out
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.startswith("  ")}
+    assert rows["long_term"] == ["0/0", "·", "0/0", "·", "2/2"] and rows["agent"][-1] == "0/2"
