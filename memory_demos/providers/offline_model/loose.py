@@ -287,7 +287,7 @@ class _Looking:
         have = _words(said, self.chinese)
         matched = self.needed & have
         if self.chinese and self.needed:
-            if zh_coverage(set(self.needed), have, said.text) < (0.75 if self.kind == "person" else 0.55):
+            if zh_coverage(set(self.needed), have, said.text) < (0.75 if self.kind == "person" else 0.5):
                 return None
             matched = self.needed
         missing = self.needed - matched
