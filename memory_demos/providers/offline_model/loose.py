@@ -292,7 +292,7 @@ class _Looking:
             matched = self.needed
         missing = self.needed - matched
         kind_said = self.kind in _SPECIFIC and self.pattern is not None  # "my actual job?": I'm an accountant
-        if len(missing - self.unsaid) > len(self.needed) // 3:
+        if len(missing - self.unsaid) > len(self.needed) // 2:
             return None
         topic_said = bool(self.topics & have) and self.needed <= self.unsaid
         if self.needed and not matched and not (kind_said or topic_said):
