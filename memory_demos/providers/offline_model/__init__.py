@@ -39,6 +39,7 @@ from memory_demos.providers.offline_model.lexicon import (
     DRIFT_DETAILS,
     MAX_SUMMARY_FACTS,
 )
+from memory_demos.providers.offline_model.memo import forget_readings
 from memory_demos.providers.offline_model.memory_prompts import (
     extract_entities,
     progressive_summary,
@@ -73,6 +74,7 @@ __all__ = [
     "fact_clause_zh",
     "facts_in_messages",
     "find_questions",
+    "forget_readings",
     "is_chinese",
     "knowledge_of",
     "latest_user_text",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from memory_demos.providers.offline_model.lexicon import CJK
+from memory_demos.providers.offline_model.memo import read_once
 from memory_demos.providers.offline_model.text import mostly_chinese
 
 _SENTENCE_END = re.compile(
@@ -44,8 +45,13 @@ _ZH_LEAD = re.compile(
 
 
 def split_sentences(text: str) -> list[str]:
+    return list(_split_sentences(text))
+
+
+@read_once
+def _split_sentences(text: str) -> tuple[str, ...]:
     """Sentences, split after . ! ? 。！？, at line breaks and at a dash between words."""
-    return [part.strip() for part in _SENTENCE_END.split(text) if part and part.strip()]
+    return tuple(part.strip() for part in _SENTENCE_END.split(text) if part and part.strip())
 
 
 def is_question(clause: str) -> bool:
@@ -58,10 +64,15 @@ def is_question(clause: str) -> bool:
 
 
 def clauses(sentence: str) -> list[str]:
+    return list(_clauses(sentence))
+
+
+@read_once
+def _clauses(sentence: str) -> tuple[str, ...]:
     """A sentence's clauses: before a new subject or a question (English), at Chinese commas."""
     chinese = mostly_chinese(sentence)
     parts = _ZH_CLAUSE.split(sentence) if chinese else _EN_CLAUSE.split(sentence)
-    return [part.strip(" ,.;") for part in parts if part and part.strip(" ,.;")]
+    return tuple(part.strip(" ,.;") for part in parts if part and part.strip(" ,.;"))
 
 
 def tidy(clause: str) -> str:

@@ -6,6 +6,7 @@ import re
 from typing import NamedTuple
 
 from memory_demos.providers.offline_model.lexicon import KV_EXCLUDED_KEYS, LIST_KEYS, RELATIONS_EN
+from memory_demos.providers.offline_model.memo import read_once
 from memory_demos.providers.offline_model.rules import read_pairs
 from memory_demos.providers.offline_model.sentences import may_state_facts
 from memory_demos.providers.offline_model.statements import USER, Statement, read_statements
@@ -89,6 +90,13 @@ def _kv_facts(line: str) -> list[Fact]:
 
 
 def extract_facts(text: str, *, role: str = "human", last_person: str | None = None) -> list[Fact]:
+    """Facts stated in ``text``, oldest first (read once per text: a conversation's prompt repeats
+    every earlier message each turn)."""
+    return list(_extract_facts(text, role, last_person))
+
+
+@read_once
+def _extract_facts(text: str, role: str, last_person: str | None) -> tuple[Fact, ...]:
     """Facts stated in ``text``, oldest first.
 
     ``role`` is who wrote unprefixed lines: "human" (first person is the user), "ai" (second person
@@ -99,7 +107,7 @@ def extract_facts(text: str, *, role: str = "human", last_person: str | None = N
     corrections = _ITS_NOT if " not " in text else _ZH_ITS_NOT if "不是" in text else None
     may_correct = role != "ai" and corrections is not None and corrections.search(text) is not None
     if ":" not in text and "：" not in text and not may_correct and not may_state_facts(text):
-        return []
+        return ()
     facts = [fact for line in text.splitlines() for fact in _line_facts(line)]
     folded = text.casefold()
     may_forget = _FORGET_PARTS[0] in folded or _FORGET_PARTS[1] in folded or _FORGET_PARTS[2] in folded
@@ -121,7 +129,7 @@ def extract_facts(text: str, *, role: str = "human", last_person: str | None = N
     for fact in facts:
         if fact not in deduplicated[-3:]:
             deduplicated.append(fact)
-    return deduplicated
+    return tuple(deduplicated)
 
 
 def _line_facts(line: str) -> list[Fact]:

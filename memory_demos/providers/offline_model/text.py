@@ -26,6 +26,7 @@ from memory_demos.providers.offline_model.lexicon import (
     ZH_STOP_CHARS,
     ZH_THINGS,
 )
+from memory_demos.providers.offline_model.memo import read_once
 
 _ROLE_LINE = re.compile(
     r"^\s*(?P<role>human|user|person\s*#?\s*\d*|input|question|ai|assistant|output|response|answer|you|system)"
@@ -75,6 +76,7 @@ def is_chinese(text: str) -> bool:
 _LATIN_RE = re.compile("[A-Za-z]")
 
 
+@read_once
 def mostly_chinese(text: str) -> bool:
     """True when ideographs outnumber Latin letters: the clause is read with the Chinese rules."""
     if text.isascii() or not CJK_RE.search(text):

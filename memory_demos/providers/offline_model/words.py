@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from memory_demos.providers.offline_model.lexicon import CJK, RELATIONS_EN, RELATIONS_ZH, pairs, word_list
+from memory_demos.providers.offline_model.memo import read_once
 
 # Casual spellings and dropped apostrophes, as people type them ("whats", "im", "u").
 _CASUAL = pairs(
@@ -21,6 +22,7 @@ _CASUAL_RE = re.compile(r"(?<![\w'-])(?:" + "|".join(map(re.escape, _CASUAL)) + 
 _NAMES_IS = re.compile(r"^(?:(?:hey|hi|hello|oh|ok|so|and)\W+)*names?'?s?\s+(?=[A-Z])", re.IGNORECASE)
 
 
+@read_once
 def casual(text: str) -> str:
     """``text`` with casual spellings written out ("whats my name" -> "what's my name")."""
     text = text.replace("’", "'").replace("‘", "'")
@@ -120,6 +122,7 @@ def _unsuffixed(word: str) -> str:
     return word
 
 
+@read_once
 def stem(word: str) -> str:
     """A crude stem: lower case, possessive and plural gone, -ing/-ed gone, related words folded."""
     word = word.lower().strip("'")
@@ -241,6 +244,7 @@ def to_asker_zh(text: str) -> str:
     return text.replace("我", "你").replace("用户", "你")
 
 
+@read_once
 def to_asker(text: str) -> str:
     """A statement turned to the asker's side, in its own language."""
     return to_asker_zh(to_asker_en(text)) if _CJK_RUN.search(text) else to_asker_en(text)
