@@ -57,8 +57,8 @@ TEXTS: dict[str, str] = {
     "pane.started_empty": "Started empty: {parts} (kept per conversation)",
     "pane.nothing": "nothing",
     "pane.conversations_help": "This pane's conversations: reopen an earlier one as it was left.",
-    "pane.conversation_row": "Conversation {n} · {messages} messages",
-    "pane.conversation_current": "Conversation {n} · {messages} messages (shown)",
+    "pane.conversation_row": "Conversation {n} · messages: {messages}",
+    "pane.conversation_current": "Conversation {n} · messages: {messages} (shown)",
     "pane.reset_help_parts": "Reset: clear this conversation's {parts}. Kept: {kept}.",
     "focus.conversation": "Conversation {n} of this user",
     "focus.conversation_caption": (

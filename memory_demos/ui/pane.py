@@ -220,21 +220,28 @@ def _header(view: PaneView, actions: PaneActions) -> None:
 
 def _conversation_list(view: PaneView, actions: PaneActions) -> None:
     """The pane's conversations (a thread list): the one shown, and buttons reopening the earlier ones."""
+    popover_key = widget_key("pane", view.pane_id, "conversations")
     popover = st.popover(
         ":material/history:",
         help=t("pane.conversations_help"),
         disabled=len(view.conversations) < 2,
-        key=widget_key("pane", view.pane_id, "conversations"),
+        key=popover_key,
+        on_change="rerun",
         type="tertiary",
     )
+
+    def reopen(number: int) -> None:
+        st.session_state[popover_key] = False  # closed: the list would cover the pane it just changed
+        actions.reopen(view.pane_id, number)
+
     with popover:
         for row in view.conversations:
             key = "pane.conversation_current" if row.current else "pane.conversation_row"
             st.button(
                 t(key, n=row.number, messages=row.messages),
                 key=widget_key("pane", view.pane_id, "reopen", str(row.number)),
-                on_click=actions.reopen,
-                args=(view.pane_id, row.number),
+                on_click=reopen,
+                args=(row.number,),
                 disabled=row.current,
                 type="tertiary",
             )

@@ -125,6 +125,7 @@ def test_after_a_new_conversation_the_store_answers_and_the_thread_refuses(
         page.get_by_role("button", name=t("pane.conversation_row", language, n=1, messages=1)).click()
         agent.get_by_text(t("pane.conversation", language, n=1)).first.wait_for(timeout=30_000)
         agent.get_by_text(NAME_MESSAGE[language]).first.wait_for(timeout=30_000)
+        page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
         page.screenshot(path=str(artifacts / f"e2e_sessions_reopened_{language}.png"))
     finally:
         context.close()
