@@ -99,3 +99,15 @@ def test_a_scorecard_label_names_the_numbers_that_cut_the_prompt_not_switches() 
 
     assert strategy_label("window", {"k": 3}) == "window k=3"
     assert strategy_label("agent", {"checkpointer": "memory", "tools": True}) == "agent"
+
+
+def test_a_limit_of_one_is_singular_and_chinese_uses_its_own_brackets() -> None:
+    from memory_demos.i18n import language_scope
+
+    window = get_info("window")
+    with language_scope("en"):
+        assert threshold_caption(window, {"k": 1}) == "Limits: k=1 (keep, 1 exchange)"
+        assert threshold_caption(window, {"k": 3}) == "Limits: k=3 (keep, 3 exchanges)"
+    with language_scope("zh"):
+        caption = threshold_caption(window, {"k": 1})
+    assert caption is not None and "k=1（保留，1 轮对话）" in caption and "(" not in caption

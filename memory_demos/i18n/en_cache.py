@@ -58,6 +58,11 @@ TEXTS: dict[str, str] = {
     "threshold.unit.messages": "{value} messages",
     "threshold.unit.exchanges": "{value} exchanges",
     "threshold.unit.tool_results": "{value} tool results",
+    "threshold.unit.tokens.one": "{value} token",
+    "threshold.unit.messages.one": "{value} message",
+    "threshold.unit.exchanges.one": "{value} exchange",
+    "threshold.unit.tool_results.one": "{value} tool result",
+    "threshold.words": "{param}={value} ({role}, {amount})",
     # The Failure lab's lesson.
     "failure.moving_prefix.title": "A memory note at the top of the prompt (the prompt cache is lost)",
     "failure.moving_prefix.explanation": (

@@ -48,6 +48,11 @@ TEXTS: dict[str, str] = {
     "threshold.unit.messages": "{value} 条消息",
     "threshold.unit.exchanges": "{value} 轮对话",
     "threshold.unit.tool_results": "{value} 个工具结果",
+    "threshold.unit.tokens.one": "{value} 个词元",
+    "threshold.unit.messages.one": "{value} 条消息",
+    "threshold.unit.exchanges.one": "{value} 轮对话",
+    "threshold.unit.tool_results.one": "{value} 个工具结果",
+    "threshold.words": "{param}={value}（{role}，{amount}）",
     # The Failure lab's lesson.
     "failure.moving_prefix.title": "记忆笔记放在提示开头（提示缓存失效）",
     "failure.moving_prefix.explanation": (

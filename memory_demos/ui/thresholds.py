@@ -48,9 +48,17 @@ def gauge_lines(
 
 
 def threshold_words(threshold: Threshold, value: int) -> str:
-    """``max_token_limit=200 (budget, 200 tokens)`` in the session's language."""
-    amount = t(f"threshold.unit.{threshold.unit}", value=f"{value:,}")
-    return f"{threshold.param}={value} ({t(f'threshold.{threshold.role}')}, {amount})"
+    """``max_token_limit=200 (budget, 200 tokens)`` in the session's language (``k=1 (keep, 1 exchange)``:
+    a limit of one is singular; Chinese punctuates the brackets its own way)."""
+    unit_key = f"threshold.unit.{threshold.unit}" + (".one" if value == 1 else "")
+    amount = t(unit_key, value=f"{value:,}")
+    return t(
+        "threshold.words",
+        param=threshold.param,
+        value=value,
+        role=t(f"threshold.{threshold.role}"),
+        amount=amount,
+    )
 
 
 def threshold_caption(info: StrategyInfo, params: Mapping[str, Any]) -> str | None:
