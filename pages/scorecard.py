@@ -22,7 +22,7 @@ from memory_demos.session import LabSession, get_session, widget_key
 from memory_demos.strategies.registry import available_ids, get_info
 from memory_demos.ui.frame import run_in_frame
 from memory_demos.ui.scorecard_view import render_results
-from memory_demos.ui.text import code_span, provider_label
+from memory_demos.ui.text import code_span, duration_words, provider_label
 from memory_demos.ui.workshop import usage_recorder
 
 DEFAULT_STRATEGIES = ("buffer", "window", "summary_buffer", "trim", "summarization", "long_term")
@@ -112,7 +112,7 @@ def _scenario_preview(scenario: Scenario) -> None:
         }
         if scenario.sessions > 1:  # which conversation each message is in ("2 · after 3 days" at a break)
             columns[t("scorecard.col.session")] = [
-                t("scorecard.col.session_after", n=turn.session, after=turn.after)
+                t("scorecard.col.session_after", n=turn.session, after=duration_words(turn.after))
                 if turn.new_session and turn.after
                 else str(turn.session)
                 for turn in scenario.turns

@@ -35,7 +35,7 @@ from memory_demos.scorecard import (
 from memory_demos.session import widget_key
 from memory_demos.ui.cache_view import scorecard_cache_table, strategy_label
 from memory_demos.ui.failures import kind_words, render_failure_summary, render_stopped
-from memory_demos.ui.text import provider_label
+from memory_demos.ui.text import duration_words, provider_label
 
 
 def _price_table() -> tuple[list[Any], Any] | None:
@@ -221,7 +221,7 @@ def session_table(result: ReplayResult) -> pd.DataFrame:
     columns: dict[str, list[str]] = {t("scorecard.col.strategy"): [row["strategy"] for row in rows]}
     for index, start in enumerate(rows[0]["sessions"] if rows else []):
         key = "scorecard.session_after" if start["after"] else "scorecard.session"
-        header = t(key, n=start["session"], after=start["after"] or "")
+        header = t(key, n=start["session"], after=duration_words(start["after"] or ""))
         columns[header] = [
             f"{row['sessions'][index]['passed']}/{row['sessions'][index]['asked']}"
             if index < len(row["sessions"]) and row["sessions"][index]["asked"]

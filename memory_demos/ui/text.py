@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
+from memory_demos.clock import UNITS
 from memory_demos.i18n import t
 
 if TYPE_CHECKING:
@@ -14,6 +16,19 @@ def code_span(value: str) -> str:
     """``value`` as a markdown inline-code span: shown literally, so no link, image or emphasis renders."""
     cleaned = " ".join(value.replace("`", "'").split())
     return f"`{cleaned}`" if cleaned else "``"
+
+
+_DURATION_WORDS = re.compile(rf"^\s*(\d+)\s*({'|'.join(UNITS)})s?\s*$", re.IGNORECASE)
+
+
+def duration_words(text: str) -> str:
+    """A scenario's ``after: 3 days`` in the session's language (``3 天``); any other text as it is."""
+    match = _DURATION_WORDS.match(str(text))
+    if match is None:
+        return str(text)
+    count = int(match.group(1))
+    unit = match.group(2).lower()
+    return t(f"duration.{unit}" + (".one" if count == 1 else ""), n=count)
 
 
 def provider_label(provider: ProviderConfig) -> str:
