@@ -25,6 +25,10 @@ from memory_demos.scorecard import (
 from memory_demos.turn import Turn
 
 MONEY = "~$%.6f"
+# The cache note ("cache broken on 5 turns, the first turn 2") is the column's point: a data frame sizes a
+# column to its header, so the note would be cut off at the table's edge. Wide enough for the longest
+# note (a narrow window scrolls the table sideways instead).
+NOTE_WIDTH = 340
 
 
 def rule_text(rule: CacheRule) -> str:
@@ -80,6 +84,7 @@ def scorecard_cache_table(rows: Sequence[ScorecardRow], labels: Sequence[str], r
         column_config={
             t("scorecard.col.cost_no_cache"): st.column_config.NumberColumn(format=MONEY),
             t("scorecard.col.cost_cached"): st.column_config.NumberColumn(format=MONEY),
+            t("scorecard.col.cache"): st.column_config.TextColumn(width=NOTE_WIDTH),
         },
     )
     st.caption(":material/cached: " + t("scorecard.cache_caption", rule=rule_text(rule)))
@@ -134,6 +139,7 @@ def render_pane_cache_costs(panes: Sequence[tuple[str, Sequence[Turn]]], model: 
             t("cost.col.cached_share"): st.column_config.NumberColumn(format="percent"),
             t("cost.col.no_cache"): st.column_config.NumberColumn(format=MONEY),
             t("cost.col.with_cache"): st.column_config.NumberColumn(format=MONEY),
+            t("cost.col.cache"): st.column_config.TextColumn(width=NOTE_WIDTH),
         },
     )
     cached_rate = (
