@@ -25,10 +25,12 @@ from memory_demos.scorecard import (
 from memory_demos.turn import Turn
 
 MONEY = "~$%.6f"
-# The cache note ("cache broken on 5 turns, the first turn 2") is the column's point: a data frame sizes a
-# column to its header, so the note would be cut off at the table's edge. Wide enough for the longest
-# note (a narrow window scrolls the table sideways instead).
-NOTE_WIDTH = 340
+# The cache note ("cache broken every turn from turn 2") is the column's point. A data frame sizes each
+# column to its content and scrolls sideways when they add up to more than the page: at 1440 px Compare's
+# long pane titles pushed the note, the last column, out of view with no hint. The title column is
+# capped instead (the pane's number starts it; the charts above name each pane in full).
+NOTE_WIDTH = 270
+PANE_WIDTH = 300
 
 
 def rule_text(rule: CacheRule) -> str:
@@ -136,6 +138,7 @@ def render_pane_cache_costs(panes: Sequence[tuple[str, Sequence[Turn]]], model: 
         hide_index=True,
         width="stretch",
         column_config={
+            t("cost.col.pane"): st.column_config.TextColumn(width=PANE_WIDTH),
             t("cost.col.cached_share"): st.column_config.NumberColumn(format="percent"),
             t("cost.col.no_cache"): st.column_config.NumberColumn(format=MONEY),
             t("cost.col.with_cache"): st.column_config.NumberColumn(format=MONEY),
