@@ -60,6 +60,8 @@ def is_question(clause: str) -> bool:
         return True
     if mostly_chinese(clause):
         return bool(_QUESTION_ZH.search(clause))
+    if re.search(f"[{CJK}]", clause) and _QUESTION_ZH.search(clause):  # Kevin多大
+        return True
     return bool(_QUESTION_EN.match(clause))
 
 

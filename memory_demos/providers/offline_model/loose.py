@@ -23,6 +23,13 @@ _NUMBER_WORDS = (
 _ZH_NUMBER = "一二两三四五六七八九十百半"
 _CALENDAR = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b"
 VALUES = {  # what a value of each kind the strict reading asks for looks like
+    "reason": re.compile(r"\b(?:because|since|cause|'cause|cos|so that|due to)\b|因为|由于|所以|为了", re.I),
+    "duration": re.compile(
+        rf"(?:\d+|\b(?:{_NUMBER_WORDS}|a|an|half an?|a few|couple of)\b)\s*(?:more\s+|extra\s+)?"
+        rf"(?:minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|years?|yrs?|nights?)\b|[\d{_ZH_NUMBER}]+\s*(?:个)?(?:分钟|小时|钟头|天|周|星期|个月|月|年|晚)|"
+        rf"半(?:个)?(?:小时|天|年|月)",
+        re.I,
+    ),
     "clock": re.compile(
         r"\d{1,2}[:.]\d\d|\d\s*(?:am|pm|a\.m|p\.m)\b|"
         r"\b(?:noon|midnight|o'clock|half past|quarter (?:past|to)|"

@@ -48,7 +48,7 @@ class Said(NamedTuple):
 
 _HYPOTHETICAL = re.compile(
     r"^(?:\W*(?:and|but|so|well|oh)\s+)?(?:if|suppose|supposing|imagine|what if|say)\b|\bI wish\b|\bif I\b|"
-    r"\bwould (?:love|like) to\b|如果|假如|要是|假设|想象|万一",
+    r"\bwould (?:love|like) to\b|如果|假如|要是|假设|想象|万一|的话",
     re.IGNORECASE,
 )
 # Corrections and retractions: what follows replaces what came before, or nothing does.
@@ -66,7 +66,7 @@ _CORRECTION_ZH = re.compile(
 _MAY_CORRECT = re.compile(
     r"(?i:wait|scratch|forget|ignore|never|mean|sorry|actually|correction|make|oops|rather|any|no|nah)|不|是说|意思|其实|更正|算了|改|没说|玩笑|骗|别记"
 )
-_MAY_SUPPOSE = re.compile(r"(?i:if|suppose|imagine|wish|would|say)|如果|假|要是|想象|万一")
+_MAY_SUPPOSE = re.compile(r"(?i:if|suppose|imagine|wish|would|say)|如果|假|要是|想象|万一|的话")
 _RETRACTS = re.compile(
     r"scratch|forget|ignore|never|nah|算了|当我没说|玩笑|骗你|别记|not\s+any", re.IGNORECASE
 )

@@ -58,7 +58,9 @@ _WANTS_EN = (
     ),
     (re.compile(r"\bhow\s+(?:many|often)\b", re.I), "number"),
     (re.compile(r"\bhow\s+much\b|\b(?:price|cost)\b", re.I), "money"),
-    (re.compile(r"\bhow\s+(?:old|long|far|tall)\b", re.I), "number"),
+    (re.compile(r"\bwhy\b", re.I), "reason"),
+    (re.compile(r"\bhow\s+long\b", re.I), "duration"),
+    (re.compile(r"\bhow\s+(?:old|far|tall)\b", re.I), "number"),
     (re.compile(r"\bwhen\b|\bwhat\s+(?:time|day|date|year|month)\b|\bwhich\s+day\b", re.I), "time"),
     (re.compile(r"\bwhere\b|\bwhat\s+(?:city|town|country|address|street)\b", re.I), "place"),
     (re.compile(r"\bwho\b|\bwhose\b", re.I), "person"),
@@ -73,6 +75,8 @@ _WANTS_EN = (
     ),
 )
 _WANTS_ZH = (
+    (re.compile("为什么|为啥|怎么会"), "reason"),
+    (re.compile("多久|多长时间|几个小时|几天|几周|几个月|几年"), "duration"),
     (re.compile("几点|什么时候|哪天|几号|哪一天|星期几|周几|几月|哪年|什么时间"), "time"),
     (re.compile("多少钱|价格|价钱|花了多少"), "money"),
     (re.compile("多少|几[个只位条本辆台岁次天年]|多大|多久|多长"), "number"),
