@@ -146,6 +146,44 @@ _FOLLOW_UP = re.compile(r"^\W*(?:and|n|what about|how about|also)\b|^那.{1,8}�
 _WEAK_TOPICS = frozenset(
     ["number", "name", "place", "city", "price", "cost", "date", "amount", "day", "year"]
 )
+_EN_KIND = re.compile(r"\b(?:what|which)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?(?P<k>[a-z]+)\b", re.I)
+# Kinds whose members are said without the kind's name ("I'm into pottery" answers "what hobby?").
+OPEN_KINDS = frozenset(
+    stem(w)
+    for w in [
+        "hobby",
+        "sport",
+        "breed",
+        "colour",
+        "color",
+        "city",
+        "country",
+        "language",
+        "job",
+        "food",
+        "drink",
+        "music",
+        "instrument",
+        "subject",
+        "pet",
+        "car",
+        "game",
+        "team",
+        "show",
+        "film",
+        "movie",
+        "book",
+        "band",
+        "genre",
+        "dish",
+        "fruit",
+        "animal",
+        "flower",
+        "season",
+        "day",
+        "month",
+    ]
+)
 _CAPITAL = re.compile(r"\b[A-Z][a-z]+\b")
 _NOT_PEOPLE = frozenset(
     [
@@ -307,6 +345,14 @@ class _Looking:
         return (len(matched) / len(self.needed) if self.needed else 0.5) + 0.3 * len(self.extra & have)
 
 
+def _closed_kind(ask_text: str, chinese: bool) -> set[str]:
+    """The kind a question asks for when its members are named with it ("which hospital?")."""
+    asked_for = _EN_KIND.search(ask_text) if not chinese else None
+    if asked_for and stem(asked_for.group("k")) not in OPEN_KINDS:
+        return {stem(asked_for.group("k"))}
+    return set()
+
+
 def loose_answer(
     ask_text: str,
     words: frozenset[str],
@@ -341,6 +387,7 @@ def loose_answer(
     # "booked the dentist"), never a value the question names ("who lives in Shanghai?").
     named = {stem(w) for w in _CAPITAL.findall(ask_text[1:])}
     unsaid = set() if chinese else {w for w in needed - named if w not in vocabulary}
+    unsaid -= _closed_kind(ask_text, chinese)
     asked_kind = _ZH_KIND.search(ask_text) if chinese else None
     unsaid_kind = asked_kind is not None and asked_kind.group("k") in _ZH_OPEN_KINDS
     if unsaid_kind and asked_kind.group("k") not in "".join(s.text for s in standing):  # 哪个城市, 什么品种

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from memory_demos.providers.offline_model.lexicon import CJK
-from memory_demos.providers.offline_model.loose import PAST, loose_answer, zh_coverage
+from memory_demos.providers.offline_model.loose import OPEN_KINDS, PAST, loose_answer, zh_coverage
 from memory_demos.providers.offline_model.loose import VALUES as _HAS
 from memory_demos.providers.offline_model.reader import (
     USER,
@@ -241,6 +241,8 @@ def needed_words(ask: Ask, vocabulary: frozenset[str]) -> set[str]:
     if needed - ask.modifiers:
         needed -= ask.modifiers - vocabulary
     unsaid = ask.kinds & needed - vocabulary
+    if not ask.chinese:
+        unsaid &= OPEN_KINDS  # "which hospital?" never said: no statement names one
     rest = (needed - unsaid) | (set(ask.weak) & vocabulary)
     if unsaid and rest and (not ask.chinese or any(_ZH_VERBS.search(w) for w in rest)):
         return rest
