@@ -14,12 +14,12 @@ from typing import NamedTuple
 
 from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.loose import OPEN_KINDS, PAST, loose_answer, zh_coverage
-from memory_demos.providers.offline_model.loose import VALUES as _HAS
 from memory_demos.providers.offline_model.reader import (
     USER,
     Said,
 )
 from memory_demos.providers.offline_model.text import mostly_chinese
+from memory_demos.providers.offline_model.values import VALUES as _HAS
 from memory_demos.providers.offline_model.words import (
     QUESTION_STOP,
     RELATIONS,
