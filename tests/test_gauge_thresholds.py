@@ -111,3 +111,20 @@ def test_a_limit_of_one_is_singular_and_chinese_uses_its_own_brackets() -> None:
     with language_scope("zh"):
         caption = threshold_caption(window, {"k": 1})
     assert caption is not None and "k=1（保留，1 轮对话）" in caption and "(" not in caption
+
+
+def test_the_turn_time_line_adds_up_with_the_memory_s_own_work() -> None:
+    from memory_demos.i18n import language_scope
+    from memory_demos.turn import Turn
+    from memory_demos.ui.token_view import timing_line
+
+    # No streamed model call took time (the offline model), yet the turn took 0.47 s: embedding, the store.
+    turn = Turn(user_text="I'm Tom.", reply="Nice to meet you, Tom!", seconds=0.47, reply_call=None)
+    with language_scope("en"):
+        line = timing_line(turn)
+    assert line.startswith("Turn took 0.47 s: 0.00 s waiting") and "0.47 s in the memory's own work" in line
+    with language_scope("zh"):
+        assert "另有 0.47 秒花在模型调用之外的记忆工作上" in timing_line(turn)
+    quick = Turn(user_text="x", reply="y", seconds=0.001, reply_call=None)
+    with language_scope("en"):
+        assert "own work" not in timing_line(quick)

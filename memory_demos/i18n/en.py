@@ -208,6 +208,9 @@ TEXTS: dict[str, str] = {
         "Turn took {total} s: {waiting} s waiting (for a free slot, and for the server's first token: its "
         "queue and reading the prompt), {generating} s generating."
     ),
+    "tokens.timing_rest": (
+        "{seconds} s in the memory's own work outside the model calls (embedding, its store, tools)."
+    ),
     "tokens.timing_unsplit": (
         "{seconds} s in hidden calls that are not streamed (waiting and generating together)."
     ),

@@ -183,6 +183,7 @@ TEXTS: dict[str, str] = {
         "本轮用时 {total} 秒：等待 {waiting} 秒（等空闲名额，以及等服务器的第一个词元：排队和读取提示词），"
         "生成 {generating} 秒。"
     ),
+    "tokens.timing_rest": "另有 {seconds} 秒花在模型调用之外的记忆工作上（嵌入、存储、工具）。",
     "tokens.timing_unsplit": "另有 {seconds} 秒用在不流式输出的隐藏调用上（等待和生成无法分开）。",
     "tokens.failed_calls": "{n} 次失败的调用（上面的数字已含在内）："
     "只按服务商报告的用量计（{tokens} 个词元）。",

@@ -173,6 +173,12 @@ def timing_line(turn: Turn) -> str:
     )
     if turn.unsplit_seconds >= 0.005:
         line += " " + t("tokens.timing_unsplit", seconds=f"{turn.unsplit_seconds:.2f}")
+    # The rest is the memory's own work outside model calls (embedding, its store, tools): without it
+    # "took 0.47 s: 0.00 s waiting, 0.00 s generating" reads as a sum that does not add up.
+    total = turn.slot_wait_seconds + turn.seconds
+    rest = total - turn.waiting_seconds - turn.generating_seconds - turn.unsplit_seconds
+    if rest >= 0.005:
+        line += " " + t("tokens.timing_rest", seconds=f"{rest:.2f}")
     return line
 
 
