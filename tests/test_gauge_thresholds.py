@@ -128,3 +128,15 @@ def test_the_turn_time_line_adds_up_with_the_memory_s_own_work() -> None:
     quick = Turn(user_text="x", reply="y", seconds=0.001, reply_call=None)
     with language_scope("en"):
         assert "own work" not in timing_line(quick)
+
+
+def test_the_price_source_speaks_the_session_s_language() -> None:
+    from memory_demos.i18n import language_scope
+    from memory_demos.scorecard import PRICE_SOURCE
+    from memory_demos.ui.cache_view import price_source_text
+
+    with language_scope("en"):
+        assert price_source_text() == PRICE_SOURCE
+    with language_scope("zh"):
+        text = price_source_text()
+    assert "openai.com/api/pricing" in text and "standard tier" not in text and "标准档" in text

@@ -63,6 +63,8 @@ TEXTS: dict[str, str] = {
     "threshold.unit.exchanges.one": "{value} exchange",
     "threshold.unit.tool_results.one": "{value} tool result",
     "threshold.words": "{param}={value} ({role}, {amount})",
+    "price.source": "{address}, {tier}",
+    "price.tier.standard": "standard tier",
     # The Failure lab's lesson.
     "failure.moving_prefix.title": "A memory note at the top of the prompt (the prompt cache is lost)",
     "failure.moving_prefix.explanation": (

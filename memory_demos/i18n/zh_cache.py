@@ -53,6 +53,8 @@ TEXTS: dict[str, str] = {
     "threshold.unit.exchanges.one": "{value} 轮对话",
     "threshold.unit.tool_results.one": "{value} 个工具结果",
     "threshold.words": "{param}={value}（{role}，{amount}）",
+    "price.source": "{address}，{tier}",
+    "price.tier.standard": "标准档",
     # The Failure lab's lesson.
     "failure.moving_prefix.title": "记忆笔记放在提示开头（提示缓存失效）",
     "failure.moving_prefix.explanation": (

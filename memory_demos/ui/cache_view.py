@@ -33,6 +33,15 @@ NOTE_WIDTH = 270
 PANE_WIDTH = 300
 
 
+def price_source_text() -> str:
+    """Where the prices come from, in the session's language: the address as it is, the tier translated
+    (the Chinese captions said "standard tier")."""
+    address, _, tier = PRICE_SOURCE.partition(", ")
+    if tier != "standard tier":
+        return PRICE_SOURCE
+    return t("price.source", address=address, tier=t("price.tier.standard"))
+
+
 def rule_text(rule: CacheRule) -> str:
     """The provider's caching rule in words: any prefix, or from N tokens in steps of M."""
     if rule.raw:
@@ -153,7 +162,7 @@ def render_pane_cache_costs(panes: Sequence[tuple[str, Sequence[Turn]]], model: 
         + t(
             "cost.cache_caption",
             model=price.model,
-            source=PRICE_SOURCE,
+            source=price_source_text(),
             date=PRICE_DATE,
             input=f"{price.input_per_million:g}",
             cached=f"{cached_rate:g}",

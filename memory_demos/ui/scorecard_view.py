@@ -21,7 +21,6 @@ from memory_demos.scorecard import (
     MISSED,
     PASSED,
     PRICE_DATE,
-    PRICE_SOURCE,
     ScorecardRow,
     cost_by_model,
     kind_recall,
@@ -33,13 +32,13 @@ from memory_demos.scorecard import (
     token_series,
 )
 from memory_demos.session import widget_key
-from memory_demos.ui.cache_view import scorecard_cache_table, strategy_label
+from memory_demos.ui.cache_view import price_source_text, scorecard_cache_table, strategy_label
 from memory_demos.ui.failures import kind_words, render_failure_summary, render_stopped
 from memory_demos.ui.text import duration_words, provider_label
 
 
 def _price_table() -> tuple[list[Any], Any] | None:
-    st.caption(t("scorecard.prices_label", source=PRICE_SOURCE, date=PRICE_DATE))
+    st.caption(t("scorecard.prices_label", source=price_source_text(), date=PRICE_DATE))
     edited = st.data_editor(
         pd.DataFrame(price_records(DEFAULT_PRICES)),
         num_rows="dynamic",
