@@ -140,3 +140,18 @@ def test_the_price_source_speaks_the_session_s_language() -> None:
     with language_scope("zh"):
         text = price_source_text()
     assert "openai.com/api/pricing" in text and "standard tier" not in text and "标准档" in text
+
+
+def test_the_gauge_caption_adds_up_to_the_prompt_sent() -> None:
+    from memory_demos.providers.tokenizer import REPLY_PRIMING_TOKENS
+
+    at = open_app("pages/compare.py")
+    send(at, "My name is Ada.")
+    captions = rendered_markdown(at)
+    prompt_start = EN["gauge.caption_scale"].split("{")[0]
+    gauges = [c for c in captions if prompt_start in c]
+    assert gauges, captions
+    # "Prompt: 27 tokens (…) + 3 of chat format (priming the reply): 30 sent": the pane's number and the
+    # reply call's prompt tokens (the focus view's "Prompt sent", the charts) no longer disagree.
+    framing = EN["gauge.framing"].split("{")[1].split("}")[1].split(":")[0]
+    assert all(f"+ {REPLY_PRIMING_TOKENS}{framing}" in c for c in gauges), gauges

@@ -219,6 +219,7 @@ TEXTS: dict[str, str] = {
     # -- gauge and charts --
     "gauge.caption": "Prompt: {used} of {window} tokens of context ({percent})",
     "gauge.assumed": "(assumed window: the real one is unknown; set it in Settings)",
+    "gauge.framing": "+ {n} of chat format (priming the reply): {sent} sent",
     "gauge.caption_scale": "Prompt: {used} tokens (bar scaled to {scale}; this model has no window)",
     "gauge.no_window": (
         "The offline teaching model has no context window: every gauge is scaled to {scale} tokens, to "

@@ -189,6 +189,7 @@ TEXTS: dict[str, str] = {
     "只按服务商报告的用量计（{tokens} 个词元）。",
     "gauge.caption": "提示：{used} / {window} 个上下文词元（{percent}）",
     "gauge.assumed": "（假定的窗口：真实值未知；可在设置中填写）",
+    "gauge.framing": "+ {n} 个对话格式词元（引导回复）：共发送 {sent} 个",
     "gauge.caption_scale": "提示：{used} 个词元（横条按 {scale} 缩放；这个模型没有窗口）",
     "gauge.no_window": ("离线教学模型没有上下文窗口：每个量表都按 {scale} 个词元缩放，便于和真实模型比较。"),
     "gauge.tools_unconfirmed": (

@@ -173,18 +173,23 @@ def render_context_gauge(
     no_window: bool = False,
     scale: int = 0,
     chart: bool = True,
+    sent: int = 0,
 ) -> None:
     """A stacked bar of the prompt's sections against the model's context window (or the prompt, zoomed).
 
     ``assumed`` marks a window that is a guess (an unknown model whose server did not say); ``no_window``
     a model that has none (the offline one), whose bar is only drawn to a scale; ``scale`` is the zoomed
-    bar's shared end; without ``chart``, only the caption.
+    bar's shared end; without ``chart``, only the caption. ``sent``: the reply call's prompt tokens; the
+    few tokens the chat format adds beyond the sections (priming the reply) are then named, so the
+    caption's number and "Prompt sent: … tokens" beside it add up.
     """
     used = sum(totals.values())
     share = used / context_window if context_window else 0.0
     caption = t("gauge.caption", used=f"{used:,}", window=f"{context_window:,}", percent=f"{share:.1%}")
     if no_window:
         caption = t("gauge.caption_scale", used=f"{used:,}", scale=f"{context_window:,}")
+    if used and sent > used:
+        caption += " " + t("gauge.framing", n=f"{sent - used:,}", sent=f"{sent:,}")
     st.caption(":material/speed: " + caption + (" " + t("gauge.assumed") if assumed else ""))
     if not chart:  # panes two rows deep keep the figure only; the focus view draws the bar
         return

@@ -83,7 +83,14 @@ def render_focus(view: PaneView, turns: Sequence[Turn]) -> None:
     st.markdown(f"**:material/stacked_bar_chart: {t('focus.section_bar')}**")
     window_key = widget_key("focus", view.pane_id, "window", str(index))
     # The offline model has no window: its caption says what the bar is scaled to, as the pane's does.
-    render_context_gauge(totals, view.context_window, False, key=window_key, no_window=view.no_context_window)
+    render_context_gauge(
+        totals,
+        view.context_window,
+        False,
+        key=window_key,
+        no_window=view.no_context_window,
+        sent=turn.prompt_tokens if not turn.unconfirmed_tool_tokens else 0,
+    )
     st.caption(t("focus.section_bar_prompt"))
     render_context_gauge(
         totals, view.context_window, True, key=widget_key("focus", view.pane_id, "zoom", str(index))

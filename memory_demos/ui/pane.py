@@ -401,6 +401,7 @@ def _gauge(view: PaneView, shown: list[Turn], key_suffix: str) -> None:
         lines=gauge_lines(view.info, view.params, totals),
         scale=view.gauge_scale,
         chart=view.conversation_height >= CONVERSATION_HEIGHT,
+        sent=latest.prompt_tokens if latest is not None and not tools_aside else 0,
     )
     if (limits := threshold_caption(view.info, view.params)) is not None:
         st.caption(":material/straighten: " + limits)
