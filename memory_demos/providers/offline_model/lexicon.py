@@ -341,3 +341,8 @@ NOT_PLACES = frozenset(
         "your",
     }
 )
+
+# A clause that ends introducing someone or something (养了一只猫, 有个女儿): a following 叫X names it.
+ZH_INTRODUCED = re.compile(
+    "[一两几][只个条位辆台匹头本][" + CJK + "]{1,4}$|[养有买生]了?[只个条位辆台]?[" + CJK + "]{1,3}$"
+)

@@ -180,11 +180,12 @@ def zh_coverage(needed: set[str], words: set[str], text: str) -> float:
     characters would cut wrongly ("钢琴课哪天" holds 钢, 琴, 课)."""
     groups = {w for w in needed if w.startswith("@")}
     chars = {c for w in needed - groups for c in w if c not in _ZH_FUNCTION}
+    by_group = {c for g in groups & words for c in g[1:]}  # 搬到重庆 holds the 住 of 住在哪里 (@住)
     groups = {g for g in groups if not set(g[1:]) <= chars}
     total = len(chars) + len(groups)
     if not total:
         return 0.0
-    return (sum(c in text for c in chars) + len(groups & words)) / total
+    return (sum(c in text or c in by_group for c in chars) + len(groups & words)) / total
 
 
 def _words(said: Said, chinese: bool) -> set[str]:

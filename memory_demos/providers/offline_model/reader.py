@@ -98,7 +98,7 @@ _NAME_OF_REL = re.compile(
     r"\b(?:my|our)\s+(?P<rel>" + _REL_EN + r")'s\s+name\s+is\s+(?P<n>[A-Z][a-z]+)", re.I
 )
 _OWN_NAMED = re.compile(
-    r"\b(?i:my|our)\s+(?:(?i:[a-z]+)\s+)?(?P<noun>(?i:[a-z]+))(?:'s\s+name)?(?:\s+(?:is|was|'s)(?:\s+called|\s+named)?|,|\s+(?:called|named))?\s+(?P<n>[A-Z][a-z]+(?:-[A-Z]?[a-z]+)?)\b"
+    r"\b(?i:my|our)\s+(?:(?!(?i:is|was|has)\b)(?i:[a-z]+)\s+)?(?P<noun>(?i:[a-z]+))(?:'s\s+name)?(?:\s+(?:is|was|'s)(?:\s+called|\s+named)?|,|\s+(?:called|named))?\s+(?P<n>[A-Z][a-z]+(?:-[A-Z]?[a-z]+)?)\b"
 )
 _NOT_KINDS = frozenset(["name", "is", "was", "in", "at", "from", "to", "and", "the", "a", "an"])
 _REL_IS = re.compile(r"\b(?P<n>[A-Z][a-z]+)\s+is\s+my\s+(?:\w+\s+)?(?P<rel>" + _REL_EN + r")\b")

@@ -67,7 +67,7 @@ _WANTS_EN = (
     (re.compile(r"\bname[sd]?\b|\bcalled\b", re.I), "name"),
     (
         re.compile(
-            r"\bwhat\s+(?:do|does|did)\s+\w+\s+do\b(?!\s+(?:on|at|in|with|for|about|after|before|to))|"
+            r"\bwhat\s+(?:do|does|did)\s+\w+(?:\s+\w+)?\s+do\b(?!\s+(?:on|at|in|with|for|about|after|before|to))|"
             r"\b(?:job|occupation|profession)\b",
             re.I,
         ),
@@ -347,6 +347,8 @@ def restate(said: Said) -> str:
         text = to_asker(text)
     if said.subject and re.match(r"(?i)it\b(?!')", said.text):  # "it moved to friday": the review did
         text = to_asker(said.subject) + text[2:]
+    elif said.subject and (pronoun := re.match(r"(?i)(?:he|she)\b", said.text)):  # "she is a doctor"
+        text = to_asker(said.subject) + text[pronoun.end() :]
     elif said.subject and not said.text.startswith(said.subject.split()[0]):
         subject = to_asker(said.subject)
         if mostly_chinese(text):

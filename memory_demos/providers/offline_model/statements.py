@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from memory_demos.providers.offline_model.changes import correction, normalize_en, normalize_zh
-from memory_demos.providers.offline_model.lexicon import CJK, RELATIONS_EN, RELATIONS_ZH
+from memory_demos.providers.offline_model.lexicon import CJK, RELATIONS_EN, RELATIONS_ZH, ZH_INTRODUCED
 from memory_demos.providers.offline_model.sentences import (
     NAME_EN,
     PREDICATE,
@@ -358,10 +358,14 @@ def _sentence_statements(sentence: str, context: _Context) -> list[Statement]:
     parts = clauses(sentence, chinese=chinese)
     changed_mind = changes_mind(sentence)
     asks_last = sentence.endswith(("?", "？"))
+    introduced = False
     for clause in parts:
         if is_question(clause, chinese=chinese) or (asks_last and clause is parts[-1]):
             inherited = None
             continue
+        if introduced and clause.startswith(("叫", "名字叫", "名叫")):  # 我养了一只猫，叫米粒: the cat's
+            inherited = None
+        introduced = chinese and ZH_INTRODUCED.search(clause) is not None
         for statement in _clause_statements(clause, context, inherited, chinese):
             inherited = statement.subject
             found.append(

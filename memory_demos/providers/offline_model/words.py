@@ -193,6 +193,8 @@ def zh_grams(text: str, *, question: bool = False) -> set[str]:
             grams.update(piece[i : i + 2] for i in range(len(piece) - 1)) if len(piece) > 1 else grams.add(
                 piece
             )
+            if piece in ZH_KEYWORDS:  # 住 asked alone (住在哪里) is the 住 of 搬到重庆 too
+                grams.add("@" + ZH_KEYWORDS[piece])
     grams.discard("")
     return grams
 
