@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from memory_demos.providers.offline_model.lexicon import CJK
+from memory_demos.providers.offline_model.lexicon import CJK, NATIONALITIES
 from memory_demos.providers.offline_model.loose import OPEN_KINDS, PAST, loose_answer, zh_coverage
 from memory_demos.providers.offline_model.reader import (
     USER,
@@ -177,6 +177,8 @@ def _about_en(text: str, previous: Ask | None, people: frozenset[str]) -> str:
     for found in _ABOUT_Q_EN.finditer(text):
         if found.group("rel") and stem(found.group("rel")) in RELATIONS:
             return stem(found.group("rel"))
+        if found.group("rel"):  # "my name", "my job": the user's
+            about = USER
         if found.group("name") and found.group("name") not in {"I", "What", "Where", "When", "Who", "How"}:
             return found.group("name")
         if found.group("pro") and previous is not None and previous.about not in {"", USER}:
@@ -249,6 +251,12 @@ def needed_words(ask: Ask, vocabulary: frozenset[str]) -> set[str]:
     return needed
 
 
+def _names_the_user(text: str) -> bool:
+    """ "I'm Mara", "call me Mara", 我叫小明 — not "I'm Brazilian"."""
+    found = _NAMES_SELF.search(text)
+    return found is not None and not any(w in NATIONALITIES for w in text[found.start() :].split()[:4])
+
+
 def _coverage(ask: Ask, needed: set[str], words: set[str], text: str) -> float:
     """How much of what the question needs a statement holds, 0 to 1 (weak words count less).
 
@@ -256,9 +264,7 @@ def _coverage(ask: Ask, needed: set[str], words: set[str], text: str) -> float:
     """
     if not needed:
         self_name = ask.wants == "name" and ask.about == USER
-        return float(
-            bool(ask.wants and ask.about) and (not self_name or _NAMES_SELF.search(text) is not None)
-        )
+        return float(bool(ask.wants and ask.about) and (not self_name or _names_the_user(text)))
 
     def weight(word: str) -> float:
         return 0.4 if word in ask.weak or word in WEAK else 1.0
