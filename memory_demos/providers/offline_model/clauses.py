@@ -54,6 +54,7 @@ def _split_sentences(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in _SENTENCE_END.split(text) if part and part.strip())
 
 
+@read_once
 def is_question(clause: str) -> bool:
     """Whether a clause asks: a "?", a question word first, or a Chinese question word or particle."""
     if clause.rstrip().endswith(("?", "？")):
@@ -77,6 +78,7 @@ def _clauses(sentence: str) -> tuple[str, ...]:
     return tuple(part.strip(" ,.;") for part in parts if part and part.strip(" ,.;"))
 
 
+@read_once
 def tidy(clause: str) -> str:
     """A clause without its opening interjections and closing fillers ("hey! ...", "... btw")."""
     if mostly_chinese(clause):
