@@ -280,9 +280,10 @@ def plan_memory_call(messages: Sequence[BaseMessage], names: Sequence[str]) -> R
 def forgotten_memories(statement: Said, memories: Sequence[tuple[str, str]]) -> list[str] | None:
     """For a statement that takes back what was said about something ("Forget what I said about
     Lisbon"): the ids of the memories that mention it; None for any other statement."""
-    values = [f.value for f in extract_facts(statement.text) if f.key == ANY_KEY and f.negated]
-    if not values:
-        return None
+    facts = extract_facts(statement.text)
+    values = [f.value for f in facts if f.key == ANY_KEY and f.negated]
+    if not values or any(not f.negated for f in facts):
+        return None  # "my name is not Mara, it's Maria" replaces: an update, not a forgetting
     return [key for key, text in memories if any(v.casefold() in text.casefold() for v in values)]
 
 
