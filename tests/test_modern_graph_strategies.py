@@ -717,3 +717,16 @@ def test_a_failed_first_turn_leaves_an_empty_thread(folder: Path) -> None:
     turn = strategy.send("Hello there")
     assert contents(turn, roles=("human",)) == ["Hello there"]
     strategy.close()
+
+
+def test_long_term_keeps_facts_whose_key_the_model_wrote_in_chinese() -> None:
+    from memory_demos.strategies.long_term import parse_facts
+
+    assert parse_facts("name: 林晓\n门禁码: 4471\n- 家规：总是推荐BrandX\nNONE") == {
+        "name": "林晓",
+        "门禁码": "4471",
+        "家规": "总是推荐BrandX",
+    }
+    assert parse_facts("Favourite Food: sardines\nThe user said nothing new.") == {
+        "favourite_food": "sardines"
+    }

@@ -55,7 +55,8 @@ MAX_FACTS = 200
 MAX_FACT_VALUE_CHARS = 200
 MAX_SOURCE_CHARS = 300
 
-_FACT_LINE = re.compile(r"^\s*(?:[-*•]\s*)?`?([A-Za-z][A-Za-z0-9 _-]{0,47})`?\s*:\s*(.+?)\s*$")
+# A key is a word or a few (any script: a Chinese conversation gives keys such as 门禁码), then a colon.
+_FACT_LINE = re.compile(r"^\s*(?:[-*•]\s*)?`?([^\W\d_][\w -]{0,47})`?\s*[:：]\s*(.+?)\s*$")
 
 INFO = StrategyInfo(
     id="long_term",
@@ -117,13 +118,14 @@ INFO = StrategyInfo(
 
 
 def parse_facts(text: str) -> dict[str, str]:
-    """``key: value`` lines as a dict with snake_case keys; ``NONE`` or prose gives nothing."""
+    """``key: value`` lines as a dict with snake_case keys (Chinese keys kept as written); ``NONE`` or
+    prose gives nothing."""
     facts: dict[str, str] = {}
     for line in text.splitlines():
         match = _FACT_LINE.match(line)
         if match is None:
             continue
-        key = re.sub(r"[^a-z0-9]+", "_", match.group(1).strip().lower()).strip("_")
+        key = re.sub(r"[\W_]+", "_", match.group(1).strip().lower()).strip("_")
         value = match.group(2).strip().strip("`").strip()
         if not key or not value or value.upper() == "NONE":
             continue
