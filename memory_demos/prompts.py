@@ -1,5 +1,8 @@
 """Prompts Memory Lab itself writes (LangChain's own prompts are imported where they are used)."""
 
+import re
+
+from memory_demos.i18n import Message
 from memory_demos.prompt_markers import FACT_EXTRACTION_MARKER as FACT_EXTRACTION_MARKER
 
 FACT_EXTRACTION_PROMPT = """Extract the stable facts the user states about themselves in the message below.
@@ -31,3 +34,34 @@ MEMORY_EDIT_FULL = (
 )
 MEMORY_EDIT_NOT_FOUND = "Edit refused: old_content does not appear in the {label} block. Nothing was changed."
 MEMORY_EDIT_UNKNOWN_BLOCK = "Edit refused: there is no block named {label!r}. Nothing was saved."
+
+
+def _template_pattern(template: str) -> re.Pattern[str]:
+    """A template's text as a full-match pattern, each ``{field}`` (or ``{field!r}``) a named group."""
+    parts = re.split(r"\{(\w+)(?:![rs])?\}", template)
+    pattern = "".join(
+        re.escape(part) if index % 2 == 0 else rf"'?(?P<{part}>.+?)'?" for index, part in enumerate(parts)
+    )
+    return re.compile(pattern, re.DOTALL)
+
+
+# Each block tool answer as a catalogue key: what a view shows a reader in place of the model-facing text.
+_BLOCK_TOOL_ANSWERS = tuple(
+    (key, _template_pattern(template))
+    for key, template in (
+        ("strategy.block_tool.done", MEMORY_EDIT_DONE),
+        ("strategy.block_tool.full", MEMORY_EDIT_FULL),
+        ("strategy.block_tool.not_found", MEMORY_EDIT_NOT_FOUND),
+        ("strategy.block_tool.unknown_block", MEMORY_EDIT_UNKNOWN_BLOCK),
+    )
+)
+
+
+def block_tool_answer(text: str) -> str:
+    """A memory-block tool's answer to the model as a ``Message`` a view can show in its language; any other
+    text as it is. The model itself always reads the English template (the offline model parses it)."""
+    for key, pattern in _BLOCK_TOOL_ANSWERS:
+        found = pattern.fullmatch(text.strip())
+        if found is not None:
+            return Message(key, **found.groupdict())
+    return text

@@ -28,10 +28,10 @@ def _evidence(value: Any) -> str:
     if isinstance(value, bool):
         return t("failure.value.yes" if value else "failure.value.no")
     if isinstance(value, list | tuple):
-        return "\n".join(f"• {item}" for item in value) if value else t("failure.value.none")
+        return "\n".join(f"• {translate(item)}" for item in value) if value else t("failure.value.none")
     if value is None or value == "":
         return t("failure.value.none")
-    return str(value)
+    return str(translate(value))
 
 
 VERDICT_COLUMNS = (1.1, 2, 2)

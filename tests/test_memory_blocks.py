@@ -271,6 +271,11 @@ def test_the_failure_lab_full_block_drops_silently_and_the_fix_says_so(language:
     rows = {row.label_key: row for row in get_demo("full_block").verdict(result)}
     assert rows["failure.verdict.dropped_chars"].naive == naive["dropped_chars"]
     assert rows["failure.verdict.answer"].label_args == (("question", naive["question"]),)
+    if language == "zh":  # what the tools told the model, shown to a Chinese reader in Chinese
+        from memory_demos.i18n import translate
+
+        shown = [translate(text, "zh") for text in rows["failure.verdict.tool_told_model"].fixed]
+        assert shown[0].startswith("已保存。") and shown[-1].startswith("编辑被拒绝：")
 
 
 def test_going_back_to_an_earlier_turn_brings_back_its_blocks(blocks: Strategy) -> None:
@@ -281,3 +286,26 @@ def test_going_back_to_an_earlier_turn_brings_back_its_blocks(blocks: Strategy) 
     turn = blocks.send("I work as a nurse.")
     assert human_block(blocks) == "The human's name is Mara.\nThe human works as a nurse."
     assert [row["turn"] for row in turn.state["audit_trail"]] == [1, 2]  # the new branch's second turn
+
+
+def test_block_tool_answers_read_back_as_messages_a_chinese_page_translates() -> None:
+    from memory_demos.i18n import Message
+    from memory_demos.prompts import (
+        MEMORY_EDIT_DONE,
+        MEMORY_EDIT_FULL,
+        MEMORY_EDIT_NOT_FOUND,
+        MEMORY_EDIT_UNKNOWN_BLOCK,
+        block_tool_answer,
+    )
+
+    answers = [
+        MEMORY_EDIT_DONE.format(label="human", used=6, limit=20),
+        MEMORY_EDIT_FULL.format(label="human", used=14, limit=20, needed=24),
+        MEMORY_EDIT_NOT_FOUND.format(label="human"),
+        MEMORY_EDIT_UNKNOWN_BLOCK.format(label="notes"),
+    ]
+    read = [block_tool_answer(text) for text in answers]
+    assert all(isinstance(m, Message) for m in read)
+    assert [str(m) for m in read] == answers  # the English is what the model read, word for word
+    assert read[1].in_language("zh").startswith("编辑被拒绝：human 记忆块放不下了（已用 14/20 个字符")
+    assert block_tool_answer("Order A-77: shipped.") == "Order A-77: shipped."

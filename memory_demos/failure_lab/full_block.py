@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from memory_demos.failure_lab.common import CallGate, Demo, DemoResult, VerdictRow, demo_result
+from memory_demos.prompts import block_tool_answer
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.strategies.base import StrategyContext
 from memory_demos.strategies.memory_blocks import MemoryBlocksStrategy
@@ -50,10 +51,11 @@ def _run(language: str, on_full: str, gate: CallGate | None) -> dict[str, Any]:
 
 
 def _tool_results(turn: Turn) -> list[str]:
-    """What the block tools answered the model during ``turn`` (its reply prompt holds them all)."""
+    """What the block tools answered the model during ``turn`` (its reply prompt holds them all), each as
+    a message the page shows in its language (the model read the English)."""
     messages = turn.injected_prompt
     last_human = max((i for i, m in enumerate(messages) if m.role == "human"), default=len(messages))
-    return [m.content for m in messages[last_human + 1 :] if m.role == "tool"]
+    return [block_tool_answer(m.content) for m in messages[last_human + 1 :] if m.role == "tool"]
 
 
 def _loss_said(run: dict[str, Any]) -> bool:

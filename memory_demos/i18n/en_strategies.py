@@ -130,4 +130,17 @@ TEXTS: dict[str, str] = {
         "The {label} block was full: {dropped} character(s) of the edit were dropped, and the tool still "
         "told the model it saved."
     ),
+    # What the memory-block tools answered the model (prompts.MEMORY_EDIT_*), for a reader of the run.
+    "strategy.block_tool.done": "Saved. The {label} block now holds {used} of {limit} characters.",
+    "strategy.block_tool.full": (
+        "Edit refused: the {label} block has no room for this ({used} of {limit} characters used; with "
+        "this edit it would hold {needed}). Nothing was saved. Shorten or replace a line with "
+        "memory_replace first."
+    ),
+    "strategy.block_tool.not_found": (
+        "Edit refused: old_content does not appear in the {label} block. Nothing was changed."
+    ),
+    "strategy.block_tool.unknown_block": (
+        "Edit refused: there is no block named '{label}'. Nothing was saved."
+    ),
 }

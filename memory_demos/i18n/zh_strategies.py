@@ -107,4 +107,11 @@ TEXTS: dict[str, str] = {
     "strategy.note.block_clipped": (
         "{label} 记忆块已满：这次编辑有 {dropped} 个字符被丢弃，而工具仍告诉模型已保存。"
     ),
+    "strategy.block_tool.done": "已保存。{label} 记忆块现在有 {used}/{limit} 个字符。",
+    "strategy.block_tool.full": (
+        "编辑被拒绝：{label} 记忆块放不下了（已用 {used}/{limit} 个字符；加上这次编辑会有 {needed} 个）。"
+        "什么都没有保存。请先用 memory_replace 缩短或替换一行。"
+    ),
+    "strategy.block_tool.not_found": "编辑被拒绝：{label} 记忆块里没有 old_content。什么都没有改。",
+    "strategy.block_tool.unknown_block": "编辑被拒绝：没有名为 {label} 的记忆块。什么都没有保存。",
 }
