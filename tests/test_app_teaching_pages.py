@@ -142,6 +142,27 @@ def test_failure_lab_verdict_shows_the_leaked_password_hint_without_opening_json
     assert not at.json
 
 
+@pytest.mark.parametrize(
+    ("demo_key", "said"),
+    [
+        ("vector_privacy", "我的密码提示是我养的第一只猫的名字：咪咪。"),
+        ("full_block", "编辑被拒绝：human 记忆块放不下了"),
+    ],
+)
+def test_the_chinese_failure_lab_shows_a_chinese_conversation_and_chinese_tool_texts(
+    demo_key: str, said: str
+) -> None:
+    at = AppTest.from_file(FAILURE_LAB, default_timeout=60)
+    at.session_state["ml_language"] = "zh"
+    at.session_state[widget_key("failure_demo")] = demo_key
+    at.run()
+    at.button(key=widget_key("failure", demo_key)).click().run()
+    assert not at.exception
+    texts = [text.value for text in at.text]
+    assert any(said in text for text in texts)
+    assert not any("Edit refused" in text or "Saved. The" in text for text in texts)
+
+
 @pytest.mark.parametrize("page", [MIGRATION, SCORECARD, FAILURE_LAB])
 def test_teaching_pages_render_in_chinese(page: str) -> None:
     at = AppTest.from_file(page, default_timeout=60)

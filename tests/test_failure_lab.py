@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -27,6 +28,55 @@ def test_every_demo_fails_naively_and_holds_with_the_fix(
     assert result["fixed_ok"] is True
     assert result["explanation"] and result["fix"]
     json.dumps(result)  # plain data all the way down
+
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _kind(value: object) -> object:
+    """What a verdict cell says, whatever the language: a yes/no, or whether there is anything at all."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float):
+        return value > 0
+    return bool(value)
+
+
+@pytest.mark.parametrize("demo_id", [demo.id for demo in DEMOS])
+def test_every_demo_runs_a_chinese_conversation_of_its_own_with_the_same_verdict(
+    demo_id: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if demo_id in NEEDS_REDIS:
+        monkeypatch.setenv(REDIS_URL_ENV, request.getfixturevalue("redis_url"))
+    english, chinese = run_demo(demo_id, "en"), run_demo(demo_id, "zh")
+    assert chinese["failed"] is True and chinese["fixed_ok"] is True
+    # The Chinese page shows a Chinese conversation; the English one none.
+    assert CJK.search(json.dumps(chinese["naive"], ensure_ascii=False))
+    assert not CJK.search(json.dumps(english["naive"], ensure_ascii=False))
+    verdict = failure_lab.get_demo(demo_id).verdict
+    assert verdict is not None
+    en_rows, zh_rows = verdict(english), verdict(chinese)
+    assert [row.label_key for row in zh_rows] == [row.label_key for row in en_rows]
+    for en_row, zh_row in zip(en_rows, zh_rows, strict=True):
+        assert (_kind(zh_row.naive), _kind(zh_row.fixed)) == (_kind(en_row.naive), _kind(en_row.fixed)), (
+            zh_row.label_key
+        )
+
+
+def test_chinese_names_pass_the_strict_entity_parser_and_chinese_summaries_are_checked() -> None:
+    said = "你好，我叫李明，刚搬到成都。"
+    assert failure_lab.strict_entity_names(["Sure", "the entities are: 李明", "成都", "北京"], said) == [
+        "李明",
+        "成都",
+    ]
+    conversation = "Human: 你好，我叫林晓，住在杭州。\nAI: 记住了。"
+    summary = "The human's name is 林晓. The human lives in 杭州. The human's favourite colour is green."
+    assert failure_lab.unsupported_sentences(summary, conversation) == [
+        "The human's favourite colour is green."
+    ]
+    assert failure_lab.unsupported_sentences("The human travelled to Paris.", conversation) == [
+        "The human travelled to Paris."
+    ]
 
 
 def test_demo_texts_exist_in_chinese() -> None:

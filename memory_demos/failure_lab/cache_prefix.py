@@ -28,27 +28,54 @@ from memory_demos.scorecard import DEFAULT_PRICE_MODEL, DEFAULT_PRICES, find_pri
 from memory_demos.tracing import CallCapture
 from memory_demos.turn import ModelCall, Turn
 
-CONVERSATION: tuple[str, ...] = (
-    "My name is Ada.",
-    "I live in Lisbon.",
-    "I work as a nurse.",
-    "My favourite colour is green.",
-    "I have a cat called Miso.",
-    "I play the cello on Sundays.",
-    "My sister is called Rosa.",
-    "I am learning Japanese.",
-    "What is my name?",
-)
-QUESTION_EXPECTS = "Ada"
+# Each language's conversation (statements, then a question), the word its answer needs, and how the
+# memory note is headed (``{turn}``, ``{facts}``) and says it is empty.
+CONVERSATIONS: dict[str, tuple[tuple[str, ...], str, str, str]] = {
+    "en": (
+        (
+            "My name is Ada.",
+            "I live in Lisbon.",
+            "I work as a nurse.",
+            "My favourite colour is green.",
+            "I have a cat called Miso.",
+            "I play the cello on Sundays.",
+            "My sister is called Rosa.",
+            "I am learning Japanese.",
+            "What is my name?",
+        ),
+        "Ada",
+        "Memory notes as of turn {turn}: {facts}",
+        "none yet",
+    ),
+    "zh": (
+        (
+            "我叫林晓。",
+            "我住在杭州。",
+            "我是一名护士。",
+            "我最喜欢的颜色是绿色。",
+            "我养了一只猫，叫年糕。",
+            "我每个周日都拉大提琴。",
+            "我妹妹叫林雨。",
+            "我在学日语。",
+            "我叫什么名字？",
+        ),
+        "林晓",
+        "截至第 {turn} 轮的记忆笔记：{facts}",
+        "暂无",
+    ),
+}
+CONVERSATION, QUESTION_EXPECTS, _, _ = CONVERSATIONS["en"]
 NOTE_FIRST, NOTE_LAST = "note_first", "note_last"  # where the set-up puts its memory note
 ModelFactory = Callable[[CallCapture], Any]
 
 
-def memory_note(statements: Sequence[str]) -> str:
+def memory_note(statements: Sequence[str], language: str = "en") -> str:
     """The memory note of a turn: the facts so far, rewritten whole every turn with its turn in the heading
     (as a running summary, or a note that carries the date, is)."""
-    facts = " ".join(statements) if statements else "none yet"
-    return f"Memory notes as of turn {len(statements) + 1}: {facts}"
+    _, _, heading, empty = CONVERSATIONS.get(language, CONVERSATIONS["en"])
+    joiner = "" if language == "zh" else " "
+    facts = joiner.join(statements) if statements else empty
+    return heading.format(turn=len(statements) + 1, facts=facts)
 
 
 def _prompt(placement: str, history: list[Any], note: str, user_text: str) -> list[Any]:
@@ -59,25 +86,28 @@ def _prompt(placement: str, history: list[Any], note: str, user_text: str) -> li
     return [SystemMessage(SYSTEM_PROMPT), *history, SystemMessage(note), HumanMessage(user_text)]
 
 
-def play(placement: str, model_factory: ModelFactory, provider_kind: str = "offline") -> dict[str, Any]:
+def play(
+    placement: str, model_factory: ModelFactory, provider_kind: str = "offline", language: str = "en"
+) -> dict[str, Any]:
     """The conversation with the note at ``placement``: every call with its cacheable prefix, the cost with
     and without caching (priced as the default price model), and the last answer."""
     from langchain_core.messages import AIMessage, HumanMessage
 
+    conversation, expects, _, _ = CONVERSATIONS.get(language, CONVERSATIONS["en"])
     capture = CallCapture(ENCODING)
     model = model_factory(capture)
     tracker = PrefixTracker("demo", cache_rule(provider_kind), ENCODING)
     history: list[Any] = []
     calls: list[ModelCall] = []
     answer = ""
-    for number, user_text in enumerate(CONVERSATION):
-        note = memory_note(CONVERSATION[:number])
+    for number, user_text in enumerate(conversation):
+        note = memory_note(conversation[:number], language)
         answer = str(model.invoke(_prompt(placement, history, note, user_text)).content)
         calls += tracker.annotate(capture.drain())
         history += [HumanMessage(user_text), AIMessage(answer)]
     turns = [
         Turn(user_text=text, reply="", seconds=0.0, reply_call=call)
-        for text, call in zip(CONVERSATION, calls, strict=True)
+        for text, call in zip(conversation, calls, strict=True)
     ]
     totals = cache_totals(turns)
     price = find_price(DEFAULT_PRICES, DEFAULT_PRICE_MODEL)
@@ -85,8 +115,9 @@ def play(placement: str, model_factory: ModelFactory, provider_kind: str = "offl
     cached = sum(call.cached_input_tokens for call in calls)
     return {
         "placement": placement,
+        "question": conversation[-1],
         "answer": answer,
-        "recalled": QUESTION_EXPECTS in answer,
+        "recalled": expects in answer,
         "prompt_tokens": totals.prompt_tokens,
         "cacheable_tokens": totals.cacheable_tokens,
         "reported_cached_tokens": totals.reported_tokens,
@@ -101,7 +132,8 @@ def play(placement: str, model_factory: ModelFactory, provider_kind: str = "offl
 def moving_prefix(language: str = "en", gate: CallGate | None = None) -> DemoResult:
     """The note at the top breaks the cache every turn; the note before the question keeps it."""
     factory: ModelFactory = lambda capture: offline_model(capture, gate)  # noqa: E731
-    naive, fixed = play(NOTE_FIRST, factory), play(NOTE_LAST, factory)
+    naive = play(NOTE_FIRST, factory, language=language)
+    fixed = play(NOTE_LAST, factory, language=language)
     failed = naive["cacheable_share"] < 0.25
     ok = fixed["cacheable_share"] > 2 * naive["cacheable_share"] and fixed["recalled"] == naive["recalled"]
     return demo_result(DEMO, language, naive, fixed, failed, ok)
@@ -116,7 +148,7 @@ def verdict(result: DemoResult) -> tuple[VerdictRow, ...]:
 
     return (
         VerdictRow(
-            "failure.verdict.answer", naive["answer"], fixed["answer"], (("question", CONVERSATION[-1]),)
+            "failure.verdict.answer", naive["answer"], fixed["answer"], (("question", naive["question"]),)
         ),
         VerdictRow(
             "failure.verdict.cacheable_share",

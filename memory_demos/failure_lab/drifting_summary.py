@@ -22,13 +22,33 @@ from memory_demos.tracing import (
     with_purpose,
 )
 
-DRIFT_MESSAGES: tuple[str, ...] = (
-    "Hi, my name is Mara and I live in Lisbon.",
-    "My order number is A-1234.",
-    "Can you recommend a book about gardening?",
-    "What makes a good cup of tea?",
-    "Trains are a pleasant way to travel.",
-)
+# Each language's conversation and the facts the checked summary must still hold at the end.
+CONVERSATIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "en": (
+        (
+            "Hi, my name is Mara and I live in Lisbon.",
+            "My order number is A-1234.",
+            "Can you recommend a book about gardening?",
+            "What makes a good cup of tea?",
+            "Trains are a pleasant way to travel.",
+        ),
+        ("Mara", "Lisbon", "A-1234"),
+    ),
+    "zh": (
+        (
+            "你好，我叫林晓，住在杭州。",
+            "我的订单号是 A-1234。",
+            "能推荐一本讲园艺的书吗？",
+            "怎样才能泡出一杯好茶？",
+            "坐火车旅行挺惬意的。",
+        ),
+        ("林晓", "杭州", "A-1234"),
+    ),
+}
+DRIFT_MESSAGES: tuple[str, ...] = CONVERSATIONS["en"][0]
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+# How a summary written in English frames what a Chinese speaker said: not evidence of anything.
+_ZH_FRAMING = re.compile("用户说|用户|人类")
 _SUMMARY_STOPWORDS = frozenset(
     (
         "a",
@@ -96,12 +116,28 @@ def _word_stems(text: str) -> set[str]:
     return stems
 
 
+def _evidence(sentence: str) -> list[str]:
+    """What a sentence summarising a Chinese conversation claims was said: its Chinese phrases (without
+    the summary's own framing), numbers and names; the English around them is the summary's language."""
+    phrases = [p for run in _CJK_RUN.findall(sentence) for p in _ZH_FRAMING.split(run) if p]
+    latin = re.findall(r"[A-Za-z0-9][A-Za-z0-9-]*", sentence.replace("'s", ""))
+    named = [w for w in latin if any(c.isdigit() for c in w) or w[0].isupper()]
+    return phrases + [w for w in named if w.lower() not in _SUMMARY_STOPWORDS]
+
+
 def unsupported_sentences(summary: str, conversation: str) -> list[str]:
     """Sentences of ``summary`` with a content word that appears nowhere in ``conversation``.
 
     An extractive check: a summary may rephrase, but every name, number and content word it uses
-    must come from what was actually said.
+    must come from what was actually said. A Chinese conversation summarised in English is checked on
+    its Chinese phrases, numbers and names; a sentence with none of them has nothing said behind it.
     """
+    if _CJK_RUN.search(conversation):
+        return [
+            sentence
+            for sentence in re.split(r"(?<=[.!?])\s+", summary.strip())
+            if not (evidence := _evidence(sentence)) or any(e not in conversation for e in evidence)
+        ]
     said = _word_stems(conversation)
     unsupported = []
     for sentence in re.split(r"(?<=[.!?])\s+", summary.strip()):
@@ -138,9 +174,9 @@ def run_summary(checked: bool, messages: Sequence[str], gate: CallGate | None = 
 
 def summary_drift(language: str = "en", gate: CallGate | None = None) -> DemoResult:
     """A summary rewritten every turn gains a made-up detail each round; the check removes them."""
-    naive = run_summary(False, DRIFT_MESSAGES, gate)
-    fixed = run_summary(True, DRIFT_MESSAGES, gate)
-    facts = ("Mara", "Lisbon", "A-1234")
+    messages, facts = CONVERSATIONS.get(language, CONVERSATIONS["en"])
+    naive = run_summary(False, messages, gate)
+    fixed = run_summary(True, messages, gate)
     fixed_ok = not fixed["invented"] and all(fact in fixed["final_summary"] for fact in facts)
     return demo_result(DEMO, language, naive, fixed, bool(naive["invented"]), fixed_ok)
 

@@ -24,15 +24,26 @@ from memory_demos.tracing import (
     with_purpose,
 )
 
-ENTITY_MESSAGES: tuple[str, ...] = (
-    "Hi, I'm John and I just moved to Paris.",
-    "My sister Anna visits me next week.",
-)
-_NAME = re.compile(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,3}")
+# Each language's conversation and the names a strict parser must keep from it.
+CONVERSATIONS: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
+    "en": (
+        ("Hi, I'm John and I just moved to Paris.", "My sister Anna visits me next week."),
+        frozenset({"John", "Paris", "Anna"}),
+    ),
+    "zh": (
+        ("你好，我叫李明，刚搬到成都。", "我是杭州人，妹妹下周来看我。"),
+        frozenset({"李明", "成都", "杭州"}),
+    ),
+}
+ENTITY_MESSAGES: tuple[str, ...] = CONVERSATIONS["en"][0]
+_NAME = re.compile(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,3}|[\u4e00-\u9fff]{2,8}")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _said(name: str, text: str) -> bool:
-    """True when ``name`` occurs in ``text`` as whole words."""
+    """True when ``name`` occurs in ``text`` as whole words (Chinese has no spaces: anywhere in it)."""
+    if _CJK.search(name):
+        return name in text
     return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
 
 
@@ -77,9 +88,9 @@ def run_entity_memory(strict: bool, messages: Sequence[str], gate: CallGate | No
 
 def chatty_entities(language: str = "en", gate: CallGate | None = None) -> DemoResult:
     """ConversationEntityMemory splits the model's chatty answer on commas: "Sure" becomes an entity."""
-    naive = run_entity_memory(False, ENTITY_MESSAGES, gate)
-    fixed = run_entity_memory(True, ENTITY_MESSAGES, gate)
-    expected = {"John", "Paris", "Anna"}
+    messages, expected = CONVERSATIONS.get(language, CONVERSATIONS["en"])
+    naive = run_entity_memory(False, messages, gate)
+    fixed = run_entity_memory(True, messages, gate)
     fixed_ok = not fixed["junk_entities"] and expected <= set(fixed["entities"])
     fixed_ok = fixed_ok and fixed["entity_summary_calls"] < naive["entity_summary_calls"]
     return demo_result(DEMO, language, naive, fixed, bool(naive["junk_entities"]), fixed_ok)

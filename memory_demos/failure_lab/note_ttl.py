@@ -9,7 +9,7 @@ from memory_demos.strategies.shared.entity_redis_store import open_redis_entity_
 
 def expiring_notes(language: str = "en", gate: CallGate | None = None) -> DemoResult:
     """Without a TTL a note stays in Redis for ever; with one, it is deleted and the next prompt lacks it."""
-    runs = run_note_expiry()
+    runs = run_note_expiry(language=language)
     naive, fixed = runs["without_ttl"], {**runs["with_ttl"], "waited_seconds": runs["waited_seconds"]}
     kept = naive["ttl_before_asking"].values()
     gone = fixed["ttl_before_asking"].values()

@@ -12,6 +12,8 @@ from memory_demos.strategies.shared.history_store import SessionHistoryStore
 
 RACE_THREADS = 8
 RACE_WINDOW_SECONDS = 0.05
+# What each concurrent first request says, per language.
+FIRST_MESSAGES = {"en": "first message of request {number}", "zh": "第 {number} 个请求的第一条消息"}
 
 
 def naive_get_session_history(store: dict[str, Any], session_id: str) -> Any:
@@ -26,18 +28,23 @@ def naive_get_session_history(store: dict[str, Any], session_id: str) -> Any:
     return history
 
 
-def _first_requests(get_history: Callable[[str], Any], session_id: str, threads: int) -> None:
+def _first_requests(
+    get_history: Callable[[str], Any], session_id: str, threads: int, language: str = "en"
+) -> list[str]:
+    """Send ``threads`` first messages to ``session_id`` at once; the messages sent."""
     barrier = threading.Barrier(threads)
+    template = FIRST_MESSAGES.get(language, FIRST_MESSAGES["en"])
 
     def request(number: int) -> None:
         barrier.wait()
-        get_history(session_id).add_user_message(f"first message of request {number}")
+        get_history(session_id).add_user_message(template.format(number=number))
 
     workers = [threading.Thread(target=request, args=(n,)) for n in range(1, threads + 1)]
     for worker in workers:
         worker.start()
     for worker in workers:
         worker.join()
+    return [template.format(number=n) for n in range(1, threads + 1)]
 
 
 def session_race(
@@ -61,16 +68,24 @@ def session_race(
             created["fixed"] += 1
         return InMemoryChatMessageHistory()
 
-    _first_requests(naive_get, session_id, threads)
+    sent = _first_requests(naive_get, session_id, threads, language)
     fixed_store = SessionHistoryStore(slow_factory)
-    _first_requests(fixed_store.get, session_id, threads)
-    naive_kept = len(naive_store[session_id].messages)
-    fixed_kept = len(fixed_store.get(session_id).messages)
-    naive = {"requests": threads, "messages_kept": naive_kept, "lost_messages": threads - naive_kept}
+    _first_requests(fixed_store.get, session_id, threads, language)
+    naive_texts = [str(m.content) for m in naive_store[session_id].messages]
+    fixed_texts = [str(m.content) for m in fixed_store.get(session_id).messages]
+    naive = {
+        "requests": threads,
+        "messages_kept": len(naive_texts),
+        "lost_messages": threads - len(naive_texts),
+        "kept_texts": naive_texts,
+        "lost_texts": [text for text in sent if text not in naive_texts],
+    }
     fixed = {
         "requests": threads,
-        "messages_kept": fixed_kept,
-        "lost_messages": threads - fixed_kept,
+        "messages_kept": len(fixed_texts),
+        "lost_messages": threads - len(fixed_texts),
+        "kept_texts": fixed_texts,
+        "lost_texts": [text for text in sent if text not in fixed_texts],
         "histories_created": created["fixed"],
     }
     return demo_result(DEMO, language, naive, fixed, naive["lost_messages"] > 0, fixed["lost_messages"] == 0)
@@ -82,6 +97,7 @@ def verdict(result: DemoResult) -> tuple[VerdictRow, ...]:
     return (
         VerdictRow("failure.verdict.lost_count", naive["lost_messages"], fixed["lost_messages"]),
         VerdictRow("failure.verdict.kept_count", naive["messages_kept"], fixed["messages_kept"]),
+        VerdictRow("failure.verdict.lost", naive["lost_texts"], fixed["lost_texts"]),
     )
 
 

@@ -21,18 +21,26 @@ from memory_demos.strategies.base import StrategyContext
 from memory_demos.strategies.registry import build_strategy
 from memory_demos.strategies.shared.langgraph_store import ttl_config
 
-TOLD = "My door code is 4471 and it only works today."
-ASKED = "What's my door code?"
+# Each language's message telling the code, the question of the next conversation, and the key the
+# strategy's fact extraction files the code under.
+CONVERSATIONS: dict[str, tuple[str, str, str]] = {
+    "en": ("My door code is 4471 and it only works today.", "What's my door code?", "door_code"),
+    "zh": ("我的门禁码是 4471，只在今天有效。", "我的门禁码是多少？", "门禁码"),
+}
+TOLD, ASKED, CODE_KEY = CONVERSATIONS["en"]
 CODE = "4471"
 TTL_SECONDS = 2
 # SqliteStore compares expiry with SQLite's CURRENT_TIMESTAMP, which has whole seconds.
 WAIT_SECONDS = TTL_SECONDS + 1.2
 
 
-def run_store_ttl(ttl_seconds: int, gate: CallGate | None = None) -> dict[str, Any]:
+def run_store_ttl(ttl_seconds: int, gate: CallGate | None = None, language: str = "en") -> dict[str, Any]:
     """Tell the code in one conversation, wait, ask in the user's next conversation (same store)."""
+    told_text, asked_text, _ = CONVERSATIONS.get(language, CONVERSATIONS["en"])
     with tempfile.TemporaryDirectory(prefix="memory_lab_store_ttl_") as folder:
-        context = StrategyContext(provider=ProviderConfig(gate=gate), user_id="mara", data_dir=Path(folder))
+        context = StrategyContext(
+            provider=ProviderConfig(gate=gate), user_id="mara", data_dir=Path(folder), language=language
+        )
         params = {
             "store": "sqlite",
             "ttl_seconds": ttl_seconds,
@@ -41,13 +49,13 @@ def run_store_ttl(ttl_seconds: int, gate: CallGate | None = None) -> dict[str, A
         }
         first = build_strategy("long_term", context, params)
         try:
-            told = first.send(TOLD)
+            told = first.send(told_text)
             later = first.new_conversation()
         finally:
             first.close()
         time.sleep(WAIT_SECONDS)
         try:
-            asked = later.send(ASKED)
+            asked = later.send(asked_text)
         finally:
             later.close()
     system = next(m.content for m in asked.injected_prompt if m.role == "system")
@@ -60,6 +68,7 @@ def run_store_ttl(ttl_seconds: int, gate: CallGate | None = None) -> dict[str, A
         "facts_in_next_prompt": system.split(LONG_TERM_FACTS_HEADER, 1)[1].strip()
         if LONG_TERM_FACTS_HEADER in system
         else "",
+        "question": asked_text,
         "answer": asked.reply,
         "code_in_next_prompt": CODE in system,
     }
@@ -67,14 +76,15 @@ def run_store_ttl(ttl_seconds: int, gate: CallGate | None = None) -> dict[str, A
 
 def store_facts_expire(language: str = "en", gate: CallGate | None = None) -> DemoResult:
     """Without a TTL the stale code reaches the next conversation's prompt; with one, the store drops it."""
-    naive = run_store_ttl(0, gate)
-    fixed = run_store_ttl(TTL_SECONDS, gate)
+    key = CONVERSATIONS.get(language, CONVERSATIONS["en"])[2]
+    naive = run_store_ttl(0, gate, language)
+    fixed = run_store_ttl(TTL_SECONDS, gate, language)
     failed = naive["code_in_next_prompt"] and CODE in naive["answer"]
     fixed_ok = (
         bool(fixed["stored_after_telling"])
         and not fixed["code_in_next_prompt"]
         and CODE not in fixed["answer"]
-        and fixed["expired_before_asking"] == ["door_code"]
+        and fixed["expired_before_asking"] == [key]
     )
     return demo_result(DEMO, language, naive, fixed, failed, fixed_ok)
 
@@ -95,7 +105,9 @@ def verdict(result: DemoResult) -> tuple[VerdictRow, ...]:
             naive["facts_in_next_prompt"],
             fixed["facts_in_next_prompt"],
         ),
-        VerdictRow("failure.verdict.answer", naive["answer"], fixed["answer"], (("question", ASKED),)),
+        VerdictRow(
+            "failure.verdict.answer", naive["answer"], fixed["answer"], (("question", naive["question"]),)
+        ),
     )
 
 

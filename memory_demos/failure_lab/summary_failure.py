@@ -13,13 +13,30 @@ from memory_demos.tracing import (
     with_purpose,
 )
 
-SUMMARY_FAIL_MESSAGES: tuple[str, ...] = (
-    "Hi, my name is Mara and I live in Lisbon.",
-    "My order number is A-1234.",
-    "Can you recommend a good book about gardening for small balconies?",
-    "What do you think about spring weather in general?",
-)
-SUMMARY_FAIL_QUESTION = "What's my name?"
+# Each language's conversation, the question asked afterwards and the name its answer needs.
+CONVERSATIONS: dict[str, tuple[tuple[str, ...], str, str]] = {
+    "en": (
+        (
+            "Hi, my name is Mara and I live in Lisbon.",
+            "My order number is A-1234.",
+            "Can you recommend a good book about gardening for small balconies?",
+            "What do you think about spring weather in general?",
+        ),
+        "What's my name?",
+        "Mara",
+    ),
+    "zh": (
+        (
+            "你好，我叫林晓，住在杭州。",
+            "我的订单号是 A-1234。",
+            "能推荐一本适合小阳台的园艺书吗？我家阳台不大，想种点花草和香料。",
+            "你觉得春天的天气一般怎么样？杭州的春天总是下雨。",
+        ),
+        "我叫什么名字？",
+        "林晓",
+    ),
+}
+SUMMARY_FAIL_MESSAGES, SUMMARY_FAIL_QUESTION, _ = CONVERSATIONS["en"]
 SUMMARY_BUFFER_LIMIT = 60
 
 
@@ -38,11 +55,14 @@ def save_keeping_raw(memory: Any, inputs: dict[str, str], outputs: dict[str, str
     return None
 
 
-def run_failing_summary_buffer(keep_raw: bool, gate: CallGate | None = None) -> dict[str, Any]:
+def run_failing_summary_buffer(
+    keep_raw: bool, gate: CallGate | None = None, language: str = "en"
+) -> dict[str, Any]:
     from langchain_core.messages import HumanMessage, SystemMessage
 
     from memory_demos.strategies.shared.classic import import_classic_memory
 
+    messages, question, _ = CONVERSATIONS.get(language, CONVERSATIONS["en"])
     classic = import_classic_memory()
     capture = CallCapture(ENCODING)
     provider = ProviderConfig(fail_purposes=(SUMMARIZE,), gate=gate)
@@ -51,7 +71,7 @@ def run_failing_summary_buffer(keep_raw: bool, gate: CallGate | None = None) -> 
         llm=with_purpose(model, SUMMARIZE), max_token_limit=SUMMARY_BUFFER_LIMIT, return_messages=True
     )
     errors: list[str] = []
-    for user_text in SUMMARY_FAIL_MESSAGES:
+    for user_text in messages:
         history = memory.load_memory_variables({})["history"]
         reply = model.invoke([SystemMessage(SYSTEM_PROMPT), *history, HumanMessage(user_text)])
         if keep_raw:
@@ -65,17 +85,17 @@ def run_failing_summary_buffer(keep_raw: bool, gate: CallGate | None = None) -> 
         if error:
             errors.append(error)
     history = memory.load_memory_variables({})["history"]
-    answer = model.invoke([SystemMessage(SYSTEM_PROMPT), *history, HumanMessage(SUMMARY_FAIL_QUESTION)])
+    answer = model.invoke([SystemMessage(SYSTEM_PROMPT), *history, HumanMessage(question)])
     kept = [str(m.content) for m in memory.chat_memory.messages]
     remembered = " ".join([memory.moving_summary_buffer, *kept])
-    lost = [text for text in SUMMARY_FAIL_MESSAGES if text not in remembered]
+    lost = [text for text in messages if text not in remembered]
     calls = capture.drain()
     return {
         "summary_errors": errors,
         "summary": memory.moving_summary_buffer,
         "kept_messages": kept,
         "lost_user_messages": lost,
-        "question": SUMMARY_FAIL_QUESTION,
+        "question": question,
         "answer": answer.text,
         "failed_calls": sum(1 for c in calls if c.error),
         "reply_calls": sum(1 for c in calls if c.purpose == REPLY),
@@ -84,9 +104,10 @@ def run_failing_summary_buffer(keep_raw: bool, gate: CallGate | None = None) -> 
 
 def summary_buffer_failure(language: str = "en", gate: CallGate | None = None) -> DemoResult:
     """prune() pops old messages, then asks for the summary: when that call fails they are gone."""
-    naive = run_failing_summary_buffer(keep_raw=False, gate=gate)
-    fixed = run_failing_summary_buffer(keep_raw=True, gate=gate)
-    fixed_ok = not fixed["lost_user_messages"] and "Mara" in fixed["answer"]
+    name = CONVERSATIONS.get(language, CONVERSATIONS["en"])[2]
+    naive = run_failing_summary_buffer(keep_raw=False, gate=gate, language=language)
+    fixed = run_failing_summary_buffer(keep_raw=True, gate=gate, language=language)
+    fixed_ok = not fixed["lost_user_messages"] and name in fixed["answer"]
     return demo_result(DEMO, language, naive, fixed, bool(naive["lost_user_messages"]), fixed_ok)
 
 

@@ -11,29 +11,53 @@ from memory_demos.strategies.turn_trim import trim_turns
 KEEP_MESSAGES = 4
 
 
-def tool_history() -> list[Any]:
+# Each language's lines of the history: the questions, the city and order asked about, and how the
+# answers put the tool results (``{result}``).
+HISTORY_TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "weather_question": "What's the weather in Lisbon?",
+        "city": "Lisbon",
+        "weather_answer": "The weather in Lisbon: {result}.",
+        "order_question": "And the status of order A-77?",
+        "order_answer": "Order A-77: {result}.",
+        "last_question": "Thanks! Is it shipped yet?",
+    },
+    "zh": {
+        "weather_question": "杭州今天天气怎么样？",
+        "city": "杭州",
+        "weather_answer": "杭州现在的天气：{result}。",
+        "order_question": "那订单 A-77 到哪儿了？",
+        "order_answer": "订单 A-77：{result}。",
+        "last_question": "谢谢！那它发货了没有？",
+    },
+}
+
+
+def tool_history(language: str = "en") -> list[Any]:
     """A short agent history with two tool round trips (real tool outputs) and a new question."""
     from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
+    from memory_demos.i18n import language_scope
     from memory_demos.tools import get_order_status, get_weather
 
-    weather = get_weather.invoke({"city": "Lisbon"})
-    order = get_order_status.invoke({"order_id": "A-77"})
+    texts = HISTORY_TEXTS.get(language, HISTORY_TEXTS["en"])
+    city = texts["city"]
+    with language_scope(language):  # the tools answer in the conversation's language
+        weather = get_weather.invoke({"city": city})
+        order = get_order_status.invoke({"order_id": "A-77"})
     return [
         SystemMessage(SYSTEM_PROMPT),
-        HumanMessage("What's the weather in Lisbon?"),
-        AIMessage(
-            "", tool_calls=[{"name": "get_weather", "args": {"city": "Lisbon"}, "id": "call_weather_1"}]
-        ),
+        HumanMessage(texts["weather_question"]),
+        AIMessage("", tool_calls=[{"name": "get_weather", "args": {"city": city}, "id": "call_weather_1"}]),
         ToolMessage(weather, tool_call_id="call_weather_1", name="get_weather"),
-        AIMessage(f"The weather in Lisbon: {weather}."),
-        HumanMessage("And the status of order A-77?"),
+        AIMessage(texts["weather_answer"].format(result=weather)),
+        HumanMessage(texts["order_question"]),
         AIMessage(
             "", tool_calls=[{"name": "get_order_status", "args": {"order_id": "A-77"}, "id": "call_order_2"}]
         ),
         ToolMessage(order, tool_call_id="call_order_2", name="get_order_status"),
-        AIMessage(f"Order A-77: {order}."),
-        HumanMessage("Thanks! Is it shipped yet?"),
+        AIMessage(texts["order_answer"].format(result=order)),
+        HumanMessage(texts["last_question"]),
     ]
 
 
@@ -58,7 +82,7 @@ def trim_orphan(language: str = "en", gate: CallGate | None = None) -> DemoResul
     """Keeping "the last N messages" can start the prompt with a tool result whose call was cut off."""
     from langchain_core.messages import trim_messages
 
-    history = tool_history()
+    history = tool_history(language)
     naive_kept = trim_messages(
         history, max_tokens=KEEP_MESSAGES, token_counter=len, strategy="last", include_system=True
     )
