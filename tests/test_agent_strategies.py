@@ -164,7 +164,7 @@ def test_agent_trim_removes_trimmed_messages_from_the_thread_state(tmp_path: Pat
         {"role": "ai", "content": turn.state["removed_last_turn"][1]["content"]},
     ]
     assert "Mara" not in turn.reply
-    assert any("removed 2 message(s)" in note for note in turn.notes)
+    assert any("removed 2 messages" in note for note in turn.notes)
 
 
 def test_agent_trim_by_tokens_keeps_every_prompt_with_its_tools_inside_the_budget() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from memory_demos.deprecations import parse_deprecation
+from memory_demos.i18n import t
 from memory_demos.session import widget_key
 from memory_demos.strategies.registry import get_info
 from memory_demos.ui.deprecation_status import raised_by_text
@@ -25,7 +26,7 @@ def test_a_pane_added_mid_conversation_says_which_messages_it_has_not_seen() -> 
     send(at, "Hi, I'm Mara.")
     send(at, "I live in Lisbon.")
     index = _add_pane(at, "window")
-    note = EN["pane.joined_late"].format(start=3, n=2)
+    note = t("pane.joined_late", "en", start=3, n=2)
     assert any(note in c.value for c in pane_column(at, index).caption)
     assert not any("has not seen" in c.value for c in pane_column(at, 0).caption)
     send(at, "Where do I live?")
@@ -134,7 +135,7 @@ def test_a_parameter_change_replays_the_conversation_says_what_it_cost_and_close
     assert window.strategy.params["k"] == 1
     assert [turn.user_text for turn in window.turns] == ["Hi, I'm Mara.", "I live in Lisbon.", "I like tea."]
     captions = [c.value for c in pane_column(at, 1).caption]
-    assert any("Replayed 3 message(s) with k=1" in c and "model call(s)" in c for c in captions), captions
+    assert any("Replayed 3 messages with k=1" in c and "model calls" in c for c in captions), captions
     assert not any(EN["pane.joined_late"].split("{")[0] in c for c in captions)
 
 

@@ -20,8 +20,9 @@ LANGUAGES = ("en", "zh")
 
 
 def placeholders(text: str) -> set[str]:
-    """The ``{names}`` a text fills (ValueError on unbalanced braces, which ``str.format`` would raise too)."""
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+    """The ``{names}`` a text fills (ValueError on unbalanced braces, which ``str.format`` would raise too);
+    a plural choice ``{n|word|words}`` fills nothing of its own."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None and "|" not in name}
 
 
 def catalogue_problems(catalogue: dict[str, dict[str, str]]) -> list[str]:
@@ -288,6 +289,7 @@ KNOWN_VALUES = {
     "strategy.hybrid.order.{}": lambda: assigned_literal("ORDERS"),
     "strategy.turn_trim.{}": lambda: ("system", "turn", "turn_and_system"),
     "window.source.{}": lambda: ("table", "server"),
+    "month.{}": lambda: tuple(str(number) for number in range(1, 13)),
     "failure_kind.{}": lambda: failure_kinds(),
     "scorecard.outcome.{}": lambda: ("passed", "missed", "failed"),
     "tokens.short.{}": lambda: assigned_literal("TOKEN_SOURCE_KINDS"),
@@ -342,3 +344,24 @@ def test_every_key_built_at_run_time_exists_for_each_known_value() -> None:
         missing += [template.replace("{}", value) for value in expanded]
     missing = sorted(key for key in missing if key not in CATALOGUE["en"])
     assert not missing, missing
+
+
+def test_counts_take_the_singular_or_the_plural_and_no_text_says_s_in_brackets() -> None:
+    from memory_demos.i18n import choose_plurals, t
+
+    assert t("tokens.hidden_calls", "en", n=1) == "Memory made 1 extra model call you never see in the chat:"
+    assert t("tokens.hidden_calls", "en", n=3) == "Memory made 3 extra model calls you never see in the chat:"
+    assert t("strategy.note.block_clipped", "en", label="human", dropped="1").startswith(
+        "The human block was full: 1 character of the edit was dropped"
+    )
+    assert choose_plurals("{n} {n|call|calls}, {tokens|token|tokens}", {"n": 0, "tokens": "1,024"}) == (
+        "{n} calls, tokens"
+    )
+    assert "(s)" not in t("tokens.failed_calls", "en", n=1, tokens="12")
+    bracketed = [
+        key
+        for texts in CATALOGUE.values()
+        for key, text in texts.items()
+        if re.search(r"[A-Za-z]\(s\)", text)
+    ]
+    assert not bracketed, f"'(s)' plurals: {bracketed}"

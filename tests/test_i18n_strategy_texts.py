@@ -119,6 +119,15 @@ def test_where_the_context_window_came_from_is_said_in_the_session_language() ->
         chinese = [translate(describe_source(window)) for window in windows]  # as a view shows it
     assert chinese[0].startswith("假定值") and not ENGLISH_WORD.search(chinese[0]), chinese
     assert chinese[1] == "假定值：'llama3' 不在表中，服务器也没有告知；可在设置中填写", chinese
+    from memory_demos.providers.context_window import known_context_window
+
+    table = known_context_window("gpt-4o-mini")
+    assert table is not None and str(describe_source(table)) == table.source  # English: the row's own words
+    with language_scope("zh"):
+        from_table = translate(describe_source(table))
+    assert from_table == "模型表：gpt-4o，出自 platform.openai.com/docs/models（2026 年 11 月核对）", (
+        from_table
+    )
 
 
 def test_chinese_texts_call_a_token_by_one_name() -> None:

@@ -75,9 +75,7 @@ def test_a_context_overflow_is_named_in_the_pane_and_the_gauge_uses_the_servers_
     )
     assert not any("dropped" in text for text in texts)
     # The token view lists the failed call apart, at what the server billed for it: nothing.
-    assert any(
-        "1 failed call(s): they cost only what the provider reported (0 tokens" in text for text in texts
-    )
+    assert any("1 failed call: it costs only what the provider reported (0 tokens" in text for text in texts)
     captions = gauge_captions(at)
     assert captions and all("of 24 tokens" in caption and "assumed" not in caption for caption in captions)
 

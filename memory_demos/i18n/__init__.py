@@ -6,12 +6,14 @@ lab's and the migration guide's longer texts in ``<language>_failure_lab.py`` an
 The core never translates: it writes a ``Message`` (a catalogue key and its values) and a view shows it
 with ``translate`` in the language it was handed. ``t(key, **kwargs)`` looks a key up in the language of
 the script run (the frame sets it; English elsewhere), falling back to English, then to the key itself,
-and fills ``{placeholders}``. Model output, memory contents and user input are never put through here:
-they are data, rendered as text.
+and fills ``{placeholders}``; ``{n|exchange|exchanges}`` is the word for ``n`` in the singular or
+the plural (English needs it; a Chinese text writes the count alone). Model output, memory contents and
+user input are never put through here: they are data, rendered as text.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -93,6 +95,20 @@ def current_language() -> str:
     return _RUN_LANGUAGE.get() or FALLBACK_LANGUAGE
 
 
+# ``{count|singular|plural}``: the word that goes with the value of ``count``.
+_PLURAL = re.compile(r"\{(\w+)\|([^{}|]*)\|([^{}|]*)\}")
+
+
+def _is_one(value: Any) -> bool:
+    """True for a count of one, whether given as a number or as its text ("1", "1 ")."""
+    return str(value).strip() == "1"
+
+
+def choose_plurals(text: str, values: Mapping[str, Any]) -> str:
+    """``text`` with each ``{count|singular|plural}`` replaced by the word for the value of ``count``."""
+    return _PLURAL.sub(lambda m: m.group(2) if _is_one(values.get(m.group(1))) else m.group(3), text)
+
+
 def _fill(key: str, language: str, values: Mapping[str, Any]) -> str:
     """The catalogue text of ``key`` in ``language`` (else English, else the key), filled with ``values``.
 
@@ -103,7 +119,9 @@ def _fill(key: str, language: str, values: Mapping[str, Any]) -> str:
         return key
     if not values:
         return text
-    return text.format(**{name: translate(value, language) for name, value in values.items()})
+    return choose_plurals(text, values).format(
+        **{name: translate(value, language) for name, value in values.items()}
+    )
 
 
 def t(key: str, language: str | None = None, **kwargs: Any) -> str:

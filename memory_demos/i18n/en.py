@@ -80,9 +80,11 @@ TEXTS: dict[str, str] = {
     "pane.remove_help": "Remove this pane (at least two stay).",
     "pane.embedding_model": "Embeddings: {model}",
     "pane.empty": "No messages yet: type one above.",
-    "pane.restored": "Restored from the stored memory: {n} earlier exchange(s). Their prompts and tokens "
+    "pane.restored": "Restored from the stored memory: {n} earlier {n|exchange|exchanges}. Their "
+    "prompts and tokens "
     "were not recorded in this session, so the inspector below covers only the turns after them.",
-    "pane.joined_late": "Started at message {start}: this pane has not seen the {n} earlier message(s) the "
+    "pane.joined_late": "Started at message {start}: this pane has not seen the {n} earlier "
+    "{n|message|messages} the "
     "other panes answered, so its answers and charts are not comparable with theirs.",
     "pane.restored_no_messages": "Its stored memory came back, but it keeps no messages to show here "
     "(notes or facts only: see Memory state after the next message). Type one below.",
@@ -150,7 +152,7 @@ TEXTS: dict[str, str] = {
     "purpose.summarize_entity": "summarize entity",
     "purpose.extract_facts": "extract facts",
     "purpose.manage_memories": "manage memories",
-    "tokens.hidden_calls": "Memory made {n} extra model call(s) you never see in the chat:",
+    "tokens.hidden_calls": "Memory made {n} extra model {n|call|calls} you never see in the chat:",
     "tokens.no_hidden_calls": "No hidden memory calls this turn.",
     "tokens.prompt_messages": "Prompt messages",
     "tokens.tool_definitions": "Tool definitions",
@@ -214,8 +216,9 @@ TEXTS: dict[str, str] = {
     "tokens.timing_unsplit": (
         "{seconds} s in hidden calls that are not streamed (waiting and generating together)."
     ),
-    "tokens.failed_calls": "{n} failed call(s): they cost only what the provider reported ({tokens} "
-    "tokens, included above).",
+    "tokens.failed_calls": "{n} failed {n|call|calls}: {n|it costs|they cost} only what the provider "
+    "reported ({tokens} "
+    "{tokens|token|tokens}, included above).",
     # -- gauge and charts --
     "gauge.caption": "Prompt: {used} of {window} tokens of context ({percent})",
     "gauge.assumed": "(assumed window: the real one is unknown; set it in Settings)",
@@ -505,6 +508,19 @@ TEXTS: dict[str, str] = {
     "window.source.assumed": (
         "assumed: {model} is not in the table and the server did not say; set it in Settings"
     ),
+    "month.1": "January",
+    "month.2": "February",
+    "month.3": "March",
+    "month.4": "April",
+    "month.5": "May",
+    "month.6": "June",
+    "month.7": "July",
+    "month.8": "August",
+    "month.9": "September",
+    "month.10": "October",
+    "month.11": "November",
+    "month.12": "December",
+    "window.source.table_checked": "table: {model} from {page} (checked {month} {year})",
     "window.source.table": "table: {detail}",
     "window.source.server": "server: {detail}",
     "settings.rebuild_note": "Applying a new model rebuilds every Compare pane with it: their "

@@ -62,7 +62,8 @@ TEXTS: dict[str, str] = {
     "pane.reset_help_parts": "Reset: clear this conversation's {parts}. Kept: {kept}.",
     "focus.conversation": "Conversation {n} of this user",
     "focus.conversation_caption": (
-        "Conversation id {id}; {earlier} earlier conversation(s) in this pane. Each part of the memory "
+        "Conversation id {id}; {earlier} earlier {earlier|conversation|conversations} in this pane. "
+        "Each part of the memory "
         "below says whom it belongs to: a new conversation starts without what is kept per conversation "
         "and carries over what is kept per user."
     ),

@@ -28,7 +28,8 @@ TEXTS: dict[str, str] = {
         "of 60 seconds, or refresh_on_read=false (then the item expires {value} s after it was written)."
     ),
     "strategy.note.memory_formed": (
-        "Memory manager run {run} processed turn {turns} after this reply: {writes} write(s); what it formed "
+        "Memory manager run {run} processed turn {turns} after this reply: {writes} "
+        "{writes|write|writes}; what it formed "
         "is available from turn {available}."
     ),
     "strategy.note.memory_unchanged": (
@@ -53,7 +54,8 @@ TEXTS: dict[str, str] = {
         "Set exactly one of agent_trim.k and agent_trim.max_tokens (the other to 0); got k={k}, "
         "max_tokens={max_tokens}."
     ),
-    "strategy.note.middleware_removed": "The middleware removed {count} message(s) from the thread's state.",
+    "strategy.note.middleware_removed": "The middleware removed {count} {count|message|messages} from "
+    "the thread's state.",
     "strategy.error.no_room_with_tools": (
         "{param}={value} leaves no room for a message: the system prompt and the tool definitions alone take "
         "{reserved} tokens. Choose more than {reserved}."
@@ -64,10 +66,11 @@ TEXTS: dict[str, str] = {
     ),
     "strategy.note.tool_round_lost": (
         "Tool round: the trimmed prompt lost this turn's question and tool messages ({dropped} dropped); the "
-        "model saw {kept} message(s)."
+        "model saw {kept} {kept|message|messages}."
     ),
     "strategy.note.orphan_tool_results": (
-        "The trimmed prompt holds {count} tool result(s) without their tool call."
+        "The trimmed prompt holds {count} tool {count|result|results} without {count|its|their} tool "
+        "{count|call|calls}."
     ),
     "strategy.error.message_over_budget": (
         "The system prompt and your message take {tokens} tokens, more than {param}={value}. Raise the "
@@ -127,7 +130,8 @@ TEXTS: dict[str, str] = {
         "The model was told; nothing was saved."
     ),
     "strategy.note.block_clipped": (
-        "The {label} block was full: {dropped} character(s) of the edit were dropped, and the tool still "
+        "The {label} block was full: {dropped} {dropped|character|characters} of the edit "
+        "{dropped|was|were} dropped, and the tool still "
         "told the model it saved."
     ),
     # What the memory-block tools answered the model (prompts.MEMORY_EDIT_*), for a reader of the run.

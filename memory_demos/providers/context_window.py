@@ -43,6 +43,26 @@ class ContextWindow:
     assumed: bool = False
 
 
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+# A table row's source, as known_context_window writes it: "<model> from <page> (checked <Month> <year>)".
+_TABLE_SOURCE = re.compile(
+    rf"(?P<model>\S+) from (?P<page>\S+) \(checked (?P<month>{'|'.join(_MONTHS)}) (?P<year>\d{{4}})\)"
+)
+
+
 def describe_source(window: ContextWindow) -> str:
     """Where the window's figure came from, as a message a view shows in its language (a table's or
     server's own names and fields stay as they are)."""
@@ -54,6 +74,16 @@ def describe_source(window: ContextWindow) -> str:
         return Message("window.source.offline")
     if kind == "assumed" and unknown_model:
         return Message("window.source.assumed", model=unknown_model.group(1))
+    from_table = _TABLE_SOURCE.fullmatch(detail) if kind == "table" else None
+    if from_table is not None:
+        month = Message(f"month.{_MONTHS.index(from_table.group('month')) + 1}")
+        return Message(
+            "window.source.table_checked",
+            model=from_table.group("model"),
+            page=from_table.group("page"),
+            month=month,
+            year=from_table.group("year"),
+        )
     if kind in ("table", "server"):
         return Message(f"window.source.{kind}", detail=detail)
     return window.source
