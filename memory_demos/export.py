@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_demos.defaults import DEFAULT_SYSTEM_PROMPT
-from memory_demos.i18n import t
+from memory_demos.i18n import t, translate
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.replay import ReplayResult
 from memory_demos.scenarios import Scenario
@@ -84,14 +84,19 @@ def _cell(value: Any) -> str:
     return _MARKDOWN_SPECIALS.sub(r"\\\1", text)
 
 
-def _timeline_cell(entry: Mapping[str, Any]) -> str:
-    """A probe's outcome in English: the failed call's kind, what was recalled, or passed/missed."""
+def _timeline_cell(entry: Mapping[str, Any], language: str) -> str:
+    """A probe's outcome: the failed call's kind, what was recalled, or passed/missed."""
     if entry.get("outcome") == "failed":
-        return f"call failed ({entry.get('error_kind') or 'other'})"
+        return t("export.md.call_failed", language, kind=entry.get("error_kind") or "other")
     if entry["passed"]:
-        return ", ".join(entry["recalled"]) or "passed"
+        return ", ".join(entry["recalled"]) or t("export.md.passed", language)
     said = ", ".join(entry.get("rejected") or ())
-    return f"missed (said: {said})" if said else "missed"
+    return t("export.md.missed_said", language, said=said) if said else t("export.md.missed", language)
+
+
+def _table_head(columns_key: str, alignment: str, language: str) -> list[str]:
+    """A Markdown table's header row (its column names in ``language``) and its alignment row."""
+    return [f"| {t(columns_key, language)} |", alignment]
 
 
 def markdown_report(
@@ -101,30 +106,37 @@ def markdown_report(
     scenario: Scenario | None = None,
     prices: Sequence[Price] = (),
     timeline: Sequence[Mapping[str, Any]] = (),
+    language: str = "en",
 ) -> str:
-    """A self-contained Markdown report: the scorecard, the recall timeline and the price table used."""
+    """A self-contained Markdown report: the scorecard, the recall timeline and the price table used, its
+    headings and labels in ``language`` (names, questions and replies as they are)."""
+    strategies = ", ".join(_cell(run.strategy_id) for run in result.runs)
+    temperature = _temperature_text(result.temperature, language)
     lines = [
-        f"# Memory Lab scorecard: {_cell(result.scenario)}",
+        f"# {t('export.md.scorecard_title', language, scenario=_cell(result.scenario))}",
         "",
-        f"- Provider: {_cell(result.provider)}",
-        f"- Temperature: {_temperature_text(result.temperature)}",
-        f"- Strategies: {', '.join(_cell(run.strategy_id) for run in result.runs)}",
+        f"- {t('export.md.provider', language, provider=_cell(result.provider))}",
+        f"- {t('export.md.temperature', language, temperature=temperature)}",
+        f"- {t('export.md.strategies', language, strategies=strategies)}",
     ]
     if scenario is not None:
-        lines.append(f"- Turns: {len(scenario.turns)} ({scenario.probes} recall probes)")
+        lines.append(f"- {t('export.md.turns', language, turns=len(scenario.turns), probes=scenario.probes)}")
         if scenario.description:
-            lines.append(f"- Scenario: {_cell(scenario.description)}")
+            lines.append(f"- {t('export.md.scenario', language, description=_cell(scenario.description))}")
     lines += [
         "",
-        "## Scorecard",
+        f"## {t('export.md.scorecard', language)}",
         "",
-        "| strategy | recall | prompt tokens | memory-call tokens | total tokens | model calls | errors "
-        "| empty replies | estimated cost (USD) | with prompt caching (USD) | prompt cache "
-        "| mean latency (s) |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|",
+        *_table_head(
+            "export.md.scorecard_columns",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|",
+            language,
+        ),
     ]
     for row in rows:
-        cache_note = t(row.cache_note_key, "en", **dict(row.cache_note_args)) if row.cache_note_key else ""
+        cache_note = (
+            t(row.cache_note_key, language, **dict(row.cache_note_args)) if row.cache_note_key else ""
+        )
         lines.append(
             f"| {_cell(row.strategy)} | {row.recall} | {row.prompt_tokens} | {row.memory_tokens} | "
             f"{row.total_tokens} | {row.model_calls} | {row.errors} | {row.empty_replies} | "
@@ -132,27 +144,26 @@ def markdown_report(
             f"({_cell(row.price_model)}) | ~{row.cost_with_cache_usd:.6f} | {cache_note} | "
             f"{row.mean_latency_seconds:.3f} |"
         )
-    lines += ["", f"_{t(ESTIMATE_NOTE_KEY, 'en')}_", ""]
+    lines += ["", f"_{t(ESTIMATE_NOTE_KEY, language)}_", ""]
     if timeline:
         lines += [
-            "## Recall timeline",
+            f"## {t('export.md.timeline', language)}",
             "",
-            "| turn | question | strategy | expected | recalled |",
-            "|---:|---|---|---|---|",
+            *_table_head("export.md.timeline_columns", "|---:|---|---|---|---|", language),
         ]
         for entry in timeline:
-            recalled = _timeline_cell(entry)
+            recalled = _timeline_cell(entry, language)
             lines.append(
                 f"| {entry['turn']} | {_cell(entry['question'])} | {_cell(entry['strategy'])} | "
                 f"{_cell(', '.join(entry['expected']))} | {_cell(recalled)} |"
             )
         lines.append("")
     if prices:
+        label = t(PRICES_LABEL_KEY, language, source=PRICE_SOURCE, date=PRICE_DATE)
         lines += [
-            f"## Price table ({t(PRICES_LABEL_KEY, 'en', source=PRICE_SOURCE, date=PRICE_DATE)})",
+            f"## {t('export.md.prices', language, label=label)}",
             "",
-            "| model | input / 1M | output / 1M | cached input / 1M |",
-            "|---|---:|---:|---:|",
+            *_table_head("export.md.price_columns", "|---|---:|---:|---:|", language),
         ]
         lines += [
             f"| {_cell(p.model)} | {p.input_per_million:g} | {p.output_per_million:g} | "
@@ -168,19 +179,23 @@ def markdown_report(
 CONVERSATION_SCRIPT_NAME = "memory_lab_conversation.py"  # the Compare page's download
 
 
-def conversation_markdown(result: ReplayResult) -> str:
-    """A Compare conversation as Markdown: per pane, every turn's message, reply and tokens (text escaped)."""
-    lines = [f"# Memory Lab conversation: {_cell(result.provider)}", ""]
+def conversation_markdown(result: ReplayResult, language: str = "en") -> str:
+    """A Compare conversation as Markdown: per pane, every turn's message, reply and tokens (text escaped),
+    its headings in ``language``."""
+    lines = [f"# {t('export.md.conversation_title', language, provider=_cell(result.provider))}", ""]
     for number, run in enumerate(result.runs, start=1):
         params = ", ".join(f"{name}={value}" for name, value in run.params.items())
         lines += [
             f"## {number}. {_cell(run.strategy_id)}" + (f" ({_cell(params)})" if params else ""),
             "",
-            "| turn | message | reply | prompt tokens | memory-call tokens | total tokens |",
-            "|---:|---|---|---:|---:|---:|",
+            *_table_head("export.md.conversation_columns", "|---:|---|---|---:|---:|---:|", language),
         ]
         for index, turn in enumerate(run.turns, start=1):
-            reply = turn.reply if turn.error is None else f"(failed: {turn.error})"
+            reply = (
+                turn.reply
+                if turn.error is None
+                else t("export.md.turn_failed", language, error=translate(turn.error, language))
+            )
             lines.append(
                 f"| {index} | {_cell(turn.user_text)} | {_cell(reply)} | {turn.prompt_tokens} | "
                 f"{turn.memory_tokens} | {turn.total_tokens} |"
@@ -275,8 +290,8 @@ def _literal(value: Any) -> str:
     return pprint.pformat(value, width=100, sort_dicts=False)
 
 
-def _temperature_text(temperature: float | None) -> str:
-    return "the server's default" if temperature is None else f"{temperature:g}"
+def _temperature_text(temperature: float | None, language: str = "en") -> str:
+    return t("export.md.server_default", language) if temperature is None else f"{temperature:g}"
 
 
 def _provider_literal(provider: ProviderConfig) -> str:

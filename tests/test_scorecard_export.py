@@ -302,3 +302,31 @@ def test_an_exported_script_starts_a_new_conversation_at_each_session_break(tmp_
         assert [turn["reply"] for turn in got["turns"]] == [turn["reply"] for turn in want["turns"]]
     long_term, agent = printed["results"]
     assert "Mara" in long_term["turns"][-2]["reply"] and "Mara" not in agent["turns"][-2]["reply"]
+
+
+def test_the_markdown_report_and_conversation_are_headed_in_the_page_language() -> None:
+    from memory_demos.export import conversation_markdown
+
+    scenario = load_scenario("name_recall")
+    result = replay(scenario, ["buffer"], ProviderConfig())
+    rows = scorecard_rows(result)
+    timeline = recall_timeline(result, scenario)
+    english = markdown_report(result, rows, scenario=scenario, prices=DEFAULT_PRICES, timeline=timeline)
+    chinese = markdown_report(
+        result, rows, scenario=scenario, prices=DEFAULT_PRICES, timeline=timeline, language="zh"
+    )
+    assert english.startswith("# Memory Lab scorecard: ") and "## Recall timeline" in english
+    assert "| strategy | recall | prompt tokens |" in english and "recall probe" in english
+    assert (
+        chinese.startswith("# Memory Lab 评分卡：")
+        and "## 召回时间线" in chinese
+        and "## 价格表（" in chinese
+    )
+    assert "| 策略 | 召回 | 提示词词元 |" in chinese and "服务商：" in chinese
+    for heading in ("Scorecard", "Recall timeline", "Price table", "Provider:", "Temperature:", "| strategy"):
+        assert heading not in chinese, heading
+    for row in rows:  # the figures are the same in both
+        assert f"| {row.strategy} | {row.recall} | {row.prompt_tokens} |" in chinese
+    conversation = conversation_markdown(result, "zh")
+    assert conversation.startswith("# Memory Lab 对话：") and "| 轮次 | 消息 | 回答 |" in conversation
+    assert conversation_markdown(result).startswith("# Memory Lab conversation: ")

@@ -856,4 +856,31 @@ TEXTS: dict[str, str] = {
     "failure.needs_redis_workshop": "This demo runs against a real Redis server, and this workshop's host "
     "has not configured one, so it cannot run here. The explanation, the fix and the code below stand "
     "without it.",
+    # -- Markdown exports (scorecard report, Compare conversation) --
+    "export.md.scorecard_title": "Memory Lab scorecard: {scenario}",
+    "export.md.conversation_title": "Memory Lab conversation: {provider}",
+    "export.md.provider": "Provider: {provider}",
+    "export.md.temperature": "Temperature: {temperature}",
+    "export.md.server_default": "the server's default",
+    "export.md.strategies": "Strategies: {strategies}",
+    "export.md.turns": "Turns: {turns} ({probes} recall {probes|probe|probes})",
+    "export.md.scenario": "Scenario: {description}",
+    "export.md.scorecard": "Scorecard",
+    "export.md.scorecard_columns": (
+        "strategy | recall | prompt tokens | memory-call tokens | total tokens | model calls | errors "
+        "| empty replies | estimated cost (USD) | with prompt caching (USD) | prompt cache "
+        "| mean latency (s)"
+    ),
+    "export.md.timeline": "Recall timeline",
+    "export.md.timeline_columns": "turn | question | strategy | expected | recalled",
+    "export.md.call_failed": "call failed ({kind})",
+    "export.md.passed": "passed",
+    "export.md.missed": "missed",
+    "export.md.missed_said": "missed (said: {said})",
+    "export.md.prices": "Price table ({label})",
+    "export.md.price_columns": "model | input / 1M | output / 1M | cached input / 1M",
+    "export.md.conversation_columns": (
+        "turn | message | reply | prompt tokens | memory-call tokens | total tokens"
+    ),
+    "export.md.turn_failed": "(failed: {error})",
 }

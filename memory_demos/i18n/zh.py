@@ -784,4 +784,28 @@ TEXTS: dict[str, str] = {
     "启动应用（有密码时：`redis://:password@host:6379/0`）。下面的说明、修复方法和代码不依赖它。",
     "failure.needs_redis_workshop": "本演示需要真实的 Redis 服务器，但本工作坊的主持人没有配置，因此无法在"
     "这里运行。下面的说明、修复方法和代码不依赖它。",
+    # -- Markdown exports (scorecard report, Compare conversation) --
+    "export.md.scorecard_title": "Memory Lab 评分卡：{scenario}",
+    "export.md.conversation_title": "Memory Lab 对话：{provider}",
+    "export.md.provider": "服务商：{provider}",
+    "export.md.temperature": "温度：{temperature}",
+    "export.md.server_default": "服务器默认值",
+    "export.md.strategies": "策略：{strategies}",
+    "export.md.turns": "轮数：{turns}（{probes} 个召回探针）",
+    "export.md.scenario": "场景：{description}",
+    "export.md.scorecard": "评分卡",
+    "export.md.scorecard_columns": (
+        "策略 | 召回 | 提示词词元 | 记忆调用词元 | 总词元 | 模型调用次数 | 错误 | 空回答 | 估算费用（美元） "
+        "| 计入提示缓存（美元） | 提示缓存 | 平均延迟（秒）"
+    ),
+    "export.md.timeline": "召回时间线",
+    "export.md.timeline_columns": "轮次 | 问题 | 策略 | 预期 | 召回的内容",
+    "export.md.call_failed": "调用失败（{kind}）",
+    "export.md.passed": "通过",
+    "export.md.missed": "未召回",
+    "export.md.missed_said": "未召回（回答：{said}）",
+    "export.md.prices": "价格表（{label}）",
+    "export.md.price_columns": "模型 | 输入 / 百万 | 输出 / 百万 | 缓存输入 / 百万",
+    "export.md.conversation_columns": "轮次 | 消息 | 回答 | 提示词词元 | 记忆调用词元 | 总词元",
+    "export.md.turn_failed": "（失败：{error}）",
 }

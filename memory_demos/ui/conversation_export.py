@@ -60,7 +60,7 @@ def render_conversation_export(panes: Sequence[Pane], provider: ProviderConfig) 
         )
         st.download_button(
             t("compare.export_markdown"),
-            data=conversation_markdown(result),
+            data=conversation_markdown(result, current_language()),
             file_name="memory_lab_conversation.md",
             mime="text/markdown",
             icon=":material/description:",

@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from memory_demos.export import export_stem, markdown_report, replay_script, result_json, scorecard_csv
-from memory_demos.i18n import t, translate
+from memory_demos.i18n import current_language, t, translate
 from memory_demos.providers.errors import error_detail
 from memory_demos.providers.prompt_cache import cache_rule
 from memory_demos.replay import ReplayResult
@@ -391,7 +391,9 @@ def render_results(result: ReplayResult, scenario: Scenario, provider: Any) -> N
         ("scorecard.download_csv", scorecard_csv(rows), f"{stem}.csv", "text/csv"),
         (
             "scorecard.download_md",
-            markdown_report(result, rows, scenario=scenario, prices=prices, timeline=timeline),
+            markdown_report(
+                result, rows, scenario=scenario, prices=prices, timeline=timeline, language=current_language()
+            ),
             f"{stem}.md",
             "text/markdown",
         ),
