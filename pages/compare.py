@@ -34,7 +34,7 @@ from memory_demos.ui.pane import (
     render_pane,
     shown_turns,
 )
-from memory_demos.ui.text import code_span, provider_label
+from memory_demos.ui.text import code_span, provider_label, select_width_px
 from memory_demos.ui.workshop import lab_config, render_conversation_link, usage_recorder
 
 
@@ -104,12 +104,18 @@ ACTIONS = PaneActions(
 
 
 # -- the page ---------------------------------------------------------------------------------
+ADD_BOX_MIN_PX, ADD_BOX_MAX_PX = 320, 720
+
+
 def toolbar(session: LabSession) -> tuple[int, bool]:
     """Add a pane, reset all, layout and gauge scale; returns (panes per row, zoom)."""
     ids = list(available_ids())
     # Labels are made now, in the script run (AppTest also calls format_func outside it).
     labels = {sid: f"{t('kind.' + get_info(sid).kind)} · {strategy_title(get_info(sid))}" for sid in ids}
     relabel_after_language_switch(session.widgets, widget_key("add_strategy"), session.language)
+    # Wide enough for the longest name (plus the arrow and padding): a clipped name cannot be told apart.
+    # The controls after it wrap onto a second line where the page is too narrow for all of them.
+    box_width = select_width_px(labels.values(), ADD_BOX_MIN_PX, ADD_BOX_MAX_PX)
     # Labels folded away (the options say what they are): the toolbar is one line, the panes need the height.
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
         st.selectbox(
@@ -117,7 +123,7 @@ def toolbar(session: LabSession) -> tuple[int, bool]:
             ids,
             format_func=labels.get,
             key=widget_key("add_strategy"),
-            width=320,
+            width=box_width,
             label_visibility="collapsed",
         )
         st.button(

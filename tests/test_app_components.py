@@ -134,3 +134,21 @@ def test_replies_stream_through_queues_and_turns_are_recorded_once() -> None:
         assert len(pane.turns) == 1
         assert job.streamed[pane.pane_id] == pane.turns[0].reply
     assert all(not pane.turns for pane in session.panes[2:])  # not addressed, untouched
+
+
+def test_the_add_strategy_box_is_sized_to_show_the_longest_strategy_name_whole() -> None:
+    from memory_demos.i18n import strategy_title, t
+    from memory_demos.strategies.registry import available_ids, get_info
+    from memory_demos.ui.text import select_width_px, text_width_px
+
+    assert text_width_px("现代") == 28 and text_width_px("ab") == round(2 * 6.4)
+    assert select_width_px(["short"], 320, 720) == 320 and select_width_px(["x" * 500], 320, 720) == 720
+    for language in ("en", "zh"):
+        labels = [
+            f"{t('kind.' + get_info(sid).kind, language)} · {strategy_title(get_info(sid), language)}"
+            for sid in available_ids()
+        ]
+        width = select_width_px(labels, 320, 720)
+        # The longest name fits (the old fixed 320 px cut the English one off after ~45 characters) and the
+        # box still leaves the Add button room on a 1440 px screen's first line.
+        assert max(map(text_width_px, labels)) + 64 <= width < 720, (language, width)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from memory_demos.clock import UNITS
@@ -43,3 +44,22 @@ def provider_label(provider: ProviderConfig) -> str:
     if provider.kind == "openai":
         return t("provider.openai", model=provider.model)
     return t("provider.compatible", model=provider.model, url=provider.base_url)
+
+
+# Widths of Streamlit's default 14 px sans-serif, measured on screenshots from Chromium and rounded up: a
+# CJK character is about a square, a Latin one (average of a name) a little under half of it.
+_WIDE_CHAR = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]")
+LATIN_CHAR_PX, WIDE_CHAR_PX = 6.4, 14.0
+SELECT_CHROME_PX = 64  # a select box's padding and its arrow
+
+
+def text_width_px(text: str) -> int:
+    """About how many pixels ``text`` takes on one line in a widget (to size a box to its longest option)."""
+    wide = len(_WIDE_CHAR.findall(text))
+    return round(wide * WIDE_CHAR_PX + (len(text) - wide) * LATIN_CHAR_PX)
+
+
+def select_width_px(options: Iterable[str], minimum: int, maximum: int) -> int:
+    """A select box's width that shows its longest option whole, between ``minimum`` and ``maximum``."""
+    widest = max((text_width_px(option) for option in options), default=0)
+    return min(maximum, max(minimum, widest + SELECT_CHROME_PX))
