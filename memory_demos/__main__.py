@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,9 +45,10 @@ def cmd_strategies(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([info.to_json() for info in infos], indent=2, ensure_ascii=False))
         return 0
+    width = id_width(info.id for info in infos)
     for info in infos:
         params = ", ".join(f"{info.id}.{p.name}={p.default}" for p in info.params) or "-"
-        print(f"{info.id:<15} {info.kind:<8} {info.title}  [{params}]")
+        print(f"{info.id:<{width}} {info.kind:<8} {info.title}  [{params}]")
     return 0
 
 
@@ -91,8 +92,9 @@ def print_replay_table(result: Any) -> None:
     """The replay as a table; the last column says where each strategy's counts came from."""
     temperature = "server default" if result.temperature is None else f"{result.temperature:g}"
     print(f"Scenario: {result.scenario} · provider: {result.provider} · temperature: {temperature}")
+    width = id_width(run.strategy_id for run in result.runs)
     header = (
-        f"{'strategy':<15} {'recall':>7} {'prompt':>8} {'completion':>10} "
+        f"{'strategy':<{width}} {'recall':>7} {'prompt':>8} {'completion':>10} "
         f"{'memory':>8} {'tools':>7} {'calls':>6} {'errors':>6} {'empty':>6}  counted by"
     )
     print(header)
@@ -104,7 +106,7 @@ def print_replay_table(result: Any) -> None:
         recall = f"{run.recall_passed}/{run.recall_asked}"
         counted = counted_by_label(run.turns)
         print(
-            f"{run.strategy_id:<15} {recall:>7} {totals['prompt_tokens']:>8} "
+            f"{run.strategy_id:<{width}} {recall:>7} {totals['prompt_tokens']:>8} "
             f"{totals['completion_tokens']:>10} "
             f"{totals['memory_tokens']:>8} {totals['tool_round_tokens']:>7} {totals['model_calls']:>6} "
             f"{errors:>6} {empty:>6}  {counted}"
@@ -126,9 +128,15 @@ def print_session_recall(result: Any) -> None:
         for start in runs[0].sessions[1:]
     )
     print(f"New conversation of the same user before {breaks}. Recall in each conversation:")
+    width = id_width(run.strategy_id for run in runs)
     for run in runs:
         cells = [f"{row['passed']}/{row['asked']}" for row in run.recall_by_session()]
-        print(f"  {run.strategy_id:<15} " + " · ".join(cells))
+        print(f"  {run.strategy_id:<{width}} " + " · ".join(cells))
+
+
+def id_width(strategy_ids: Iterable[str]) -> int:
+    """The width of a table's strategy column: its longest id (background_memory), 15 at least."""
+    return max(15, *(len(strategy_id) for strategy_id in strategy_ids))
 
 
 def counted_by_label(turns: Sequence[Any]) -> str:

@@ -242,3 +242,21 @@ def test_server_backed_params_only_when_a_sql_url_is_configured() -> None:
     assert server_backed_params("history", "postgresql://u@127.0.0.1/db") == {"backend": "postgres"}
     assert server_backed_params("langgraph", "postgresql://u@127.0.0.1/db") == {"checkpointer": "postgres"}
     assert server_backed_params("buffer", "postgresql://u@127.0.0.1/db") == {}
+
+
+def test_the_replay_table_keeps_its_columns_straight_for_a_long_strategy_id(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # background_memory (17 characters) used to push its row two columns to the right of the header.
+    code, out, _ = run_cli(
+        capsys, "replay", "--scenario", "name_recall", "--strategies", "buffer,background_memory"
+    )
+    assert code == 0
+    header, rule, *rows = out.splitlines()[1:4]
+    assert len(rule) == len(header) and set(rule) == {"-"}
+    recall_end = header.index("recall") + len("recall")
+    for row in rows:
+        assert row[recall_end - 3 : recall_end] == "3/3", row  # each row's recall under the header's
+    code, out, _ = run_cli(capsys, "strategies")
+    lines = {line.split()[0]: line for line in out.splitlines()}
+    assert lines["background_memory"].index(" modern") == lines["buffer"].index(" classic")

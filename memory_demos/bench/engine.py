@@ -56,8 +56,9 @@ def overhead(turns: int | None = None, strategy_ids: str = "all") -> int:
         "snapshot); CPU = the process's CPU time for the whole turn, model included"
     )
     last = f"turn {turns}"
+    width = max(15, *(len(strategy_id) for strategy_id in ids))
     print(
-        f"{'strategy':<15} {'prompt':<8} {'engine 10 (ms)':>15} {f'engine {last}':>14} "
+        f"{'strategy':<{width}} {'prompt':<8} {'engine 10 (ms)':>15} {f'engine {last}':>14} "
         f"{'CPU 10 (ms)':>12} {f'CPU {last}':>13} {'CPU ratio':>10}"
     )
     for strategy_id in ids:
@@ -83,7 +84,7 @@ def overhead(turns: int | None = None, strategy_ids: str = "all") -> int:
         bounded = strategy_id not in GROWING_PROMPT
         flag = "  over the goal" if bounded and ratio > BOUNDED_RATIO_GOAL else ""
         print(
-            f"{strategy_id:<15} {'bounded' if bounded else 'grows':<8} {early(engine) * 1000:>15.2f} "
+            f"{strategy_id:<{width}} {'bounded' if bounded else 'grows':<8} {early(engine) * 1000:>15.2f} "
             f"{late(engine) * 1000:>14.2f} {early(cpu) * 1000:>12.2f} {late(cpu) * 1000:>13.2f} "
             f"{ratio:>10.2f}{flag}"
         )
