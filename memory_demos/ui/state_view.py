@@ -67,11 +67,40 @@ def uniform_columns(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
+ABSENT = "—"  # a count a record does not have (a write no single call can be named for)
+
+
+def _whole_numbers_with_gaps(rows: list[Mapping[str, Any]]) -> set[str]:
+    """Fields holding whole numbers in some records and nothing in others: pandas would make them floats
+    ("12.0") with NaN for the gaps."""
+    fields: set[str] = set()
+    for field in {str(k) for row in rows for k in row}:
+        values = [row.get(field) for row in rows]
+        present = [v for v in values if v is not None]
+        whole = all(isinstance(v, int) and not isinstance(v, bool) for v in present)
+        if present and whole and len(present) < len(values):
+            fields.add(field)
+    return fields
+
+
 def records_frame(rows: list[Any]) -> pd.DataFrame:
-    """A list of records (or plain values) as a table whose every cell is displayable."""
+    """A list of records (or plain values) as a table whose every cell is displayable; a count absent
+    from some records shows as an integer where present and as ``ABSENT`` where not."""
     if all(isinstance(row, Mapping) for row in rows):
-        shown = [{column_label(str(k)): _cell(value_label(str(k), v)) for k, v in r.items()} for r in rows]
-        return uniform_columns(pd.DataFrame(shown))
+        gaps = _whole_numbers_with_gaps(rows)
+        shown = [
+            {
+                column_label(str(k)): (ABSENT if v is None else str(v))
+                if str(k) in gaps
+                else _cell(value_label(str(k), v))
+                for k, v in r.items()
+            }
+            for r in rows
+        ]
+        frame = pd.DataFrame(shown)
+        for field in gaps:  # a record without the field at all
+            frame[column_label(field)] = frame[column_label(field)].fillna(ABSENT)
+        return uniform_columns(frame)
     return uniform_columns(pd.DataFrame({t("state.column_value"): [_cell(row) for row in rows]}))
 
 
