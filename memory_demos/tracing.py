@@ -106,6 +106,15 @@ def to_prompt_message(message: BaseMessage, encoding_name: str) -> PromptMessage
     )
 
 
+def reply_tool_calls(message: Any) -> tuple[dict[str, Any], ...]:
+    """The tool calls a model's answer made, as plain data (name, args, id); none for a text answer."""
+    if not isinstance(message, AIMessage):
+        return ()
+    return tuple(
+        {"name": call["name"], "args": call["args"], "id": call.get("id")} for call in message.tool_calls
+    )
+
+
 def cut_reason(
     reason: str | None, source: str, prompt_tokens: int, completion_tokens: int, window: int | None
 ) -> str | None:
@@ -272,6 +281,7 @@ class CallCapture(BaseCallbackHandler):
             cut_by,
             prompt,
             reported_cached_tokens(response) if source == REPORTED_SOURCE else None,
+            reply_tool_calls(message),
         )
 
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
@@ -299,6 +309,7 @@ class CallCapture(BaseCallbackHandler):
         cut_by: str | None = None,
         prompt: tuple[PromptMessage, ...] | None = None,
         cached_tokens: int | None = None,
+        tool_calls: tuple[dict[str, Any], ...] = (),
     ) -> None:
         if prompt is None:
             prompt = tuple(to_prompt_message(m, self.encoding_name) for m in pending.messages)
@@ -318,6 +329,7 @@ class CallCapture(BaseCallbackHandler):
             tools=pending.tools,
             tool_tokens=count_tool_tokens(pending.tools, self.encoding_name),
             cached_tokens=cached_tokens,
+            reply_tool_calls=tool_calls,
         )
         with self._lock:
             self._calls.append(call)

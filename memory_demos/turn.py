@@ -61,6 +61,9 @@ class ModelCall:
     shared_prefix_tokens: int = 0
     cacheable_prompt_tokens: int = 0
     cached_tokens: int | None = None
+    # The tool calls the model answered with ({"name", "args", "id"}): a call that decides by tool (a
+    # memory manager, an agent's tool round) often has no text at all.
+    reply_tool_calls: tuple[dict[str, Any], ...] = ()
 
     @property
     def total_tokens(self) -> int:
@@ -91,6 +94,8 @@ class ModelCall:
         if with_text:
             data["prompt"] = [message.to_json() for message in self.messages]
             data["output"] = self.output
+            if self.reply_tool_calls:
+                data["tool_calls"] = [dict(call) for call in self.reply_tool_calls]
         return data
 
     @property

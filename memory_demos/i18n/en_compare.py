@@ -29,5 +29,6 @@ TEXTS: dict[str, str] = {
     "focus.prompt": "Prompt sent: {messages} {messages|message|messages}, {tokens} {tokens|token|tokens}",
     "focus.hidden_calls": "Hidden calls this turn: {n}",
     "focus.call_heading": "{purpose}: {prompt} prompt + {completion} completion tokens",
+    "focus.call_reply_tool_calls": "Its reply: no text, {n} tool {n|call|calls}",
     "focus.call_reply": "Its reply",
 }

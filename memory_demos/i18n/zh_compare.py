@@ -25,5 +25,6 @@ TEXTS: dict[str, str] = {
     "focus.prompt": "发送的提示：{messages} 条消息，{tokens} 个词元",
     "focus.hidden_calls": "本轮的隐藏调用：{n} 次",
     "focus.call_heading": "{purpose}：提示 {prompt} + 回复 {completion} 个词元",
+    "focus.call_reply_tool_calls": "它的回复：没有文字，{n} 个工具调用",
     "focus.call_reply": "它的回复",
 }

@@ -9,7 +9,9 @@ state. Plain data in (a ``PaneView`` and its turns), nothing run.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import streamlit as st
 
@@ -56,8 +58,19 @@ def _call_block(call: ModelCall) -> None:
         for message in call.messages:
             st.caption(t("prompt.message_heading", role=role_label(message.role), tokens=message.tokens))
             st.code(message.content or " ", language=None, wrap_lines=True)
-        st.caption(":material/reply: " + t("focus.call_reply"))
-        st.code(call.error or call.output or " ", language=None, wrap_lines=True)
+        if call.error is None and not call.output.strip() and call.reply_tool_calls:
+            # No text: the call answered by calling tools (a memory manager's writes, an agent's round).
+            calls = call.reply_tool_calls
+            st.caption(":material/build: " + t("focus.call_reply_tool_calls", n=len(calls)))
+            st.code("\n".join(tool_call_line(c) for c in calls), language=None, wrap_lines=True)
+        else:
+            st.caption(":material/reply: " + t("focus.call_reply"))
+            st.code(call.error or call.output or " ", language=None, wrap_lines=True)
+
+
+def tool_call_line(call: Mapping[str, Any]) -> str:
+    """A tool call as one line of text: its name and its arguments as JSON."""
+    return f"{call.get('name', '?')}({json.dumps(call.get('args', {}), ensure_ascii=False)})"
 
 
 def render_hidden_calls(turn: Turn) -> None:
