@@ -10,36 +10,32 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from memory_demos.bench.workshop_browser import CHAT_BOX, PANE_BOXES, REPLIES_DONE
+from tests.e2e import widgets
 from tests.e2e.conftest import LabServer
-from tests.e2e.widgets import close_focus, open_focus
+from tests.e2e.widgets import (
+    CHAT_BOX,
+    PANE_BOXES,
+    REPLIES_DONE,
+    REPLY_TIMEOUT_MS,
+    close_focus,
+    open_focus,
+    pane_count,
+    send,
+    settle,
+)
 
 pytestmark = pytest.mark.e2e
 
 # The element that scrolls the page (no bottom-pinned chat box, so no scroll-to-bottom container).
 SCROLLER = '[data-testid="stMain"]'
-REPLY_TIMEOUT_MS = 90_000
 
 
 def open_compare(browser: Any, server: LabServer, width: int = 1600, height: int = 1000) -> tuple[Any, Any]:
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    page.goto(f"{server.url}/compare")
-    page.get_by_test_id(CHAT_BOX).wait_for(timeout=60_000)
+    """Compare in a new context, once all of it is drawn."""
+    context, page = widgets.open_compare(browser, server.url, width=width, height=height)
     # The cost section comes after every pane: once it shows, the whole page has been drawn.
     page.get_by_text("Cost across panes").wait_for(timeout=60_000)
     return context, page
-
-
-def send(page: Any, text: str, expected_replies: int) -> None:
-    box = page.get_by_test_id(CHAT_BOX)
-    box.fill(text)
-    box.press("Enter")
-    page.wait_for_function(REPLIES_DONE, arg=[expected_replies], timeout=REPLY_TIMEOUT_MS)
-
-
-def pane_count(page: Any) -> int:
-    return page.locator(PANE_BOXES).count()
 
 
 def full_screenshot(page: Any, path: Path) -> None:
@@ -50,9 +46,9 @@ def full_screenshot(page: Any, path: Path) -> None:
         if height <= page.viewport_size["height"]:
             break
         page.set_viewport_size({"width": size["width"], "height": height + 40})
-        time.sleep(1.0)
+        settle(page)
     page.evaluate(f"() => document.querySelector('{SCROLLER}').scrollTo(0, 0)")
-    time.sleep(0.3)
+    settle(page)
     page.screenshot(path=str(path))
     page.set_viewport_size(size)
 
@@ -130,7 +126,7 @@ def test_injected_html_and_markdown_stay_text(browser: Any, lab_server: LabServe
         area.fill(payload)
         area.press("Control+Enter")
         page.get_by_test_id("stMetric").first.wait_for()
-        time.sleep(1.5)
+        time.sleep(1.5)  # the payload's chance to run, had it been rendered as HTML
         page.screenshot(path=str(artifacts / "e2e_tokens_payload.png"))
         assert not dialogs, f"a dialog opened: {dialogs}"
         assert page.evaluate("() => window.__pwned === undefined"), "an injected handler ran"

@@ -18,7 +18,8 @@ from memory_demos.i18n import CATALOGUE
 from memory_demos.panes import DEFAULT_PANE_PARAMS
 from memory_demos.ui.pane import RECENT_TURNS
 from tests.e2e.conftest import LabServer
-from tests.e2e.test_browser import REPLY_TIMEOUT_MS, SCROLLER, full_screenshot, pane_count, send
+from tests.e2e.test_browser import SCROLLER, full_screenshot
+from tests.e2e.widgets import REPLY_TIMEOUT_MS, pane_count, send, settle
 
 pytestmark = pytest.mark.e2e
 
@@ -65,17 +66,17 @@ def test_compare_shows_limits_cache_share_and_costs_with_and_without_caching(
         expect(page.get_by_text(broken, exact=False).first).to_be_visible()
         assert page.get_by_test_id("stException").count() == 0
         page.evaluate(f"() => document.querySelector('{SCROLLER}').scrollTo(0, 0)")
-        time.sleep(1.0)
+        settle(page)
         page.screenshot(path=str(artifacts / f"e2e_cache_compare_top_{language}.png"))
         cache_title.scroll_into_view_if_needed()
-        time.sleep(1.0)
+        settle(page)
         page.screenshot(path=str(artifacts / f"e2e_cache_compare_costs_{language}.png"))
         full_screenshot(page, artifacts / f"e2e_cache_compare_full_{language}.png")
         # Zoomed to the prompt, each gauge widens to its nearest limit: the dashed line and its name show.
         page.get_by_text(CATALOGUE[language]["compare.zoom"]).click()
-        time.sleep(2.0)
+        time.sleep(2.0)  # the click reruns the page; nothing to wait for but the redraw
         page.evaluate(f"() => document.querySelector('{SCROLLER}').scrollTo(0, 300)")
-        time.sleep(1.0)
+        settle(page)
         page.screenshot(path=str(artifacts / f"e2e_cache_compare_zoom_{language}.png"))
     finally:
         context.close()
@@ -99,7 +100,7 @@ def test_scorecard_and_failure_lab_price_the_cache(
         page.get_by_text(texts["scorecard.col.cost_cached"]).first.wait_for(state="attached", timeout=20_000)
         assert page.get_by_test_id("stException").count() == 0
         caption.scroll_into_view_if_needed()
-        time.sleep(1.5)
+        settle(page)
         page.screenshot(path=str(artifacts / f"e2e_cache_scorecard_{language}.png"))
 
         page.goto(f"{lab_server.url}/failure_lab?lang={language}")
@@ -109,7 +110,7 @@ def test_scorecard_and_failure_lab_price_the_cache(
         share.wait_for(timeout=60_000)
         assert page.get_by_test_id("stException").count() == 0
         share.scroll_into_view_if_needed()
-        time.sleep(1.0)
+        settle(page)
         page.screenshot(path=str(artifacts / f"e2e_cache_failure_lab_{language}.png"))
     finally:
         context.close()

@@ -5,16 +5,15 @@ the focus view with nothing cut off, a what-if that keeps the conversation. Scre
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from memory_demos.bench.workshop_browser import REPLIES_DONE
 from memory_demos.ui.pane import RECENT_TURNS
 from tests.e2e.conftest import LabServer
-from tests.e2e.test_browser import CHAT_BOX, PANE_BOXES, REPLY_TIMEOUT_MS
-from tests.e2e.widgets import open_focus
+from tests.e2e.widgets import PANE_BOXES, open_compare, open_focus, pane_count, send, set_pane_count, settle
 
 pytestmark = pytest.mark.e2e
 
@@ -29,6 +28,7 @@ MESSAGES = (
     "What is my dog called?",
     "Where does my sister live?",
 )
+SCROLL_SECONDS = 2.0
 NEWEST_CELLS = '[class*="st-key-ml_w_pane_"][class*="_newest"]'
 # Per pane: its last assistant message's box, the box of the scrolling area around it, and the viewport.
 NEWEST_REPLIES = """
@@ -64,40 +64,28 @@ CLIPPED = """
 
 
 def open_page(browser: Any, server: LabServer, language: str, panes: int) -> tuple[Any, Any]:
-    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
-    page = context.new_page()
-    page.goto(f"{server.url}/compare?lang={language}")
-    page.get_by_test_id(CHAT_BOX).wait_for(timeout=60_000)
-    page.locator(PANE_BOXES).first.wait_for(timeout=60_000)
+    context, page = open_compare(browser, server.url, language, WIDTH, HEIGHT)
     set_pane_count(page, panes)
     return context, page
 
 
-def set_pane_count(page: Any, panes: int) -> None:
-    boxes = page.locator(PANE_BOXES)
-    while (count := boxes.count()) != panes:
-        if count > panes:
-            page.locator('[class*="st-key-ml_w_pane_"][class*="_remove"] button').filter(
-                visible=True
-            ).last.click()
-        else:
-            page.locator('[class*="st-key-ml_w_add_pane"] button').filter(visible=True).first.click()
-        target = count - 1 if count > panes else count + 1
-        page.wait_for_function(
-            "([s, n]) => document.querySelectorAll(s).length === n", arg=[PANE_BOXES, target], timeout=60_000
-        )
-
-
 def send_and_wait(page: Any, text: str, number: int) -> None:
     """Send the ``number``-th message and wait until every pane's reply has streamed to its end."""
-    panes = page.locator(PANE_BOXES).count()
-    box = page.get_by_test_id(CHAT_BOX)
-    box.fill(text)
-    box.press("Enter")
     # Each pane draws its last RECENT_TURNS turns; earlier ones are folded away.
-    expected = panes * min(number, RECENT_TURNS)
-    page.wait_for_function(REPLIES_DONE, arg=[expected], timeout=REPLY_TIMEOUT_MS)
-    time.sleep(1.0)  # the last redraw (gauges, grid) settles
+    send(page, text, pane_count(page) * min(number, RECENT_TURNS))
+
+
+def holds_within(seconds: float, check: Callable[[], None]) -> None:
+    """Run ``check`` until it passes; once ``seconds`` are up, its failure is the test's."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            check()
+            return
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
 
 
 def assert_newest_replies_in_view(page: Any, panes: int, message: int) -> None:
@@ -137,7 +125,8 @@ def test_the_newest_reply_of_every_pane_is_in_view_after_each_message(
     try:
         for number, text in enumerate(MESSAGES[:messages], start=1):
             send_and_wait(page, text, number)
-            assert_newest_replies_in_view(page, panes, number)
+            # Each pane scrolls its newest reply into view once drawn: give it up to SCROLL_SECONDS.
+            holds_within(SCROLL_SECONDS, lambda n=number: assert_newest_replies_in_view(page, panes, n))
         page.screenshot(path=str(artifacts / f"e2e_compare_in_view_{language}_{panes}_panes.png"))
         assert page.get_by_test_id("stException").count() == 0
     finally:
@@ -150,11 +139,8 @@ def test_the_newest_reply_of_every_pane_is_in_view_after_each_message(
 def test_the_focus_view_shows_the_whole_prompt_its_bar_and_the_hidden_calls(
     browser: Any, lab_server: LabServer, artifacts: Path, language: str, width: int, height: int
 ) -> None:
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
+    context, page = open_compare(browser, lab_server.url, language, width, height)
     try:
-        page.goto(f"{lab_server.url}/compare?lang={language}")
-        page.get_by_test_id(CHAT_BOX).wait_for(timeout=60_000)
         for number, text in enumerate(MESSAGES[:6], start=1):
             send_and_wait(page, text, number)
         summarising = page.locator(PANE_BOXES).nth(2)  # create_agent + SummarizationMiddleware
@@ -166,7 +152,7 @@ def test_the_focus_view_shows_the_whole_prompt_its_bar_and_the_hidden_calls(
             assert text in texts
         assert "Messages to summarize" in texts  # the hidden call's own prompt ...
         assert "## SESSION INTENT" in texts  # ... and its reply, the summary
-        time.sleep(2.0)
+        settle(page)
         page.screenshot(path=str(artifacts / f"e2e_compare_focus_{language}_{width}.png"))
         clipped = page.evaluate(CLIPPED)
         assert not clipped, clipped
@@ -175,7 +161,7 @@ def test_the_focus_view_shows_the_whole_prompt_its_bar_and_the_hidden_calls(
             "() => { const d = document.querySelector('[role=dialog]');"
             " for (let n = d; n; n = n.parentElement) n.scrollTop = n.scrollHeight; }"
         )
-        time.sleep(2.0)
+        settle(page)
         page.screenshot(path=str(artifacts / f"e2e_compare_focus_{language}_{width}_end.png"))
         assert not page.evaluate(CLIPPED)
     finally:

@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from memory_demos.i18n import CATALOGUE
 from tests.e2e.conftest import LabServer
+from tests.e2e.widgets import settle
 
 pytestmark = pytest.mark.e2e
 
@@ -65,7 +66,7 @@ def test_a_dead_server_scorecard_names_the_failure_within_15_seconds(
         assert page.get_by_test_id("stException").count() == 0
         for width, height in VIEWPORTS:
             page.set_viewport_size({"width": width, "height": height})
-            time.sleep(1.0)
+            settle(page)
             page.screenshot(path=str(artifacts / f"e2e_scorecard_dead_server_{language}_{width}.png"))
     finally:
         context.close()

@@ -5,18 +5,15 @@ trail, in English and Chinese. Screenshots in tests/artifacts.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from memory_demos.bench.workshop_browser import CHAT_BOX, PANE_BOXES, REPLIES_DONE
+from memory_demos.bench.workshop_browser import PANE_BOXES
 from memory_demos.i18n import t
-from memory_demos.strategies.registry import get_info
 from tests.e2e.conftest import LabServer
-from tests.e2e.test_browser import REPLY_TIMEOUT_MS
-from tests.e2e.widgets import choose_option, close_focus, open_focus
+from tests.e2e.widgets import close_focus, only_these_panes, open_compare, open_focus, send, settle
 
 pytestmark = pytest.mark.e2e
 
@@ -39,49 +36,15 @@ MESSAGES = {
 ANSWERS = {"en": ("Lisbon", "nurse"), "zh": ("上海", "护士")}
 
 
-def only_these_panes(page: Any, language: str) -> None:
-    """Add a pane for each LangMem strategy, then remove the panes Compare started with."""
-    started_with = page.locator(PANE_BOXES).count()
-    for number, strategy_id in enumerate(STRATEGY_IDS, start=1):
-        info = get_info(strategy_id)
-        label = f"{t('kind.' + info.kind, language)} · {info.title_in(language)}"
-        choose_option(page, page.locator('[class*="st-key-ml_w_add_strategy"]'), label)
-        page.locator('[class*="st-key-ml_w_add_pane"] button').filter(visible=True).first.click()
-        page.wait_for_function(
-            "([s, n]) => document.querySelectorAll(s).length === n",
-            arg=[PANE_BOXES, started_with + number],
-            timeout=60_000,
-        )
-    for remaining in range(started_with + len(STRATEGY_IDS) - 1, len(STRATEGY_IDS) - 1, -1):
-        page.locator('[class*="st-key-ml_w_pane_"][class*="_remove"] button').filter(
-            visible=True
-        ).first.click()
-        page.wait_for_function(
-            "([s, n]) => document.querySelectorAll(s).length === n",
-            arg=[PANE_BOXES, remaining],
-            timeout=60_000,
-        )
-
-
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_langmem_panes_answer_and_show_their_audit_trail(
     browser: Any, lab_server: LabServer, artifacts: Path, language: str
 ) -> None:
-    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
-    page = context.new_page()
+    context, page = open_compare(browser, lab_server.url, language, WIDTH, HEIGHT)
     try:
-        page.goto(f"{lab_server.url}/compare?lang={language}")
-        page.get_by_test_id(CHAT_BOX).wait_for(timeout=60_000)
-        page.locator(PANE_BOXES).first.wait_for(timeout=60_000)
-        only_these_panes(page, language)
+        only_these_panes(page, STRATEGY_IDS, language)
         for number, text in enumerate(MESSAGES[language], start=1):
-            box = page.get_by_test_id(CHAT_BOX)
-            box.fill(text)
-            box.press("Enter")
-            page.wait_for_function(
-                REPLIES_DONE, arg=[len(STRATEGY_IDS) * min(number, 3)], timeout=REPLY_TIMEOUT_MS
-            )
-            time.sleep(1.0)
+            send(page, text, len(STRATEGY_IDS) * min(number, 3))
         page.screenshot(path=str(artifacts / f"langmem_compare_{language}.png"))
         panes = page.locator(PANE_BOXES)
         for index, strategy_id in enumerate(STRATEGY_IDS):
@@ -90,7 +53,7 @@ def test_langmem_panes_answer_and_show_their_audit_trail(
             dialog = open_focus(page, panes.nth(index))
             trail = dialog.get_by_text(t("state.key.audit_trail", language), exact=False).first
             trail.scroll_into_view_if_needed(timeout=30_000)
-            time.sleep(1.0)
+            settle(page)
             page.screenshot(path=str(artifacts / f"langmem_state_{strategy_id}_{language}.png"))
             via = "tool:manage_memory" if strategy_id == "memory_tools" else "manager"
             assert dialog.get_by_text(via, exact=True).count() >= 2, strategy_id

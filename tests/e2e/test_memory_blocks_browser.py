@@ -5,7 +5,6 @@ Screenshots in tests/artifacts.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +14,7 @@ from memory_demos.i18n import CATALOGUE
 from memory_demos.strategies.registry import get_info
 from memory_demos.ui.pane import RECENT_TURNS
 from tests.e2e.conftest import LabServer
-from tests.e2e.test_browser import CHAT_BOX, PANE_BOXES, send
-from tests.e2e.widgets import choose_option, open_focus
+from tests.e2e.widgets import PANE_BOXES, add_pane, open_compare, open_focus, pane_count, send, settle
 
 pytestmark = pytest.mark.e2e
 
@@ -28,36 +26,21 @@ MESSAGES = {
 NOTES = {"en": "The human lives in Lisbon.", "zh": "用户住在上海。"}
 
 
-def strategy_label(language: str) -> str:
-    info = get_info("memory_blocks")
-    return f"{CATALOGUE[language]['kind.' + info.kind]} · {info.title_in(language)}"
-
-
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_the_blocks_their_fill_and_the_audit_trail_show_in_the_focus_view(
     browser: Any, lab_server: LabServer, artifacts: Path, language: str
 ) -> None:
     texts = CATALOGUE[language]
-    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
-    page = context.new_page()
+    context, page = open_compare(browser, lab_server.url, language, WIDTH, HEIGHT)
     try:
-        page.goto(f"{lab_server.url}/compare?lang={language}")
-        page.get_by_test_id(CHAT_BOX).wait_for(timeout=60_000)
-        page.locator(PANE_BOXES).first.wait_for(timeout=60_000)
-        panes = page.locator(PANE_BOXES).count() + 1
-        box = page.get_by_test_id("stSelectbox").filter(has_text=texts["compare.add_strategy"])
-        choose_option(page, box, strategy_label(language))
-        page.locator('[class*="st-key-ml_w_add_pane"] button').filter(visible=True).first.click()
-        page.wait_for_function(
-            "([s, n]) => document.querySelectorAll(s).length === n", arg=[PANE_BOXES, panes], timeout=60_000
-        )
+        panes = pane_count(page) + 1
+        add_pane(page, "memory_blocks", language)
         for number, text in enumerate(MESSAGES[language], start=1):
             send(page, text, panes * min(number, RECENT_TURNS))
-        time.sleep(1.0)
         assert page.get_by_test_id("stException").count() == 0
         pane = page.locator(PANE_BOXES).filter(has_text=get_info("memory_blocks").title_in(language))
         pane.first.scroll_into_view_if_needed()
-        time.sleep(0.5)
+        settle(page)
         page.screenshot(path=str(artifacts / f"e2e_memory_blocks_compare_{language}.png"))
         dialog = open_focus(page, pane.first, waits_for=texts["state.key.audit_trail"])
         for label in ("state.key.blocks", "state.key.audit_trail"):
@@ -65,7 +48,7 @@ def test_the_blocks_their_fill_and_the_audit_trail_show_in_the_focus_view(
         dialog.get_by_text(NOTES[language]).first.wait_for(timeout=30_000)
         dialog.get_by_text("tool:memory_append").first.wait_for(state="attached", timeout=30_000)
         dialog.get_by_text(texts["state.key.blocks"]).first.scroll_into_view_if_needed()
-        time.sleep(1.0)
+        settle(page)
         page.screenshot(path=str(artifacts / f"e2e_memory_blocks_focus_{language}.png"))
     finally:
         context.close()
@@ -87,7 +70,7 @@ def test_the_full_block_demo_shows_its_verdict(
         assert page.get_by_test_id("stException").count() == 0
         page.get_by_text(texts["failure.verdict.loss_said"]).first.wait_for(timeout=30_000)
         dropped.scroll_into_view_if_needed()
-        time.sleep(1.0)
+        settle(page)
         page.screenshot(path=str(artifacts / f"e2e_memory_blocks_failure_lab_{language}.png"))
     finally:
         context.close()

@@ -18,8 +18,7 @@ import pytest
 
 from memory_demos.bench.server import lab_server
 from tests.e2e.conftest import LabServer
-from tests.e2e.test_browser import CHAT_BOX, PANE_BOXES, send
-from tests.e2e.widgets import choose_option, close_focus, open_focus
+from tests.e2e.widgets import CHAT_BOX, PANE_BOXES, choose_option, close_focus, open_focus, send, settle
 from tests.services import redis_url  # noqa: F401 - a pytest fixture
 
 pytestmark = [pytest.mark.e2e, pytest.mark.services]
@@ -91,7 +90,7 @@ def test_a_note_leaves_the_prompt_after_its_ttl(
         caption = state.get_by_text("TTL read from Redis when this turn ended").first
         caption.wait_for(timeout=30_000)
         caption.scroll_into_view_if_needed()
-        time.sleep(1.0)  # let the table paint before the screenshot
+        settle(page)  # the table painted before the screenshot
         page.screenshot(path=str(artifacts / "e2e_redis_note_within_ttl.png"))
         close_focus(page)
 

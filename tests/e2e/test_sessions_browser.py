@@ -5,7 +5,6 @@ workshop attendees never see each other's long-term memory, while one attendee's
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,10 +14,17 @@ import pytest
 from memory_demos.bench.server import lab_server
 from memory_demos.i18n import t
 from tests.e2e.conftest import LabServer
-from tests.e2e.test_browser import CHAT_BOX, PANE_BOXES, REPLIES_DONE, REPLY_TIMEOUT_MS
-from tests.e2e.test_compare_layout import set_pane_count
 from tests.e2e.test_workshop_attacks import ACCESS_CODE, HOST_CODE
-from tests.e2e.widgets import choose_option, close_focus, open_focus
+from tests.e2e.widgets import (
+    CHAT_BOX,
+    PANE_BOXES,
+    close_focus,
+    only_these_panes,
+    open_compare,
+    open_focus,
+    send,
+    set_pane_count,
+)
 from tests.services import postgres_url  # noqa: F401 - a pytest fixture
 
 pytestmark = pytest.mark.e2e
@@ -30,46 +36,11 @@ NAME = {"en": "Mara", "zh": "小明"}
 REFUSAL = {"en": "can't answer", "zh": "回答不了"}
 
 
-def replies_done(page: Any, n: int) -> None:
-    page.wait_for_function(REPLIES_DONE, arg=[n], timeout=REPLY_TIMEOUT_MS)
-    time.sleep(1.0)  # the last redraw (gauges, captions) settles
-
-
-def send(page: Any, text: str, replies: int) -> None:
-    box = page.get_by_test_id(CHAT_BOX)
-    box.fill(text)
-    box.press("Enter")
-    replies_done(page, replies)
-
-
-def add_pane(page: Any, language: str, strategy_id: str, title: str) -> None:
-    label = f"{t('kind.modern', language)} · {title}"
-    selectbox = page.locator('[class*="st-key-ml_w_add_strategy"]').get_by_test_id("stSelectbox")
-    choose_option(page, selectbox, label)
-    page.locator('[class*="st-key-ml_w_add_pane"] button').first.click()
-    page.locator(PANE_BOXES).filter(has_text=title).first.wait_for(timeout=60_000)
-
-
 def long_term_and_agent(page: Any, language: str) -> tuple[Any, Any]:
     """Two panes: long_term and agent (the default panes removed down to them)."""
-    from memory_demos.strategies.registry import get_info
-
     set_pane_count(page, 2)
-    titles = {sid: get_info(sid).title_in(language) for sid in ("long_term", "agent")}
-    for strategy_id, title in titles.items():
-        add_pane(page, language, strategy_id, title)
-    while page.locator(PANE_BOXES).count() > 2:  # the two default panes left go, first first
-        count = page.locator(PANE_BOXES).count()
-        page.locator('[class*="st-key-ml_w_pane_"][class*="_remove"] button').filter(
-            visible=True
-        ).first.click()
-        page.wait_for_function(
-            "([s, n]) => document.querySelectorAll(s).length === n",
-            arg=[PANE_BOXES, count - 1],
-            timeout=60_000,
-        )
-    boxes = page.locator(PANE_BOXES)
-    return boxes.filter(has_text=titles["long_term"]), boxes.filter(has_text=titles["agent"])
+    long_term, agent = only_these_panes(page, ("long_term", "agent"), language)
+    return long_term, agent
 
 
 def last_reply(pane: Any) -> str:
@@ -83,12 +54,8 @@ def last_reply(pane: Any) -> str:
 def test_after_a_new_conversation_the_store_answers_and_the_thread_refuses(
     browser: Any, lab_server: LabServer, artifacts: Path, language: str
 ) -> None:
-    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
-    page = context.new_page()
+    context, page = open_compare(browser, lab_server.url, language, WIDTH, HEIGHT)
     try:
-        page.goto(f"{lab_server.url}/compare?lang={language}")
-        page.get_by_test_id(CHAT_BOX).wait_for(timeout=60_000)
-        page.locator(PANE_BOXES).first.wait_for(timeout=60_000)
         long_term, agent = long_term_and_agent(page, language)
         send(page, NAME_MESSAGE[language], 2)
         page.get_by_role("button", name=t("compare.new_conversation", language)).click()

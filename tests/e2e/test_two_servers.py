@@ -18,8 +18,7 @@ import pytest
 from memory_demos.bench.server import lab_server
 from memory_demos.providers.offline_model import dont_know
 from tests.e2e.conftest import LabServer
-from tests.e2e.test_browser import CHAT_BOX, PANE_BOXES, REPLIES_DONE, REPLY_TIMEOUT_MS, send
-from tests.e2e.widgets import choose_option
+from tests.e2e.widgets import CHAT_BOX, PANE_BOXES, REPLIES_DONE, REPLY_TIMEOUT_MS, choose_option, send
 from tests.services import postgres_url  # noqa: F401 - a pytest fixture
 
 pytestmark = [pytest.mark.e2e, pytest.mark.services]

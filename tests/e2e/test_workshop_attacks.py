@@ -24,7 +24,7 @@ import pytest
 
 from memory_demos.bench.server import lab_server
 from tests.e2e.conftest import LabServer
-from tests.e2e.test_browser import CHAT_BOX, REPLIES_DONE, REPLY_TIMEOUT_MS
+from tests.e2e.widgets import CHAT_BOX, REPLIES_DONE, REPLY_TIMEOUT_MS, settle
 from tests.streamlit_ws import RawClient, text_value, trigger
 from tests.test_workshop_hardening import Listener
 
@@ -187,7 +187,7 @@ def instructor_metrics(page: Any) -> dict[str, int]:
     while last_update(page) == seen:
         assert time.monotonic() < deadline, "the Instructor view did not redraw itself within 30 s"
         time.sleep(0.5)
-    time.sleep(1.0)  # the caption is drawn first: let the rest of the redraw land
+    settle(page)  # the caption is drawn first: let the rest of the redraw land
     page.get_by_test_id("stMetric").first.wait_for(timeout=30_000)
     values = {}
     for metric in page.get_by_test_id("stMetric").all():

@@ -5,7 +5,6 @@ English and Chinese, are saved as artifacts."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,8 +14,8 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 
 from memory_demos.i18n import CATALOGUE
 from tests.e2e.conftest import LabServer
-from tests.e2e.test_browser import CHAT_BOX, REPLIES_DONE, REPLY_TIMEOUT_MS
 from tests.e2e.test_workshop_attacks import ACCESS_CODE, HOST_CODE, instructor_metrics, workshop_server
+from tests.e2e.widgets import CHAT_BOX, REPLIES_DONE, REPLY_TIMEOUT_MS, settle
 
 pytestmark = pytest.mark.e2e
 
@@ -60,7 +59,7 @@ def test_a_refused_message_is_warned_about_right_above_the_chat_box(
         box.press("Enter")
         warning = page.get_by_test_id("stAlert").filter(has_text=wording)
         warning.wait_for(timeout=30_000)
-        time.sleep(0.5)
+        settle(page)
         page.screenshot(path=str(artifacts / f"e2e_workshop_refused_{language}_{width}.png"))
         shown, typed = warning.bounding_box(), box.bounding_box()
         assert shown and typed
@@ -142,7 +141,7 @@ def test_the_instructor_view_redraws_its_counts_by_itself_without_rerunning_the_
             view.goto(f"{room.url}/?lang={language}")
             at_gate(view, HOST_CODE)
             view.get_by_test_id("stMetric").first.wait_for(timeout=60_000)
-            time.sleep(1.0)
+            settle(view)
             for metric in view.get_by_test_id("stMetric").all()[:6]:  # the room's counts: first screen
                 shown = metric.bounding_box()
                 assert shown and in_viewport(shown, width, height), shown

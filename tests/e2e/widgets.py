@@ -1,10 +1,29 @@
-"""Widget moves the browser tests share."""
+"""Widget moves the browser tests share: open Compare, add and remove panes, send a message, wait for the
+app to settle, open and close a pane's focus view."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from playwright.sync_api import expect
+
+from memory_demos.bench.workshop_browser import CHAT_BOX, PANE_BOXES, REMOVE_BUTTONS, REPLIES_DONE
+from memory_demos.i18n import t
+from memory_demos.strategies.registry import get_info
+
+REPLY_TIMEOUT_MS = 90_000
+ADD_STRATEGY = '[class*="st-key-ml_w_add_strategy"]'
+ADD_PANE_BUTTON = '[class*="st-key-ml_w_add_pane"] button'
+PANES_ARE = "([s, n]) => document.querySelectorAll(s).length === n"
+# True once the script run (and any fragment run) is over and two frames have been painted since.
+SETTLED = """
+() => new Promise((resolve) => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.dataset.testScriptState !== 'notRunning') return resolve(false);
+  requestAnimationFrame(() => requestAnimationFrame(
+    () => resolve(app.dataset.testScriptState === 'notRunning')));
+})
+"""
 
 
 def choose_option(page: Any, selectbox: Any, label: str) -> None:
@@ -18,6 +37,84 @@ def choose_option(page: Any, selectbox: Any, label: str) -> None:
     page.keyboard.type(label)
     page.get_by_role("option", name=label, exact=True).click()
     expect(selectbox.locator("input")).to_have_value(label, timeout=30_000)
+
+
+def settle(page: Any, timeout_ms: int = 30_000) -> None:
+    """Wait until the app has finished its run and painted it (instead of sleeping for a redraw)."""
+    page.wait_for_function(SETTLED, timeout=timeout_ms)
+
+
+def open_compare(
+    browser: Any, url: str, language: str | None = None, width: int = 1440, height: int = 900
+) -> tuple[Any, Any]:
+    """A new browser context on Compare (in ``language`` when given); returns (context, page) once the
+    chat box and the first pane show."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(f"{url}/compare" + (f"?lang={language}" if language else ""))
+    page.get_by_test_id(CHAT_BOX).wait_for(timeout=60_000)
+    page.locator(PANE_BOXES).first.wait_for(timeout=60_000)
+    return context, page
+
+
+def pane_count(page: Any) -> int:
+    return page.locator(PANE_BOXES).count()
+
+
+def wait_for_panes(page: Any, panes: int) -> None:
+    page.wait_for_function(PANES_ARE, arg=[PANE_BOXES, panes], timeout=60_000)
+
+
+def strategy_label(strategy_id: str, language: str) -> str:
+    """The text Compare's "Strategy to add" box shows for a strategy: its kind, then its title."""
+    info = get_info(strategy_id)
+    return f"{t('kind.' + info.kind, language)} · {info.title_in(language)}"
+
+
+def add_pane(page: Any, strategy_id: str, language: str = "en") -> Any:
+    """Add a pane for ``strategy_id`` with Compare's own controls; returns that pane once it shows."""
+    panes = pane_count(page)
+    selectbox = page.locator(ADD_STRATEGY).get_by_test_id("stSelectbox")
+    choose_option(page, selectbox, strategy_label(strategy_id, language))
+    page.locator(ADD_PANE_BUTTON).filter(visible=True).first.click()
+    wait_for_panes(page, panes + 1)
+    return page.locator(PANE_BOXES).filter(has_text=get_info(strategy_id).title_in(language)).last
+
+
+def remove_first_panes(page: Any, keep: int) -> None:
+    """Remove panes from the left with their remove buttons until ``keep`` are left."""
+    while (count := pane_count(page)) > keep:
+        page.locator(REMOVE_BUTTONS).filter(visible=True).first.click()
+        wait_for_panes(page, count - 1)
+
+
+def set_pane_count(page: Any, panes: int) -> None:
+    """Add default panes, or remove the last ones, until ``panes`` show."""
+    while (count := pane_count(page)) != panes:
+        if count > panes:
+            page.locator(REMOVE_BUTTONS).filter(visible=True).last.click()
+        else:
+            page.locator(ADD_PANE_BUTTON).filter(visible=True).first.click()
+        wait_for_panes(page, count - 1 if count > panes else count + 1)
+
+
+def only_these_panes(page: Any, strategy_ids: tuple[str, ...], language: str = "en") -> list[Any]:
+    """A pane for each strategy, in order, and none of the panes Compare started with; returns them."""
+    for strategy_id in strategy_ids:
+        add_pane(page, strategy_id, language)
+    remove_first_panes(page, len(strategy_ids))
+    boxes = page.locator(PANE_BOXES)
+    return [boxes.filter(has_text=get_info(sid).title_in(language)) for sid in strategy_ids]
+
+
+def send(page: Any, text: str, expected_replies: int) -> None:
+    """Type ``text`` into the chat box, send it, and wait until ``expected_replies`` replies have streamed
+    to their end and the app has settled."""
+    box = page.get_by_test_id(CHAT_BOX)
+    box.fill(text)
+    box.press("Enter")
+    page.wait_for_function(REPLIES_DONE, arg=[expected_replies], timeout=REPLY_TIMEOUT_MS)
+    settle(page)
 
 
 def open_focus(page: Any, pane: Any, waits_for: str | None = None) -> Any:
