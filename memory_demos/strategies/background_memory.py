@@ -43,20 +43,16 @@ from memory_demos.strategies.base import (
     TokenListener,
 )
 from memory_demos.strategies.memory_tools import build_window_middleware
-from memory_demos.strategies.shared.checkpointed_graph import (
-    CheckpointedGraphStrategy,
-    open_postgres_saver,
-    open_sqlite_saver,
-)
 from memory_demos.strategies.shared.classic import messages_as_json
 from memory_demos.strategies.shared.embedding_param import EMBEDDINGS_PARAM
+from memory_demos.strategies.shared.langmem_agent import LangMemStoreStrategy
 from memory_demos.strategies.shared.langmem_store import (
     STORE_PARAM,
     MemoryStore,
     memory_content,
     store_diff,
 )
-from memory_demos.strategies.shared.memory_audit import AUDIT_KEY, MemoryWrite, audit_state
+from memory_demos.strategies.shared.memory_audit import AUDIT_KEY, audit_state
 from memory_demos.strategies.shared.paging import paged
 
 if TYPE_CHECKING:
@@ -181,50 +177,37 @@ class ManagerRun:
         return data
 
 
-class BackgroundMemoryStrategy(CheckpointedGraphStrategy):
+class BackgroundMemoryStrategy(LangMemStoreStrategy):
     """``create_agent`` over a short window and the store; ``ReflectionExecutor`` forms the memories."""
 
     info = INFO
+    memory_fields = ("content.content",)  # the manager stores {"kind": ..., "content": {"content": ...}}
 
     def __init__(
         self, context: StrategyContext | None = None, params: Mapping[str, Any] | None = None
     ) -> None:
-        self.writes: list[MemoryWrite] = []
         self.runs: list[ManagerRun] = []
         self._hits: list[dict[str, Any]] = []
         self._unprocessed: list[tuple[int, list[BaseMessage]]] = []  # (turn, its exchange), oldest first
         self._between_turns: list[Any] = []  # clock=seconds: calls a run made while no turn was running
         self._lock = threading.Lock()
-        self.memories: MemoryStore | None = None
         self.executor: Any = None
         super().__init__(context, params)
-
-    def _open_checkpointer(self) -> BaseCheckpointSaver:
-        if self.params["store"] == "sqlite":
-            return open_sqlite_saver(self.context.folder())
-        if self.params["store"] == "postgres":
-            return open_postgres_saver(self.context.storage, "background_memory.store=postgres")
-        return super()._open_checkpointer()
 
     def _build_graph(self, checkpointer: BaseCheckpointSaver) -> Any:
         from langchain.agents import create_agent
         from langmem import ReflectionExecutor, create_memory_store_manager
 
-        self.memories = MemoryStore(
-            self,
-            self.embeddings(),
-            ["content.content"],
-            "background_memory.store=postgres",
-        )
+        memories = self._open_memories()
         self.manager = create_memory_store_manager(
             self.make_model(MANAGE_MEMORIES),
-            namespace=self.memories.namespace,
-            store=self.memories.store,
+            namespace=memories.namespace,
+            store=memories.store,
             enable_deletes=True,  # LangMem leaves deletes off by default; a retraction should remove
         )
-        self.executor = ReflectionExecutor(self.manager, store=self.memories.store)
+        self.executor = ReflectionExecutor(self.manager, store=memories.store)
         middleware = [
-            build_memory_middleware(self.memories, self.params["k"], self.system_prompt, self._record_hits),
+            build_memory_middleware(memories, self.params["k"], self.system_prompt, self._record_hits),
             build_window_middleware(self.params["recent_turns"]),
         ]
         return create_agent(
@@ -233,15 +216,11 @@ class BackgroundMemoryStrategy(CheckpointedGraphStrategy):
             system_prompt=self.system_prompt,
             middleware=middleware,
             checkpointer=checkpointer,
-            store=self.memories.store,
+            store=memories.store,
         )
 
     def _record_hits(self, hits: list[dict[str, Any]]) -> None:
         self._hits = hits
-
-    @property
-    def where(self) -> str:
-        return "/".join(self.memories.namespace) if self.memories else ""
 
     # -- the turn ---------------------------------------------------------------------------
     def _respond(self, user_text: str) -> str:
@@ -408,26 +387,17 @@ class BackgroundMemoryStrategy(CheckpointedGraphStrategy):
         self._unprocessed = []
         self.writes.clear()
 
-    def forget_user(self) -> None:
-        """Delete the user's memories, in every conversation of theirs."""
-        if self.memories is not None:
-            self.memories.clear()
-
     def close(self) -> None:
-        super().close()
         if self.executor is not None:
             # Its worker is not a daemon thread: stop it, or the process waits for it at exit.
             self.executor.shutdown(wait=False, cancel_futures=True)
             self.executor = None
-        if self.memories is not None:
-            self.memories.close()
+        super().close()
 
     def snapshot(self) -> dict[str, Any]:
         assert self.memories is not None
         return {
-            "store": self.params["store"],
-            "embedding_model": self.embedding_model(),
-            "namespace": list(self.memories.namespace),
+            **self.store_state(),
             "clock": self.params["clock"],
             "delay": self.params["delay"],
             **paged("memories", self.memories.rows()),

@@ -26,15 +26,11 @@ from memory_demos.strategies.base import (
     Threshold,
     TokenListener,
 )
-from memory_demos.strategies.shared.checkpointed_graph import (
-    CheckpointedGraphStrategy,
-    open_postgres_saver,
-    open_sqlite_saver,
-)
 from memory_demos.strategies.shared.classic import messages_as_json
 from memory_demos.strategies.shared.embedding_param import EMBEDDINGS_PARAM
-from memory_demos.strategies.shared.langmem_store import STORE_PARAM, MemoryStore, store_diff
-from memory_demos.strategies.shared.memory_audit import AUDIT_KEY, MemoryWrite, audit_rows, audit_state
+from memory_demos.strategies.shared.langmem_agent import LangMemStoreStrategy
+from memory_demos.strategies.shared.langmem_store import STORE_PARAM, store_diff
+from memory_demos.strategies.shared.memory_audit import AUDIT_KEY, audit_rows, audit_state
 from memory_demos.strategies.shared.paging import paged
 from memory_demos.strategies.turn_trim import split_turns
 
@@ -141,7 +137,7 @@ def tool_write_calls(messages: list[BaseMessage], save_tool: str = MANAGE_TOOL) 
     return rounds
 
 
-class MemoryToolsStrategy(CheckpointedGraphStrategy):
+class MemoryToolsStrategy(LangMemStoreStrategy):
     """``create_agent(model, [manage_memory, search_memory], store=InMemoryStore(index=…))``."""
 
     info = INFO
@@ -151,25 +147,16 @@ class MemoryToolsStrategy(CheckpointedGraphStrategy):
     def __init__(
         self, context: StrategyContext | None = None, params: Mapping[str, Any] | None = None
     ) -> None:
-        self.writes: list[MemoryWrite] = []
         self._turn_rounds: dict[str, int] = {}
         self._searches: list[str] = []
-        self.memories: MemoryStore | None = None
         super().__init__(context, params)
-
-    def _open_checkpointer(self) -> BaseCheckpointSaver:
-        if self.params["store"] == "sqlite":
-            return open_sqlite_saver(self.context.folder())
-        if self.params["store"] == "postgres":
-            return open_postgres_saver(self.context.storage, "memory_tools.store=postgres")
-        return super()._open_checkpointer()
 
     def _build_graph(self, checkpointer: BaseCheckpointSaver) -> Any:
         from langchain.agents import create_agent
         from langmem import create_manage_memory_tool, create_search_memory_tool
 
-        self.memories = MemoryStore(self, self.embeddings(), ["content"], "memory_tools.store=postgres")
-        namespace = self.memories.namespace
+        memories = self._open_memories()
+        namespace = memories.namespace
         tools = [
             create_manage_memory_tool(namespace=namespace, name=self.save_tool_name),
             create_search_memory_tool(namespace=namespace),
@@ -180,12 +167,8 @@ class MemoryToolsStrategy(CheckpointedGraphStrategy):
             system_prompt=self.system_prompt,
             middleware=[build_window_middleware(self.params["recent_turns"])],
             checkpointer=checkpointer,
-            store=self.memories.store,
+            store=memories.store,
         )
-
-    @property
-    def where(self) -> str:
-        return "/".join(self.memories.namespace) if self.memories else ""
 
     def _respond(self, user_text: str) -> str:
         assert self.memories is not None
@@ -250,23 +233,11 @@ class MemoryToolsStrategy(CheckpointedGraphStrategy):
         self.writes.clear()
         self._turn_rounds, self._searches = {}, []
 
-    def forget_user(self) -> None:
-        """Delete the user's memories, in every conversation of theirs."""
-        if self.memories is not None:
-            self.memories.clear()
-
-    def close(self) -> None:
-        super().close()
-        if self.memories is not None:
-            self.memories.close()
-
     def snapshot(self) -> dict[str, Any]:
         assert self.memories is not None
         number = len(self.turns) + 1  # the turn being answered when a snapshot is taken in send()
         return {
-            "store": self.params["store"],
-            "embedding_model": self.embedding_model(),
-            "namespace": list(self.memories.namespace),
+            **self.store_state(),
             "index": {"dims": self.memories.dims, "fields": self.memories.fields},
             **paged("memories", self.memories.rows()),
             "writes_this_turn": audit_rows([w for w in self.writes if w.turn == number]),
