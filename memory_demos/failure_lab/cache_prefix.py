@@ -20,6 +20,7 @@ from memory_demos.failure_lab.common import (
     Demo,
     DemoResult,
     VerdictRow,
+    answer_row,
     demo_result,
     offline_model,
 )
@@ -147,9 +148,7 @@ def verdict(result: DemoResult) -> tuple[VerdictRow, ...]:
         return f"~${run['cost_usd']:.6f} → ~${run['cost_with_cache_usd']:.6f} ({run['price_model']})"
 
     return (
-        VerdictRow(
-            "failure.verdict.answer", naive["answer"], fixed["answer"], (("question", naive["question"]),)
-        ),
+        answer_row(naive, fixed),
         VerdictRow(
             "failure.verdict.cacheable_share",
             f"{naive['cacheable_share']:.0%}",

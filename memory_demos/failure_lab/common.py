@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from memory_demos.defaults import DEFAULT_SYSTEM_PROMPT as SYSTEM_PROMPT
 from memory_demos.i18n import Message
 from memory_demos.providers.chat_models import CallGate, gated_callbacks
 from memory_demos.tracing import CallCapture
-from memory_demos.turn import ModelCall
+from memory_demos.turn import ModelCall, Turn
+
+if TYPE_CHECKING:
+    from memory_demos.strategies.base import Strategy, StrategyContext
 
 __all__ = [
     "ENCODING",
@@ -20,9 +23,12 @@ __all__ = [
     "DemoResult",
     "Verdict",
     "VerdictRow",
+    "answer_row",
     "calls_by_purpose",
+    "demo_context",
     "demo_result",
     "offline_model",
+    "tell_then_ask",
 ]
 
 ENCODING = "o200k_base"
@@ -53,6 +59,16 @@ class VerdictRow:
 
 
 Verdict = Callable[[DemoResult], tuple[VerdictRow, ...]]
+
+
+def answer_row(naive: dict[str, Any], fixed: dict[str, Any]) -> VerdictRow:
+    """The verdict's last word in most demos: each set-up's answer to the question both runs asked."""
+    return VerdictRow(
+        "failure.verdict.answer",
+        naive["answer"],
+        fixed["answer"],
+        label_args=(("question", naive["question"]),),
+    )
 
 
 @dataclass(frozen=True)
@@ -104,3 +120,23 @@ def demo_result(
         explanation=Message(demo.explanation_key).in_language(language),
         fix=Message(demo.fix_key).in_language(language),
     )
+
+
+def tell_then_ask(strategy: Strategy, statements: Iterable[str], question: str) -> tuple[list[Turn], Turn]:
+    """Send ``statements`` one message each, then ``question``, and close the strategy: the turns told and
+    the turn asked (a demo reads what memory kept from the last)."""
+    try:
+        told = [strategy.send(text) for text in statements]
+        asked = strategy.send(question)
+    finally:
+        strategy.close()
+    return told, asked
+
+
+def demo_context(gate: CallGate | None, language: str, **fields: Any) -> StrategyContext:
+    """The context a demo builds its strategies in: the offline model behind ``gate``, the conversation's
+    ``language``, and any other ``StrategyContext`` fields (a user, a data folder)."""
+    from memory_demos.providers.chat_models import ProviderConfig
+    from memory_demos.strategies.base import StrategyContext
+
+    return StrategyContext(provider=ProviderConfig(gate=gate), language=language, **fields)

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from memory_demos.failure_lab.common import CallGate, Demo, DemoResult, VerdictRow, demo_result
+from memory_demos.failure_lab.common import (
+    CallGate,
+    Demo,
+    DemoResult,
+    VerdictRow,
+    answer_row,
+    demo_context,
+    demo_result,
+    tell_then_ask,
+)
 from memory_demos.prompts import block_tool_answer
-from memory_demos.providers.chat_models import ProviderConfig
-from memory_demos.strategies.base import StrategyContext
 from memory_demos.strategies.memory_blocks import MemoryBlocksStrategy
 from memory_demos.strategies.registry import build_strategy
 from memory_demos.turn import Turn
@@ -26,14 +33,9 @@ CONVERSATIONS = {
 
 def _run(language: str, on_full: str, gate: CallGate | None) -> dict[str, Any]:
     statements, question, limit = CONVERSATIONS.get(language, CONVERSATIONS["en"])
-    context = StrategyContext(provider=ProviderConfig(gate=gate), language=language)
+    context = demo_context(gate, language)
     params = {"block_limit": limit, "on_full": on_full, "recent_turns": 0}
-    strategy = build_strategy("memory_blocks", context, params)
-    try:
-        told = [strategy.send(text) for text in statements]
-        asked = strategy.send(question)
-    finally:
-        strategy.close()
+    told, asked = tell_then_ask(build_strategy("memory_blocks", context, params), statements, question)
     state = asked.state
     return {
         "block_limit": limit,
@@ -94,12 +96,7 @@ def verdict(result: DemoResult) -> tuple[VerdictRow, ...]:
         VerdictRow("failure.verdict.loss_said", naive["loss_said"], fixed["loss_said"]),
         VerdictRow("failure.verdict.user_heard", heard(naive), heard(fixed)),
         VerdictRow("failure.verdict.human_block", block(naive), block(fixed)),
-        VerdictRow(
-            "failure.verdict.answer",
-            naive["answer"],
-            fixed["answer"],
-            label_args=(("question", naive["question"]),),
-        ),
+        answer_row(naive, fixed),
     )
 
 

@@ -25,10 +25,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
-from memory_demos.failure_lab.common import CallGate, Demo, DemoResult, VerdictRow, demo_result
-from memory_demos.providers.chat_models import ProviderConfig
+from memory_demos.failure_lab.common import CallGate, Demo, DemoResult, VerdictRow, demo_context, demo_result
 from memory_demos.providers.tokenizer import count_messages_tokens, count_text_tokens
-from memory_demos.strategies.base import StrategyContext
 from memory_demos.strategies.long_term import LongTermStrategy
 from memory_demos.strategies.shared.fact_screen import is_instruction, screen_fact
 from memory_demos.tracing import REPLY
@@ -130,9 +128,7 @@ def run_two_conversations(
     ``language``, and the reasons the screen gives too."""
     conversation_1, conversation_2, name = CONVERSATIONS.get(language, CONVERSATIONS["en"])
     with tempfile.TemporaryDirectory(prefix="memory_lab_poisoning_") as folder:
-        context = StrategyContext(
-            provider=ProviderConfig(gate=gate), user_id=USER, data_dir=Path(folder), language=language
-        )
+        context = demo_context(gate, language, user_id=USER, data_dir=Path(folder))
         params = SteerableLongTerm.info.resolve_params({"store": "sqlite", "screen_facts": screen_facts})
         first = SteerableLongTerm(context, params)
         refused: list[dict[str, Any]] = []

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from memory_demos.failure_lab.common import CallGate, Demo, DemoResult, VerdictRow, demo_result
-from memory_demos.providers.chat_models import ProviderConfig
+from memory_demos.failure_lab.common import (
+    CallGate,
+    Demo,
+    DemoResult,
+    VerdictRow,
+    answer_row,
+    demo_context,
+    demo_result,
+    tell_then_ask,
+)
 from memory_demos.strategies.background_memory import BackgroundMemoryStrategy
-from memory_demos.strategies.base import Strategy, StrategyContext
+from memory_demos.strategies.base import Strategy
 from memory_demos.strategies.memory_tools import INFO as MEMORY_TOOLS_INFO
 from memory_demos.strategies.memory_tools import MemoryToolsStrategy
 from memory_demos.strategies.registry import build_strategy
@@ -47,11 +55,7 @@ def _save_calls(turn: Turn, name: str) -> int:
 
 def _run(strategy: Strategy, language: str) -> dict[str, Any]:
     statements, question = CONVERSATIONS.get(language, CONVERSATIONS["en"])
-    try:
-        told = [strategy.send(text) for text in statements]
-        asked = strategy.send(question)
-    finally:
-        strategy.close()
+    told, asked = tell_then_ask(strategy, statements, question)
     turns = [*told, asked]
     name = getattr(strategy, "save_tool_name", "")
     rounds = [
@@ -73,7 +77,7 @@ def _run(strategy: Strategy, language: str) -> dict[str, Any]:
 
 def never_saved(language: str = "en", gate: CallGate | None = None) -> DemoResult:
     """The agent decides whether to save and never does; a background manager forms memories regardless."""
-    context = StrategyContext(provider=ProviderConfig(gate=gate), language=language)
+    context = demo_context(gate, language)
     naive_params = {**MEMORY_TOOLS_INFO.defaults(), "recent_turns": 0}
     naive = _run(JudgedSaveTool(context, naive_params), language)
     fixed = _run(build_strategy("background_memory", context, {"recent_turns": 0, "delay": 0}), language)
@@ -89,12 +93,7 @@ def verdict(result: DemoResult) -> tuple[VerdictRow, ...]:
         VerdictRow("failure.verdict.save_calls", naive["save_calls"], fixed["save_calls"]),
         VerdictRow("failure.verdict.memory_writes", len(naive["audit_trail"]), len(fixed["audit_trail"])),
         VerdictRow("failure.verdict.memories_kept", naive["memories"], fixed["memories"]),
-        VerdictRow(
-            "failure.verdict.answer",
-            naive["answer"],
-            fixed["answer"],
-            label_args=(("question", naive["question"]),),
-        ),
+        answer_row(naive, fixed),
     )
 
 

@@ -47,6 +47,18 @@ def _first_requests(
     return [template.format(number=n) for n in range(1, threads + 1)]
 
 
+def _kept(sent: list[str], messages: list[Any]) -> dict[str, Any]:
+    """Of the messages ``sent`` at once, how many and which a history kept, and which it lost."""
+    kept = [str(message.content) for message in messages]
+    return {
+        "requests": len(sent),
+        "messages_kept": len(kept),
+        "lost_messages": len(sent) - len(kept),
+        "kept_texts": kept,
+        "lost_texts": [text for text in sent if text not in kept],
+    }
+
+
 def session_race(
     language: str = "en", gate: CallGate | None = None, threads: int = RACE_THREADS
 ) -> DemoResult:
@@ -71,23 +83,8 @@ def session_race(
     sent = _first_requests(naive_get, session_id, threads, language)
     fixed_store = SessionHistoryStore(slow_factory)
     _first_requests(fixed_store.get, session_id, threads, language)
-    naive_texts = [str(m.content) for m in naive_store[session_id].messages]
-    fixed_texts = [str(m.content) for m in fixed_store.get(session_id).messages]
-    naive = {
-        "requests": threads,
-        "messages_kept": len(naive_texts),
-        "lost_messages": threads - len(naive_texts),
-        "kept_texts": naive_texts,
-        "lost_texts": [text for text in sent if text not in naive_texts],
-    }
-    fixed = {
-        "requests": threads,
-        "messages_kept": len(fixed_texts),
-        "lost_messages": threads - len(fixed_texts),
-        "kept_texts": fixed_texts,
-        "lost_texts": [text for text in sent if text not in fixed_texts],
-        "histories_created": created["fixed"],
-    }
+    naive = _kept(sent, naive_store[session_id].messages)
+    fixed = {**_kept(sent, fixed_store.get(session_id).messages), "histories_created": created["fixed"]}
     return demo_result(DEMO, language, naive, fixed, naive["lost_messages"] > 0, fixed["lost_messages"] == 0)
 
 

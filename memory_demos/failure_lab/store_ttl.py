@@ -14,10 +14,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from memory_demos.failure_lab.common import CallGate, Demo, DemoResult, VerdictRow, demo_result
+from memory_demos.failure_lab.common import (
+    CallGate,
+    Demo,
+    DemoResult,
+    VerdictRow,
+    answer_row,
+    demo_context,
+    demo_result,
+)
 from memory_demos.prompts import LONG_TERM_FACTS_HEADER
-from memory_demos.providers.chat_models import ProviderConfig
-from memory_demos.strategies.base import StrategyContext
 from memory_demos.strategies.registry import build_strategy
 from memory_demos.strategies.shared.langgraph_store import ttl_config
 
@@ -38,9 +44,7 @@ def run_store_ttl(ttl_seconds: int, gate: CallGate | None = None, language: str 
     """Tell the code in one conversation, wait, ask in the user's next conversation (same store)."""
     told_text, asked_text, _ = CONVERSATIONS.get(language, CONVERSATIONS["en"])
     with tempfile.TemporaryDirectory(prefix="memory_lab_store_ttl_") as folder:
-        context = StrategyContext(
-            provider=ProviderConfig(gate=gate), user_id="mara", data_dir=Path(folder), language=language
-        )
+        context = demo_context(gate, language, user_id="mara", data_dir=Path(folder))
         params = {
             "store": "sqlite",
             "ttl_seconds": ttl_seconds,
@@ -105,9 +109,7 @@ def verdict(result: DemoResult) -> tuple[VerdictRow, ...]:
             naive["facts_in_next_prompt"],
             fixed["facts_in_next_prompt"],
         ),
-        VerdictRow(
-            "failure.verdict.answer", naive["answer"], fixed["answer"], (("question", naive["question"]),)
-        ),
+        answer_row(naive, fixed),
     )
 
 

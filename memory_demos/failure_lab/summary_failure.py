@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from memory_demos.failure_lab.common import ENCODING, SYSTEM_PROMPT, Demo, DemoResult, VerdictRow, demo_result
+from memory_demos.failure_lab.common import (
+    ENCODING,
+    SYSTEM_PROMPT,
+    Demo,
+    DemoResult,
+    VerdictRow,
+    answer_row,
+    demo_result,
+)
 from memory_demos.providers.chat_models import CallGate, ProviderConfig, build_chat_model
 from memory_demos.tracing import (
     REPLY,
@@ -117,9 +125,7 @@ def verdict(result: DemoResult) -> tuple[VerdictRow, ...]:
     return (
         VerdictRow("failure.verdict.lost", naive["lost_user_messages"], fixed["lost_user_messages"]),
         VerdictRow("failure.verdict.failed_calls", naive["failed_calls"], fixed["failed_calls"]),
-        VerdictRow(
-            "failure.verdict.answer", naive["answer"], fixed["answer"], (("question", naive["question"]),)
-        ),
+        answer_row(naive, fixed),
     )
 
 
