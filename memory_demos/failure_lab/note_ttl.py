@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from memory_demos.failure_lab.common import CallGate, Demo, DemoResult, VerdictRow, demo_result
 from memory_demos.note_expiry import run_note_expiry
 from memory_demos.strategies.shared.entity_redis_store import open_redis_entity_store
@@ -19,13 +21,20 @@ def expiring_notes(language: str = "en", gate: CallGate | None = None) -> DemoRe
 
 
 def verdict(result: DemoResult) -> tuple[VerdictRow, ...]:
-    """Whether the stored fact reached the next prompt, after the wait."""
+    """The notes written when the fact was told, whether they reached the next prompt after the wait, and
+    the answer to the question then."""
     naive, fixed = result["naive"], result["fixed"]
     return (
+        VerdictRow("failure.verdict.notes_written", _notes(naive), _notes(fixed)),
         VerdictRow(
             "failure.verdict.in_next_prompt", naive["fact_in_next_prompt"], fixed["fact_in_next_prompt"]
         ),
+        VerdictRow("failure.verdict.answer", naive["reply"], fixed["reply"], (("question", naive["asked"]),)),
     )
+
+
+def _notes(run: dict[str, Any]) -> list[str]:
+    return [f"{entity}: {note}" for entity, note in run["notes_written"].items()]
 
 
 DEMO = Demo(

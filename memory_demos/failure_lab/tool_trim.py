@@ -68,7 +68,7 @@ def _tool_check(messages: Sequence[Any]) -> str | None:
     try:
         validate_tool_history(messages)
     except ToolHistoryError as exc:
-        return str(exc)
+        return exc.args[0]  # a Message: the page says it in its language
     return None
 
 

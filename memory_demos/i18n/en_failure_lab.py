@@ -182,6 +182,7 @@ TEXTS: dict[str, str] = {
     "failure.verdict.loss_said": "The user heard that something was not saved",
     "failure.verdict.user_heard": "What the user heard after each fact",
     "failure.verdict.human_block": "The human block at the end (used/limit: text)",
+    "failure.verdict.notes_written": "Notes written when the fact was told",
     "failure.verdict.in_next_prompt": "Old note in the next prompt",
     "failure.verdict.stored_with_source": "Stored in Mara's long-term memory (← the message it came from)",
     "failure.verdict.refused": "Refused by the screen (not stored)",

@@ -147,4 +147,20 @@ TEXTS: dict[str, str] = {
     "strategy.block_tool.unknown_block": (
         "Edit refused: there is no block named '{label}'. Nothing was saved."
     ),
+    "strategy.tool_history.duplicate_result": (
+        "Duplicate tool result: message {index} ({kind}) answers tool call '{call_id}' again."
+    ),
+    "strategy.tool_history.orphan": (
+        "Orphaned tool result: message {index} ({kind}) answers tool call '{call_id}', which no AI "
+        "message right before it made."
+    ),
+    "strategy.tool_history.no_id": "Tool call '{name}' in message {index} has no id.",
+    "strategy.tool_history.duplicate_id": "Duplicate tool call id '{call_id}' in message {index}.",
+    "strategy.tool_history.missing_before": (
+        "Missing tool result: tool call '{call_id}' ({name}) in message {call_index} has no ToolMessage "
+        "before message {index} ({kind})."
+    ),
+    "strategy.tool_history.missing_never": (
+        "Missing tool result: tool call '{call_id}' ({name}) in message {call_index} is never answered."
+    ),
 }

@@ -166,6 +166,7 @@ TEXTS: dict[str, str] = {
     "failure.verdict.loss_said": "用户得知有内容没能保存",
     "failure.verdict.user_heard": "每条事实之后用户听到的回答",
     "failure.verdict.human_block": "最后的 human 记忆块（已用/上限：内容）",
+    "failure.verdict.notes_written": "说出事实时写下的笔记",
     "failure.verdict.in_next_prompt": "旧笔记出现在下一次提示词中",
     "failure.verdict.stored_with_source": "存入林晓长期记忆的内容（← 它来自的消息）",
     "failure.verdict.refused": "被筛查拒绝（未存储）",

@@ -114,4 +114,20 @@ TEXTS: dict[str, str] = {
     ),
     "strategy.block_tool.not_found": "编辑被拒绝：{label} 记忆块里没有 old_content。什么都没有改。",
     "strategy.block_tool.unknown_block": "编辑被拒绝：没有名为 {label} 的记忆块。什么都没有保存。",
+    "strategy.tool_history.duplicate_result": (
+        "重复的工具结果：消息 {index}（{kind}）再次回答了工具调用 '{call_id}'。"
+    ),
+    "strategy.tool_history.orphan": (
+        "孤立的工具结果：消息 {index}（{kind}）回答了工具调用 '{call_id}'，"
+        "但紧挨在它前面的 AI 消息并没有发出这个调用。"
+    ),
+    "strategy.tool_history.no_id": "消息 {index} 中的工具调用 '{name}' 没有 id。",
+    "strategy.tool_history.duplicate_id": "消息 {index} 中的工具调用 id '{call_id}' 重复了。",
+    "strategy.tool_history.missing_before": (
+        "缺少工具结果：消息 {call_index} 中的工具调用 '{call_id}'（{name}）在消息 "
+        "{index}（{kind}）之前没有 ToolMessage。"
+    ),
+    "strategy.tool_history.missing_never": (
+        "缺少工具结果：消息 {call_index} 中的工具调用 '{call_id}'（{name}）始终没有得到回答。"
+    ),
 }

@@ -9,6 +9,7 @@ alone does not fit, it says so instead of sending a prompt without the question.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
@@ -45,15 +46,12 @@ INFO = StrategyInfo(
 
 
 class ToolHistoryError(ValueError):
-    """A history whose tool calls and tool results do not pair up; the message says where."""
+    """A history whose tool calls and tool results do not pair up; its argument, a ``Message``, says where
+    (as a string: in English)."""
 
 
 class TurnBudgetError(InputError):
     """The newest turn (with the system message) alone is larger than the token budget."""
-
-
-def _describe(message: BaseMessage, index: int) -> str:
-    return f"message {index} ({message.type})"
 
 
 def validate_tool_history(messages: Sequence[BaseMessage]) -> None:
@@ -71,11 +69,11 @@ def validate_tool_history(messages: Sequence[BaseMessage]) -> None:
             _take_tool_result(message, index, pending, answered)
             continue
         if pending:
-            _raise_missing(pending, f"has no ToolMessage before {_describe(message, index)}")
+            _raise_missing(pending, "strategy.tool_history.missing_before", index=index, kind=message.type)
         if isinstance(message, AIMessage):
             _register_tool_calls(message, index, seen_call_ids, pending)
     if pending:
-        _raise_missing(pending, "is never answered")
+        _raise_missing(pending, "strategy.tool_history.missing_never")
 
 
 def _take_tool_result(
@@ -84,12 +82,11 @@ def _take_tool_result(
     call_id = message.tool_call_id
     if call_id in answered:
         raise ToolHistoryError(
-            f"Duplicate tool result: {_describe(message, index)} answers tool call {call_id!r} again."
+            Message("strategy.tool_history.duplicate_result", index=index, kind=message.type, call_id=call_id)
         )
     if call_id not in pending:
         raise ToolHistoryError(
-            f"Orphaned tool result: {_describe(message, index)} answers tool call {call_id!r}, "
-            "which no AI message right before it made."
+            Message("strategy.tool_history.orphan", index=index, kind=message.type, call_id=call_id)
         )
     del pending[call_id]
     answered.add(call_id)
@@ -101,18 +98,18 @@ def _register_tool_calls(
     for call in message.tool_calls:
         call_id = call.get("id")
         if not call_id:
-            raise ToolHistoryError(f"Tool call {call['name']!r} in message {index} has no id.")
+            raise ToolHistoryError(Message("strategy.tool_history.no_id", name=call["name"], index=index))
         if call_id in seen_call_ids:
-            raise ToolHistoryError(f"Duplicate tool call id {call_id!r} in message {index}.")
+            raise ToolHistoryError(
+                Message("strategy.tool_history.duplicate_id", call_id=call_id, index=index)
+            )
         seen_call_ids.add(call_id)
         pending[call_id] = (call["name"], index)
 
 
-def _raise_missing(pending: dict[str, tuple[str, int]], detail: str) -> None:
+def _raise_missing(pending: dict[str, tuple[str, int]], key: str, **where: Any) -> None:
     call_id, (name, call_index) = next(iter(pending.items()))
-    raise ToolHistoryError(
-        f"Missing tool result: tool call {call_id!r} ({name}) in message {call_index} {detail}."
-    )
+    raise ToolHistoryError(Message(key, call_id=call_id, name=name, call_index=call_index, **where))
 
 
 def split_turns(messages: Sequence[BaseMessage]) -> list[list[BaseMessage]]:
