@@ -109,3 +109,28 @@ def test_a_hidden_call_that_answered_with_tool_calls_shows_them_instead_of_an_em
     assert any(code.startswith('manage_memory({"content": "I\'m Mara."') for code in codes), codes
     assert " " not in codes  # no blank reply box
     assert any("2 tool calls" in caption.value for caption in at.caption)
+
+
+def test_an_assistant_message_that_only_called_tools_shows_its_calls_in_the_prompt_view() -> None:
+    from streamlit.testing.v1 import AppTest
+
+    from memory_demos.prompt_sections import PromptPart
+
+    parts = [
+        PromptPart(0, "system", "system", "You are a helpful assistant.", 7),
+        PromptPart(1, "history", "ai", "", 40),
+        PromptPart(2, "history", "tool", "created memory 1f6f", 12),
+        PromptPart(3, "new_input", "human", "I work as a nurse.", 8),
+    ]
+    calls = {1: [{"name": "manage_memory", "args": {"content": "I'm Mara.", "action": "create"}, "id": "c1"}]}
+
+    def view(parts: list, calls: dict) -> None:
+        from memory_demos.ui.prompt_view import render_prompt
+
+        render_prompt(parts, calls)
+
+    at = AppTest.from_function(view, kwargs={"parts": parts, "calls": calls}).run()
+    assert not at.exception
+    codes = [code.value for code in at.code]
+    assert 'manage_memory({"content": "I\'m Mara.", "action": "create"})' in codes
+    assert " " not in codes and not at.json  # no empty box, no collapsed JSON in its place

@@ -9,9 +9,7 @@ state. Plain data in (a ``PaneView`` and its turns), nothing run.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import streamlit as st
 
@@ -21,7 +19,7 @@ from memory_demos.session import widget_key
 from memory_demos.turn import ModelCall, Turn
 from memory_demos.ui.charts import render_context_gauge
 from memory_demos.ui.pane import PaneView
-from memory_demos.ui.prompt_view import render_changes, render_prompt, role_label
+from memory_demos.ui.prompt_view import render_changes, render_prompt, role_label, tool_call_line
 from memory_demos.ui.state_view import render_state
 from memory_demos.ui.token_view import render_turn_tokens
 
@@ -66,11 +64,6 @@ def _call_block(call: ModelCall) -> None:
         else:
             st.caption(":material/reply: " + t("focus.call_reply"))
             st.code(call.error or call.output or " ", language=None, wrap_lines=True)
-
-
-def tool_call_line(call: Mapping[str, Any]) -> str:
-    """A tool call as one line of text: its name and its arguments as JSON."""
-    return f"{call.get('name', '?')}({json.dumps(call.get('args', {}), ensure_ascii=False)})"
 
 
 def render_hidden_calls(turn: Turn) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import streamlit as st
 
@@ -32,12 +34,23 @@ def role_label(role: str) -> str:
     return role if label == key else label
 
 
-def _message_block(part: PromptPart, show_section: bool) -> None:
+def tool_call_line(call: Mapping[str, Any]) -> str:
+    """A tool call as one line of text: its name and its arguments as JSON."""
+    return f"{call.get('name', '?')}({json.dumps(call.get('args', {}), ensure_ascii=False)})"
+
+
+def _message_block(
+    part: PromptPart, show_section: bool, tool_calls: Sequence[Mapping[str, Any]] = ()
+) -> None:
+    """A message's heading and text; an assistant message that only called tools shows the calls."""
     icon = ROLE_ICONS.get(part.role, ":material/chat:")
     heading = t("prompt.message_heading", role=role_label(part.role), tokens=part.tokens)
     if show_section:
         heading += " · " + t(f"section.{part.section}")
     st.caption(f"{icon} {heading}")
+    if tool_calls and not part.content.strip():
+        st.code("\n".join(tool_call_line(call) for call in tool_calls), language=None, wrap_lines=True)
+        return
     st.code(part.content or " ", language=None, wrap_lines=True)
 
 
@@ -64,9 +77,10 @@ def render_prompt(
         if not memory:
             st.caption(t("prompt.memory_added_nothing"))
         for part in memory:
-            _message_block(part, show_section=True)
-            if tool_calls and part.index in tool_calls:
-                st.json(tool_calls[part.index], expanded=False)
+            calls = (tool_calls or {}).get(part.index, [])
+            _message_block(part, show_section=True, tool_calls=calls)
+            if calls and part.content.strip():  # text and calls: the calls as data below the text
+                st.json(calls, expanded=False)
     for part in new_input:
         st.markdown(f"**:material/arrow_forward: {t('prompt.new_message')}**")
         _message_block(part, show_section=False)
