@@ -178,10 +178,10 @@ def test_window_k_3_to_1_replays_the_six_messages_and_closes_the_popover(
         window = page.locator(PANE_BOXES).nth(1)
         window.get_by_test_id("stPopoverButton").first.click()
         editor = page.get_by_test_id("stPopoverBody")
-        editor.get_by_text("Replay the 6 message(s) so far", exact=False).wait_for(timeout=30_000)
+        editor.get_by_text("Replay the 6 messages so far", exact=False).wait_for(timeout=30_000)
         editor.get_by_role("spinbutton", name="k", exact=True).fill("1")
         editor.get_by_role("button", name="Apply").click()
-        window.get_by_text("Replayed 6 message(s) with k=1", exact=False).wait_for(timeout=60_000)
+        window.get_by_text("Replayed 6 messages with k=1", exact=False).wait_for(timeout=60_000)
         assert page.get_by_test_id("stPopoverBody").filter(visible=True).count() == 0, (
             "the popover stayed open"
         )
