@@ -40,3 +40,42 @@ def test_the_second_dev_battery_passes_its_floor(language: str) -> None:
 def test_every_example_of_issue_19_gets_the_right_answer() -> None:
     rates = pass_rates(load_battery(ISSUE))
     assert rates == {"en": 1.0, "zh": 1.0, "all": 1.0}
+
+
+_REPLIES = """
+import sys
+from pathlib import Path
+from langchain_core.messages import AIMessage, HumanMessage
+from memory_demos.bench.battery import load_battery
+from memory_demos.providers.offline_model import OfflineTeachingModel
+model = OfflineTeachingModel()
+for conversation in load_battery(Path(sys.argv[1])):
+    messages = []
+    for turn in conversation.turns:
+        messages.append(HumanMessage(turn.user))
+        reply = str(model.invoke(messages).content)
+        print(conversation.id, repr(reply))
+        messages.append(AIMessage(reply))
+"""
+
+
+def test_the_model_says_the_same_whatever_python_hashes_strings_to() -> None:
+    """Deterministic across processes too: no answer may hang on the order of a set of strings (a
+    server restart must not change what a lesson shows)."""
+    import os
+    import subprocess
+    import sys
+
+    replies = []
+    for seed in ("0", "11"):
+        environment = {**os.environ, "PYTHONHASHSEED": seed}
+        run = subprocess.run(
+            [sys.executable, "-c", _REPLIES, str(DEV2)],
+            capture_output=True,
+            text=True,
+            env=environment,
+            check=True,
+        )
+        replies.append(run.stdout.splitlines())
+    assert len(replies[0]) > 600
+    assert replies[0] == replies[1]

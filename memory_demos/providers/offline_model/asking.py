@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memory_demos.providers.offline_model.asks import Ask, analyse
 from memory_demos.providers.offline_model.clauses import clauses, is_question, split_sentences, tidy
 from memory_demos.providers.offline_model.loose import follow_up
 from memory_demos.providers.offline_model.reader import Said
-from memory_demos.providers.offline_model.recall import Ask, analyse, restate, statement_words
+from memory_demos.providers.offline_model.recall import restate, statement_words
 from memory_demos.providers.offline_model.text import mostly_chinese
 from memory_demos.providers.offline_model.words import casual
 

@@ -15,7 +15,14 @@ from dataclasses import dataclass
 
 from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.reader import USER, Said
-from memory_demos.providers.offline_model.values import KIND_VALUES, KIND_WORDS, VALUES, ZH_KIND_WORDS
+from memory_demos.providers.offline_model.values import (
+    KIND_VALUES,
+    KIND_WORDS,
+    VALUES,
+    ZH_KIND_WORDS,
+    kinds_named,
+    zh_kinds_named,
+)
 from memory_demos.providers.offline_model.words import WEAK, stem
 
 PAST = re.compile(
@@ -185,14 +192,16 @@ def zh_coverage(needed: set[str], words: set[str], text: str) -> float:
     total = len(chars) + len(groups)
     if not total:
         return 0.0
+    text += zh_kinds_named(text)
     return (sum(c in text or c in by_group for c in chars) + len(groups & words)) / total
 
 
 def _words(said: Said, chinese: bool) -> set[str]:
     if chinese:
-        text = said.text
+        text = said.text + zh_kinds_named(said.text)
         return {text[i : i + 2] for i in range(len(text) - 1)} | set(text)
-    return {stem(w) for w in re.findall(r"[A-Za-z0-9$€£¥'][\w'$€£¥.:-]*", said.text)}
+    raw = re.findall(r"[A-Za-z0-9$€£¥'][\w'$€£¥.:-]*", said.text)
+    return {stem(w) for w in raw} | {stem(kind) for kind in kinds_named(raw)}
 
 
 @dataclass(frozen=True)

@@ -10,191 +10,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
 
+from memory_demos.providers.offline_model.asks import Ask
 from memory_demos.providers.offline_model.lexicon import CJK, NATIONALITIES
 from memory_demos.providers.offline_model.loose import OPEN_KINDS, PAST, loose_answer, zh_coverage
-from memory_demos.providers.offline_model.reader import (
-    USER,
-    Said,
-)
+from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.text import mostly_chinese
 from memory_demos.providers.offline_model.values import VALUES as _HAS
+from memory_demos.providers.offline_model.values import kinds_named, zh_kinds_named
 from memory_demos.providers.offline_model.words import (
     QUESTION_STOP,
-    RELATIONS,
     WEAK,
-    ZH_RELATION_FORMS,
-    ZH_RELATIONS,
-    casual,
     en_words,
     stem,
     to_asker,
     zh_grams,
 )
 
-
-class Ask(NamedTuple):
-    """What a question asks: its content words, the kind of answer, and whom it is about."""
-
-    text: str
-    words: frozenset[str]  # English stems, or Chinese character pairs
-    weak: frozenset[str]
-    wants: str  # "time", "number", "money", "place", "person", "name" or ""
-    about: str  # USER, "" (anyone), a relation or a name
-    chinese: bool
-    extra: frozenset[str] = frozenset()  # a follow-up's words from the question before: welcome, not needed
-    kinds: frozenset[str] = frozenset()  # the kind of thing asked for ("what condition ..."): may go unsaid
-    modifiers: frozenset[str] = frozenset()  # words before a noun ("phone" in "phone number"): may go unsaid
-
-
-_WANTS_EN = (
-    (
-        re.compile(
-            r"\bwhat\s+(?:time|hour)\b|\bwhen\s+(?:do|does|did|will|is)\b.*\b(?:open|close|start|finish|end)s?\b",
-            re.I,
-        ),
-        "clock",
-    ),
-    (re.compile(r"\bhow\s+(?:many|often)\b", re.I), "number"),
-    (re.compile(r"\bhow\s+much\b|\b(?:price|cost)\b", re.I), "money"),
-    (re.compile(r"\bwhy\b", re.I), "reason"),
-    (re.compile(r"\bhow\s+long\b", re.I), "duration"),
-    (re.compile(r"\bhow\s+(?:old|far|tall)\b", re.I), "number"),
-    (re.compile(r"\bwhen\b|\bwhat\s+(?:time|day|date|year|month)\b|\bwhich\s+day\b", re.I), "time"),
-    (re.compile(r"\bwhere\b|\bwhat\s+(?:city|town|country|address|street)\b", re.I), "place"),
-    (re.compile(r"\bwho\b|\bwhose\b", re.I), "person"),
-    (re.compile(r"\bname[sd]?\b|\bcalled\b", re.I), "name"),
-    (
-        re.compile(
-            r"\bwhat\s+(?:do|does|did)\s+\w+(?:\s+\w+)?\s+do\b(?!\s+(?:on|at|in|with|for|about|after|before|to))|"
-            r"\b(?:job|occupation|profession)\b",
-            re.I,
-        ),
-        "job",
-    ),
-)
-_WANTS_ZH = (
-    (re.compile("为什么|为啥|怎么会"), "reason"),
-    (re.compile("多久|多长时间|几个小时|几天|几周|几个月|几年"), "duration"),
-    (re.compile("几点|什么时候|哪天|几号|哪一天|星期几|周几|几月|哪年|什么时间"), "time"),
-    (re.compile("多少钱|价格|价钱|花了多少"), "money"),
-    (re.compile("多少|几[个只位条本辆台岁次天年]|多大|多久|多长"), "number"),
-    (re.compile("哪里|哪儿|在哪|什么地方|哪个城市|去哪"), "place"),
-    (re.compile("谁"), "person"),
-    (re.compile("叫什么|名字"), "name"),
-    (re.compile("做什么|干什么|什么工作|职业"), "job"),
-)
-_ABOUT_Q_EN = re.compile(
-    r"\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|best|oldest|youngest|twin|eldest)\s+)?(?P<rel>\w+)|"
-    r"(?P<pro>\b(?:he|she|his|her|him|they|their|them)\b)|(?<!^)(?P<name>\b[A-Z][a-z]+\b)|"
-    r"(?P<me>\b(?:I|me|my|we|our)\b)",
-)
-_ZH_REL = "|".join(ZH_RELATIONS)
-_ABOUT_Q_ZH = re.compile(
-    r"我的?(?P<rel>" + _ZH_REL + r")|^(?:那|那么)?(?P<bare>" + _ZH_REL + r")|(?P<pro>他|她|它)|(?P<me>我)"
-)
-_FOLLOW_UP = re.compile(
-    r"^(?:and|what about|how about|also)\b|\b(?:it|its|they|them|their|that|those)\b|^那|呢[？?]?$", re.I
-)
-
-
-def _wants(text: str, chinese: bool) -> str:
-    for pattern, kind in _WANTS_ZH if chinese else _WANTS_EN:
-        if pattern.search(text):
-            return kind
-    return ""
-
-
-def analyse(text: str, previous: Ask | None = None, people: frozenset[str] = frozenset()) -> Ask:
-    """A question's content words, the kind of answer it wants and whom it is about.
-
-    ``people``: the names the prompt gave, so "whats jamal's job" is about Jamal in lower case too.
-    """
-    text = casual(text).strip()
-    chinese = mostly_chinese(text)
-    wants = _wants(text, chinese)
-    weak: set[str] = set()
-    modifiers: set[str] = set()
-    if chinese:
-        found = _ABOUT_Q_ZH.search(text)
-        words = zh_grams(text, question=True)
-        about = ""
-        if found:
-            relation = found.group("rel") or found.group("bare")
-            me = USER if found.group("me") else previous.about if previous else ""
-            about = ZH_RELATION_FORMS[relation] if relation else me
-            words = zh_grams(text[: found.start()] + " " + text[found.end() :], question=True)
-        named = next((p for p in people if re.search(f"[{CJK}]", p) and p in text), None)
-        if named:
-            about, words = named, zh_grams(text.replace(named, " "), question=True)
-    else:
-        about, words = _about_en(text, previous, people), set()
-        run: list[str] = []
-        for word in [*en_words(text), "?"]:
-            lowered = word.lower()
-            if (
-                lowered in QUESTION_STOP
-                or lowered == "?"
-                or stem(lowered) == stem(about)
-                or lowered == about.lower()
-            ):
-                modifiers.update(run[:-1])
-                run = []
-                continue
-            run.append(stem(lowered))
-            (weak if lowered in WEAK or stem(lowered) in WEAK else words).add(stem(lowered))
-    extra: frozenset[str] = frozenset()
-    if previous is not None and (_FOLLOW_UP.search(text) or not (words or (wants and about))):
-        if words:
-            extra = previous.words
-        else:
-            words, weak = set(previous.words), weak | previous.weak
-        wants = wants or previous.wants
-        if not about and previous.about and _FOLLOW_UP.search(text):
-            about = previous.about
-    head = (_KIND_ZH if chinese else _KIND_EN).search(text)
-    kinds: frozenset[str] = frozenset()
-    if head:
-        kinds = frozenset(
-            zh_grams(head.group("k")) if chinese else {stem(w) for w in head.group("k").split()}
-        )
-    return Ask(
-        text,
-        frozenset(words),
-        frozenset(weak),
-        wants,
-        about,
-        chinese,
-        extra,
-        kinds & words,
-        frozenset(modifiers),
-    )
-
-
-def _about_en(text: str, previous: Ask | None, people: frozenset[str]) -> str:
-    about = ""
-    for found in _ABOUT_Q_EN.finditer(text):
-        if found.group("rel") and stem(found.group("rel")) in RELATIONS:
-            return stem(found.group("rel"))
-        if found.group("rel"):  # "my name", "my job": the user's
-            about = USER
-        if found.group("name") and found.group("name") not in {"I", "What", "Where", "When", "Who", "How"}:
-            return found.group("name")
-        if found.group("pro") and previous is not None and previous.about not in {"", USER}:
-            return previous.about
-        if found.group("me"):
-            about = USER
-    lowered = {w.lower().removesuffix("'s") for w in en_words(text)}
-    return next((p for p in sorted(people) if p.lower() in lowered), about)
-
-
-_KIND_EN = re.compile(
-    r"\b(?:what|which|whose)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?(?P<k>(?:[a-z]+\s+){1,2}?)"
-    r"(?=(?:do|does|did|is|are|am|was|were|have|has|can|will|should|I|you|we|he|she|they|my)\b)",
-    re.I,
-)
-_KIND_ZH = re.compile(r"(?:什么|啥|哪个|哪种|哪家)(?P<k>[" + CJK + r"]{1,3})")
 _ZH_VERBS = re.compile("[有吃喝用养开学做去买住玩看读考带穿戴打种练弹]")
 _NAMES_SELF = re.compile(
     r"\b(?:my|his|her|their)\s+(?:\w+\s+)?name\b|\bname'?s\b|\b(?:I'm|I\s+am|call\s+me|called\s+me)\s+[A-Z]|"
@@ -206,9 +38,10 @@ _CONTRACTED = {"ve": "have", "m": "am", "re": "are", "d": "had", "ll": "will", "
 
 def statement_words(said: Said, chinese: bool) -> set[str]:
     if chinese:
-        return zh_grams(said.text)
-    words = set()
-    for word in en_words(f"{said.subject} {said.text}"):
+        return zh_grams(said.text + zh_kinds_named(said.text))
+    raw = en_words(f"{said.subject} {said.text}")
+    words = {stem(kind) for kind in kinds_named(raw)}
+    for word in raw:
         head, _, tail = word.lower().partition("'")
         words.add(stem(word))
         if tail in _CONTRACTED:
@@ -291,12 +124,57 @@ def has_value(ask: Ask, text: str, aliases: dict[str, str], said_about: str = ""
     return any(m.group(0).lower() not in forms for m in has.finditer(text))
 
 
-def bearing(ask: Ask, said: Said, aliases: dict[str, str], needed: set[str]) -> float:
-    """How much a statement bears on a question (``needed``: see ``needed_words``): 0 for not at all."""
-    if said.question or said.hypothetical or said.retracted or not _about_fits(ask, said, aliases):
+_LEANS_ON = re.compile(
+    r"^(?:\W*(?:and|but|so|oh|also|plus)\s+)?(?:he|she|it|they|her|his|its|their|them|that|this|there)\b",
+    re.I,
+)
+
+
+def _leans_on_before(said: Said) -> bool:
+    """Whether a statement speaks of what the one before it named ("her name is Clover", "10 days")."""
+    if mostly_chinese(said.text):
+        return said.about == "" and len(re.findall(f"[{CJK}]", said.text)) <= 12
+    return _LEANS_ON.search(said.text) is not None or len(en_words(said.text)) <= 3
+
+
+def contexts(statements: Sequence[Said]) -> list[Said | None]:
+    """For each statement that leans on the one before ("adopted a rabbit!" … "her name is Clover"),
+    the statement it leans on (with what that one leaned on, run together); None for the others."""
+    found: list[Said | None] = []
+    for index, said in enumerate(statements):
+        context = None
+        if _leans_on_before(said) and not said.question:
+            for j in range(index - 1, max(index - 4, -1), -1):
+                earlier = statements[j]
+                if earlier.source != said.source or earlier.message < said.message - 1:
+                    break
+                if not (earlier.question or earlier.hypothetical or earlier.retracted):
+                    before = found[j]
+                    context = (
+                        earlier if before is None else earlier._replace(text=f"{before.text} {earlier.text}")
+                    )
+                    break
+        found.append(context)
+    return found
+
+
+def bearing(
+    ask: Ask, said: Said, aliases: dict[str, str], needed: set[str], context: Said | None = None
+) -> float:
+    """How much a statement bears on a question (``needed``: see ``needed_words``): 0 for not at all.
+
+    ``context``: the statement it leans on, whose words count as its own (the value must be its own).
+    """
+    if said.question or said.hypothetical or said.retracted:
+        return 0.0
+    if not _about_fits(ask, said, aliases) and not (
+        context is not None and said.about == "" and _about_fits(ask, context, aliases)
+    ):
         return 0.0
     chinese = mostly_chinese(said.text)
     words = statement_words(said, chinese)
+    if context is not None:
+        words = words | statement_words(context, chinese)
     if chinese != ask.chinese and not ask.words & words:
         return 0.0
     has = _HAS.get(ask.wants)
@@ -304,7 +182,7 @@ def bearing(ask: Ask, said: Said, aliases: dict[str, str], needed: set[str]) -> 
         return 0.0
     if PAST.search(ask.text) and not PAST.search(said.text):
         return 0.0  # "where did I live before?" is not answered by where I live
-    covered = _coverage(ask, needed, words, said.text)
+    covered = _coverage(ask, needed, words, said.text if context is None else f"{context.text} {said.text}")
     if covered < (0.75 if ask.wants == "person" else 0.55 if ask.chinese else 0.5):
         return 0.0
     bonus = 0.5 * len(ask.extra & words) + (0.5 if has is not None else 0.0)
@@ -372,7 +250,10 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
     needed = needed_words(ask, vocabulary)
     asked = ask.text.lower().strip(" ?？")
     statements = [s for s in statements if s.text.lower().strip(" ?？.") != asked]
-    scored = [(bearing(ask, said, aliases, needed), said) for said in statements]
+    scored = [
+        (bearing(ask, said, aliases, needed, context), said)
+        for said, context in zip(statements, contexts(statements), strict=True)
+    ]
     candidates = [(score, said) for score, said in scored if score > 0]
     if not candidates:
         found = loose_answer(

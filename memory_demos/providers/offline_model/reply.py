@@ -30,6 +30,7 @@ from memory_demos.providers.offline_model.asking import (
     question_parts,
     unwrapped,
 )
+from memory_demos.providers.offline_model.asks import Ask, analyse
 from memory_demos.providers.offline_model.clauses import split_sentences
 from memory_demos.providers.offline_model.facts import extract_facts
 from memory_demos.providers.offline_model.knowledge import Knowledge, knowledge_of
@@ -50,11 +51,7 @@ from memory_demos.providers.offline_model.memory_prompts import (
 )
 from memory_demos.providers.offline_model.questions import find_questions
 from memory_demos.providers.offline_model.reader import Reading, corrected_text, read_prompt
-from memory_demos.providers.offline_model.recall import (
-    Ask,
-    analyse,
-    answer,
-)
+from memory_demos.providers.offline_model.recall import answer
 from memory_demos.providers.offline_model.small_talk import small_talk
 from memory_demos.providers.offline_model.statements import USER
 from memory_demos.providers.offline_model.text import content_text, mostly_chinese, role_segments

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from memory_demos.providers.offline_model.lexicon import CJK
+from memory_demos.providers.offline_model.memo import read_once
 
 _NUMBER_WORDS = (
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty"
@@ -113,3 +114,74 @@ ZH_KIND_WORDS = {
     "几点": "clock",
     "颜色": "colour",
 }
+
+# Members of kinds that are said without the kind's name: "I have a Pixel 8" answers "what phone do I
+# have?", 养了只金毛 answers 什么品种. A capital first letter marks a member that is an everyday word too
+# (only "a Switch" is a console, "switch" is not).
+_MEMBERS_EN = {
+    "phone": "iphone pixel Galaxy samsung nokia xiaomi huawei oneplus motorola android",
+    "laptop": "macbook thinkpad xps Surface chromebook lenovo dell asus acer zenbook",
+    "console": "ps5 ps4 playstation xbox Switch nintendo",
+    "car": "toyota honda ford tesla bmw audi mercedes volkswagen vw Golf corolla civic yaris prius kia "
+    "hyundai nissan mazda subaru volvo jeep fiat skoda peugeot renault Mini porsche camry rav4 Polo",
+    "breed": "retriever labrador Lab beagle poodle husky corgi terrier spaniel shepherd bulldog collie pug "
+    "dachshund chihuahua schnauzer labradoodle cockapoo greyhound whippet rottweiler dalmatian siamese "
+    "persian ragdoll tabby sphynx bengal coon shiba",
+    "airline": "emirates ryanair easyjet lufthansa Delta United klm qantas airways qatar cathay jetblue "
+    "southwest wizz",
+    "condition": "asthma diabetes eczema migraine migraines arthritis epilepsy coeliac celiac adhd anxiety "
+    "depression hypertension ibs psoriasis",
+    "sport": "football soccer tennis basketball swimming running cycling climbing bouldering golf yoga rugby "
+    "cricket hockey badminton volleyball boxing skiing surfing baseball pilates",
+    "instrument": "piano guitar violin drums cello flute saxophone sax ukulele trumpet clarinet harp",
+    "language": "english spanish french german mandarin chinese japanese korean italian portuguese arabic "
+    "hindi russian dutch cantonese swedish polish turkish",
+    "subject": "maths math physics chemistry biology history economics econometrics statistics stats "
+    "calculus geography philosophy psychology",
+    "sign": "aries taurus gemini Cancer Leo virgo libra scorpio sagittarius capricorn aquarius pisces",
+    "pronoun": "she/her he/him they/them",
+    "hobby": "pottery knitting painting photography gardening baking chess crochet climbing bouldering "
+    "woodworking sewing drawing birdwatching",
+}
+_MEMBERS_ZH = {
+    "手机": "苹果 iPhone 华为 小米 三星 荣耀 OPPO vivo 一加 Pixel",
+    "电脑": "MacBook 联想 戴尔 ThinkPad 拯救者",
+    "车": "特斯拉 比亚迪 丰田 本田 大众 宝马 奔驰 奥迪 蔚来 理想 小鹏 五菱 日产 吉利 长安 "
+    "卡罗拉 思域 凯美瑞 轩逸 电驴",
+    "品种": "金毛 拉布拉多 柯基 泰迪 哈士奇 柴犬 边牧 萨摩耶 比熊 博美 法斗 布偶 英短 美短 "
+    "橘猫 暹罗 加菲 狸花 蓝猫 中华田园",
+    "运动": "跑步 游泳 篮球 足球 羽毛球 乒乓球 网球 瑜伽 健身 爬山 骑行 滑雪 攀岩 普拉提",
+    "乐器": "钢琴 吉他 小提琴 古筝 二胡 架子鼓 尤克里里 长笛",
+    "病": "哮喘 糖尿病 高血压 鼻炎 胃炎 湿疹 偏头痛 抑郁",
+    "牌子": "苹果 华为 小米 耐克 阿迪 优衣库 农夫山泉 怡宝 百岁山 元气森林 喜茶 瑞幸 星巴克 戴森",
+    "编辑器": "VSCode VS Code vim emacs PyCharm Cursor",
+    "语言": "英语 日语 韩语 法语 德语 西班牙语 粤语 普通话 Python Java",
+}
+
+
+def _member_index() -> dict[str, tuple[str, ...]]:
+    index: dict[str, list[str]] = {}
+    for kind, members in _MEMBERS_EN.items():
+        for member in members.split():
+            index.setdefault(member if member[:1].isupper() else member.lower(), []).append(kind)
+    return {member: tuple(kinds) for member, kinds in index.items()}
+
+
+_MEMBER_KINDS = _member_index()
+
+
+def kinds_named(words: list[str]) -> set[str]:
+    """The kinds whose members ``words`` name ("Pixel" → phone; "Switch" but not "switch" → console)."""
+    kinds: set[str] = set()
+    for word in words:
+        kinds.update(_MEMBER_KINDS.get(word, ()) or _MEMBER_KINDS.get(word.lower(), ()))
+    return kinds
+
+
+@read_once
+def zh_kinds_named(text: str) -> str:
+    """The Chinese kinds whose members ``text`` names, run together (养了只金毛 → 品种)."""
+    lowered = text.lower()
+    return "".join(
+        kind for kind, members in _MEMBERS_ZH.items() if any(m.lower() in lowered for m in members.split())
+    )
