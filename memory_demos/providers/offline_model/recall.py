@@ -133,7 +133,7 @@ _LEANS_ON = re.compile(
 def _leans_on_before(said: Said) -> bool:
     """Whether a statement speaks of what the one before it named ("her name is Clover", "10 days")."""
     if mostly_chinese(said.text):
-        return said.about == "" and len(re.findall(f"[{CJK}]", said.text)) <= 12
+        return re.match("[他她它]|那", said.text) is not None or len(re.findall(f"[{CJK}]", said.text)) <= 4
     return _LEANS_ON.search(said.text) is not None or len(en_words(said.text)) <= 3
 
 
