@@ -186,14 +186,16 @@ def zh_coverage(needed: set[str], words: set[str], text: str) -> float:
     left out), a related-word group ("@过敏") counting as one; Chinese runs together what a pair of
     characters would cut wrongly ("钢琴课哪天" holds 钢, 琴, 课)."""
     groups = {w for w in needed if w.startswith("@")}
-    chars = {c for w in needed - groups for c in w if c not in _ZH_FUNCTION}
+    latin = {w for w in needed if w.isascii() and not w.startswith("@")}
+    chars = {c for w in needed - groups - latin for c in w if c not in _ZH_FUNCTION}
     by_group = {c for g in groups & words for c in g[1:]}  # 搬到重庆 holds the 住 of 住在哪里 (@住)
     groups = {g for g in groups if not set(g[1:]) <= chars}
-    total = len(chars) + len(groups)
+    total = len(chars) + len(groups) + len(latin)
     if not total:
         return 0.0
     text += zh_kinds_named(text)
-    return (sum(c in text or c in by_group for c in chars) + len(groups & words)) / total
+    english = sum(w in text.lower() for w in latin)
+    return (sum(c in text or c in by_group for c in chars) + len(groups & words) + english) / total
 
 
 def _words(said: Said, chinese: bool) -> set[str]:

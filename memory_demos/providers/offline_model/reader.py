@@ -54,7 +54,7 @@ _HYPOTHETICAL = re.compile(
 # Corrections and retractions: what follows replaces what came before, or nothing does.
 _CORRECTION_EN = re.compile(
     r"(?:^|[\s,.;:!—–-]+)(?P<m>no\s+wait|wait,?\s+no|(?:hmm|nah|oh|ah|er|um),?\s+no|actually\s+no|nope|"
-    r"scratch\s+that|forget\s+(?:that|it)|ignore\s+that|never\s*mind|nah|"
+    r"scratch\s+that|forget\s+(?:that|it|I\s+said\s+(?:that|it|anything))|ignore\s+that|never\s*mind|nah|"
     r"sorry,?\s+I\s+meant|I\s+meant|sorry(?=,?\s+(?:it's|its|it\s+is|that's|make))|(?<![\w']\s)actually|correction|"
     r"make\s+(?:that|it)|oops|or\s+rather|not\s+anymore|not\s+any\s+more)(?=[\s,.;:!—–-]|$)",
     re.IGNORECASE,
@@ -307,6 +307,8 @@ class Reading:
         fragment = fragment[: named.start()].strip(" ,，") if named else fragment
         target = self.last_fact(old_value)
         if not fragment:
+            if target is None and _RETRACTS.search(found.group("m")):  # "never mind, that's not sure yet"
+                target = self.last_fact()
             if _RETRACTS.search(found.group("m")) and target is not None:
                 self.said[target] = self.said[target]._replace(retracted=True, dropped=True)
             return True

@@ -148,6 +148,8 @@ def contexts(statements: Sequence[Said]) -> list[Said | None]:
                 earlier = statements[j]
                 if earlier.source != said.source or earlier.message < said.message - 1:
                     break
+                if not re.search(rf"\w|[{CJK}]", earlier.text):
+                    continue  # "!" on its own line
                 if not (earlier.question or earlier.hypothetical or earlier.retracted):
                     before = found[j]
                     context = (
@@ -222,6 +224,11 @@ def _newest_on_topic(candidates: list[tuple[float, Said]], needed: set[str]) -> 
         if replaced and not re.search(r"\b(?:also|too|as well)\b|也|还", said.text):
             kept = [k for k in kept if k not in replaced]
         kept.append(said)
+    if len(kept) > 3:  # those holding the question's words themselves first, then the newest
+        holding = [k for k in kept if needed & statement_words(k, mostly_chinese(k.text))][-3:]
+        others = [k for k in kept if k not in holding]
+        room = 3 - len(holding)
+        kept = sorted(holding + (others[-room:] if room else []), key=lambda s: s.order)
     return kept[-3:]
 
 

@@ -73,17 +73,23 @@ def is_chinese(text: str) -> bool:
     return not text.isascii() and CJK_RE.search(text) is not None
 
 
-_LATIN_RE = re.compile("[A-Za-z]")
+_LATIN_RE = re.compile("[A-Za-z]+")
+_ZH_GRAMMAR = re.compile("[的了是在吗呢吧啥几哪谁我你他她它们很都也就还要会想把被给叫]|什么|多少")
 
 
 @read_once
 def mostly_chinese(text: str) -> bool:
-    """True when ideographs outnumber Latin letters: the clause is read with the Chinese rules."""
+    """True when ideographs outnumber Latin letters, or Latin words with Chinese grammar around them: the
+    clause is read with the Chinese rules ("明天的meeting改到3点了" is Chinese with an English word;
+    "I'm seeing my 奶奶" and "小王 lives in 广州" are English with Chinese names)."""
     if text.isascii() or not CJK_RE.search(text):
         return False
     if not _LATIN_RE.search(text):
         return True
-    return len(CJK_RE.findall(text)) >= len(_LATIN_RE.findall(text))
+    ideographs, latin = len(CJK_RE.findall(text)), _LATIN_RE.findall(text)
+    if ideographs >= sum(map(len, latin)):
+        return True
+    return ideographs >= len(latin) and _ZH_GRAMMAR.search(text) is not None
 
 
 def stable_hash(text: str) -> int:

@@ -39,7 +39,11 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
         re.I,
     ),
     "money": re.compile(r"\d|[$€£¥]|\b(?:free|hundred|thousand)\b|[块元钱]", re.I),
-    "place": re.compile(r"\b(?:in|at|to|from|near|on)\s+\w|(?<!^)\b[A-Z][a-z]+|[在住去到从来自市省区县路街]"),
+    "place": re.compile(  # not "on the 20th", "at 6", "in May"
+        r"\b(?:in|at|to|from|near|on|behind|under|inside|outside|next to|opposite)\s+"
+        rf"(?!(?:the\s+)?\d|{_CALENDAR})\w"
+        r"|(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|[在住去到从来自市省区县路街]"
+    ),
     "person": re.compile(r"(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|[" + CJK + r"]"),
     "name": re.compile(r"(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|\bnamed?\b|\bcalled\b|叫|名字"),
     "job": re.compile(
@@ -140,6 +144,9 @@ _MEMBERS_EN = {
     "calculus geography philosophy psychology",
     "sign": "aries taurus gemini Cancer Leo virgo libra scorpio sagittarius capricorn aquarius pisces",
     "pronoun": "she/her he/him they/them",
+    "dog": "retriever labrador Lab beagle poodle husky corgi terrier spaniel shepherd bulldog collie pug "
+    "dachshund chihuahua schnauzer labradoodle cockapoo greyhound whippet rottweiler dalmatian shiba puppy",
+    "cat": "siamese persian ragdoll tabby sphynx bengal coon kitten",
     "hobby": "pottery knitting painting photography gardening baking chess crochet climbing bouldering "
     "woodworking sewing drawing birdwatching",
 }

@@ -95,6 +95,7 @@ _ZH_RELATED = (
     "药 吃药 服用",
     "手机 电话",
     "专业 学习 读 学",
+    "对象 老公 老婆 男朋友 女朋友 爱人 未婚夫 未婚妻",
 )
 ZH_KEYWORDS: dict[str, str] = {word: group.split()[0] for group in _ZH_RELATED for word in group.split()}
 
@@ -115,7 +116,7 @@ def _unsuffixed(word: str) -> str:
         word = word[:-1]
     if word.endswith("ing") and len(word) > 5:
         word = word[:-3]
-    elif word.endswith("ed") and len(word) > 4:
+    elif word.endswith("ed") and len(word) > 4 and not word.endswith("eed"):  # "breed", "need"
         word = word[:-2]
     if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
         word = word[:-1]
@@ -172,7 +173,8 @@ _ZH_STOP_SPLIT = re.compile(f"[{_ZH_FUNCTION_CHARS}]+")
 
 
 def zh_grams(text: str, *, question: bool = False) -> set[str]:
-    """Chinese content as character pairs (and related-word groups); a statement's single characters too.
+    """Chinese content as character pairs (and related-word groups); a statement's single characters too;
+    the English words among them whole.
 
     A question's words and particles are cut out first, and its runs split at function characters.
     """
@@ -195,9 +197,12 @@ def zh_grams(text: str, *, question: bool = False) -> set[str]:
             )
             if piece in ZH_KEYWORDS:  # 住 asked alone (住在哪里) is the 住 of 搬到重庆 too
                 grams.add("@" + ZH_KEYWORDS[piece])
+    grams.update(w.lower() for w in _LATIN_WORD.findall(text))  # "meeting几点", "我boss叫啥"
     grams.discard("")
     return grams
 
+
+_LATIN_WORD = re.compile("[A-Za-z][A-Za-z0-9]+")
 
 # --------------------------------------------------------------------------------------------
 # The asker's side
