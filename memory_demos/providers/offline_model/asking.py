@@ -41,6 +41,13 @@ _WRAPPED = re.compile(
     re.I,
 )
 _WRAPPED_ZH = re.compile(r"^我(?:刚才|刚刚|之前|上次)?(?:说|讲|提)(?:过|了)?(?P<rest>.+)$")
+# A request asks too ("recommend me a book", 推荐本书呗): "what did I ask first?" may mean it.
+_REQUEST = re.compile(
+    r"^(?:\W*(?:hey|hi|ok|so|pls|please)\W+)?(?:recommend|suggest|tell me|give me|help me|show me|find me|"
+    r"make me|write me|explain|can you|could you|would you)\b|"
+    r"^(?:请|帮我|给我|告诉我|推荐|说说|讲讲|介绍)|[呗吧][！!。]?$",
+    re.I,
+)
 _IF = re.compile(r"\bif\b|如果|假如|要是|假设", re.I)
 
 
@@ -65,7 +72,11 @@ def _ordinal(text: str) -> int | None:
 
 def _chosen(text: str, earlier: list[Said], *, asked: bool, chinese: bool) -> list[Said]:
     """The user's statements (or questions) a question about the conversation points at."""
-    pool = [s for s in earlier if s.question] if asked else [s for s in earlier if not s.question]
+    pool = (
+        [s for s in earlier if s.question or _REQUEST.search(s.text)]
+        if asked
+        else [s for s in earlier if not s.question]
+    )
     topic = (_ABOUT_TOPIC_ZH if chinese else _ABOUT_TOPIC).search(text)
     ordinal = _ordinal(text)
     if topic:

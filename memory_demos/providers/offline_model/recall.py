@@ -115,8 +115,8 @@ def has_value(ask: Ask, text: str, aliases: dict[str, str], said_about: str = ""
     """Whether ``text`` holds a value of the kind ``ask`` wants; a person other than the one asked about
     for "who" ("who is she marrying?" is not answered by "Siobhan is getting married")."""
     has = _HAS[ask.wants]
-    if ask.wants == "person" and said_about not in {"", USER, ask.about} and said_about[:1].isupper():
-        return True  # "Ben is bringing his kid": the statement's own subject is the person asked for
+    if ask.wants == "person" and said_about not in {"", USER, ask.about} and ask.about in {"", USER}:
+        return True  # "Ben is bringing his kid", "she has the bigger room": its subject is the person
     if ask.wants not in {"person", "name"} or ask.about in {"", USER}:
         return has.search(text) is not None
     forms = {ask.about.lower(), aliases.get(ask.about, "").lower()}
@@ -250,6 +250,9 @@ def restate(said: Said) -> str:
     return text[:1].upper() + text[1:] + end
 
 
+_SUPPOSING = re.compile(r"\b(?:would|if)\b|\b(?:I|you|we)'d\b|如果|要是|假如|的话", re.I)
+
+
 def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, current: int) -> str | None:
     """The statements that bear on ``ask``, said back from the asker's side; None when none does."""
     chinese = ask.chinese
@@ -257,6 +260,8 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
     needed = needed_words(ask, vocabulary)
     asked = ask.text.lower().strip(" ?？")
     statements = [s for s in statements if s.text.lower().strip(" ?？.") != asked]
+    if _SUPPOSING.search(ask.text):  # "what would I name my boat?" asks of what the user supposed
+        statements = [s._replace(hypothetical=False) for s in statements]
     scored = [
         (bearing(ask, said, aliases, needed, context), said)
         for said, context in zip(statements, contexts(statements), strict=True)

@@ -40,7 +40,10 @@ _IRREGULAR = pairs(
     ate=eat drank=drink drove=drive flew=fly born=birth bought=buy paid=pay spent=spend met=meet
     took=take taken=take got=get saw=see told=say said=say favorite=favourite color=colour mum=mom
     mother=mom mommy=mom father=dad daddy=dad bro=brother sis=sister grandmother=grandma
-    granny=grandma grandfather=grandpa neighbor=neighbour coworker=colleague co-worker=colleague"""
+    granny=grandma grandfather=grandpa neighbor=neighbour coworker=colleague co-worker=colleague
+    going=go doing=do mon=monday tue=tuesday tues=tuesday wed=wednesday thu=thursday thur=thursday
+    thurs=thursday fri=friday bed=bedroom bath=bathroom apt=apartment combo=combination
+    bday=birthday b-day=birthday"""
 )
 _RELATED = (
     "allergy allergic allergi allerg allergen",
@@ -66,6 +69,7 @@ _RELATED = (
     "start begin",
     "meet meeting",
     "appointment appt",
+    "exam test",
     "flight fly plane",
     "vet veterinarian",
     "dog puppy pup",
