@@ -63,3 +63,27 @@ def test_acknowledgements_cover_other_people_and_changes() -> None:
         == "Got it: you don't live in Berlin."
     )
     assert acknowledge([], chinese=True) == ""
+
+
+def test_an_older_and_a_younger_brother_keep_their_own_facts() -> None:
+    """哥哥 and 弟弟 (姐姐 and 妹妹) are two people: neither's name or city is given to the other."""
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from memory_demos.providers.offline_model import OfflineTeachingModel
+
+    model = OfflineTeachingModel()
+    messages: list = []
+    replies = []
+    for text in (
+        "我哥哥叫王强，住在成都",
+        "我弟弟叫王磊，住在上海",
+        "我弟弟住在哪里？",
+        "我哥哥叫什么？",
+        "我妹妹叫什么？",
+    ):
+        messages.append(HumanMessage(text))
+        replies.append(str(model.invoke(messages).content))
+        messages.append(AIMessage(replies[-1]))
+    assert "上海" in replies[2] and "成都" not in replies[2]
+    assert "王强" in replies[3] and "王磊" not in replies[3]
+    assert "王" not in replies[4]  # no younger sister was named

@@ -97,9 +97,9 @@ RELATIONS_EN = frozenset(
 )
 RELATIONS_ZH = {
     "哥哥": "brother",
-    "弟弟": "brother",
+    "弟弟": "younger_brother",
     "姐姐": "sister",
-    "妹妹": "sister",
+    "妹妹": "younger_sister",
     "妈妈": "mother",
     "母亲": "mother",
     "爸爸": "father",
@@ -124,7 +124,9 @@ RELATIONS_ZH = {
 }
 ZH_RELATION_NAMES = {
     "brother": "哥哥",
+    "younger_brother": "弟弟",
     "sister": "姐姐",
+    "younger_sister": "妹妹",
     "mother": "妈妈",
     "father": "爸爸",
     "friend": "朋友",

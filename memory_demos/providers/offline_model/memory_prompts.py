@@ -55,7 +55,7 @@ MAX_SAID = 8  # the human's own words a summary keeps, newest last
 def _summary_subject(subject: str) -> str:
     if subject == USER:
         return "the human"
-    return f"the human's {subject[4:]}" if subject.startswith("rel:") else subject
+    return f"the human's {subject[4:].replace('_', ' ')}" if subject.startswith("rel:") else subject
 
 
 def _now(clause: str, subject: str) -> str:

@@ -234,8 +234,6 @@ def _answers(
             )
         answers.append(said)
         previous = ask
-    if chinese:  # the grammar keeps 弟弟 and 哥哥 as one "brother": say the one asked of
-        answers = [_asked_relation(a, text) if a else a for a in answers]
     if len(answers) == 1:
         return answers[0] or dont_know(chinese=chinese)
     if not any(answers):
@@ -243,17 +241,6 @@ def _answers(
     return ("" if chinese else " ").join(
         a or dont_know_nth(index, chinese=chinese) for index, a in enumerate(answers)
     )
-
-
-_YOUNGER = {"弟弟": "哥哥", "妹妹": "姐姐", "表弟": "表哥", "表妹": "表姐"}
-
-
-def _asked_relation(answer: str, question: str) -> str:
-    """The answer with the relation word the question used (我弟弟…? is answered of 你弟弟)."""
-    for younger, older in _YOUNGER.items():
-        if younger in question and older not in question:
-            answer = answer.replace(older, younger)
-    return answer
 
 
 _VALUE_TOKEN = re.compile(r"(?<!^)(?<![.!?] )\b[A-Z][a-z]+\b|\S*\d\S*")
