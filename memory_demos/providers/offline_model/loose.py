@@ -44,11 +44,6 @@ _ZH_KIND = re.compile(r"(?:哪个|哪家|哪种|什么|啥)(?P<k>[" + CJK + r"]{
 # Kinds whose values are said without the kind's name (在深圳 for 哪个城市); 哪个医院 never said is no answer.
 _ZH_OPEN_KINDS = frozenset(["城市", "地方", "国家", "品种", "运动", "颜色", "语言", "专业", "工作"])
 _FOLLOW_UP = re.compile(r"^\W*(?:and|n|what about|how about|also)\b|^那.{1,8}呢", re.I)
-# Weak words that still name a topic: "what's my phone number?" is met by "new number is 0412 555 019".
-_WEAK_TOPICS = frozenset(
-    ["number", "name", "place", "city", "price", "cost", "date", "amount", "day", "year"]
-)
-_EN_KIND = re.compile(r"\b(?:what|which)\s+(?:kind\s+of\s+|type\s+of\s+|sort\s+of\s+)?(?P<k>[a-z]+)\b", re.I)
 # Kinds whose members are said without the kind's name ("I'm into pottery" answers "what hobby?").
 OPEN_KINDS = frozenset(
     stem(w)
@@ -212,8 +207,6 @@ class _Looking:
 
     ask_text: str
     needed: frozenset[str]
-    unsaid: frozenset[str]
-    topics: frozenset[str]  # weak words that name a topic, met when every strong word went unsaid
     extra: frozenset[str]
     about: str
     pattern: re.Pattern[str] | None
@@ -244,20 +237,11 @@ class _Looking:
             matched = self.needed
         missing = self.needed - matched
         kind_said = self.kind in _SPECIFIC and self.pattern is not None  # "my actual job?": I'm an accountant
-        if len(missing - self.unsaid) > len(self.needed) // 2:
+        if len(missing) > len(self.needed) // 2:
             return None
-        topic_said = bool(self.topics & have) and self.needed <= self.unsaid
-        if self.needed and not matched and not (kind_said or topic_said):
+        if self.needed and not matched and not kind_said:
             return None
         return (len(matched) / len(self.needed) if self.needed else 0.5) + 0.3 * len(self.extra & have)
-
-
-def _closed_kind(ask_text: str, chinese: bool) -> set[str]:
-    """The kind a question asks for when its members are named with it ("which hospital?")."""
-    asked_for = _EN_KIND.search(ask_text) if not chinese else None
-    if asked_for and stem(asked_for.group("k")) not in OPEN_KINDS:
-        return {stem(asked_for.group("k"))}
-    return set()
 
 
 def loose_answer(
@@ -289,12 +273,6 @@ def loose_answer(
     if not needed and not ((kind and about not in {"", USER}) or kind in _SPECIFIC or follow_up):
         return None
     standing = [s for s in statements if not (s.question or s.hypothetical or s.retracted)]
-    vocabulary = set().union(*(_words(s, chinese) for s in standing)) if standing else set()
-    # A word of the question said nowhere may be the asker's own word for the topic ("appointment" for
-    # "booked the dentist"), never a value the question names ("who lives in Shanghai?").
-    named = {stem(w) for w in _CAPITAL.findall(ask_text[1:])}
-    unsaid = set() if chinese else {w for w in needed - named if w not in vocabulary}
-    unsaid -= _closed_kind(ask_text, chinese)
     asked_kind = _ZH_KIND.search(ask_text) if chinese else None
     unsaid_kind = asked_kind is not None and asked_kind.group("k") in _ZH_OPEN_KINDS
     if unsaid_kind and asked_kind.group("k") not in "".join(s.text for s in standing):  # 哪个城市, 什么品种
@@ -302,8 +280,6 @@ def loose_answer(
     looking = _Looking(
         ask_text,
         frozenset(needed),
-        frozenset(unsaid),
-        frozenset(stem(w) for w in words & _WEAK_TOPICS),
         extra,
         about,
         KIND_VALUES.get(kind) or VALUES.get(kind),
