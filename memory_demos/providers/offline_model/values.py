@@ -27,8 +27,10 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
         r"morning|afternoon|evening|night)|\bat\s+\d|[\d一二两三四五六七八九十]+点|中午|半夜|凌晨|早上|晚上|下午|上午",
         re.I,
     ),
-    "time": re.compile(
-        r"\d|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
+    "time": re.compile(  # a date or a time, not the 25 of "25 people invited"
+        r"\d(?:st|nd|rd|th)\b|\d\s*(?:am|pm|a\.m|p\.m)|\d[:./-]\d|\b(?:19|20)\d\d\b|\b(?:at|on|by|before|after|until|till|from|between)\s+(?:the\s+)?\d|\b(?:day|week)\s+\d|"
+        r"\d+\s*(?:days?|weeks?|months?|years?|hours?|mins?|minutes?)\b|[\d一二两三四五六七八九十]\s*[点号月日周年天]|"
+        r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
         r"\b(?:today|tomorrow|tonight|yesterday|morning|afternoon|evening|noon|midnight|week|weekend|month|year|"
         r"spring|summer|autumn|fall|winter|christmas|o'clock)\b|[点号月日周年天]|星期|今天|明天|后天|昨天|早上|晚上|下午|上午|中午|周末",
         re.I,
@@ -38,7 +40,13 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
         r"hundred|dozen|couple|a few|several|once|twice|single|no)\b|[一二两三四五六七八九十百千万]",
         re.I,
     ),
-    "money": re.compile(r"\d|[$€£¥]|\b(?:free|hundred|thousand)\b|[块元钱]", re.I),
+    "money": re.compile(  # an amount, not the 1 of "renews 1 Dec" or the 25 of "25 people"
+        rf"[$€£¥₹]|\d\s*(?:k|grand|bucks?|dollars?|euros?|pounds?|quid|yuan|rmb|usd|eur|gbp)\b|"
+        rf"(?<![\d.,])\d[\d,]*(?:\.\d+)?(?![\d.,]|\s*(?:st|nd|rd|th|am|pm|people|guests|persons?|kids|times|"
+        rf"{_CALENDAR}))|"
+        r"\b(?:free|hundred|thousand)\b|[块元钱万]",
+        re.I,
+    ),
     "place": re.compile(  # not "on the 20th", "at 6", "in May"
         r"\b(?:in|at|to|from|near|on|behind|under|inside|outside|next to|opposite)\s+"
         rf"(?!(?:the\s+)?\d|{_CALENDAR})\w"
