@@ -16,8 +16,8 @@ from memory_demos.providers.offline_model.lexicon import CJK, NATIONALITIES
 from memory_demos.providers.offline_model.loose import OPEN_KINDS, PAST, loose_answer, zh_coverage
 from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.text import mostly_chinese
+from memory_demos.providers.offline_model.values import KIND_VALUES, KIND_WORDS, kinds_named, zh_kinds_named
 from memory_demos.providers.offline_model.values import VALUES as _HAS
-from memory_demos.providers.offline_model.values import kinds_named, zh_kinds_named
 from memory_demos.providers.offline_model.words import (
     QUESTION_STOP,
     WEAK,
@@ -160,6 +160,13 @@ def contexts(statements: Sequence[Said]) -> list[Said | None]:
     return found
 
 
+def _asked_kinds(ask: Ask) -> set[str]:
+    """The kinds of value a question names ("what colour ...", "what dose ..."): a statement must hold one."""
+    if ask.chinese:
+        return set()
+    return {KIND_WORDS[w] for w in ask.kinds if w in KIND_WORDS} & {"colour", "dose", "often", "address"}
+
+
 def bearing(
     ask: Ask, said: Said, aliases: dict[str, str], needed: set[str], context: Said | None = None
 ) -> float:
@@ -182,6 +189,8 @@ def bearing(
     has = _HAS.get(ask.wants)
     if has is not None and not has_value(ask, said.text, aliases, said.about):
         return 0.0
+    if any(not KIND_VALUES[k].search(said.text) for k in _asked_kinds(ask)):
+        return 0.0  # "what colour is my corolla?" is not answered by "I drive a 2009 corolla"
     if PAST.search(ask.text) and not PAST.search(said.text):
         return 0.0  # "where did I live before?" is not answered by where I live
     covered = _coverage(ask, needed, words, said.text if context is None else f"{context.text} {said.text}")

@@ -85,7 +85,7 @@ KIND_VALUES: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "address": re.compile(
-        r"\b\d+[a-z]?\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St|Road|Rd|Close|Avenue|Ave|Lane|Ln|Way|Drive|Dr|Place|"
+        r"(?:\b\d+[a-z]?\s+)?\b(?:[A-Z][a-z]+\s+){1,3}(?:Street|St|Road|Rd|Close|Avenue|Ave|Lane|Ln|Way|Drive|Dr|Place|"
         r"Court|Crescent|Terrace|Square|Boulevard|Blvd)\b|[\u4e00-\u9fff]{1,6}(?:路|街|巷|道)\d*号?",
     ),
     "colour": re.compile(
