@@ -27,7 +27,7 @@ class Ask(NamedTuple):
     text: str
     words: frozenset[str]  # English stems, or Chinese character pairs
     weak: frozenset[str]
-    wants: str  # "time", "number", "money", "place", "person", "name" or ""
+    wants: str  # "time", "clock", "day", "year", "number", "money", "place", "person", "name" or ""
     about: str  # USER, "" (anyone), a relation or a name
     chinese: bool
     extra: frozenset[str] = frozenset()  # a follow-up's words from the question before: welcome, not needed
@@ -48,7 +48,9 @@ _WANTS_EN = (
     (re.compile(r"\bwhy\b", re.I), "reason"),
     (re.compile(r"\bhow\s+long\b", re.I), "duration"),
     (re.compile(r"\bhow\s+(?:old|far|tall)\b", re.I), "number"),
-    (re.compile(r"\bwhen\b|\bwhat\s+(?:time|day|date|year|month)\b|\bwhich\s+day\b", re.I), "time"),
+    (re.compile(r"\b(?:what|which)\s+year\b", re.I), "year"),
+    (re.compile(r"\b(?:what|which)\s+(?:day|date)\b", re.I), "day"),
+    (re.compile(r"\bwhen\b|\bwhat\s+(?:time|month)\b", re.I), "time"),
     (re.compile(r"\bwhere\b|\bwhat\s+(?:city|town|country|address|street)\b", re.I), "place"),
     (re.compile(r"\bwho\b|\bwhose\b", re.I), "person"),
     (re.compile(r"\bname[sd]?\b|\bcalled\b", re.I), "name"),
@@ -64,9 +66,12 @@ _WANTS_EN = (
 _WANTS_ZH = (
     (re.compile("为什么|为啥|怎么会"), "reason"),
     (re.compile("多久|多长时间|几个小时|几天|几周|几个月|几年"), "duration"),
-    (re.compile("几点|什么时候|哪天|几号|哪一天|星期几|周几|几月|哪年|什么时间"), "time"),
+    (re.compile("几点"), "clock"),
+    (re.compile("哪年|哪一年|几几年"), "year"),
+    (re.compile("几号|哪天|哪一天|星期几|周几|礼拜几"), "day"),
+    (re.compile("什么时候|几月|什么时间|啥时候"), "time"),
     (re.compile("多少钱|价格|价钱|花了多少"), "money"),
-    (re.compile("多少|几[个只位条本辆台岁次天年]|多大|多久|多长"), "number"),
+    (re.compile(f"多少|几[{CJK}]|多大|多长"), "number"),
     (re.compile("哪里|哪儿|在哪|什么地方|哪个城市|去哪"), "place"),
     (re.compile("谁"), "person"),
     (re.compile("叫什么|名字"), "name"),

@@ -32,8 +32,17 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
         r"\d+\s*(?:days?|weeks?|months?|years?|hours?|mins?|minutes?)\b|[\d一二两三四五六七八九十]\s*[点号月日周年天]|"
         r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
         r"\b(?:today|tomorrow|tonight|yesterday|morning|afternoon|evening|noon|midnight|week|weekend|month|year|"
-        r"spring|summer|autumn|fall|winter|christmas|o'clock)\b|[点号月日周年天]|星期|今天|明天|后天|昨天|早上|晚上|下午|上午|中午|周末",
+        r"spring|summer|autumn|fall|winter|christmas|o'clock)\b|[点号月日周年天]|星期|今天|明天|后天|昨天|早上|晚上|下午|上午|中午|周末|睡前|饭前|饭后|睡觉前",
         re.I,
+    ),
+    "day": re.compile(  # a day: a date or a weekday, not a clock time or a month alone
+        rf"\d(?:st|nd|rd|th)\b|\b\d{{1,2}}[/.-]\d{{1,2}}\b|\b(?:{_CALENDAR})\s*\d|\d{{1,2}}\s+(?:{_CALENDAR})|"
+        r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day|\b(?:today|tomorrow|tonight|yesterday|weekend)\b|\bday\s+\d|"
+        r"[\d一二两三四五六七八九十]+\s*[号日]|(?:周|星期|礼拜)[一二三四五六日天末]|今天|明天|后天|昨天|前天|大后天|月底|月初",
+        re.I,
+    ),
+    "year": re.compile(
+        r"\b(?:19|20)\d\d\b|\b(?:last|this|next)\s+year\b|[\d一二〇零两三四五六七八九十]+年|去年|今年|明年|前年"
     ),
     "number": re.compile(
         r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
