@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from memory_demos.providers.offline_model.asks import Ask, analyse
 from memory_demos.providers.offline_model.clauses import clauses, is_question, split_sentences, tidy
 from memory_demos.providers.offline_model.loose import follow_up
-from memory_demos.providers.offline_model.reader import Said
+from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.recall import restate, statement_words
 from memory_demos.providers.offline_model.text import mostly_chinese
-from memory_demos.providers.offline_model.words import casual
+from memory_demos.providers.offline_model.words import casual, stem
 
 _CONVO_EN = re.compile(
     r"\b(?:what|which)\b.*?\b(?:did|was|were|have|is)\s+(?:I|my)\b.*?\b(?P<verb>ask|asked|say|said|tell|told|mention|"
@@ -81,7 +81,8 @@ def _chosen(text: str, earlier: list[Said], *, asked: bool, chinese: bool) -> li
     ordinal = _ordinal(text)
     if topic:
         ask = analyse(topic.group("t"))
-        return [s for s in earlier if not s.question and ask.words & statement_words(s, chinese)]
+        words = ask.words | ({stem(ask.about)} if ask.about not in {"", USER} else set())  # "my sister"
+        return [s for s in earlier if not s.question and words & statement_words(s, chinese)]
     if _IF.search(text):  # "what did I say I'd do if ...", 我刚才说如果住在哪
         ask = analyse(_IF.split(text, 1)[-1])
         return [

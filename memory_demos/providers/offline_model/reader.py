@@ -56,7 +56,7 @@ _CORRECTION_EN = re.compile(
     r"(?:^|[\s,.;:!—–-]+)(?P<m>no\s+wait|wait,?\s+no|(?:hmm|nah|oh|ah|er|um),?\s+no|actually\s+no|nope|"
     r"scratch\s+that|forget\s+(?:that|it|I\s+said\s+(?:that|it|anything))|ignore\s+that|never\s*mind|nah|"
     r"sorry,?\s+I\s+meant|I\s+meant|sorry(?=,?\s+(?:it's|its|it\s+is|that's|make))|(?<![\w']\s)actually|correction|"
-    r"make\s+(?:that|it)|oops|or\s+rather|not\s+anymore|not\s+any\s+more)(?=[\s,.;:!—–-]|$)",
+    r"make\s+(?:that|it)|oops|or\s+rather|not\s+anymore|not\s+any\s+more|(?:ugh,?\s+)?typo)(?=[\s,.;:!—–-]|$)",
     re.IGNORECASE,
 )
 _CORRECTION_ZH = re.compile(
@@ -64,7 +64,7 @@ _CORRECTION_ZH = re.compile(
 )
 # Cheap scans first: most clauses hold no correction and suppose nothing.
 _MAY_CORRECT = re.compile(
-    r"(?i:wait|scratch|forget|ignore|never|mean|sorry|actually|correction|make|oops|rather|any|no|nah)|不|是说|意思|其实|更正|算了|改|没说|玩笑|骗|别记"
+    r"(?i:wait|scratch|forget|ignore|never|mean|sorry|actually|correction|make|oops|rather|any|no|nah|typo)|不|是说|意思|其实|更正|算了|改|没说|玩笑|骗|别记"
 )
 _MAY_SUPPOSE = re.compile(r"(?i:if|suppose|imagine|wish|would|say)|如果|假|要是|想象|万一|的话")
 _RETRACTS = re.compile(
