@@ -75,7 +75,7 @@ _WANTS_ZH = (
     (re.compile("哪里|哪儿|在哪|什么地方|哪个城市|去哪"), "place"),
     (re.compile("谁"), "person"),
     (re.compile("叫什么|名字"), "name"),
-    (re.compile("做什么|干什么|什么工作|职业"), "job"),
+    (re.compile("做什么|干什么|什么工作|职业|[干做]嘛的|[干做]啥的|是做什么的"), "job"),
 )
 _ABOUT_Q_EN = re.compile(
     r"\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|best|oldest|youngest|twin|eldest)\s+)?(?P<rel>\w+)|"

@@ -31,7 +31,7 @@ _QUESTION_ZH = re.compile(
     "什么|多少|哪|谁|几(?![乎])["
     + CJK
     + "]|多[久大重高远长宽]|吗[？?。]?$|呢[？?。]?$|[？?]$|是不是|有没有|啥|怎么|咋|"
-    "为什么|为啥|.还是.+[？?]?$"
+    "为什么|为啥|.还是.+[？?]?$|干嘛|干啥|周几|星期几|礼拜几|多会儿"
 )
 _LEAD_EN = re.compile(
     r"^(?:(?:and|but|so|also|oh|ok|okay|well|btw|anyway|hey|hi|hello|yeah|yes|yep|no|plus|then|fyi|lol|um|"
