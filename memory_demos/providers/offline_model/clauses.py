@@ -22,9 +22,10 @@ _EN_CLAUSE = re.compile(
 )
 _ZH_CLAUSE = re.compile(r"[，,；;]\s*|(?<=[" + CJK + r"])\s+(?=[" + CJK + r"])")
 _QUESTION_EN = re.compile(
-    r"^(?:(?:so|and|but|ok|okay|hey|hi|also|btw|oh|um|well|now|then|thanks|thank you)\b[\s,!.]*)*"
-    r"(?:what|what's|where|where's|when|when's|who|who's|whom|whose|which|why|how|how's|do|does|did|is|are|am|"
-    r"was|were|can|could|would|will|have|has|tell me|remind me|any idea)\b",
+    r"^(?:(?:so|and|but|ok|okay|hey|hi|also|btw|oh|um|hmm|wait|well|now|then|lol|thanks)\b[\s,!.]*)*"
+    r"(?:(?:by|for|since|with|from|to|at|in)\s+(?:how|what|which|who|whom|when)\b|"
+    r"what|what's|where|where's|when|when's|who|who's|whom|whose|which|why|how|how's|do|does|did|is|are|am|"
+    r"was|were|can|could|would|will|have|has|tell me|remind me|read me|list|any idea)\b",
     re.IGNORECASE,
 )
 _QUESTION_ZH = re.compile(
