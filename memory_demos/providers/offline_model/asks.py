@@ -74,7 +74,7 @@ _WANTS_ZH = (
     (re.compile(f"多少|几[{CJK}]|多大|多长"), "number"),
     (re.compile("哪里|哪儿|在哪|什么地方|哪个城市|去哪"), "place"),
     (re.compile("谁"), "person"),
-    (re.compile("叫什么|名字"), "name"),
+    (re.compile("叫什么|叫啥|名字|姓什么|姓啥|怎么称呼"), "name"),
     (re.compile("做什么|干什么|什么工作|职业|[干做]嘛的|[干做]啥的|是做什么的"), "job"),
 )
 _ABOUT_Q_EN = re.compile(
@@ -142,11 +142,11 @@ def analyse(text: str, previous: Ask | None = None, people: frozenset[str] = fro
             (weak if lowered in WEAK or stem(lowered) in WEAK else words).add(stem(lowered))
     extra: frozenset[str] = frozenset()
     if previous is not None and (_FOLLOW_UP.search(text) or not (words or (wants and about))):
-        if words:
+        if words:  # "那儿子有啥毛病" after "儿子叫啥": its own question, the words before welcome
             extra = previous.words
         else:
             words, weak = set(previous.words), weak | previous.weak
-        wants = wants or previous.wants
+            wants = wants or previous.wants
         if not about and previous.about and _FOLLOW_UP.search(text):
             about = previous.about
     head = (_KIND_ZH if chinese else _KIND_EN).search(text)

@@ -70,7 +70,7 @@ def needed_words(ask: Ask, vocabulary: frozenset[str]) -> set[str]:
     """
     needed = set(ask.words or ask.weak)
     if ask.wants == "name":
-        needed -= {"name", "call", "叫", "名字", "@名字"}
+        needed -= {"name", "call", "叫", "名字", "@名字", "姓"}
     elif ask.wants == "job":
         needed -= {"@工作", "work", "do"}
     if needed - ask.modifiers:
