@@ -268,7 +268,12 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
     vocabulary = frozenset().union(*(statement_words(s, chinese) for s in statements if not s.question))
     needed = needed_words(ask, vocabulary)
     asked = ask.text.lower().strip(" ?？")
-    statements = [s for s in statements if s.text.lower().strip(" ?？.") != asked]
+    statements = [  # never the question itself ("and the zip" read as the statement "the zip")
+        s
+        for s in statements
+        if s.text.lower().strip(" ?？.") != asked
+        and not (s.message >= current and s.text.lower().strip(" ?？.") in asked)
+    ]
     if _SUPPOSING.search(ask.text):  # "what would I name my boat?" asks of what the user supposed
         statements = [s._replace(hypothetical=False) for s in statements]
     scored = [
