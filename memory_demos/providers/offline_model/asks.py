@@ -78,7 +78,7 @@ _WANTS_ZH = (
     (re.compile("做什么|干什么|什么工作|职业|[干做]嘛的|[干做]啥的|是做什么的"), "job"),
 )
 _ABOUT_Q_EN = re.compile(
-    r"\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|best|oldest|youngest|twin|eldest)\s+)?(?P<rel>\w+)|"
+    r"\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|best|oldest|youngest|twin|eldest)\s+)?(?P<rel>\w+(?:-in-law)?)|"
     r"(?P<pro>\b(?:he|she|his|her|him|they|their|them)\b)|(?<!^)(?P<name>\b[A-Z][a-z]+\b)|"
     r"(?P<me>\b(?:I|me|my|we|our)\b)",
 )

@@ -93,7 +93,8 @@ ZH_HABIT_VERBS = {
 RELATIONS_EN = frozenset(
     word_list("""brother sister mother mom mum father dad friend colleague coworker boss wife husband
     partner son daughter cousin neighbour neighbor uncle aunt grandmother grandfather grandma grandpa
-    roommate flatmate teacher girlfriend boyfriend fiance fiancee niece nephew manager""")
+    roommate flatmate teacher girlfriend boyfriend fiance fiancee niece nephew manager mother-in-law
+    father-in-law sister-in-law brother-in-law son-in-law daughter-in-law""")
 )
 RELATIONS_ZH = {
     "哥哥": "brother",

@@ -22,10 +22,14 @@ _CASUAL_RE = re.compile(r"(?<![\w'-])(?:" + "|".join(map(re.escape, _CASUAL)) + 
 _NAMES_IS = re.compile(r"^(?:(?:hey|hi|hello|oh|ok|so|and)\W+)*names?'?s?\s+(?=[A-Z])", re.IGNORECASE)
 
 
+_IN_LAW = re.compile(r"\b(mother|father|sister|brother|son|daughter)[ -]in[ -]law\b", re.I)
+
+
 @read_once
 def casual(text: str) -> str:
     """``text`` with casual spellings written out ("whats my name" -> "what's my name")."""
     text = text.replace("’", "'").replace("‘", "'")
+    text = _IN_LAW.sub(lambda m: f"{m.group(1)}-in-law", text)
     text = _CASUAL_RE.sub(
         lambda m: _CASUAL.get(m.group(0).lower(), m.group(0)) if m.group(0) != "U" else "you", text
     )
