@@ -45,7 +45,8 @@ _IRREGULAR = pairs(
     took=take taken=take got=get saw=see told=say said=say favorite=favourite color=colour mum=mom
     mother=mom mommy=mom father=dad daddy=dad bro=brother sis=sister grandmother=grandma
     granny=grandma grandfather=grandpa neighbor=neighbour coworker=colleague co-worker=colleague
-    going=go doing=do mon=monday tue=tuesday tues=tuesday wed=wednesday thu=thursday thur=thursday
+    going=go doing=do has=have had=have does=do did=do goes=go used=use
+    mon=monday tue=tuesday tues=tuesday wed=wednesday thu=thursday thur=thursday
     thurs=thursday fri=friday bed=bedroom bath=bathroom apt=apartment combo=combination
     bday=birthday b-day=birthday"""
 )
