@@ -12,7 +12,11 @@ _NUMBER_WORDS = (
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty"
 )
 _ZH_NUMBER = "一二两三四五六七八九十百半"
-_CALENDAR = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b"
+_CALENDAR = (  # a day or a month, in full or short ("Marcus" and "Maya" are neither)
+    r"(?i:Mon(?:day)?|Tue(?:s|sday)?|Wed(?:nesday)?|Thu(?:rs|rsday)?|Fri(?:day)?|Sat(?:urday)?|Sun(?:day)?|"
+    r"Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t|tember)?|"
+    r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)s?\b"
+)
 VALUES = {  # what a value of each kind the strict reading asks for looks like
     "reason": re.compile(r"\b(?:because|since|cause|'cause|cos|so that|due to)\b|因为|由于|所以|为了", re.I),
     "duration": re.compile(
@@ -51,7 +55,7 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
     ),
     "money": re.compile(  # an amount, not the 1 of "renews 1 Dec" or the 25 of "25 people"
         rf"[$€£¥₹]|\d\s*(?:k|grand|bucks?|dollars?|euros?|pounds?|quid|yuan|rmb|usd|eur|gbp)\b|"
-        rf"(?<![\d.,])\d[\d,]*(?:\.\d+)?(?![\d.,]|\s*(?:st|nd|rd|th|am|pm|people|guests|persons?|kids|times|"
+        rf"(?<![\d.,:])\d[\d,]*(?:\.\d+)?(?![\d.,:]|\s*(?:st|nd|rd|th|am|pm|people|guests|persons?|kids|times|"
         rf"{_CALENDAR}))|"
         r"\b(?:free|hundred|thousand)\b|[块元钱万]",
         re.I,
