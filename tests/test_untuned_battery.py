@@ -12,9 +12,11 @@ from memory_demos.bench.battery import load_battery, pass_rates
 
 DEV = Path(__file__).parent / "data" / "untuned_battery" / "dev"
 DEV2 = Path(__file__).parent / "data" / "untuned_battery" / "dev2"
+DEV3 = Path(__file__).parent / "data" / "untuned_battery" / "dev3"
 ISSUE = Path(__file__).parent / "data" / "issue_battery"
-FLOORS = {"en": 0.75, "zh": 0.69}
-DEV2_FLOORS = {"en": 0.67, "zh": 0.67}
+FLOORS = {"en": 0.77, "zh": 0.79}
+DEV2_FLOORS = {"en": 0.75, "zh": 0.76}
+DEV3_FLOORS = {"en": 0.70, "zh": 0.74}
 
 
 def test_the_dev_battery_is_big_bilingual_and_untouched() -> None:
@@ -35,6 +37,14 @@ def test_the_second_dev_battery_passes_its_floor(language: str) -> None:
     conversations = [c for c in load_battery(DEV2) if c.language == language]
     assert len(conversations) >= 100
     assert pass_rates(conversations)[language] >= DEV2_FLOORS[language]
+
+
+@pytest.mark.parametrize("language", sorted(FLOORS))
+def test_the_third_dev_battery_passes_its_floor(language: str) -> None:
+    """Written by yet another engineer on 1 Dec 2026; only its totals are looked at, never a failure."""
+    conversations = [c for c in load_battery(DEV3) if c.language == language]
+    assert len(conversations) >= 100
+    assert pass_rates(conversations)[language] >= DEV3_FLOORS[language]
 
 
 def test_every_example_of_issue_19_gets_the_right_answer() -> None:
