@@ -261,9 +261,7 @@ def test_lazy_sections_folded_turns_and_parameters_open_on_click(
         folded.get_by_test_id("stChatMessage").get_by_text(messages[0], exact=True).wait_for(timeout=30_000)
         window_pane = page.locator(PANE_BOXES).nth(1)  # the buffer pane has no parameters
         window_pane.get_by_test_id("stPopoverButton").first.click()
-        page.get_by_text(f"Replay the {len(messages)} messages so far", exact=False).wait_for(
-            timeout=30_000
-        )
+        page.get_by_text(f"Replay the {len(messages)} messages so far", exact=False).wait_for(timeout=30_000)
         full_screenshot(page, artifacts / "e2e_compare_opened_sections.png")
         assert page.get_by_test_id("stException").count() == 0
     finally:
