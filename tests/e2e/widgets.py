@@ -3,6 +3,7 @@ app to settle, open and close a pane's focus view."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from playwright.sync_api import expect
@@ -15,13 +16,20 @@ REPLY_TIMEOUT_MS = 90_000
 ADD_STRATEGY = '[class*="st-key-ml_w_add_strategy"]'
 ADD_PANE_BUTTON = '[class*="st-key-ml_w_add_pane"] button'
 PANES_ARE = "([s, n]) => document.querySelectorAll(s).length === n"
-# True once the script run (and any fragment run) is over and two frames have been painted since.
+QUIET_MS = 400
+# True once the script has not been running for QUIET_MS: a finished run can chain another (a redraw
+# after the replies streamed), so one moment of "not running" is not yet settled.
 SETTLED = """
-() => new Promise((resolve) => {
+([quietMs]) => new Promise((resolve) => {
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.dataset.testScriptState !== 'notRunning') return resolve(false);
-  requestAnimationFrame(() => requestAnimationFrame(
-    () => resolve(app.dataset.testScriptState === 'notRunning')));
+  let changed = false;
+  const observer = new MutationObserver(() => { changed = true; });
+  observer.observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+  setTimeout(() => {
+    observer.disconnect();
+    requestAnimationFrame(() => resolve(!changed && app.dataset.testScriptState === 'notRunning'));
+  }, quietMs);
 })
 """
 
@@ -39,9 +47,12 @@ def choose_option(page: Any, selectbox: Any, label: str) -> None:
     expect(selectbox.locator("input")).to_have_value(label, timeout=30_000)
 
 
-def settle(page: Any, timeout_ms: int = 30_000) -> None:
-    """Wait until the app has finished its run and painted it (instead of sleeping for a redraw)."""
-    page.wait_for_function(SETTLED, timeout=timeout_ms)
+def settle(page: Any, timeout_s: float = 30.0) -> None:
+    """Wait until the app has finished its runs and painted them (instead of sleeping for a redraw)."""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(SETTLED, [QUIET_MS]):
+        assert time.monotonic() < deadline, f"the app was still running after {timeout_s} s"
+        time.sleep(0.05)
 
 
 def open_compare(
