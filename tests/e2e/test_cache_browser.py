@@ -19,7 +19,7 @@ from memory_demos.panes import DEFAULT_PANE_PARAMS
 from memory_demos.ui.pane import RECENT_TURNS
 from tests.e2e.conftest import LabServer
 from tests.e2e.test_browser import SCROLLER, full_screenshot
-from tests.e2e.widgets import REPLY_TIMEOUT_MS, pane_count, send, settle
+from tests.e2e.widgets import REPLY_TIMEOUT_MS, choose_demo, pane_count, send, settle
 
 pytestmark = pytest.mark.e2e
 
@@ -104,7 +104,7 @@ def test_scorecard_and_failure_lab_price_the_cache(
         page.screenshot(path=str(artifacts / f"e2e_cache_scorecard_{language}.png"))
 
         page.goto(f"{lab_server.url}/failure_lab?lang={language}")
-        page.get_by_text(texts["failure.moving_prefix.title"]).first.click()
+        choose_demo(page, texts["failure.moving_prefix.title"])
         page.get_by_role("button", name=texts["failure.run"]).click()
         share = page.get_by_text(texts["failure.verdict.cacheable_share"])
         share.wait_for(timeout=60_000)

@@ -14,7 +14,16 @@ from memory_demos.i18n import CATALOGUE
 from memory_demos.strategies.registry import get_info
 from memory_demos.ui.pane import RECENT_TURNS
 from tests.e2e.conftest import LabServer
-from tests.e2e.widgets import PANE_BOXES, add_pane, open_compare, open_focus, pane_count, send, settle
+from tests.e2e.widgets import (
+    PANE_BOXES,
+    add_pane,
+    choose_demo,
+    open_compare,
+    open_focus,
+    pane_count,
+    send,
+    settle,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -63,7 +72,7 @@ def test_the_full_block_demo_shows_its_verdict(
     page = context.new_page()
     try:
         page.goto(f"{lab_server.url}/failure_lab?lang={language}")
-        page.get_by_text(texts["failure.full_block.title"]).first.click()
+        choose_demo(page, texts["failure.full_block.title"])
         page.get_by_role("button", name=texts["failure.run"]).click()
         dropped = page.get_by_text(texts["failure.verdict.dropped_chars"])
         dropped.wait_for(timeout=90_000)

@@ -19,7 +19,16 @@ from memory_demos.i18n import CATALOGUE
 from memory_demos.prompts import LONG_TERM_FACTS_HEADER
 from memory_demos.strategies.registry import get_info
 from tests.e2e.conftest import LabServer
-from tests.e2e.widgets import CHAT_BOX, PANE_BOXES, choose_option, close_focus, open_focus, send, settle
+from tests.e2e.widgets import (
+    CHAT_BOX,
+    PANE_BOXES,
+    choose_demo,
+    choose_option,
+    close_focus,
+    open_focus,
+    send,
+    settle,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -38,7 +47,7 @@ def test_the_poisoning_demo_labels_its_script_and_shows_the_steering(
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     page.goto(f"{lab_server.url}/failure_lab?lang={language}")
-    page.get_by_text(texts["failure.memory_poisoning.title"]).first.click()
+    choose_demo(page, texts["failure.memory_poisoning.title"])
     scripted = page.get_by_text(texts["failure.memory_poisoning.scripted"][:40])
     scripted.first.wait_for(timeout=60_000)
     page.get_by_role("button", name=texts["failure.run"]).click()
@@ -66,7 +75,7 @@ def test_the_store_ttl_demo_drops_the_stale_code(
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     page.goto(f"{lab_server.url}/failure_lab?lang={language}")
-    page.get_by_text(texts["failure.store_facts_expire.title"]).first.click()
+    choose_demo(page, texts["failure.store_facts_expire.title"])
     page.get_by_role("button", name=texts["failure.run"]).click()
     answer = page.get_by_text(texts["failure.verdict.answer"].split("{")[0]).first
     answer.wait_for(timeout=120_000)

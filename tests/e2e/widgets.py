@@ -128,6 +128,14 @@ def send(page: Any, text: str, expected_replies: int) -> None:
     settle(page)
 
 
+def choose_demo(page: Any, title: str) -> None:
+    """Pick a Failure lab demo by its title and wait until the page shows it: until then the Run button
+    on the page is the previous demo's, and a click on it runs the wrong demo or is lost in the rerun."""
+    page.get_by_text(title).first.click()
+    page.get_by_role("heading", name=title).wait_for(timeout=60_000)
+    settle(page)
+
+
 def open_focus(page: Any, pane: Any, waits_for: str | None = None) -> Any:
     """Open a Compare pane's focus view (its inspector, a dialog) with the pane's focus button; returns
     the dialog, once ``waits_for`` (a text in it) shows."""
