@@ -72,7 +72,7 @@ TEXTS: dict[str, str] = {
     "（只有笔记或事实：发送下一条消息后可在“记忆状态”中查看）。在下方输入一条。",
     "pane.error": "本轮失败；这个窗格的记忆没有改变。",
     "pane.retry": "重试",
-    "pane.empty_reply": "空回答：模型没有返回文字（{chars} 个空白字符）；回忆测试把它算作未通过。",
+    "pane.empty_reply": "空回答：模型没有返回文字（{chars} 个空白字符）；召回测试把它算作未通过。",
     "pane.note": "策略的备注",
     "pane.build_error": "无法用当前模型建立这个策略：",
     "pane.inspect_turn": "查看轮次",
@@ -791,7 +791,7 @@ TEXTS: dict[str, str] = {
     "export.md.temperature": "温度：{temperature}",
     "export.md.server_default": "服务器默认值",
     "export.md.strategies": "策略：{strategies}",
-    "export.md.turns": "轮数：{turns}（{probes} 个召回探针）",
+    "export.md.turns": "轮数：{turns}（{probes} 个召回探测）",
     "export.md.scenario": "场景：{description}",
     "export.md.scorecard": "评分卡",
     "export.md.scorecard_columns": (

@@ -1,4 +1,4 @@
-"""对话与会话的中文文本：记忆按对话还是按用户保存、Compare 上的新对话、评分卡的会话分隔和探针类型。"""
+"""对话与会话的中文文本：记忆按对话还是按用户保存、Compare 上的新对话、评分卡的会话分隔和探测类型。"""
 
 TEXTS: dict[str, str] = {
     "memory.part.messages": "消息",
@@ -27,7 +27,7 @@ TEXTS: dict[str, str] = {
         "第 {index} 轮：弃答（“abstain: true”）期待的是拒答，不能同时 “expect” 一个答案。"
     ),
     "scenario.kind_unknown": "第 {index} 轮：“kind” 必须是 {kinds} 之一；实际是 {value}。",
-    "scenario.kind_without_probe": "第 {index} 轮：“kind” 只用于探针（带 “expect”、“reject” 或 “abstain”）。",
+    "scenario.kind_without_probe": "第 {index} 轮：“kind” 只用于探测（带 “expect”、“reject” 或 “abstain”）。",
     "compare.new_conversation": "新对话",
     "compare.new_conversation_help": (
         "每个窗格都开始这个用户的下一次对话：策略按对话保存的（thread_id、session_id、缓冲）从空开始，"
@@ -66,9 +66,9 @@ TEXTS: dict[str, str] = {
     "state.column.told_at": "告知时间",
     "state.column.conversation_id": "对话 ID",
     "state.key.memory_parts": "记忆保存的内容，以及它属于谁",
-    "scorecard.by_session": "每次对话中的回忆",
+    "scorecard.by_session": "每次对话中的召回",
     "scorecard.by_session_caption": (
-        "逐次对话统计通过的探针数 / 提问的探针数：每个 “- session: new” 对策略记住的内容有什么影响"
+        "逐次对话统计通过的探测数 / 提问的探测数：每个 “- session: new” 对策略记住的内容有什么影响"
         "（线程从空开始，用户的存储被带过来）。"
     ),
     "scorecard.session": "第 {n} 次对话",
@@ -81,7 +81,7 @@ TEXTS: dict[str, str] = {
     "duration.day.one": "{n} 天",
     "duration.week": "{n} 周",
     "duration.week.one": "{n} 周",
-    "scorecard.by_kind": "按探针类型的回忆",
+    "scorecard.by_kind": "按探测类型的召回",
     "scorecard.kind.same_conversation": "同一次对话",
     "scorecard.kind.across_conversations": "跨对话",
     "scorecard.kind.after_change": "变化之后",
@@ -89,6 +89,6 @@ TEXTS: dict[str, str] = {
     "scorecard.kind.should_refuse": "应当拒答",
     "scorecard.col.session": "对话",
     "scorecard.col.session_after": "{n} · {after} 之后",
-    "scorecard.col.kind": "探针类型",
+    "scorecard.col.kind": "探测类型",
     "compare.new_conversation_failed": "窗格 {pane} 无法开始新对话；它留在当前对话中。",
 }

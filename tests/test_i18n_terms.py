@@ -1,0 +1,17 @@
+"""The Chinese catalogue names one thing with one word: a scorecard's recall probe is 召回探测 everywhere.
+
+The scorecard's preview said "3 个召回探测" and its column 召回, while the table under it was titled
+按探针类型的回忆 ("memories by kind of probe needle"): two words for "probe", and "recall" read as
+"reminiscence". Found by looking at the Chinese scorecard at 1920x1080."""
+
+from __future__ import annotations
+
+from memory_demos.i18n import CATALOGUE
+
+
+def test_chinese_says_probe_and_recall_one_way() -> None:
+    zh = CATALOGUE["zh"]
+    stray = {key: text for key, text in zh.items() if "探针" in text or "回忆" in text}
+    assert stray == {}
+    assert "召回" in zh["scorecard.by_kind"] and "探测" in zh["scorecard.by_kind"]
+    assert "召回" in zh["scorecard.by_session"]
