@@ -48,3 +48,31 @@ def test_the_guide_keeps_every_warning_in_full_in_its_expander() -> None:
     assert BADGE.search(at.caption[0].value) is not None
     assert MESSAGE in at.caption[0].proto.help
     assert [element.value for element in at.expander[0].text] == [MESSAGE]
+
+
+SEVERAL = """
+from memory_demos.deprecations import Deprecation
+from memory_demos.i18n import language_scope
+from memory_demos.ui.deprecation_status import render_deprecation_status
+
+items = [
+    Deprecation("ConversationBufferMemory", "m1", "0.3.1", "1.0.0", "LangChainDeprecationWarning"),
+    Deprecation("InMemoryChatMessageHistory", "m2", "1.6.4", "2.0.0", "LangChainDeprecationWarning"),
+]
+with language_scope({language!r}):
+    render_deprecation_status(items, full_text=True)
+"""
+
+
+@pytest.mark.parametrize(("language", "separator"), [("en", "; "), ("zh", "；")])
+def test_the_guide_lists_several_warnings_with_the_languages_own_separator(
+    language: str, separator: str
+) -> None:
+    # The Chinese guide read "自 0.3.1 起弃用; InMemoryChatMessageHistory": an ASCII semicolon in Chinese text.
+    at = AppTest.from_string(SEVERAL.format(language=language))
+    at.run()
+    assert not at.exception, at.exception
+    caption = at.caption[0].value
+    assert f"{separator}InMemoryChatMessageHistory" in caption
+    if language == "zh":
+        assert "; " not in caption

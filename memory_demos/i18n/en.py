@@ -200,6 +200,7 @@ TEXTS: dict[str, str] = {
     "deprecation.since": " (since {versions})",
     "deprecation.label": "{subject} · deprecated since {since}",
     "deprecation.label_no_version": "{subject} · deprecated (the warning names no version)",
+    "deprecation.label_separator": "; ",
     "deprecation.details": "Deprecation warnings LangChain raised while building this memory",
     "deprecation.raised_by": "LangChain's warning, raised by {subjects}{since}",
     "deprecation.raised_by_help": "LangChain raised this warning while this memory was built: `{subject}` "

@@ -173,6 +173,7 @@ TEXTS: dict[str, str] = {
     "deprecation.since": "（自 {versions} 起）",
     "deprecation.label": "{subject} · 自 {since} 起弃用",
     "deprecation.label_no_version": "{subject} · 已弃用（警告未写明版本）",
+    "deprecation.label_separator": "；",
     "deprecation.details": "构建此记忆时 LangChain 发出的弃用警告",
     "deprecation.raised_by": "LangChain 的警告，由 {subjects} 发出{since}",
     "deprecation.raised_by_help": "构建此记忆时 LangChain 发出了这条警告："

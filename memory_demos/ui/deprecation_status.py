@@ -23,7 +23,7 @@ def render_deprecation_status(deprecations: Sequence[Deprecation], *, full_text:
         return
     versions = sorted({item.since for item in deprecations if item.since})
     since = t("deprecation.since", versions=", ".join(versions)) if versions else ""
-    labels = "; ".join(item.label for item in deprecations)
+    labels = t("deprecation.label_separator").join(item.label for item in deprecations)
     subjects = ", ".join(dict.fromkeys(f"`{item.subject}`" for item in deprecations))
     badge = f":orange-badge[:material/warning: {t('deprecation.raised')}]"
     raised_by = t("deprecation.raised_by", subjects=subjects, since=since)
