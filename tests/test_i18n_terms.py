@@ -15,3 +15,16 @@ def test_chinese_says_probe_and_recall_one_way() -> None:
     assert stray == {}
     assert "召回" in zh["scorecard.by_kind"] and "探测" in zh["scorecard.by_kind"]
     assert "召回" in zh["scorecard.by_session"]
+
+
+def test_a_cache_break_note_fits_its_column_with_two_digit_turns() -> None:
+    # The scorecard's last column (cache_view.NOTE_WIDTH) showed "cache broken on 8 turns, the first turn 8"
+    # touching the table's edge at 1440x900; with two-digit turns it was cut. About 40 characters fit.
+    from memory_demos.i18n import t
+
+    values = {"n": 12, "turn": 12, "turns": "12, 14"}
+    keys = [key for key in CATALOGUE["en"] if key.startswith("cache.breaks.")]
+    assert len(keys) >= 4
+    for key in keys:
+        note = t(key, "en", **values)
+        assert len(note) <= 40, note

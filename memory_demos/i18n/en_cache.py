@@ -7,7 +7,7 @@ TEXTS: dict[str, str] = {
     "cache.breaks.none": "prefix kept on every turn",
     "cache.breaks.every_turn_from": "cache broken every turn from turn {turn}",
     "cache.breaks.on_turns": "cache broken on turn {turns}",
-    "cache.breaks.many": "cache broken on {n} turns, the first turn {turn}",
+    "cache.breaks.many": "cache broken {n} times, first on turn {turn}",
     "cache.breaks.too_few": "too few answered turns to tell",
     "cache.rule.raw": "any shared prefix counts, as on a local server",
     "cache.rule.steps": "counted from {min} tokens, in steps of {step}",
