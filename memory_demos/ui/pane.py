@@ -26,7 +26,7 @@ from memory_demos.turn import Turn
 from memory_demos.ui.cache_view import pane_cache_line
 from memory_demos.ui.charts import render_context_gauge
 from memory_demos.ui.deprecation_status import deprecation_help
-from memory_demos.ui.text import code_span
+from memory_demos.ui.text import code_span, embedding_model_text
 from memory_demos.ui.thresholds import gauge_lines, threshold_caption
 
 CONVERSATION_HEIGHT = 270  # one row of panes; two rows get less, so both fit a 900 px window
@@ -197,7 +197,7 @@ def _header(view: PaneView, actions: PaneActions) -> None:
             summary = " ".join(code_span(f"{name}={value}") for name, value in shown_params.items())
             st.caption(summary, width="content")
         if view.embedding_model:
-            model = code_span(view.embedding_model)
+            model = code_span(embedding_model_text(view.embedding_model))
             st.caption(":material/scatter_plot: " + t("pane.embedding_model", model=model), width="content")
     if view.unseen_messages:
         st.caption(

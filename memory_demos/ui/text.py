@@ -32,6 +32,17 @@ def duration_words(text: str) -> str:
     return t(f"duration.{unit}" + (".one" if count == 1 else ""), n=count)
 
 
+def embedding_model_text(label: str) -> str:
+    """An embedding model's name for the interface: a shipped offline model's label in the session's
+    language (its name and build stay, "offline" is translated); any other model's name as it is."""
+    from memory_demos.providers.embedding_choice import OFFLINE_MODEL_LABELS
+
+    for model_id, english in OFFLINE_MODEL_LABELS.items():
+        if label == english:
+            return t(f"embedding.offline_label.{model_id}")
+    return label
+
+
 def provider_label(provider: ProviderConfig) -> str:
     """The active model's name for the interface: translated for the offline and the workshop model.
 
