@@ -136,7 +136,7 @@ def print_session_recall(result: Any) -> None:
 
 def id_width(strategy_ids: Iterable[str]) -> int:
     """The width of a table's strategy column: its longest id (background_memory), 15 at least."""
-    return max(15, *(len(strategy_id) for strategy_id in strategy_ids))
+    return max([15, *(len(strategy_id) for strategy_id in strategy_ids)])  # also with no strategies
 
 
 def counted_by_label(turns: Sequence[Any]) -> str:

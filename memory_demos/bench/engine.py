@@ -56,7 +56,7 @@ def overhead(turns: int | None = None, strategy_ids: str = "all") -> int:
         "snapshot); CPU = the process's CPU time for the whole turn, model included"
     )
     last = f"turn {turns}"
-    width = max(15, *(len(strategy_id) for strategy_id in ids))
+    width = max([15, *(len(strategy_id) for strategy_id in ids)])
     print(
         f"{'strategy':<{width}} {'prompt':<8} {'engine 10 (ms)':>15} {f'engine {last}':>14} "
         f"{'CPU 10 (ms)':>12} {f'CPU {last}':>13} {'CPU ratio':>10}"

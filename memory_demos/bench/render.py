@@ -217,7 +217,7 @@ def print_run(run: RenderRun) -> None:
     mean = statistics.mean(s.cpu_seconds for s in run.samples[1:])
     print(f"mean over turns 2-{last}: {mean:.3f} s per message")
     # Inside the strategies, what the model reads grows by design (buffer); the rest should not.
-    width = max(15, *(len(cost.strategy_id) for cost in run.panes))
+    width = max([15, *(len(cost.strategy_id) for cost in run.panes)])
     for cost in run.panes:
         cpu = " → ".join(f"{_near(cost.cpu_seconds, t) * 1000:.1f}" for t in (first, last))
         model = " → ".join(f"{_near(cost.model_seconds, t) * 1000:.1f}" for t in (first, last))
