@@ -87,3 +87,23 @@ def test_an_older_and_a_younger_brother_keep_their_own_facts() -> None:
     assert "上海" in replies[2] and "成都" not in replies[2]
     assert "王强" in replies[3] and "王磊" not in replies[3]
     assert "王" not in replies[4]  # no younger sister was named
+
+
+def test_a_favourite_of_a_kind_never_spoken_of_is_refused_not_another_favourite() -> None:
+    """ "my favourite food is ramen" does not answer "what's my favourite movie?" (nor 最爱吃火锅 最喜欢的电影)."""
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from memory_demos.providers.offline_model import OfflineTeachingModel
+    from memory_demos.scenarios import is_refusal
+
+    model = OfflineTeachingModel()
+    for told, asked, kept in (
+        ("my favourite food is ramen", "what's my favourite movie", "whats my favourite food"),
+        ("我最爱吃火锅", "我最喜欢的电影是什么", "我最喜欢吃什么"),
+    ):
+        messages: list = [HumanMessage(told)]
+        messages.append(AIMessage(str(model.invoke(messages).content)))
+        refused = str(model.invoke([*messages, HumanMessage(asked)]).content)
+        answered = str(model.invoke([*messages, HumanMessage(kept)]).content)
+        assert is_refusal(refused) and "ramen" not in refused and "火锅" not in refused
+        assert "ramen" in answered or "火锅" in answered

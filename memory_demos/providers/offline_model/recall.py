@@ -265,6 +265,8 @@ def restate(said: Said) -> str:
     return text[:1].upper() + text[1:] + end
 
 
+_FAVOURITE_EN = re.compile(r"\b(?:favou?rite|fav|fave)\s+(?P<k>[a-z]+)\b", re.I)
+_FAVOURITE_ZH = re.compile(f"最(?:喜欢|爱)的(?P<k>[{CJK}]{{1,3}}?)(?:是|叫|有|呢|[？?]|$)")
 _SUPPOSING = re.compile(r"\b(?:would|if)\b|\b(?:I|you|we)'d\b|如果|要是|假如|的话", re.I)
 
 
@@ -280,6 +282,12 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
         if s.text.lower().strip(" ?？.") != asked
         and not (s.message >= current and s.text.lower().strip(" ?？.") in asked)
     ]
+    favourite = _FAVOURITE_ZH.search(ask.text) if chinese else _FAVOURITE_EN.search(ask.text)
+    if favourite:  # "my favourite movie?" when no movie was spoken of: not the favourite food either
+        kind = favourite.group("k")
+        said = "".join(s.text + zh_kinds_named(s.text) for s in statements) if chinese else vocabulary
+        if (kind not in said) if chinese else (stem(kind) not in said):
+            return None
     if _SUPPOSING.search(ask.text):  # "what would I name my boat?" asks of what the user supposed
         statements = [s._replace(hypothetical=False) for s in statements]
     scored = [
