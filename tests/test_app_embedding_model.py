@@ -5,6 +5,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from memory_demos.i18n import CATALOGUE
+from memory_demos.providers.embedding_choice import OFFLINE_MODEL_LABELS
 from memory_demos.providers.embeddings import EMBEDDING_MODEL_LABEL
 from memory_demos.providers.multilingual_embeddings import MULTILINGUAL_MODEL_LABEL
 from memory_demos.session import widget_key
@@ -38,7 +39,9 @@ def test_a_vector_pane_names_its_model_and_an_empty_one_follows_the_language() -
     assert not at.exception, at.exception
     vector = panes(at)[-1]
     assert vector.strategy.embedding_model() == MULTILINGUAL_MODEL_LABEL  # rebuilt: it had answered nothing
-    chinese_caption = ZH["pane.embedding_model"].format(model=code_span(MULTILINGUAL_MODEL_LABEL))
+    (model_id,) = [i for i, label in OFFLINE_MODEL_LABELS.items() if label == MULTILINGUAL_MODEL_LABEL]
+    chinese_label = ZH[f"embedding.offline_label.{model_id}"]  # the shipped model's label, in Chinese
+    chinese_caption = ZH["pane.embedding_model"].format(model=code_span(chinese_label))
     assert any(chinese_caption in caption for caption in _captions(at)), _captions(at)
 
     send(at, "我的订单号是 B-5678。")
