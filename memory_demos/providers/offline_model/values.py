@@ -143,15 +143,18 @@ ZH_KIND_WORDS = {
 # Members of kinds that are said without the kind's name: "I have a Pixel 8" answers "what phone do I
 # have?", 养了只金毛 answers 什么品种. A capital first letter marks a member that is an everyday word too
 # (only "a Switch" is a console, "switch" is not).
+_DOGS = (
+    "retriever labrador Lab beagle poodle husky corgi terrier spaniel shepherd bulldog collie pug dachshund "
+    "chihuahua schnauzer labradoodle cockapoo greyhound whippet rottweiler dalmatian shiba"
+)
+_CATS = "siamese persian ragdoll tabby sphynx bengal coon"
 _MEMBERS_EN = {
     "phone": "iphone pixel Galaxy samsung nokia xiaomi huawei oneplus motorola android",
     "laptop": "macbook thinkpad xps Surface chromebook lenovo dell asus acer zenbook",
     "console": "ps5 ps4 playstation xbox Switch nintendo",
     "car": "toyota honda ford tesla bmw audi mercedes volkswagen vw Golf corolla civic yaris prius kia "
     "hyundai nissan mazda subaru volvo jeep fiat skoda peugeot renault Mini porsche camry rav4 Polo",
-    "breed": "retriever labrador Lab beagle poodle husky corgi terrier spaniel shepherd bulldog collie pug "
-    "dachshund chihuahua schnauzer labradoodle cockapoo greyhound whippet rottweiler dalmatian siamese "
-    "persian ragdoll tabby sphynx bengal coon shiba",
+    "breed": f"{_DOGS} {_CATS}",
     "airline": "emirates ryanair easyjet lufthansa Delta United klm qantas airways qatar cathay jetblue "
     "southwest wizz",
     "condition": "asthma diabetes eczema migraine migraines arthritis epilepsy coeliac celiac adhd anxiety "
@@ -165,9 +168,8 @@ _MEMBERS_EN = {
     "calculus geography philosophy psychology",
     "sign": "aries taurus gemini Cancer Leo virgo libra scorpio sagittarius capricorn aquarius pisces",
     "pronoun": "she/her he/him they/them",
-    "dog": "retriever labrador Lab beagle poodle husky corgi terrier spaniel shepherd bulldog collie pug "
-    "dachshund chihuahua schnauzer labradoodle cockapoo greyhound whippet rottweiler dalmatian shiba puppy",
-    "cat": "siamese persian ragdoll tabby sphynx bengal coon kitten",
+    "dog": f"{_DOGS} puppy",
+    "cat": f"{_CATS} kitten",
     "hobby": "pottery knitting painting photography gardening baking chess crochet climbing bouldering "
     "woodworking sewing drawing birdwatching",
 }
