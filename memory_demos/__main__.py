@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from memory_demos.cli_options import (
     param_assignments,
     provider_from_args,
 )
+from memory_demos.cli_table import strategy_column_width
 from memory_demos.scenarios import ScenarioError, load_scenario
 from memory_demos.strategies.base import InputError
 
@@ -45,7 +46,7 @@ def cmd_strategies(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([info.to_json() for info in infos], indent=2, ensure_ascii=False))
         return 0
-    width = id_width(info.id for info in infos)
+    width = strategy_column_width(info.id for info in infos)
     for info in infos:
         params = ", ".join(f"{info.id}.{p.name}={p.default}" for p in info.params) or "-"
         print(f"{info.id:<{width}} {info.kind:<8} {info.title}  [{params}]")
@@ -92,7 +93,7 @@ def print_replay_table(result: Any) -> None:
     """The replay as a table; the last column says where each strategy's counts came from."""
     temperature = "server default" if result.temperature is None else f"{result.temperature:g}"
     print(f"Scenario: {result.scenario} · provider: {result.provider} · temperature: {temperature}")
-    width = id_width(run.strategy_id for run in result.runs)
+    width = strategy_column_width(run.strategy_id for run in result.runs)
     header = (
         f"{'strategy':<{width}} {'recall':>7} {'prompt':>8} {'completion':>10} "
         f"{'memory':>8} {'tools':>7} {'calls':>6} {'errors':>6} {'empty':>6}  counted by"
@@ -128,15 +129,10 @@ def print_session_recall(result: Any) -> None:
         for start in runs[0].sessions[1:]
     )
     print(f"New conversation of the same user before {breaks}. Recall in each conversation:")
-    width = id_width(run.strategy_id for run in runs)
+    width = strategy_column_width(run.strategy_id for run in runs)
     for run in runs:
         cells = [f"{row['passed']}/{row['asked']}" for row in run.recall_by_session()]
         print(f"  {run.strategy_id:<{width}} " + " · ".join(cells))
-
-
-def id_width(strategy_ids: Iterable[str]) -> int:
-    """The width of a table's strategy column: its longest id (background_memory), 15 at least."""
-    return max([15, *(len(strategy_id) for strategy_id in strategy_ids)])  # also with no strategies
 
 
 def counted_by_label(turns: Sequence[Any]) -> str:

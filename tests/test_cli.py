@@ -260,3 +260,13 @@ def test_the_replay_table_keeps_its_columns_straight_for_a_long_strategy_id(
     code, out, _ = run_cli(capsys, "strategies")
     lines = {line.split()[0]: line for line in out.splitlines()}
     assert lines["background_memory"].index(" modern") == lines["buffer"].index(" classic")
+
+
+def test_the_strategy_column_is_15_wide_at_least_also_when_no_strategy_ran() -> None:
+    # Replay, bench overhead and bench render share this rule; max(15, *ids) raised on an empty list.
+    from memory_demos.cli_table import strategy_column_width
+
+    assert strategy_column_width([]) == 15
+    assert strategy_column_width(iter(())) == 15
+    assert strategy_column_width(["buffer"]) == 15
+    assert strategy_column_width(["buffer", "background_memory"]) == len("background_memory")

@@ -159,6 +159,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "memory_demos.ui",
             "memory_demos.export",
             "memory_demos.cli_options",
+            "memory_demos.cli_table",
             "memory_demos.chat_command",
             "memory_demos.__main__",
             "memory_demos.bench",

@@ -9,6 +9,7 @@ import statistics
 import time
 from typing import Any
 
+from memory_demos.cli_table import strategy_column_width
 from memory_demos.providers.chat_models import ProviderConfig
 from memory_demos.strategies.base import InputError, StrategyContext
 from memory_demos.strategies.registry import build_strategy, parse_selection
@@ -56,7 +57,7 @@ def overhead(turns: int | None = None, strategy_ids: str = "all") -> int:
         "snapshot); CPU = the process's CPU time for the whole turn, model included"
     )
     last = f"turn {turns}"
-    width = max([15, *(len(strategy_id) for strategy_id in ids)])
+    width = strategy_column_width(ids)
     print(
         f"{'strategy':<{width}} {'prompt':<8} {'engine 10 (ms)':>15} {f'engine {last}':>14} "
         f"{'CPU 10 (ms)':>12} {f'CPU {last}':>13} {'CPU ratio':>10}"

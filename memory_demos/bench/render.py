@@ -30,6 +30,7 @@ from langchain_core.tracers.context import register_configure_hook
 from memory_demos.bench.server import cpu_seconds, interruptible, lab_server
 from memory_demos.bench.workshop_ws import set_pane_count
 from memory_demos.bench.ws_client import AppClient
+from memory_demos.cli_table import strategy_column_width
 from memory_demos.defaults import MAX_PANES
 from memory_demos.panes import DEFAULT_PANE_STRATEGIES
 from memory_demos.providers.chat_models import ProviderConfig
@@ -217,7 +218,7 @@ def print_run(run: RenderRun) -> None:
     mean = statistics.mean(s.cpu_seconds for s in run.samples[1:])
     print(f"mean over turns 2-{last}: {mean:.3f} s per message")
     # Inside the strategies, what the model reads grows by design (buffer); the rest should not.
-    width = max([15, *(len(cost.strategy_id) for cost in run.panes)])
+    width = strategy_column_width(cost.strategy_id for cost in run.panes)
     for cost in run.panes:
         cpu = " → ".join(f"{_near(cost.cpu_seconds, t) * 1000:.1f}" for t in (first, last))
         model = " → ".join(f"{_near(cost.model_seconds, t) * 1000:.1f}" for t in (first, last))
