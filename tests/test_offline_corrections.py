@@ -15,26 +15,40 @@ NOTE = "Mara is the human's name. Mara lives in Lisbon. Mara works as a nurse."
 
 
 @pytest.mark.parametrize(
-    ("said", "job"),
+    ("said", "job", "left", "held"),
     [
-        ("I quit my job as a nurse last week.", "a nurse"),
-        ("I stopped working as a nurse.", "a nurse"),
-        ("我上周辞掉了护士的工作。", "a 护士"),
-        ("我不做护士了。", "a 护士"),
+        (
+            "I quit my job as a nurse last week.",
+            "a nurse",
+            "The human no longer works as a nurse.",
+            "works as",
+        ),
+        ("I stopped working as a nurse.", "a nurse", "The human no longer works as a nurse.", "works as"),
+        # A Chinese conversation's summary is written in Chinese (the English one before it re-read).
+        ("我上周辞掉了护士的工作。", "a 护士", "用户的工作不再是护士。", "用户的工作是"),
+        ("我不做护士了。", "a 护士", "用户的工作不再是护士。", "用户的工作是"),
     ],
 )
-def test_a_summary_says_the_job_was_left(said: str, job: str) -> None:
+def test_a_summary_says_the_job_was_left(said: str, job: str, left: str, held: str) -> None:
     before = f"The human's name is Mara. The human works as {job}."
     summary = progressive_summary(before, f"Human: {said}\nAI: Got it.")
-    assert f"The human no longer works as {job}." in summary
-    assert f"The human works as {job}" not in summary
+    assert left in summary
+    assert f"The human {held} {job}" not in summary and f"{held}护士" not in summary
 
 
-@pytest.mark.parametrize("said", ["I lost my job.", "I retired last year.", "我辞职了。", "我退休了。"])
-def test_a_job_left_unnamed_retires_the_job_the_summary_held(said: str) -> None:
+@pytest.mark.parametrize(
+    ("said", "left"),
+    [
+        ("I lost my job.", "no longer works as a nurse"),
+        ("I retired last year.", "no longer works as a nurse"),
+        ("我辞职了。", "用户的工作不再是nurse。"),
+        ("我退休了。", "用户的工作不再是nurse。"),
+    ],
+)
+def test_a_job_left_unnamed_retires_the_job_the_summary_held(said: str, left: str) -> None:
     summary = progressive_summary("The human works as a nurse.", f"Human: {said}\nAI: Got it.")
-    assert "no longer works as a nurse" in summary
-    assert "The human works as a nurse" not in summary
+    assert left in summary
+    assert "The human works as a nurse" not in summary and "用户的工作是nurse" not in summary
 
 
 def test_an_entity_note_carries_a_job_left_and_a_name_corrected() -> None:

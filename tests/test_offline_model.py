@@ -663,8 +663,8 @@ def test_summary_round_trip_keeps_chinese_values_clean() -> None:
     summary = ""
     for line in ("Human: 你好，我叫小明。\nAI: 记住了。", "Human: 我的订单号是 B-5678。\nAI: 好的。"):
         summary = str(model.invoke(SUMMARY_PROMPT.format(summary=summary, new_lines=line)).content)
-    assert "小明." in summary and "小明.." not in summary
-    assert "B-5678" in summary
+    assert "用户叫小明。" in summary and "小明。。" not in summary and "小明." not in summary
+    assert "用户的订单号是B-5678。" in summary
 
 
 def test_a_memory_prompt_is_recognised_by_its_whole_shape_not_by_a_quoted_phrase() -> None:

@@ -47,8 +47,11 @@ CONVERSATIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 DRIFT_MESSAGES: tuple[str, ...] = CONVERSATIONS["en"][0]
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
-# How a summary written in English frames what a Chinese speaker said: not evidence of anything.
-_ZH_FRAMING = re.compile("用户说|用户|人类")
+# How a summary frames what a Chinese speaker said (用户说：“…”, 用户还聊到了“…”和“…”): not evidence.
+_ZH_FRAMING = re.compile("用户说|用户还聊到了|用户现在|用户|人类|还聊到了|和")
+_QUOTED = re.compile("“([^”]*)”")
+# Sentences end at . ! ? and a space (English) or at 。！？ (Chinese), a closing quote kept with its sentence.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])(?![”。！？])\s*|(?<=[。！？]”)\s*")
 _SUMMARY_STOPWORDS = frozenset(
     (
         "a",
@@ -116,11 +119,18 @@ def _word_stems(text: str) -> set[str]:
     return stems
 
 
+def summary_sentences(summary: str) -> list[str]:
+    """The sentences of a summary, English or Chinese."""
+    return [s for s in _SENTENCE_END.split(summary.strip()) if s.strip()]
+
+
 def _evidence(sentence: str) -> list[str]:
-    """What a sentence summarising a Chinese conversation claims was said: its Chinese phrases (without
-    the summary's own framing), numbers and names; the English around them is the summary's language."""
-    phrases = [p for run in _CJK_RUN.findall(sentence) for p in _ZH_FRAMING.split(run) if p]
-    latin = re.findall(r"[A-Za-z0-9][A-Za-z0-9-]*", sentence.replace("'s", ""))
+    """What a sentence summarising a Chinese conversation claims was said: each quoted phrase whole, its
+    other Chinese phrases (without the summary's own framing), numbers and names."""
+    quoted = [q.rstrip("。.！？") for q in _QUOTED.findall(sentence)]
+    unquoted = _QUOTED.sub(" ", sentence)
+    phrases = quoted + [p for run in _CJK_RUN.findall(unquoted) for p in _ZH_FRAMING.split(run) if p]
+    latin = re.findall(r"[A-Za-z0-9][A-Za-z0-9-]*", unquoted.replace("'s", ""))
     named = [w for w in latin if any(c.isdigit() for c in w) or w[0].isupper()]
     return phrases + [w for w in named if w.lower() not in _SUMMARY_STOPWORDS]
 
@@ -135,7 +145,7 @@ def unsupported_sentences(summary: str, conversation: str) -> list[str]:
     if _CJK_RUN.search(conversation):
         return [
             sentence
-            for sentence in re.split(r"(?<=[.!?])\s+", summary.strip())
+            for sentence in summary_sentences(summary)
             if not (evidence := _evidence(sentence)) or any(e not in conversation for e in evidence)
         ]
     said = _word_stems(conversation)
@@ -163,8 +173,8 @@ def run_summary(checked: bool, messages: Sequence[str], gate: CallGate | None = 
         memory.save_context({"input": user_text}, {"output": reply.text})
         if checked:  # the fix: drop what the conversation does not support before storing the summary
             invented = set(unsupported_sentences(memory.buffer, conversation))
-            kept = [s for s in re.split(r"(?<=[.!?])\s+", memory.buffer.strip()) if s not in invented]
-            memory.buffer = " ".join(kept)
+            kept = [s for s in summary_sentences(memory.buffer) if s not in invented]
+            memory.buffer = ("" if _CJK_RUN.search(conversation) else " ").join(kept)
         rounds.append(
             {"summary": memory.buffer, "invented": unsupported_sentences(memory.buffer, conversation)}
         )

@@ -28,10 +28,19 @@ from memory_demos.providers.offline_model.lexicon import (
     RELATIONS_EN,
 )
 from memory_demos.providers.offline_model.questions import detect_recall_question
-from memory_demos.providers.offline_model.reader import Reading
+from memory_demos.providers.offline_model.reader import Reading, Said
 from memory_demos.providers.offline_model.sentences import split_sentences
 from memory_demos.providers.offline_model.small_talk import summary_topic
 from memory_demos.providers.offline_model.statements import USER
+from memory_demos.providers.offline_model.summary_zh import (
+    DRIFT_DETAILS_ZH,
+    fact_sentences_zh,
+    previous_topics_zh,
+    readable,
+    said_zh,
+    topics_sentence_zh,
+    writes_chinese,
+)
 from memory_demos.providers.offline_model.text import (
     after_last,
     capitalized,
@@ -81,35 +90,59 @@ def fact_sentences(knowledge: Knowledge, *, user_as: str = "the human") -> list[
     return sentences
 
 
-_SAID = re.compile(r"The human said: “[^”]*”|用户说：“[^”]*”")
+_SAID = re.compile(r"The human said: “(?P<en>[^”]*)”|用户说：“(?P<zh>[^”]*)”")
 
 
-def said_sentences(previous: str, new_lines: str) -> list[str]:
-    """What the human said that no fact rule reads, kept in their words (corrections applied), newest last."""
-    kept = _SAID.findall(previous)
+def _said_as(text: str, *, chinese: bool) -> str:
+    return said_zh(text) if chinese else f"The human said: “{text.rstrip('.。')}.”"
+
+
+def _with_subject(said: Said) -> str:
+    """A Chinese clause whose subject is the clause before's (住在杭州 after 我叫林晓) with it put back."""
+    subject = "我" if said.about == USER else said.subject
+    if mostly_chinese(said.text) and subject and not said.text.startswith((subject, "我")):
+        return subject + said.text
+    return said.text
+
+
+def said_sentences(previous: str, new_lines: str, *, chinese: bool | None = None) -> list[str]:
+    """What the human said that no fact rule reads, kept in their words (corrections applied), newest last.
+
+    ``chinese``: the summary's language (each clause's own when not given); a clause whose fact the
+    clause before names the subject of (住在杭州 after 我叫林晓) is a fact, not kept as said.
+    """
+    kept = [
+        _said_as(m["en"] if m["en"] is not None else m["zh"], chinese=chinese)
+        if chinese is not None
+        else m.group()
+        for m in _SAID.finditer(previous)
+    ]
     reading = Reading()
     for index, segment in enumerate(role_segments(new_lines, "human")):
         if segment.role == "human":
             reading.read(segment.text, "user", index)
     for said in reading.said:
         standing = not (said.question or said.hypothetical or said.retracted) and said.about
-        if standing and not extract_facts(said.text):
-            zh = mostly_chinese(said.text)
-            kept.append(
-                f"用户说：“{said.text.rstrip('。')}。”"
-                if zh
-                else f"The human said: “{said.text.rstrip('.')}.”"
-            )
+        if standing and not extract_facts(_with_subject(said)):
+            zh = mostly_chinese(said.text) if chinese is None else chinese
+            kept.append(_said_as(said.text, chinese=zh))
     return list(dict.fromkeys(kept))[-MAX_SAID:]
 
 
-def render_summary(knowledge: Knowledge, extra_sentences: Sequence[str], topics: Sequence[str]) -> str:
-    """A bounded third-person summary: the newest fact sentences, invented details, a topic tail."""
-    sentences = fact_sentences(knowledge)[-MAX_SUMMARY_FACTS:]
+def render_summary(
+    knowledge: Knowledge, extra_sentences: Sequence[str], topics: Sequence[str], *, chinese: bool = False
+) -> str:
+    """A bounded third-person summary: the newest fact sentences, invented details, a topic tail.
+
+    ``chinese``: written in Chinese (sentences about 用户, no spaces between them), else English.
+    """
+    facts = fact_sentences_zh(knowledge) if chinese else fact_sentences(knowledge)
+    sentences = facts[-MAX_SUMMARY_FACTS:]
     sentences += [s for s in extra_sentences if s not in sentences]
     if topics:
-        sentences.append(f"They also talked about {join_en([f'“{t}”' for t in topics])}.")
-    return " ".join(sentences)
+        tail = f"They also talked about {join_en([f'“{t}”' for t in topics])}."
+        sentences.append(topics_sentence_zh(topics) if chinese else tail)
+    return ("" if chinese else " ").join(sentences)
 
 
 _QUOTED_TOPIC = re.compile("“([^”]+)”")
@@ -117,7 +150,8 @@ _QUOTED_TOPIC = re.compile("“([^”]+)”")
 
 def _summary_topics(previous: str, new_lines: str) -> list[str]:
     tail = re.search(r"They also talked about (?P<t>.+?)\.\s*$", previous)
-    topics = _QUOTED_TOPIC.findall(tail.group("t")) if tail else []
+    tail_text = tail.group("t") if tail else previous_topics_zh(previous)
+    topics = _QUOTED_TOPIC.findall(tail_text) if tail_text else []
     for segment in role_segments(new_lines, "human"):
         if segment.role != "human" or not segment.text.strip():
             continue
@@ -134,25 +168,36 @@ def _summary_topics(previous: str, new_lines: str) -> list[str]:
     return list(reversed(topics))
 
 
+def _drift_details(chinese: bool) -> list[tuple[str, str, str | None]]:
+    """(sentence in the summary's language, its sentence in the other language, fact key) per detail."""
+    pairs = zip(DRIFT_DETAILS, DRIFT_DETAILS_ZH, strict=True)
+    return [(zh, en, key) if chinese else (en, zh, key) for (en, key), (zh, _) in pairs]
+
+
 def progressive_summary(summary: str, new_lines: str, *, drift: bool = False) -> str:
-    """Answer SUMMARY_PROMPT: the existing summary's facts merged with the new lines' (newest wins)."""
+    """Answer SUMMARY_PROMPT: the existing summary's facts merged with the new lines' (newest wins).
+
+    Written in the language the human speaks (``writes_chinese``): a Chinese conversation gets a Chinese
+    summary, its invented details (``drift``) Chinese too.
+    """
+    chinese = writes_chinese(new_lines, summary)
     knowledge = Knowledge()
-    knowledge.add_ordered(extract_facts(f"{summary}\n{casual(new_lines)}", role="narrative"))
+    knowledge.add_ordered(extract_facts(f"{readable(summary)}\n{casual(new_lines)}", role="narrative"))
     facts = knowledge.current(USER)
-    drifted = [sentence for sentence, _ in DRIFT_DETAILS if sentence in summary]
+    details = _drift_details(chinese)
+    drifted = [sentence for sentence, other, _ in details if sentence in summary or other in summary]
     if drift:
-        for sentence, key in DRIFT_DETAILS:
-            if sentence not in summary and (key is None or key not in facts):
+        for sentence, _, key in details:
+            if sentence not in drifted and (key is None or key not in facts):
                 drifted.append(sentence)
                 break
     # Fact-shaped invented details are facts now; render them once, as facts.
     # A detail the conversation has since spoken to ("I quit my job") is not carried over either.
     extra = [
-        s for s, key in DRIFT_DETAILS if s in drifted and (key is None or knowledge.belief(USER, key) is None)
+        s for s, _, key in details if s in drifted and (key is None or knowledge.belief(USER, key) is None)
     ]
-    return render_summary(
-        knowledge, [*extra, *said_sentences(summary, new_lines)], _summary_topics(summary, new_lines)
-    )
+    said = said_sentences(summary, new_lines, chinese=chinese)
+    return render_summary(knowledge, [*extra, *said], _summary_topics(summary, new_lines), chinese=chinese)
 
 
 def summary_prompt_reply(prompt: str, *, drift: bool) -> str:
@@ -291,21 +336,44 @@ def entity_summary_reply(prompt: str) -> str:
     return summarize_entity(entity.strip(), existing, last_line)
 
 
+_EARLIER_SUMMARY = "Here is a summary of the conversation to date:"
+
+
+def _earlier_summary(transcript: str) -> tuple[str, str]:
+    """(the summary an earlier summarisation left, the rest of the transcript): the earlier summary is
+    a message of the conversation, and only its ``## SUMMARY`` section says anything about it (the
+    headings and "None" are the prompt's format, never what the human said)."""
+    earlier: list[str] = []
+    rest: list[str] = []
+    for segment in role_segments(transcript, "human"):
+        if segment.role == "human" and segment.text.strip().startswith(_EARLIER_SUMMARY):
+            section = section_of(segment.text, "## SUMMARY", "## ARTIFACTS").strip()
+            earlier.append("" if section in {"None", "无"} else section)
+        else:
+            role = {"ai": "AI", "narrative": "System"}.get(segment.role, "Human")
+            rest.append(f"{role}: {segment.text}")
+    return "\n".join(earlier), "\n".join(rest)
+
+
 def middleware_summary_reply(prompt: str) -> str:
+    """Answer SummarizationMiddleware's prompt in its sections, the content in the human's language."""
     body = after_last(prompt, MIDDLEWARE_SUMMARY_MARKER)
     messages = section_of(body, "Messages to summarize:", None)
     closing = messages.rfind("</messages>")
     if closing >= 0:
         messages = messages[:closing]
     transcript = xml_messages_to_lines(messages) if "<message type=" in messages else messages
+    earlier, new_lines = _earlier_summary(transcript)
+    chinese = writes_chinese(new_lines, earlier)
     knowledge = Knowledge()
-    knowledge.add_ordered(extract_facts(transcript, role="narrative"))
-    summary = (
-        render_summary(knowledge, said_sentences("", transcript), _summary_topics("", transcript)) or "None"
-    )
+    knowledge.add_ordered(extract_facts(f"{readable(earlier)}\n{new_lines}", role="narrative"))
+    said = said_sentences(earlier, new_lines, chinese=chinese)
+    none = "无" if chinese else "None"
+    summary = render_summary(knowledge, said, _summary_topics(earlier, new_lines), chinese=chinese) or none
+    intent = "与助手聊天。" if chinese else "Chat with the assistant."
     return (
-        f"## SESSION INTENT\nChat with the assistant.\n\n## SUMMARY\n{summary}\n\n"
-        "## ARTIFACTS\nNone\n\n## NEXT STEPS\nNone"
+        f"## SESSION INTENT\n{intent}\n\n## SUMMARY\n{summary}\n\n"
+        f"## ARTIFACTS\n{none}\n\n## NEXT STEPS\n{none}"
     )
 
 
