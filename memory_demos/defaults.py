@@ -13,6 +13,7 @@ from pathlib import Path
 DATA_DIR_ENV = "MEMORY_LAB_DATA_DIR"
 DEFAULT_DATA_DIR = ".memory_lab"
 DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant. Answer briefly."
+DEFAULT_SYSTEM_PROMPT_ZH = "你是一个乐于助人的助手。请简短回答。"
 MAX_MESSAGE_CHARS_ENV = "MEMORY_LAB_MAX_MESSAGE_CHARS"
 # Outside workshop mode a message may be longer than in a workshop (``WorkshopLimits``: 2000).
 DEFAULT_MAX_MESSAGE_CHARS = 4000
@@ -28,6 +29,11 @@ def private_folder(folder: Path) -> Path:
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         folder.chmod(0o700)  # mkdir's mode is masked by the umask; this is exact
     return folder
+
+
+def default_system_prompt(language: str) -> str:
+    """The default system prompt in the conversation's ``language``: a Chinese page's prompt is Chinese."""
+    return DEFAULT_SYSTEM_PROMPT_ZH if language == "zh" else DEFAULT_SYSTEM_PROMPT
 
 
 def new_conversation_id() -> str:

@@ -15,7 +15,7 @@ from typing import Any, Literal, TypeVar
 import streamlit as st
 
 from memory_demos.conversation_link import ConversationManifest, PaneManifest
-from memory_demos.defaults import MAX_PANES, new_conversation_id
+from memory_demos.defaults import MAX_PANES, default_system_prompt, new_conversation_id
 from memory_demos.lab_config import LabConfig, load_lab_config
 from memory_demos.page_state import FailureLabState, MigrationState, ScorecardState
 from memory_demos.panes import DEFAULT_PANE_PARAMS, MIN_PANES, Pane, SessionLifecycle, default_strategy_ids
@@ -262,7 +262,11 @@ class LabSession:
     def strategy_context(self) -> StrategyContext:
         """What this session's strategies are built with: its model, user id, message limit and storage."""
         return StrategyContext.from_config(
-            self.config, provider=self.provider, user_id=self.user_id, language=self.language
+            self.config,
+            provider=self.provider,
+            user_id=self.user_id,
+            language=self.language,
+            system_prompt=default_system_prompt(self.language),  # a Chinese page's prompt is Chinese
         )
 
     def build(self, pane: Pane, *, fresh: bool = True) -> None:

@@ -218,3 +218,10 @@ def test_duration_words_in_each_language() -> None:
             "5 小时",
         ]
         assert duration_words("later") == "later"  # not a duration: shown as written
+
+
+def test_a_chinese_session_builds_its_strategies_with_a_chinese_system_prompt() -> None:
+    session = LabSession({})
+    assert session.strategy_context().system_prompt == "You are a helpful assistant. Answer briefly."
+    session.language = "zh"
+    assert session.strategy_context().system_prompt == "你是一个乐于助人的助手。请简短回答。"

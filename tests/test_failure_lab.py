@@ -195,3 +195,30 @@ def test_failing_summary_call_loses_turns_unless_raw_messages_are_kept() -> None
     assert "Mara" not in naive["answer"]
     assert fixed["lost_user_messages"] == []
     assert "Mara" in fixed["answer"]
+
+
+def test_a_chinese_demo_writes_its_memory_and_its_system_prompt_in_chinese() -> None:
+    drift = run_demo("summary_drift", "zh")
+    for run in (drift["naive"], drift["fixed"]):
+        summary = run["final_summary"]
+        assert summary.startswith("用户") and not re.search(r"\b(?:The human|lives|talked|Paris)\b", summary)
+    assert "用户去巴黎旅行了一周。" in drift["naive"]["invented"]
+    assert drift["fixed"]["final_summary"] == (
+        "用户住在杭州。用户叫林晓。用户的订单号是A-1234。"
+        "用户还聊到了“能推荐一本讲园艺的书”、“怎样才能泡出一杯好茶”和“坐火车旅行挺惬意的”。"
+    )
+    trimmed = run_demo("trim_orphan", "zh")
+    assert CATALOGUE["zh"] and "你是一个乐于助人的助手" in json.dumps(trimmed, ensure_ascii=False)
+    assert "You are a helpful assistant" not in json.dumps(trimmed, ensure_ascii=False)
+    assert "You are a helpful assistant" in json.dumps(run_demo("trim_orphan", "en"))
+
+
+def test_a_chinese_summary_is_checked_sentence_by_sentence_quoted_topics_whole() -> None:
+    conversation = "Human: 你好，我叫林晓，住在杭州。\nHuman: 能推荐一本讲园艺的书吗？"
+    summary = (
+        "用户叫林晓。用户住在杭州。用户说：“我爱猫。”用户还聊到了“能推荐一本讲园艺的书”。用户在学葡萄牙语。"
+    )
+    assert failure_lab.unsupported_sentences(summary, conversation) == [
+        "用户说：“我爱猫。”",
+        "用户在学葡萄牙语。",
+    ]

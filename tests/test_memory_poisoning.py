@@ -235,3 +235,14 @@ def test_semantic_store_keeps_a_planted_exchange_unless_it_screens(screen: bool)
     assert any("Lisbon" in text for text in stored)  # the fact about the user is kept either way
     assert (PLANTED in system) is not screen
     assert any(PLANTED in text for text in stored) is not screen
+
+
+def test_a_chinese_conversations_stored_keys_are_shown_in_chinese_and_an_english_ones_in_english() -> None:
+    from memory_demos.failure_lab import get_demo, run_demo
+
+    verdict = get_demo("memory_poisoning").verdict
+    assert verdict is not None
+    stored_zh = verdict(run_demo("memory_poisoning", "zh"))[0].naive
+    assert [line.split(":", 1)[0] for line in stored_zh] == ["名字", "城市", "家规", "最喜欢的饮料"]
+    stored_en = verdict(run_demo("memory_poisoning", "en"))[0].naive
+    assert [line.split(":", 1)[0] for line in stored_en] == ["name", "city", "house_rule", "favourite_drink"]

@@ -15,12 +15,12 @@ from typing import Any
 
 from memory_demos.failure_lab.common import (
     ENCODING,
-    SYSTEM_PROMPT,
     CallGate,
     Demo,
     DemoResult,
     VerdictRow,
     answer_row,
+    default_system_prompt,
     demo_result,
     offline_model,
 )
@@ -79,12 +79,13 @@ def memory_note(statements: Sequence[str], language: str = "en") -> str:
     return heading.format(turn=len(statements) + 1, facts=facts)
 
 
-def _prompt(placement: str, history: list[Any], note: str, user_text: str) -> list[Any]:
+def _prompt(placement: str, history: list[Any], note: str, user_text: str, language: str = "en") -> list[Any]:
     from langchain_core.messages import HumanMessage, SystemMessage
 
+    system = default_system_prompt(language)
     if placement == NOTE_FIRST:
-        return [SystemMessage(f"{SYSTEM_PROMPT}\n\n{note}"), *history, HumanMessage(user_text)]
-    return [SystemMessage(SYSTEM_PROMPT), *history, SystemMessage(note), HumanMessage(user_text)]
+        return [SystemMessage(f"{system}\n\n{note}"), *history, HumanMessage(user_text)]
+    return [SystemMessage(system), *history, SystemMessage(note), HumanMessage(user_text)]
 
 
 def play(
@@ -103,7 +104,7 @@ def play(
     answer = ""
     for number, user_text in enumerate(conversation):
         note = memory_note(conversation[:number], language)
-        answer = str(model.invoke(_prompt(placement, history, note, user_text)).content)
+        answer = str(model.invoke(_prompt(placement, history, note, user_text, language)).content)
         calls += tracker.annotate(capture.drain())
         history += [HumanMessage(user_text), AIMessage(answer)]
     turns = [

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from memory_demos.defaults import DEFAULT_SYSTEM_PROMPT as SYSTEM_PROMPT
+from memory_demos.defaults import default_system_prompt
 from memory_demos.i18n import Message
 from memory_demos.providers.chat_models import CallGate, gated_callbacks
 from memory_demos.tracing import CallCapture
@@ -25,6 +26,7 @@ __all__ = [
     "VerdictRow",
     "answer_row",
     "calls_by_purpose",
+    "default_system_prompt",
     "demo_context",
     "demo_result",
     "offline_model",
@@ -139,4 +141,5 @@ def demo_context(gate: CallGate | None, language: str, **fields: Any) -> Strateg
     from memory_demos.providers.chat_models import ProviderConfig
     from memory_demos.strategies.base import StrategyContext
 
+    fields.setdefault("system_prompt", default_system_prompt(language))
     return StrategyContext(provider=ProviderConfig(gate=gate), language=language, **fields)

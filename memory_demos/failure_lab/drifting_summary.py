@@ -8,11 +8,11 @@ from typing import Any
 
 from memory_demos.failure_lab.common import (
     ENCODING,
-    SYSTEM_PROMPT,
     CallGate,
     Demo,
     DemoResult,
     VerdictRow,
+    default_system_prompt,
     demo_result,
     offline_model,
 )
@@ -158,7 +158,9 @@ def unsupported_sentences(summary: str, conversation: str) -> list[str]:
     return unsupported
 
 
-def run_summary(checked: bool, messages: Sequence[str], gate: CallGate | None = None) -> dict[str, Any]:
+def run_summary(
+    checked: bool, messages: Sequence[str], gate: CallGate | None = None, language: str = "en"
+) -> dict[str, Any]:
     from memory_demos.strategies.shared.classic import import_classic_memory
 
     classic = import_classic_memory()
@@ -168,7 +170,7 @@ def run_summary(checked: bool, messages: Sequence[str], gate: CallGate | None = 
     conversation = ""
     rounds = []
     for user_text in messages:
-        reply = model.invoke(f"{SYSTEM_PROMPT}\n\n{user_text}")
+        reply = model.invoke(f"{default_system_prompt(language)}\n\n{user_text}")
         conversation += f"\nHuman: {user_text}\nAI: {reply.text}"
         memory.save_context({"input": user_text}, {"output": reply.text})
         if checked:  # the fix: drop what the conversation does not support before storing the summary
@@ -185,8 +187,8 @@ def run_summary(checked: bool, messages: Sequence[str], gate: CallGate | None = 
 def summary_drift(language: str = "en", gate: CallGate | None = None) -> DemoResult:
     """A summary rewritten every turn gains a made-up detail each round; the check removes them."""
     messages, facts = CONVERSATIONS.get(language, CONVERSATIONS["en"])
-    naive = run_summary(False, messages, gate)
-    fixed = run_summary(True, messages, gate)
+    naive = run_summary(False, messages, gate, language)
+    fixed = run_summary(True, messages, gate, language)
     fixed_ok = not fixed["invented"] and all(fact in fixed["final_summary"] for fact in facts)
     return demo_result(DEMO, language, naive, fixed, bool(naive["invented"]), fixed_ok)
 

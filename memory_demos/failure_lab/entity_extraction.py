@@ -8,12 +8,12 @@ from typing import Any
 
 from memory_demos.failure_lab.common import (
     ENCODING,
-    SYSTEM_PROMPT,
     CallGate,
     Demo,
     DemoResult,
     VerdictRow,
     calls_by_purpose,
+    default_system_prompt,
     demo_result,
     offline_model,
 )
@@ -58,7 +58,9 @@ def strict_entity_names(extracted: Sequence[str], user_text: str) -> list[str]:
     return names
 
 
-def run_entity_memory(strict: bool, messages: Sequence[str], gate: CallGate | None = None) -> dict[str, Any]:
+def run_entity_memory(
+    strict: bool, messages: Sequence[str], gate: CallGate | None = None, language: str = "en"
+) -> dict[str, Any]:
     from memory_demos.strategies.shared.classic import import_classic_memory
 
     classic = import_classic_memory()
@@ -72,7 +74,7 @@ def run_entity_memory(strict: bool, messages: Sequence[str], gate: CallGate | No
         if strict:  # the fix: keep only names the user wrote, before any note is written
             memory.entity_cache = strict_entity_names(memory.entity_cache, user_text)
             variables["entities"] = {name: memory.entity_store.get(name, "") for name in memory.entity_cache}
-        reply = model.invoke(f"{SYSTEM_PROMPT}\n\n{user_text}")
+        reply = model.invoke(f"{default_system_prompt(language)}\n\n{user_text}")
         memory.llm = with_purpose(model, SUMMARIZE_ENTITY)
         memory.save_context({"input": user_text}, {"output": reply.text})
     calls = capture.drain()
@@ -89,8 +91,8 @@ def run_entity_memory(strict: bool, messages: Sequence[str], gate: CallGate | No
 def chatty_entities(language: str = "en", gate: CallGate | None = None) -> DemoResult:
     """ConversationEntityMemory splits the model's chatty answer on commas: "Sure" becomes an entity."""
     messages, expected = CONVERSATIONS.get(language, CONVERSATIONS["en"])
-    naive = run_entity_memory(False, messages, gate)
-    fixed = run_entity_memory(True, messages, gate)
+    naive = run_entity_memory(False, messages, gate, language)
+    fixed = run_entity_memory(True, messages, gate, language)
     fixed_ok = not fixed["junk_entities"] and expected <= set(fixed["entities"])
     fixed_ok = fixed_ok and fixed["entity_summary_calls"] < naive["entity_summary_calls"]
     return demo_result(DEMO, language, naive, fixed, bool(naive["junk_entities"]), fixed_ok)

@@ -26,6 +26,7 @@ from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 from memory_demos.failure_lab.common import CallGate, Demo, DemoResult, VerdictRow, demo_context, demo_result
+from memory_demos.providers.offline_model.text import display_key_zh, mostly_chinese
 from memory_demos.providers.tokenizer import count_messages_tokens, count_text_tokens
 from memory_demos.strategies.long_term import LongTermStrategy
 from memory_demos.strategies.shared.fact_screen import is_instruction, screen_fact
@@ -176,12 +177,28 @@ def memory_poisoning(language: str = "en", gate: CallGate | None = None) -> Demo
     return demo_result(DEMO, language, naive, fixed, failed, fixed_ok)
 
 
+def shown_key(key: str, source: str) -> str:
+    """A stored fact's key as the verdict shows it: in Chinese when its message was (城市, not city), so
+    a Chinese conversation's keys do not mix languages (家规 next to 名字); the store keeps the key."""
+    if not mostly_chinese(source):
+        return key
+    if key.startswith("favourite_"):
+        return f"最喜欢的{display_key_zh(key)}"
+    return display_key_zh(key)
+
+
 def _stored_lines(run: dict[str, Any]) -> list[str]:
-    return [f"{item['key']}: {item['value']}  ← “{item['source']}”" for item in run["stored"]]
+    return [
+        f"{shown_key(item['key'], item['source'])}: {item['value']}  ← “{item['source']}”"
+        for item in run["stored"]
+    ]
 
 
 def _refused_lines(run: dict[str, Any]) -> list[str]:
-    return [f"{item['key']}: {item['value']}  ({item['reason']})" for item in run["refused"]]
+    return [
+        f"{shown_key(item['key'], item['source'])}: {item['value']}  ({item['reason']})"
+        for item in run["refused"]
+    ]
 
 
 def verdict(result: DemoResult) -> tuple[VerdictRow, ...]:

@@ -6,11 +6,11 @@ from typing import Any
 
 from memory_demos.failure_lab.common import (
     ENCODING,
-    SYSTEM_PROMPT,
     Demo,
     DemoResult,
     VerdictRow,
     answer_row,
+    default_system_prompt,
     demo_result,
 )
 from memory_demos.providers.chat_models import CallGate, ProviderConfig, build_chat_model
@@ -71,6 +71,7 @@ def run_failing_summary_buffer(
     from memory_demos.strategies.shared.classic import import_classic_memory
 
     messages, question, _ = CONVERSATIONS.get(language, CONVERSATIONS["en"])
+    system = default_system_prompt(language)
     classic = import_classic_memory()
     capture = CallCapture(ENCODING)
     provider = ProviderConfig(fail_purposes=(SUMMARIZE,), gate=gate)
@@ -81,7 +82,7 @@ def run_failing_summary_buffer(
     errors: list[str] = []
     for user_text in messages:
         history = memory.load_memory_variables({})["history"]
-        reply = model.invoke([SystemMessage(SYSTEM_PROMPT), *history, HumanMessage(user_text)])
+        reply = model.invoke([SystemMessage(system), *history, HumanMessage(user_text)])
         if keep_raw:
             error = save_keeping_raw(memory, {"input": user_text}, {"output": reply.text})
         else:
@@ -93,7 +94,7 @@ def run_failing_summary_buffer(
         if error:
             errors.append(error)
     history = memory.load_memory_variables({})["history"]
-    answer = model.invoke([SystemMessage(SYSTEM_PROMPT), *history, HumanMessage(question)])
+    answer = model.invoke([SystemMessage(system), *history, HumanMessage(question)])
     kept = [str(m.content) for m in memory.chat_memory.messages]
     remembered = " ".join([memory.moving_summary_buffer, *kept])
     lost = [text for text in messages if text not in remembered]

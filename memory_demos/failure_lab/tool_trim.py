@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from memory_demos.failure_lab.common import SYSTEM_PROMPT, CallGate, Demo, DemoResult, VerdictRow, demo_result
+from memory_demos.failure_lab.common import (
+    CallGate,
+    Demo,
+    DemoResult,
+    VerdictRow,
+    default_system_prompt,
+    demo_result,
+)
 from memory_demos.strategies.turn_trim import trim_turns
 
 KEEP_MESSAGES = 4
@@ -46,7 +53,7 @@ def tool_history(language: str = "en") -> list[Any]:
         weather = get_weather.invoke({"city": city})
         order = get_order_status.invoke({"order_id": "A-77"})
     return [
-        SystemMessage(SYSTEM_PROMPT),
+        SystemMessage(default_system_prompt(language)),
         HumanMessage(texts["weather_question"]),
         AIMessage("", tool_calls=[{"name": "get_weather", "args": {"city": city}, "id": "call_weather_1"}]),
         ToolMessage(weather, tool_call_id="call_weather_1", name="get_weather"),
