@@ -12,7 +12,11 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.messages.utils import get_buffer_string
 
 from memory_demos.providers.offline_model.facts import extract_facts
-from memory_demos.providers.offline_model.memory_prompts import progressive_summary
+from memory_demos.providers.offline_model.memory_prompts import (
+    entity_extraction_reply,
+    progressive_summary,
+    summarize_entity,
+)
 from memory_demos.providers.offline_model.model import OfflineTeachingModel
 
 # The English the summaries used to wrap Chinese values in ("用户 lives in 杭州", "They also talked about").
@@ -132,3 +136,32 @@ def test_the_middleware_summary_of_a_summary_carries_its_facts_not_its_headings(
     assert _section(again, "ARTIFACTS") == none
     if none == "无":
         assert not TEMPLATE_WORDS.search(content) and _section(again, "SESSION INTENT") == "与助手聊天。"
+
+
+def test_a_chinese_entity_note_is_chinese_and_carries_changes_and_a_rename() -> None:
+    note = summarize_entity("李明", "", "你好，我叫李明，刚搬到成都。")
+    assert note == "用户叫李明。李明现在住在成都。"
+    note = summarize_entity("李明", note, "我搬到上海了。")
+    assert "李明现在住在上海。" in note and "成都" not in note
+    assert (
+        summarize_entity("李明", note, "其实我不叫李明，我叫李强。")
+        == "李明不再是用户的名字：用户现在叫李强。"
+    )
+    assert summarize_entity("王芳", "", "我姐姐叫王芳，她住在北京。") == "用户的姐姐叫王芳。王芳住在北京。"
+    for text in (note, summarize_entity("布鲁诺", "", "我的狗叫布鲁诺。")):
+        assert not TEMPLATE_WORDS.search(text) and not re.search("[A-Za-z]{2,}", text), text
+    # English stays English.
+    assert summarize_entity("Mara", "", "Hi, I'm Mara and I live in Lisbon.") == (
+        "Mara is the human's name. Mara lives in Lisbon."
+    )
+
+
+def test_a_chatty_entity_answer_chatters_in_the_lines_language() -> None:
+    from langchain_classic.memory.prompt import ENTITY_EXTRACTION_PROMPT
+
+    def extraction(line: str) -> str:
+        prompt = ENTITY_EXTRACTION_PROMPT.format(history="", input=line)
+        return entity_extraction_reply(prompt, chatty=True)
+
+    assert extraction("你好，我叫李明，刚搬到成都。") == "好的, 这一行里的实体是：李明, 成都"
+    assert extraction("Hi, I'm John and I just moved to Paris.") == "Sure, the entities are: John, Paris"

@@ -6,6 +6,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from langchain_core.messages import HumanMessage, SystemMessage
+
 from memory_demos.failure_lab.common import (
     ENCODING,
     CallGate,
@@ -170,7 +172,8 @@ def run_summary(
     conversation = ""
     rounds = []
     for user_text in messages:
-        reply = model.invoke(f"{default_system_prompt(language)}\n\n{user_text}")
+        # The system prompt as a system message: in the human's message it would be read as what they said.
+        reply = model.invoke([SystemMessage(default_system_prompt(language)), HumanMessage(user_text)])
         conversation += f"\nHuman: {user_text}\nAI: {reply.text}"
         memory.save_context({"input": user_text}, {"output": reply.text})
         if checked:  # the fix: drop what the conversation does not support before storing the summary

@@ -6,6 +6,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from langchain_core.messages import HumanMessage, SystemMessage
+
 from memory_demos.failure_lab.common import (
     ENCODING,
     CallGate,
@@ -51,7 +53,7 @@ def strict_entity_names(extracted: Sequence[str], user_text: str) -> list[str]:
     """The names in an entity-extraction answer that the user really wrote; chatter such as "Sure" or
     "the entities are:" is dropped (a strict parser in place of ``output.split(",")``)."""
     names: list[str] = []
-    for piece in re.split(r"[,:;\n]", ", ".join(extracted)):
+    for piece in re.split(r"[,:;\n，：；]", ", ".join(extracted)):
         name = piece.strip().strip(".!\"'")
         if _NAME.fullmatch(name) and _said(name, user_text) and name not in names:
             names.append(name)
@@ -74,7 +76,8 @@ def run_entity_memory(
         if strict:  # the fix: keep only names the user wrote, before any note is written
             memory.entity_cache = strict_entity_names(memory.entity_cache, user_text)
             variables["entities"] = {name: memory.entity_store.get(name, "") for name in memory.entity_cache}
-        reply = model.invoke(f"{default_system_prompt(language)}\n\n{user_text}")
+        # The system prompt as a system message: in the human's message it would be read as what they said.
+        reply = model.invoke([SystemMessage(default_system_prompt(language)), HumanMessage(user_text)])
         memory.llm = with_purpose(model, SUMMARIZE_ENTITY)
         memory.save_context({"input": user_text}, {"output": reply.text})
     calls = capture.drain()

@@ -18,7 +18,6 @@ from memory_demos.providers.offline_model.answers import fact_clause
 from memory_demos.providers.offline_model.facts import extract_facts
 from memory_demos.providers.offline_model.knowledge import Knowledge
 from memory_demos.providers.offline_model.lexicon import (
-    DRIFT_DETAILS,
     ENTITY_EDGE_WORDS,
     LIST_KEYS,
     MAX_ENTITY_SENTENCES,
@@ -32,8 +31,12 @@ from memory_demos.providers.offline_model.reader import Reading, Said
 from memory_demos.providers.offline_model.sentences import split_sentences
 from memory_demos.providers.offline_model.small_talk import summary_topic
 from memory_demos.providers.offline_model.statements import USER
-from memory_demos.providers.offline_model.summary_zh import (
-    DRIFT_DETAILS_ZH,
+from memory_demos.providers.offline_model.summary_texts import (
+    CHATTY_ENTITIES_ZH,
+    CHATTY_NO_ENTITIES_ZH,
+    drift_details,
+    earlier_summary,
+    entity_note_zh,
     fact_sentences_zh,
     previous_topics_zh,
     readable,
@@ -168,12 +171,6 @@ def _summary_topics(previous: str, new_lines: str) -> list[str]:
     return list(reversed(topics))
 
 
-def _drift_details(chinese: bool) -> list[tuple[str, str, str | None]]:
-    """(sentence in the summary's language, its sentence in the other language, fact key) per detail."""
-    pairs = zip(DRIFT_DETAILS, DRIFT_DETAILS_ZH, strict=True)
-    return [(zh, en, key) if chinese else (en, zh, key) for (en, key), (zh, _) in pairs]
-
-
 def progressive_summary(summary: str, new_lines: str, *, drift: bool = False) -> str:
     """Answer SUMMARY_PROMPT: the existing summary's facts merged with the new lines' (newest wins).
 
@@ -184,7 +181,7 @@ def progressive_summary(summary: str, new_lines: str, *, drift: bool = False) ->
     knowledge = Knowledge()
     knowledge.add_ordered(extract_facts(f"{readable(summary)}\n{casual(new_lines)}", role="narrative"))
     facts = knowledge.current(USER)
-    details = _drift_details(chinese)
+    details = drift_details(chinese)
     drifted = [sentence for sentence, other, _ in details if sentence in summary or other in summary]
     if drift:
         for sentence, _, key in details:
@@ -260,6 +257,8 @@ def entity_extraction_reply(prompt: str, *, chatty: bool) -> str:
     last_line = re.sub(r"^\s*(?:Human|Person\s*#?\d*)\s*:\s*", "", last_line.strip())
     history = section_of(body, "Conversation history (for reference only):", marker)
     entities = extract_entities(last_line, history)
+    if chatty and mostly_chinese(last_line):  # chatter in the line's language, split on "," all the same
+        return CHATTY_ENTITIES_ZH + ", ".join(entities) if entities else CHATTY_NO_ENTITIES_ZH
     if chatty:
         if not entities:
             return "Sure, there are no entities in that line."
@@ -284,8 +283,10 @@ def summarize_entity(entity: str, existing: str, last_line: str) -> str:
     knowledge = Knowledge()
     knowledge.add_ordered(extract_facts(existing, role="narrative") + extract_facts(last_line))
     knowledge.merged()
-    sentences = [s.strip() for s in re.split(r"(?<=[.!?。])\s+", existing) if s.strip()]
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+|(?<=。)\s*", existing) if s.strip()]
     kept = [s for s in sentences if not extract_facts(s, role="narrative")]
+    if mostly_chinese(last_line) if last_line.strip() else mostly_chinese(existing):
+        return entity_note_zh(entity, knowledge, knowledge.resolve(entity), kept, last_line)
     user_name = knowledge.beliefs.get(USER, {}).get("name")
     if user_name and user_name.values and entity.casefold() in (v.casefold() for v in user_name.former):
         return f"{entity} is no longer the human's name: the human's name is now {user_name.values[-1]}."
@@ -336,25 +337,6 @@ def entity_summary_reply(prompt: str) -> str:
     return summarize_entity(entity.strip(), existing, last_line)
 
 
-_EARLIER_SUMMARY = "Here is a summary of the conversation to date:"
-
-
-def _earlier_summary(transcript: str) -> tuple[str, str]:
-    """(the summary an earlier summarisation left, the rest of the transcript): the earlier summary is
-    a message of the conversation, and only its ``## SUMMARY`` section says anything about it (the
-    headings and "None" are the prompt's format, never what the human said)."""
-    earlier: list[str] = []
-    rest: list[str] = []
-    for segment in role_segments(transcript, "human"):
-        if segment.role == "human" and segment.text.strip().startswith(_EARLIER_SUMMARY):
-            section = section_of(segment.text, "## SUMMARY", "## ARTIFACTS").strip()
-            earlier.append("" if section in {"None", "无"} else section)
-        else:
-            role = {"ai": "AI", "narrative": "System"}.get(segment.role, "Human")
-            rest.append(f"{role}: {segment.text}")
-    return "\n".join(earlier), "\n".join(rest)
-
-
 def middleware_summary_reply(prompt: str) -> str:
     """Answer SummarizationMiddleware's prompt in its sections, the content in the human's language."""
     body = after_last(prompt, MIDDLEWARE_SUMMARY_MARKER)
@@ -363,7 +345,7 @@ def middleware_summary_reply(prompt: str) -> str:
     if closing >= 0:
         messages = messages[:closing]
     transcript = xml_messages_to_lines(messages) if "<message type=" in messages else messages
-    earlier, new_lines = _earlier_summary(transcript)
+    earlier, new_lines = earlier_summary(transcript)
     chinese = writes_chinese(new_lines, earlier)
     knowledge = Knowledge()
     knowledge.add_ordered(extract_facts(f"{readable(earlier)}\n{new_lines}", role="narrative"))
