@@ -248,9 +248,19 @@ def _conversation_list(view: PaneView, actions: PaneActions) -> None:
 
 
 def _buttons(view: PaneView, actions: PaneActions) -> None:
-    """Parameters, reset, remove, focus view (and replay, for a pane that joined late): small icon buttons."""
-    with st.container(horizontal=True, gap=None, width="content"):
+    """Parameters, conversations, reset, focus view (and replay, for a pane that joined late), then
+    remove: small icon buttons a gap apart (side by side, the popovers' arrows ran into the next icon),
+    the one that drops the pane last, away from the others."""
+    toolbar = st.container(
+        horizontal=True,
+        gap="small",
+        width="content",
+        vertical_alignment="center",
+        key=widget_key("pane", view.pane_id, "toolbar"),
+    )
+    with toolbar:
         _param_editor(view, actions)
+        _conversation_list(view, actions)
         st.button(
             ":material/restart_alt:",
             key=widget_key("pane", view.pane_id, "reset"),
@@ -263,16 +273,6 @@ def _buttons(view: PaneView, actions: PaneActions) -> None:
                 parts=part_names(view.info.per_conversation),
                 kept=part_names(view.info.carries_over),
             ),
-            type="tertiary",
-        )
-        _conversation_list(view, actions)
-        st.button(
-            ":material/close:",
-            key=widget_key("pane", view.pane_id, "remove"),
-            on_click=actions.remove,
-            args=(view.pane_id,),
-            disabled=not view.can_remove,
-            help=t("pane.remove_help"),
             type="tertiary",
         )
         st.button(
@@ -294,6 +294,15 @@ def _buttons(view: PaneView, actions: PaneActions) -> None:
                 help=t("pane.replay_help", n=view.unseen_messages),
                 type="tertiary",
             )
+        st.button(
+            ":material/close:",
+            key=widget_key("pane", view.pane_id, "remove"),
+            on_click=actions.remove,
+            args=(view.pane_id,),
+            disabled=not view.can_remove,
+            help=t("pane.remove_help"),
+            type="tertiary",
+        )
 
 
 def shown_turns(view: PaneView) -> list[Turn]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -190,5 +191,41 @@ def test_window_k_3_to_1_replays_the_six_messages_and_closes_the_popover(
         assert "Ada" not in replies[1]["text"], replies[1]  # k=1 no longer holds the name
         assert "Ada" in replies[0]["text"]  # the buffer, untouched, still does
         page.screenshot(path=str(artifacts / "e2e_compare_what_if_k1.png"))
+    finally:
+        context.close()
+
+
+# Per pane: each toolbar item's box (a popover's includes its arrow), left to right as drawn.
+TOOLBAR_ITEMS = """
+() => [...document.querySelectorAll('[class*="st-key-ml_w_pane_"][class*="_toolbar"]')].map((bar) =>
+  [...bar.children].map((item) => {
+    const box = item.getBoundingClientRect();
+    return {left: box.left, right: box.right, top: box.top, width: box.width};
+  }).filter((box) => box.width > 0))
+"""
+
+
+@pytest.mark.parametrize(
+    ("language", "width", "height", "panes"),
+    [("en", 1440, 900, 4), ("zh", 1440, 900, 4), ("en", 1920, 1080, 6)],
+)
+def test_each_panes_toolbar_has_its_icons_a_gap_apart_on_one_line(
+    browser: Any, lab_server: LabServer, artifacts: Path, language: str, width: int, height: int, panes: int
+) -> None:
+    # Side by side, the popovers' arrows ran into the next icon: the five icons read as one smudge.
+    context, page = open_compare(browser, lab_server.url, language, width, height)
+    try:
+        set_pane_count(page, panes)
+        settle(page)
+        bars = page.evaluate(TOOLBAR_ITEMS)
+        assert len(bars) == panes
+        for number, items in enumerate(bars, start=1):
+            assert len(items) >= 5, (number, items)
+            assert len({round(item["top"]) for item in items}) == 1, f"pane {number}'s toolbar wraps: {items}"
+            gaps = [after["left"] - before["right"] for before, after in pairwise(items)]
+            assert min(gaps) >= 12, f"pane {number}'s toolbar icons are {gaps} px apart"
+        page.locator('[class*="_toolbar"]').first.screenshot(
+            path=str(artifacts / f"e2e_compare_toolbar_{language}_{width}.png")
+        )
     finally:
         context.close()
