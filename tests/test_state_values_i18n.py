@@ -74,3 +74,38 @@ with language_scope("zh"):
     assert not at.exception, at.exception
     keys = list(at.dataframe[0].value.iloc[:, 0])
     assert keys == [ZH["state.value.section.history"], ZH["state.value.section.retrieved"]]
+
+
+def _static_state_view(language: str, state: dict) -> object:
+    from streamlit.testing.v1 import AppTest
+
+    def view(language: str, state: dict) -> None:
+        from memory_demos.i18n import language_scope
+        from memory_demos.ui.state_view import render_state
+
+        with language_scope(language):
+            render_state(state, static=True)
+
+    at = AppTest.from_function(view, kwargs={"language": language, "state": state}).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_a_long_thread_id_is_shown_whole_in_the_focus_views_state_not_cut_in_a_table_cell() -> None:
+    # A static table's cell is 400 px at most; a "user:conversation" id (65 characters, no place to break)
+    # was cut at about 57. It is shown under the table in a wrapping code block (copied exactly).
+    thread_id = "u8532e5e7588c4d6797bf02b0ee5680fb:1d1cde899aec48c38aee210df2de4e1a"
+    at = _static_state_view("en", {"checkpointer": "memory", "thread_id": thread_id})
+    [table] = at.table
+    assert "thread_id" not in set(table.value.iloc[:, 0])
+    assert [code.value for code in at.code] == [thread_id]
+    # In a pane's scrollable table (not static) it stays a row.
+    from streamlit.testing.v1 import AppTest
+
+    def pane_view(state: dict) -> None:
+        from memory_demos.ui.state_view import render_state
+
+        render_state(state)
+
+    pane = AppTest.from_function(pane_view, kwargs={"state": {"thread_id": thread_id}}).run()
+    assert list(pane.dataframe[0].value.iloc[:, 1]) == [thread_id] and not pane.code

@@ -19,6 +19,9 @@ from memory_demos.i18n import t, translate_all
 
 _SCALARS = (str, int, float, bool, type(None))
 LONG_TEXT = 80
+# A run of Latin characters with no place to break (a thread id "user:conversation"): longer than this, it
+# may be wider than a static table's cell (Streamlit caps it at 400 px: 57 hex digits, 44 capitals), cut.
+UNBROKEN_RUN = re.compile(r"[!-~]{41,}")
 # State keys holding rows of {key, ttl_seconds, read_at}, each with the caption saying where the TTLs were
 # read: Redis keys (history_store.key_ttls), LangGraph store items (langgraph_store.expiry_state).
 TTL_CAPTIONS = {"redis_keys": "state.ttl.caption", "store_ttls": "state.ttl.store_caption"}
@@ -145,7 +148,9 @@ def render_state(state: Mapping[str, Any], static: bool = False) -> None:
         st.error(t("state.error"), icon=":material/error:")
         st.text(str(state["error"]))
     scalars = {
-        k: v for k, v in state.items() if k != "error" and isinstance(v, _SCALARS) and not _long_text(v)
+        k: v
+        for k, v in state.items()
+        if k != "error" and isinstance(v, _SCALARS) and not _long_text(v) and not (static and _unbroken(v))
     }
     if scalars:
         _render_pairs(
@@ -159,6 +164,8 @@ def render_state(state: Mapping[str, Any], static: bool = False) -> None:
         st.caption(f"**{state_label(key)}**")
         if key in TTL_CAPTIONS and isinstance(value, list):
             render_ttls(value, static, TTL_CAPTIONS[key])
+        elif static and _unbroken(value):  # read whole, wrapped, and copied exactly (its copy button)
+            st.code(value, language=None, wrap_lines=True)
         else:
             _render_value(value, keyed_by=KEYED_BY.get(key, ""), static=static)
 
@@ -192,6 +199,12 @@ def _render_value(value: Any, keyed_by: str = "", static: bool = False) -> None:
 
 def _long_text(value: Any) -> bool:
     return isinstance(value, str) and (len(value) > LONG_TEXT or "\n" in value)
+
+
+def _unbroken(value: Any) -> bool:
+    """A short value a static table's cell would cut: a run of Latin characters without a space, too long
+    for it (long texts are shown as text already)."""
+    return isinstance(value, str) and not _long_text(value) and UNBROKEN_RUN.search(value) is not None
 
 
 def remaining_ttl(row: Mapping[str, Any], now: float) -> str:
