@@ -91,6 +91,27 @@ def _static_state_view(language: str, state: dict) -> object:
     return at
 
 
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_state_names_a_shipped_embedding_model_by_the_label_the_pane_uses(language: str) -> None:
+    from memory_demos.providers.embedding_choice import OFFLINE_MODEL_LABELS
+    from memory_demos.ui.state_view import state_label
+
+    for model_id, raw in OFFLINE_MODEL_LABELS.items():
+        at = _static_state_view(language, {"k": 3, "embedding_model": raw})
+        [table] = at.table
+        rows = dict(zip(table.value.iloc[:, 0], table.value.iloc[:, 1], strict=True))
+        with language_scope(language):
+            label = state_label("embedding_model")
+        # The static table's cells are literal Markdown: compare without the escapes.
+        shown = rows[label].replace("\\", "")
+        assert shown == CATALOGUE[language][f"embedding.offline_label.{model_id}"]
+        if language == "zh":
+            assert shown != raw and "离线" in shown
+    at = _static_state_view("zh", {"embedding_model": "text-embedding-3-small (openai)"})
+    shown = at.table[0].value.iloc[0, 1].replace("\\", "")
+    assert shown == "text-embedding-3-small (openai)"  # another model's name as it is
+
+
 def test_a_long_thread_id_is_shown_whole_in_the_focus_views_state_not_cut_in_a_table_cell() -> None:
     # A static table's cell is 400 px at most; a "user:conversation" id (65 characters, no place to break)
     # was cut at about 57. It is shown under the table in a wrapping code block (copied exactly).

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from memory_demos.i18n import t, translate_all
+from memory_demos.ui.text import embedding_model_text
 
 _SCALARS = (str, int, float, bool, type(None))
 LONG_TEXT = 80
@@ -30,6 +31,9 @@ TTL_CAPTIONS = {"redis_keys": "state.ttl.caption", "store_ttls": "state.ttl.stor
 TRANSLATED_FIELDS = ("role", "section", "operation", "status")
 # State keys whose flat mapping is keyed by one of those fields (the hybrid's drops per section).
 KEYED_BY = {"dropped": "section"}
+# State keys whose text value is a name the interface words itself: a shipped embedding model is named by
+# the label the pane's caption and the Failure lab use, in the session's language (离线 in Chinese).
+SHOWN_AS: Mapping[str, Callable[[str], str]] = {"embedding_model": embedding_model_text}
 
 
 def state_label(key: str) -> str:
@@ -140,7 +144,10 @@ def _table(frame: pd.DataFrame, static: bool) -> None:
 
 def render_state(state: Mapping[str, Any], static: bool = False) -> None:
     """The memory state, one block per key; texts as text, records as tables (``static``: cells wrap)."""
-    state = translate_all(state)
+    state = {
+        key: SHOWN_AS[key](value) if key in SHOWN_AS and isinstance(value, str) else value
+        for key, value in translate_all(state).items()
+    }
     if not state:
         st.caption(t("state.empty"))
         return
