@@ -222,3 +222,11 @@ def test_a_chinese_summary_is_checked_sentence_by_sentence_quoted_topics_whole()
         "用户说：“我爱猫。”",
         "用户在学葡萄牙语。",
     ]
+
+
+def test_chatty_entities_in_chinese_chatter_in_chinese_and_the_page_quotes_that_chatter() -> None:
+    naive = failure_lab.chatty_entities("zh")["naive"]
+    assert naive["extraction_answers"][0] == "好的, 这一行里的实体是：李明, 成都"
+    assert naive["junk_entities"] == ["好的", "这一行里的实体是：李明", "这一行里的实体是：杭州"]
+    assert naive["entities"]["成都"] == "用户现在住在成都。"
+    assert "「好的」和「这一行里的实体是：李明」" in CATALOGUE["zh"]["failure.chatty_entities.explanation"]

@@ -3,8 +3,8 @@
 TEXTS: dict[str, str] = {
     "failure.chatty_entities.title": "啰嗦的回答骗过实体抽取",
     "failure.chatty_entities.explanation": (
-        "ConversationEntityMemory 让模型列出最后一句里的专有名词，再按逗号切分答案。模型若回答「Sure, the "
-        "entities are: 李明, 成都」，就会生成名为「Sure」和「the entities are: 李明」的实体，"
+        "ConversationEntityMemory 让模型列出最后一句里的专有名词，再按逗号切分答案。模型若回答「好的, "
+        "这一行里的实体是：李明, 成都」，就会生成名为「好的」和「这一行里的实体是：李明」的实体，"
         "每个实体每轮都要多一次实体摘要调用。"
     ),
     "failure.chatty_entities.fix": (
