@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import pandas as pd
+import pytest
 
 from memory_demos.compare import finish_broadcast, start_broadcast
 from memory_demos.prompt_sections import classify_prompt, diff_prompts, section_totals
@@ -152,3 +153,28 @@ def test_the_add_strategy_box_is_sized_to_show_the_longest_strategy_name_whole()
         # The longest name fits (the old fixed 320 px cut the English one off after ~45 characters) and the
         # box still leaves the Add button room on a 1440 px screen's first line.
         assert max(map(text_width_px, labels)) + 64 <= width < 720, (language, width)
+
+
+@pytest.mark.parametrize(
+    ("language", "gloss"), [("zh", "LangMem 工具的返回：已创建记忆 5a72d98e"), ("en", None)]
+)
+def test_a_langmem_tool_result_is_glossed_in_the_pages_language(language: str, gloss: str | None) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    def view(language: str) -> None:
+        from memory_demos.i18n import language_scope
+        from memory_demos.prompt_sections import PromptPart
+        from memory_demos.ui.prompt_view import render_prompt
+
+        parts = [
+            PromptPart(0, "history", "tool", "created memory 5a72d98e", 6),
+            PromptPart(1, "history", "tool", "Sunny, 21 °C", 6),
+        ]
+        with language_scope(language):
+            render_prompt(parts)
+
+    at = AppTest.from_function(view, kwargs={"language": language}).run()
+    assert not at.exception
+    assert [c.value for c in at.code][:2] == ["created memory 5a72d98e", "Sunny, 21 °C"]  # as received
+    glosses = [c.value for c in at.caption if "LangMem" in c.value]
+    assert glosses == ([gloss] if gloss else [])

@@ -112,6 +112,10 @@ TEXTS: dict[str, str] = {
     "prompt.added_by_memory_counts": "{messages} messages · {tokens} tokens",
     "prompt.memory_added_nothing": "Memory added nothing this turn.",
     "prompt.new_message": "Your new message",
+    # What LangMem's memory tools answer (in English, whatever the conversation), said in the page's language.
+    "prompt.langmem_result.created": "LangMem's tool: memory {id} created",
+    "prompt.langmem_result.updated": "LangMem's tool: memory {id} updated",
+    "prompt.langmem_result.deleted": "LangMem's tool: memory {id} deleted",
     "role.system": "System",
     "role.human": "User",
     "role.ai": "Assistant",

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import streamlit as st
 
-from memory_demos.i18n import t
+from memory_demos.i18n import current_language, t
 from memory_demos.prompt_sections import PromptChange, PromptPart
 
 ROLE_ICONS = {
@@ -39,6 +40,27 @@ def tool_call_line(call: Mapping[str, Any]) -> str:
     return f"{call.get('name', '?')}({json.dumps(call.get('args', {}), ensure_ascii=False)})"
 
 
+# The result LangMem's manage_memory tool returns, in English whatever the conversation's language.
+_LANGMEM_RESULT = re.compile(r"^(?P<action>created|updated|deleted) memory (?P<id>\S+)$", re.IGNORECASE)
+_LANGMEM_GLOSSES = {
+    "created": "prompt.langmem_result.created",
+    "updated": "prompt.langmem_result.updated",
+    "deleted": "prompt.langmem_result.deleted",
+}
+
+
+def tool_result_gloss(content: str) -> str | None:
+    """What a LangMem memory tool's own result says, in the page's language; None for any other text.
+
+    The message itself is shown as the model received it; on a page in another language than English
+    this line under it says what it means.
+    """
+    found = _LANGMEM_RESULT.match(content.strip())
+    if found is None:
+        return None
+    return t(_LANGMEM_GLOSSES[found.group("action").lower()], id=found.group("id"))
+
+
 def _message_block(
     part: PromptPart, show_section: bool, tool_calls: Sequence[Mapping[str, Any]] = ()
 ) -> None:
@@ -52,6 +74,9 @@ def _message_block(
         st.code("\n".join(tool_call_line(call) for call in tool_calls), language=None, wrap_lines=True)
         return
     st.code(part.content or " ", language=None, wrap_lines=True)
+    gloss = tool_result_gloss(part.content) if part.role == "tool" and current_language() != "en" else None
+    if gloss is not None:
+        st.caption(gloss)
 
 
 def render_prompt(
