@@ -19,7 +19,13 @@ from memory_demos.session import widget_key
 from memory_demos.turn import ModelCall, Turn
 from memory_demos.ui.charts import render_context_gauge
 from memory_demos.ui.pane import PaneView
-from memory_demos.ui.prompt_view import render_changes, render_prompt, role_label, tool_call_line
+from memory_demos.ui.prompt_view import (
+    render_changes,
+    render_prompt,
+    render_tool_gloss,
+    role_label,
+    tool_call_line,
+)
 from memory_demos.ui.state_view import render_state
 from memory_demos.ui.token_view import render_turn_tokens
 
@@ -56,6 +62,7 @@ def _call_block(call: ModelCall) -> None:
         for message in call.messages:
             st.caption(t("prompt.message_heading", role=role_label(message.role), tokens=message.tokens))
             st.code(message.content or " ", language=None, wrap_lines=True)
+            render_tool_gloss(message.role, message.content)
         if call.error is None and not call.output.strip() and call.reply_tool_calls:
             # No text: the call answered by calling tools (a memory manager's writes, an agent's round).
             calls = call.reply_tool_calls

@@ -61,6 +61,13 @@ def tool_result_gloss(content: str) -> str | None:
     return t(_LANGMEM_GLOSSES[found.group("action").lower()], id=found.group("id"))
 
 
+def render_tool_gloss(role: str, content: str) -> None:
+    """Under a tool message on a page not in English: what LangMem's English tool result means."""
+    gloss = tool_result_gloss(content) if role == "tool" and current_language() != "en" else None
+    if gloss is not None:
+        st.caption(gloss)
+
+
 def _message_block(
     part: PromptPart, show_section: bool, tool_calls: Sequence[Mapping[str, Any]] = ()
 ) -> None:
@@ -74,9 +81,7 @@ def _message_block(
         st.code("\n".join(tool_call_line(call) for call in tool_calls), language=None, wrap_lines=True)
         return
     st.code(part.content or " ", language=None, wrap_lines=True)
-    gloss = tool_result_gloss(part.content) if part.role == "tool" and current_language() != "en" else None
-    if gloss is not None:
-        st.caption(gloss)
+    render_tool_gloss(part.role, part.content)
 
 
 def render_prompt(
