@@ -16,6 +16,8 @@ _EN_CLAUSE = re.compile(
     r"\s*;\s*|,?\s+(?:and|but|so|while|whereas|plus)\s+(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their)\b)"
     r"|,\s*(?:and\s+|but\s+|while\s+)?(?=[A-Z][a-z]+\s+(?:has|had|is|was|joined|works|lives|likes|loves|gets|takes|does|plays|goes|"
     r"wants|needs|said|says|brings|starts|moved|prefers|eats|drinks|teaches|studies)\b)"
+    r"|(?<=[a-z\d])(?-i:(?<!\b[A-Z][a-z])(?<!\b[A-Z][a-z]{2})(?<!\b[A-Z][a-z]{3})(?<!\b[A-Z][a-z]{4})(?<!\b[A-Z][a-z]{5}))"
+    r"(?:,\s*|,?\s+(?:and|but|while|whereas)\s+)(?=(?-i:[A-Z][a-z]+\s+(?:has|had|is|was|[a-z]{2,}(?<!s)(?:s|ed)))\b)"
     r"|,\s*(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their|what|what's|where|when|who|how|which|do|does|"
     r"did|is|are|can)\b)",
     re.IGNORECASE,
