@@ -108,6 +108,8 @@ def _coverage(ask: Ask, needed: set[str], words: set[str], text: str) -> float:
     strong = {w for w in needed if weight(w) == 1.0}
     if len(strong - words) > (1 if len(strong) >= 3 else 0):
         return 0.0
+    if strong and strong <= words:  # "who takes warfarin?" is answered by "grandma is on warfarin"
+        return max(sum(weight(w) for w in needed & words) / total, 0.75)
     return sum(weight(w) for w in needed & words) / total
 
 

@@ -158,12 +158,12 @@ QUESTION_STOP = frozenset(
     shall may might must exact precise right lol haha btw pls ngl tbh anyway"""
     )
 )
-WEAK = frozenset(
-    word_list(
-        """have get make go take big much many long old often time kind type thing things day date year price
+_WEAK_WORDS = word_list(
+    """have get make go take big much many long old often time kind type thing things day date year price
     cost number amount name place city called named happen happening plan planning"""
-    )
 )
+# Their stems too, where a stem only drops an ending ("takes" is as weak as "take").
+WEAK = frozenset(_WEAK_WORDS) | {stem(w) for w in _WEAK_WORDS if w.startswith(stem(w))}
 _EN_WORD = re.compile(r"[A-Za-z0-9$€£¥][\w$€£¥:.,'-]*[\w]|[A-Za-z0-9]")
 
 
