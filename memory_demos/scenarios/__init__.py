@@ -70,7 +70,7 @@ def is_refusal(sentence: str) -> bool:
 
 def answering_text(reply: str) -> str:
     """The reply without its refusal sentences: what it actually claims."""
-    sentences = re.split(r"(?<=[.!?。！？])\s*", reply)
+    sentences = re.split(r"(?<=[.!?])\s+|(?<=[。！？])\s*", reply)  # "2.5 baths." is one sentence
     return " ".join(sentence for sentence in sentences if sentence and not is_refusal(sentence))
 
 

@@ -311,4 +311,37 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
         )
         return restate(found) if found is not None else None
     joiner = "" if ask.chinese else " "
-    return joiner.join(dict.fromkeys(restate(said) for said in _newest_on_topic(candidates, needed)))
+    chosen = _newest_on_topic(candidates, needed)
+    return joiner.join(dict.fromkeys(restate(_focused(said, ask, needed)) for said in chosen))
+
+
+_PARALLEL_EN = re.compile(
+    r"\s*(?:;|,(?!\d{3}))\s*(?:and\s+)?|(?<!\bbetween\s\d)(?<!\bbetween\s\d\d)\s+and\s+"  # not "$1,240"
+)
+_DIGIT = re.compile(r"\d")
+
+
+def _focused(said: Said, ask: Ask, needed: set[str]) -> Said:
+    """Only the part of a statement of parallel values that the question is about.
+
+    "a 71 on the midterm and an 88 on the essay" answers "what did I get on the midterm" with its first
+    part; "she weighed me, 71.5 kg" stays whole (its parts are no values side by side).
+    """
+    if mostly_chinese(said.text) or not needed:
+        return said
+    parts = [p for p in _PARALLEL_EN.split(said.text) if p.strip()]
+    if len(parts) < 2 or not all(_DIGIT.search(p) for p in parts):
+        return said
+    held = [needed & {stem(w) for w in en_words(p)} for p in parts]
+    shared = set.intersection(*held)
+    counts = [len(h - shared) for h in held]
+    best = max(counts)
+    if best == 0 or counts.count(best) > 1:
+        return said
+    part = parts[counts.index(best)].strip()
+    has = _HAS.get(ask.wants)
+    if (has is not None and not has.search(part)) or (
+        ask.about not in {"", USER} and ask.about.lower() not in part.lower()
+    ):
+        return said
+    return said._replace(text=part)
