@@ -261,7 +261,7 @@ class Reading:
 
     def add(self, clause: str, source: str, message: int, *, change: bool = False) -> None:
         clause = tidy(clause)
-        if not clause:
+        if not re.search(rf"[\w{CJK}]", clause):  # "！！" says nothing, and no clause leans on it
             return
         previous = self.said[-1] if self.said and self.said[-1].message >= message - 1 else None
         about, subject = self.about(clause, previous)

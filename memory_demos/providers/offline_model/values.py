@@ -173,13 +173,17 @@ _MEMBERS_EN = {
     "hobby": "pottery knitting painting photography gardening baking chess crochet climbing bouldering "
     "woodworking sewing drawing birdwatching",
 }
+_DOGS_ZH = "金毛 拉布拉多 柯基 泰迪 哈士奇 柴犬 边牧 萨摩耶 比熊 博美 法斗 雪纳瑞 德牧 阿拉斯加"
+_CATS_ZH = "布偶 英短 美短 橘猫 暹罗 加菲 狸花 蓝猫 无毛猫"
 _MEMBERS_ZH = {
     "手机": "苹果 iPhone 华为 小米 三星 荣耀 OPPO vivo 一加 Pixel",
     "电脑": "MacBook 联想 戴尔 ThinkPad 拯救者",
     "车": "特斯拉 比亚迪 丰田 本田 大众 宝马 奔驰 奥迪 蔚来 理想 小鹏 五菱 日产 吉利 长安 "
     "卡罗拉 思域 凯美瑞 轩逸 电驴",
-    "品种": "金毛 拉布拉多 柯基 泰迪 哈士奇 柴犬 边牧 萨摩耶 比熊 博美 法斗 布偶 英短 美短 "
-    "橘猫 暹罗 加菲 狸花 蓝猫 中华田园",
+    "狗": _DOGS_ZH,
+    "猫": _CATS_ZH,
+    "品种": f"{_DOGS_ZH} {_CATS_ZH} 中华田园",
+    "宠物": f"狗 猫 仓鼠 兔子 鹦鹉 乌龟 金鱼 {_DOGS_ZH} {_CATS_ZH}",
     "运动": "跑步 游泳 篮球 足球 羽毛球 乒乓球 网球 瑜伽 健身 爬山 骑行 滑雪 攀岩 普拉提",
     "乐器": "钢琴 吉他 小提琴 古筝 二胡 架子鼓 尤克里里 长笛",
     "病": "哮喘 糖尿病 高血压 鼻炎 胃炎 湿疹 偏头痛 抑郁",
