@@ -127,7 +127,9 @@ _ZH_OWN_NAMED = re.compile(
     + CJK
     + r"]{2,3}?)(?=[，,。！!]|$)"
 )
-_ZH_REL_INSIDE = re.compile(r"我的?(?P<rel>" + _ZH_REL + ")")
+_ZH_REL_INSIDE = re.compile(
+    r"我的?(?:大学|高中|初中|小学|公司|以前的|新|老)?(?P<rel>" + _ZH_REL + f")(?P<n>{_ZH_PERSON}(?=[，,。！!\\s]|$))?"
+)
 _EN_REL_INSIDE = re.compile(
     r"\b(?:my|our)\s+(?P<rel>" + _REL_EN + r")\b(?:\s+(?P<n>(?-i:[A-Z][a-z]+))\b)?", re.I
 )
@@ -230,7 +232,9 @@ class Reading:
         inside = _ZH_REL_INSIDE.search(clause)
         if inside and inside.start() > 0:
             self.last_person = ZH_RELATION_FORMS[inside.group("rel")]
-            self.last_subject = "我" + self.last_person
+            self.last_subject = "我" + self.last_person + (inside.group("n") or "")
+            if inside.group("n"):  # 跟我大学室友阿敏: 阿敏 is the roommate, and "她" after it
+                self.aliases[inside.group("n")] = self.last_person
         if found is None:
             if previous is not None and _ZH_SUBJECTLESS.match(clause):
                 return previous.about, previous.subject
