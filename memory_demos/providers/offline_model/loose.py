@@ -232,8 +232,12 @@ class _Looking:
         have = _words(said, self.chinese)
         matched = self.needed & have
         if self.chinese and self.needed:
-            if zh_coverage(set(self.needed), have, said.text) < (0.75 if self.kind == "person" else 0.5):
+            covered = zh_coverage(set(self.needed), have, said.text)
+            if covered < (0.75 if self.kind == "person" else 0.5):
                 return None
+            pairs = {w for w in self.needed if len(w) == 2 and re.fullmatch(f"[{CJK}]+", w)}
+            if covered < 0.75 and pairs and not any(w in said.text for w in pairs):
+                return None  # 电视几台 is not answered by 家里两台电脑: a word of the question, not a character
             matched = self.needed
         missing = self.needed - matched
         kind_said = self.kind in _SPECIFIC and self.pattern is not None  # "my actual job?": I'm an accountant
