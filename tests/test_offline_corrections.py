@@ -156,3 +156,27 @@ def test_a_chinese_standalone_correction_replaces_the_name(old: str, new: str, c
         return
     said = converse((f"我叫{old}，住在{city}。", f"不对，是{new}，不是{old}。"), "我叫什么名字？")
     assert new in said and f"叫{old}" not in said
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "kept", "gone"),
+    [
+        (
+            (
+                "I'm allergic to peanuts and shellfish",
+                "forget what I said about shellfish, I'm not allergic to it",
+            ),
+            "what am i allergic to",
+            "peanuts",
+            "shellfish",
+        ),
+        (("我对花生和虾过敏", "忘了我刚才说的虾，我对虾不过敏"), "我对什么过敏", "花生", "虾"),
+    ],
+)
+def test_forgetting_one_value_keeps_the_others_of_its_statement(
+    turns: tuple[str, ...], question: str, kept: str, gone: str
+) -> None:
+    reply = converse(turns, question)
+    assert kept in reply
+    assert gone not in reply
+    assert "not allergic" not in reply and "不过敏" not in reply

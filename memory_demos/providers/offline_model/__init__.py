@@ -10,6 +10,7 @@ bound tools. One concern per module:
 - ``lexicon``: English and Chinese word lists and key tables;
 - ``text``: language, keys, value cleaning, roles and clauses;
 - ``sentences``: sentences and clauses, and the cheap tests that skip text stating no fact;
+- ``people``: the patterns of relations, names and pronouns a clause is about;
 - ``statements``: who says what about whom; ``changes``: negation and change words;
 - ``rules``: the fact each clause states;
 - ``facts``: facts read from text; ``knowledge``: what is true now, per person, conflicts kept;

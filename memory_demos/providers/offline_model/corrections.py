@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from memory_demos.providers.offline_model.lexicon import CJK
+
 SUBJECT_START = re.compile(
     r"^(?:I|I'm|I've|I'd|I'll|my|we|we're|our|he|she|they|it|you|the|this|there)\b", re.I
 )
@@ -70,3 +72,33 @@ def align(old: str, fragment: str, *, chinese: bool) -> str:
     if copula:
         return old[: copula[-1].end()] + " " + fragment
     return fragment
+
+
+# "forget what I said about shellfish": that value taken out of the statement holding it, the rest kept.
+FORGET_ABOUT_EN = re.compile(
+    r"\b(?:forget|ignore|scratch)\s+(?:what|everything|anything)\s+I\s+(?:said|told\s+you|mentioned)\s+"
+    r"(?:about|re|regarding)\s+(?:the\s+|my\s+)?(?P<x>[\w' -]+?)\s*$",
+    re.IGNORECASE,
+)
+FORGET_ABOUT_ZH = re.compile(
+    f"(?:忘了|别管|不算)(?:我)?(?:刚才|之前)?说的(?P<x>[{CJK}]{{1,6}}?)(?:的事|那个|那件事)?$"
+)
+NEGATED = re.compile(r"\b(?:not|n't|no longer|never)\b|n't\b|不|没", re.IGNORECASE)
+
+
+def without_value(text: str, thing: str) -> str | None:
+    """``text`` with ``thing`` taken out of the list it is in ("peanuts and shellfish" → "peanuts");
+    None when it is no item of a list (the whole statement goes)."""
+    escaped = re.escape(thing)
+    for pattern in (
+        rf",\s*{escaped}\b",
+        rf"\s+(?:and|or)\s+{escaped}\b",
+        rf"\b{escaped}\s*,\s*",
+        rf"\b{escaped}\s+(?:and|or)\s+",
+        rf"{escaped}[、和]",
+        rf"[、和]{escaped}",
+    ):
+        kept = re.sub(pattern, "", text, count=1, flags=re.IGNORECASE)
+        if kept != text:
+            return kept
+    return None

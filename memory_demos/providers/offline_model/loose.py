@@ -237,7 +237,9 @@ class _Looking:
                 return None
             pairs = {w for w in self.needed if len(w) == 2 and re.fullmatch(f"[{CJK}]+", w)}
             if covered < 0.75 and pairs and not any(w in said.text for w in pairs):
-                return None  # 电视几台 is not answered by 家里两台电脑: a word of the question, not a character
+                return (
+                    None  # 电视几台 is not answered by 家里两台电脑: a word of the question, not a character
+                )
             matched = self.needed
         missing = self.needed - matched
         kind_said = self.kind in _SPECIFIC and self.pattern is not None  # "my actual job?": I'm an accountant

@@ -14,14 +14,36 @@ from typing import NamedTuple
 from langchain_core.messages import BaseMessage
 
 from memory_demos.providers.offline_model.clauses import clauses, is_question, split_sentences, tidy
-from memory_demos.providers.offline_model.corrections import SUBJECT_START, VERB, align, is_fragment
+from memory_demos.providers.offline_model.corrections import (
+    FORGET_ABOUT_EN,
+    FORGET_ABOUT_ZH,
+    NEGATED,
+    VERB,
+    align,
+    is_fragment,
+    without_value,
+)
 from memory_demos.providers.offline_model.knowledge import system_blocks
-from memory_demos.providers.offline_model.lexicon import CJK, word_list
+from memory_demos.providers.offline_model.lexicon import CJK
+from memory_demos.providers.offline_model.people import (
+    ABOUT_EN,
+    EN_REL_INSIDE,
+    NAME_OF_REL,
+    NO_SUBJECT_OF_ITS_OWN,
+    NOT_KINDS,
+    NOT_NAMES,
+    OWN_NAMED,
+    PERSON_VERB,
+    REL_IS,
+    REPORTED,
+    ZH_ABOUT,
+    ZH_OWN_NAMED,
+    ZH_REL_INSIDE,
+    ZH_SUBJECTLESS,
+)
 from memory_demos.providers.offline_model.text import content_text, mostly_chinese, role_segments
 from memory_demos.providers.offline_model.words import (
-    RELATIONS,
     ZH_RELATION_FORMS,
-    ZH_RELATIONS,
     casual,
     stem,
 )
@@ -77,81 +99,6 @@ _FRAGMENT_LEAD = re.compile(
 _NOT_OLD = re.compile(r",?\s*(?:and\s+|but\s+)?not\s+(?P<old>.*)$|[，,\s]?不是(?P<zh>.*)$")
 _ZH_NOT_TAIL = re.compile("[，,]\\s*(不是)")  # "是小红，不是小明" stays one clause
 _ZH_FRAGMENT_LEAD = re.compile("^(?:是|应该是|其实是|叫|在)")
-_REL_EN = "|".join(sorted(RELATIONS | {"kids", "children", "parents"}, key=len, reverse=True))
-_ABOUT_EN = re.compile(
-    r"^(?:(?P<my>(?i:my|our))\s+(?:(?:older|younger|little|big|baby|best|oldest|youngest|twin|eldest)\s+)?"
-    r"(?P<rel>(?i:"
-    + _REL_EN
-    + r"))(?:'s)?\b(?:,?\s+(?P<n>[A-Z][a-z]+)\b)?|(?P<pro>(?i:he|she|his|her|they|their))\b|"
-    r"(?P<me>I|I'm|I've|I'd|I'll|(?i:me|my|we|we're|we've|our))\b|(?P<name>[A-Z][a-z]+)(?:'s)?\b)",
-)
-_NOT_NAMES = frozenset(
-    word_list(
-        """The This That These Those There Here What Where When Who Why How Which It Its My Our Your You We
-    They He She His Her And But So Also Then Now Today Tomorrow Yesterday Yes No Ok Okay Hi Hello Hey
-    Thanks Please Just Actually Maybe Sorry Well Oh Is Are Do Does Did Can Could Would Will Should Let
-    Not Every Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May
-    June July August September October November December Oops Wait Scratch Forget Never Next Last If"""
-    )
-)
-_NAME_OF_REL = re.compile(
-    r"\b(?:my|our)\s+(?P<rel>" + _REL_EN + r")'s\s+name\s+is\s+(?P<n>[A-Z][a-z]+)", re.I
-)
-_OWN_NAMED = re.compile(
-    r"\b(?i:my|our)\s+(?:(?!(?i:is|was|has)\b)(?i:[a-z]+)\s+)?(?P<noun>(?i:[a-z]+))(?:'s\s+name)?(?:\s+(?:is|was|'s)(?:\s+called|\s+named)?|,|\s+(?:called|named))?\s+(?P<n>[A-Z][a-z]+(?:-[A-Z]?[a-z]+)?)\b"
-)
-_NOT_KINDS = frozenset(["name", "is", "was", "in", "at", "from", "to", "and", "the", "a", "an"])
-_REL_IS = re.compile(r"\b(?P<n>[A-Z][a-z]+)\s+is\s+my\s+(?:\w+\s+)?(?P<rel>" + _REL_EN + r")\b")
-_ZH_REL = "|".join(ZH_RELATIONS)
-_ZH_NAME = r"(?![在是住叫当做有的一两三这那今明昨每我你他她])[" + CJK + r"]{2,3}?"
-# A name said on its own starts with a common surname or 小 / 老 / 阿 ("会议定在三点" names nobody).
-_ZH_SURNAMES = (
-    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
-    "姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤小老阿"
-)
-_ZH_PERSON = r"[" + _ZH_SURNAMES + r"][" + CJK + r"]{1,2}?"
-_ZH_ABOUT = re.compile(
-    r"^(?:(?:我的?)?(?P<rel>"
-    + _ZH_REL
-    + r")(?:叫|名字是|的名字是)?(?P<n>"
-    + _ZH_NAME
-    + r"(?=[是住在叫当做有的今喜对去也还最很从跟和说要会想刚已上下明，,。]|$))?"
-    r"|(?P<pro>他|她|它)|(?P<me>我们|我|用户说：“我|用户)|(?P<name>"
-    + _ZH_PERSON
-    + r")(?=住|叫|在|喜欢|今年|有|说|当|做|的[^\s，,]{0,4}是))"
-)
-_ZH_OWN_NAMED = re.compile(
-    r"我(?:家|的|们家)?(?:养的|的)?(?:一只|只)?(?P<noun>["
-    + CJK
-    + r"]{1,2}?)(?:叫|名字叫|名叫)(?P<n>["
-    + CJK
-    + r"]{2,3}?)(?=[，,。！!]|$)"
-)
-_ZH_REL_INSIDE = re.compile(
-    r"我的?(?:大学|高中|初中|小学|公司|以前的|新|老)?(?P<rel>" + _ZH_REL + f")(?P<n>{_ZH_PERSON}(?=[，,。！!\\s]|$))?"
-)
-_EN_REL_INSIDE = re.compile(
-    r"\b(?:my|our)\s+(?P<rel>" + _REL_EN + r")\b(?:\s+(?P<n>(?-i:[A-Z][a-z]+))\b)?", re.I
-)
-_REPORTED = re.compile(
-    r"^(?:(?:my|our|the)\s+\w+|he|she|they|[A-Z][a-z]+)\s+"
-    r"(?:said|says|told me|tells me|thinks|mentioned|texted|wrote|reckons)\s*(?:that\s+|:\s*)?",
-    re.I,
-)
-# A clause that starts so speaks for itself, never of the clause before ("Let's discuss ...").
-_NO_SUBJECT_OF_ITS_OWN = re.compile(
-    r"^(?:let's|let us|please|thanks|thank you)\b|" + SUBJECT_START.pattern, re.I
-)
-_PERSON_VERB = re.compile(
-    r"\s+(?:is|was|has|had|lives|lived|works|worked|likes|loves|hates|says|said|told|wants|needs|gets|got|moved|"
-    r"teaches|studies|drives|plays|eats|drinks|takes|goes|went|comes|came|just|also|and\s+I|\()",
-    re.I,
-)
-_ZH_SUBJECTLESS = re.compile(
-    "^(?:住|是|在|喜欢|有|今年|当|做|对|叫|会|要|想|养|开|学|不|也|还|每|刚|已经|以前|现在|平时|后来|最近|天天|就|都|一直|从小)"
-)
-
-
 _THING = re.compile(
     r"^(?P<t>(?i:the|my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?i:is|are|was|were|'s|has|starts?|opens?|closes?|"
     r"costs?|leaves?|moved|got|will)\b"
@@ -169,6 +116,7 @@ class Reading:
         self.last_subject = ""
         self.last_thing = ("", 0)  # the thing a clause spoke of last, and in which message
         self.user_messages = 0
+        self.forgotten = ("", -1)  # what "forget what I said about ..." took back, and in which message
 
     def about(self, clause: str, previous: Said | None) -> tuple[str, str]:
         """(whom the clause is about, the words that say so) — the previous clause's for none."""
@@ -179,7 +127,7 @@ class Reading:
         if found is None:
             if re.search(r"\b(?:I|I'm|my|me|we|our)\b", body):
                 return USER, ""
-            if previous is not None and not _NO_SUBJECT_OF_ITS_OWN.match(body) and not VERB.match(body):
+            if previous is not None and not NO_SUBJECT_OF_ITS_OWN.match(body) and not VERB.match(body):
                 return previous.about, previous.subject
             return "", ""
         if found.group("rel"):
@@ -198,25 +146,25 @@ class Reading:
 
     def _subject_en(self, body: str) -> re.Match[str] | None:
         """The clause's subject, or None; a capital first word is a person only before a verb of one."""
-        found = _ABOUT_EN.match(body)
+        found = ABOUT_EN.match(body)
         name = found.group("name") if found is not None else None
-        if not name or name in self.aliases or _PERSON_VERB.match(body, found.end() if found else 0):
+        if not name or name in self.aliases or PERSON_VERB.match(body, found.end() if found else 0):
             return found
-        if name not in _NOT_NAMES:  # "Aisha texted, she says ...": she is Aisha
+        if name not in NOT_NAMES:  # "Aisha texted, she says ...": she is Aisha
             self.last_person = self.last_subject = name
         return None  # "Study group with Emeka ...": a capital first word, not a person
 
     def _people_named(self, clause: str) -> str:
         """Note the people a clause names ("my sister's name is Priya"); the clause without a reporter."""
-        for pattern in (_NAME_OF_REL, _REL_IS):
+        for pattern in (NAME_OF_REL, REL_IS):
             for found in pattern.finditer(clause):
                 self.aliases[found.group("n")] = stem(found.group("rel"))
-        reported = _REPORTED.match(clause)  # "my boss said the deadline is Friday": about the deadline
+        reported = REPORTED.match(clause)  # "my boss said the deadline is Friday": about the deadline
         body = clause[reported.end() :] if reported else clause
-        for found in _OWN_NAMED.finditer(body):  # "our parrot Captain", "my tutor is Min-ji"
-            if found.group("noun").lower() not in _NOT_KINDS:
+        for found in OWN_NAMED.finditer(body):  # "our parrot Captain", "my tutor is Min-ji"
+            if found.group("noun").lower() not in NOT_KINDS:
                 self.aliases.setdefault(found.group("n"), stem(found.group("noun")))
-        inside = _EN_REL_INSIDE.search(body)
+        inside = EN_REL_INSIDE.search(body)
         if inside and inside.start() > 0:
             self.last_person, self.last_subject = stem(inside.group("rel")), inside.group(0)
             if inside.group("n"):
@@ -226,17 +174,17 @@ class Reading:
         return body
 
     def _about_zh(self, clause: str, previous: Said | None) -> tuple[str, str]:
-        for named in _ZH_OWN_NAMED.finditer(clause):  # 我家狗叫旺财: 旺财 is the dog
+        for named in ZH_OWN_NAMED.finditer(clause):  # 我家狗叫旺财: 旺财 is the dog
             self.aliases.setdefault(named.group("n"), named.group("noun"))
-        found = _ZH_ABOUT.match(clause)
-        inside = _ZH_REL_INSIDE.search(clause)
+        found = ZH_ABOUT.match(clause)
+        inside = ZH_REL_INSIDE.search(clause)
         if inside and inside.start() > 0:
             self.last_person = ZH_RELATION_FORMS[inside.group("rel")]
             self.last_subject = "我" + self.last_person + (inside.group("n") or "")
             if inside.group("n"):  # 跟我大学室友阿敏: 阿敏 is the roommate, and "她" after it
                 self.aliases[inside.group("n")] = self.last_person
         if found is None:
-            if previous is not None and _ZH_SUBJECTLESS.match(clause):
+            if previous is not None and ZH_SUBJECTLESS.match(clause):
                 return previous.about, previous.subject
             return (USER, "") if "我" in clause else ("", "")
         if found.group("rel"):
@@ -287,6 +235,32 @@ class Reading:
                 message=message,
             )
         )
+
+    def forget_about(self, clause: str, source: str, message: int) -> bool:
+        """ "forget what I said about shellfish": shellfish out of the statement that said it; False for
+        a clause that is no such retraction. A denial right after it in the message says nothing new."""
+        if source != "user":
+            return False
+        if self.forgotten and self.forgotten[1] == message and NEGATED.search(clause):
+            thing = self.forgotten[0].casefold()
+            if thing in clause.casefold() or re.search(r"\b(?:it|them|that)\b|它", clause, re.I):
+                return True  # "..., I'm not allergic to it": the retraction has said so
+        found = (FORGET_ABOUT_ZH if mostly_chinese(clause) else FORGET_ABOUT_EN).search(clause)
+        if found is None:
+            return False
+        thing = found.group("x").strip()
+        target = self.last_fact(thing)
+        self.forgotten = (thing, message)
+        if target is None:
+            return True
+        old = self.said[target]
+        kept = without_value(old.text, thing)
+        self.said[target] = old._replace(retracted=True, dropped=kept is None or old.message == message)
+        if kept is not None:
+            self.said.append(
+                old._replace(text=kept, order=len(self.said), change=True, message=message, rewritten=True)
+            )
+        return True
 
     def correct(self, clause: str, source: str, message: int) -> bool:
         """Read a clause holding a correction; False when it holds none."""
@@ -346,7 +320,7 @@ class Reading:
                     pending = clause
                     continue
                 pending = ""
-                if not self.correct(clause, source, message):
+                if not (self.forget_about(clause, source, message) or self.correct(clause, source, message)):
                     self.add(clause, source, message)
 
 

@@ -1,0 +1,87 @@
+"""Who a clause is about: the patterns of relations, names and pronouns the reader looks for.
+
+English: "my sister Priya", "Priya is my sister", "our parrot Captain", "he"/"she", a capital name before
+a verb of a person; Chinese: 我哥哥, 我家狗叫旺财, a name that starts with a common surname, 他/她/它.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_demos.providers.offline_model.corrections import SUBJECT_START
+from memory_demos.providers.offline_model.lexicon import CJK, word_list
+from memory_demos.providers.offline_model.words import RELATIONS, ZH_RELATIONS
+
+REL_EN = "|".join(sorted(RELATIONS | {"kids", "children", "parents"}, key=len, reverse=True))
+ABOUT_EN = re.compile(
+    r"^(?:(?P<my>(?i:my|our))\s+(?:(?:older|younger|little|big|baby|best|oldest|youngest|twin|eldest)\s+)?"
+    r"(?P<rel>(?i:"
+    + REL_EN
+    + r"))(?:'s)?\b(?:,?\s+(?P<n>[A-Z][a-z]+)\b)?|(?P<pro>(?i:he|she|his|her|they|their))\b|"
+    r"(?P<me>I|I'm|I've|I'd|I'll|(?i:me|my|we|we're|we've|our))\b|(?P<name>[A-Z][a-z]+)(?:'s)?\b)",
+)
+NOT_NAMES = frozenset(
+    word_list(
+        """The This That These Those There Here What Where When Who Why How Which It Its My Our Your You We
+    They He She His Her And But So Also Then Now Today Tomorrow Yesterday Yes No Ok Okay Hi Hello Hey
+    Thanks Please Just Actually Maybe Sorry Well Oh Is Are Do Does Did Can Could Would Will Should Let
+    Not Every Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May
+    June July August September October November December Oops Wait Scratch Forget Never Next Last If"""
+    )
+)
+NAME_OF_REL = re.compile(r"\b(?:my|our)\s+(?P<rel>" + REL_EN + r")'s\s+name\s+is\s+(?P<n>[A-Z][a-z]+)", re.I)
+OWN_NAMED = re.compile(
+    r"\b(?i:my|our)\s+(?:(?!(?i:is|was|has)\b)(?i:[a-z]+)\s+)?(?P<noun>(?i:[a-z]+))(?:'s\s+name)?(?:\s+(?:is|was|'s)(?:\s+called|\s+named)?|,|\s+(?:called|named))?\s+(?P<n>[A-Z][a-z]+(?:-[A-Z]?[a-z]+)?)\b"
+)
+NOT_KINDS = frozenset(["name", "is", "was", "in", "at", "from", "to", "and", "the", "a", "an"])
+REL_IS = re.compile(r"\b(?P<n>[A-Z][a-z]+)\s+is\s+my\s+(?:\w+\s+)?(?P<rel>" + REL_EN + r")\b")
+ZH_REL = "|".join(ZH_RELATIONS)
+ZH_NAME = r"(?![在是住叫当做有的一两三这那今明昨每我你他她])[" + CJK + r"]{2,3}?"
+# A name said on its own starts with a common surname or 小 / 老 / 阿 ("会议定在三点" names nobody).
+ZH_SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
+    "姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤小老阿"
+)
+ZH_PERSON = r"[" + ZH_SURNAMES + r"][" + CJK + r"]{1,2}?"
+ZH_ABOUT = re.compile(
+    r"^(?:(?:我的?)?(?P<rel>"
+    + ZH_REL
+    + r")(?:叫|名字是|的名字是)?(?P<n>"
+    + ZH_NAME
+    + r"(?=[是住在叫当做有的今喜对去也还最很从跟和说要会想刚已上下明，,。]|$))?"
+    r"|(?P<pro>他|她|它)|(?P<me>我们|我|用户说：“我|用户)|(?P<name>"
+    + ZH_PERSON
+    + r")(?=住|叫|在|喜欢|今年|有|说|当|做|的[^\s，,]{0,4}是))"
+)
+ZH_OWN_NAMED = re.compile(
+    r"我(?:家|的|们家)?(?:养的|的)?(?:一只|只)?(?P<noun>["
+    + CJK
+    + r"]{1,2}?)(?:叫|名字叫|名叫)(?P<n>["
+    + CJK
+    + r"]{2,3}?)(?=[，,。！!]|$)"
+)
+ZH_REL_INSIDE = re.compile(
+    r"我的?(?:大学|高中|初中|小学|公司|以前的|新|老)?(?P<rel>"
+    + ZH_REL
+    + f")(?P<n>{ZH_PERSON}(?=[，,。！!\\s]|$))?"
+)
+EN_REL_INSIDE = re.compile(
+    r"\b(?:my|our)\s+(?P<rel>" + REL_EN + r")\b(?:\s+(?P<n>(?-i:[A-Z][a-z]+))\b)?", re.I
+)
+REPORTED = re.compile(
+    r"^(?:(?:my|our|the)\s+\w+|he|she|they|[A-Z][a-z]+)\s+"
+    r"(?:said|says|told me|tells me|thinks|mentioned|texted|wrote|reckons)\s*(?:that\s+|:\s*)?",
+    re.I,
+)
+# A clause that starts so speaks for itself, never of the clause before ("Let's discuss ...").
+NO_SUBJECT_OF_ITS_OWN = re.compile(
+    r"^(?:let's|let us|please|thanks|thank you)\b|" + SUBJECT_START.pattern, re.I
+)
+PERSON_VERB = re.compile(
+    r"\s+(?:is|was|has|had|lives|lived|works|worked|likes|loves|hates|says|said|told|wants|needs|gets|got|moved|"
+    r"teaches|studies|drives|plays|eats|drinks|takes|goes|went|comes|came|just|also|and\s+I|\()",
+    re.I,
+)
+ZH_SUBJECTLESS = re.compile(
+    "^(?:住|是|在|喜欢|有|今年|当|做|对|叫|会|要|想|养|开|学|不|也|还|每|刚|已经|以前|现在|平时|后来|最近|天天|就|都|一直|从小)"
+)
