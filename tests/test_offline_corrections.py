@@ -180,3 +180,13 @@ def test_forgetting_one_value_keeps_the_others_of_its_statement(
     assert kept in reply
     assert gone not in reply
     assert "not allergic" not in reply and "不过敏" not in reply
+
+
+def test_a_pet_said_to_be_someone_elses_leaves_the_users_own_list() -> None:
+    turns = (
+        "I have three cats: Biscuit, Mochi and Pepper",
+        "Biscuit is actually my sister's cat, mine are Mochi and Pepper",
+    )
+    reply = converse(turns, "what are my cats called")
+    assert "Mochi" in reply and "Pepper" in reply
+    assert "Biscuit" not in reply

@@ -99,6 +99,10 @@ _FRAGMENT_LEAD = re.compile(
 _NOT_OLD = re.compile(r",?\s*(?:and\s+|but\s+)?not\s+(?P<old>.*)$|[，,\s]?不是(?P<zh>.*)$")
 _ZH_NOT_TAIL = re.compile("[，,]\\s*(不是)")  # "是小红，不是小明" stays one clause
 _ZH_FRAGMENT_LEAD = re.compile("^(?:是|应该是|其实是|叫|在)")
+_NOT_MINE = re.compile(
+    r"^(?P<x>[A-Z][a-z]+)\s+(?:is|was)\s+(?:actually\s+|really\s+)?(?:my|our)\s+(?:\w+\s+)?\w+'s\b|"
+    r"^(?P<y>[A-Z][a-z]+)\s+(?:is|was)n[o']t\s+(?:actually\s+)?(?:mine|ours)\b"
+)
 _THING = re.compile(
     r"^(?P<t>(?i:the|my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?i:is|are|was|were|'s|has|starts?|opens?|closes?|"
     r"costs?|leaves?|moved|got|will)\b"
@@ -262,6 +266,19 @@ class Reading:
             )
         return True
 
+    def moved_away(self, clause: str, source: str, message: int) -> None:
+        """ "Biscuit is actually my sister's cat": Biscuit out of the user's own list that held it."""
+        found = _NOT_MINE.match(clause) if source == "user" else None
+        thing = (found.group("x") or found.group("y")) if found else ""
+        target = self.last_fact(thing) if found else None
+        if found is None or target is None or self.said[target].about not in {USER, ""}:
+            return
+        old = self.said[target]
+        kept = without_value(old.text, thing)
+        if kept is not None:
+            self.said[target] = old._replace(retracted=True)
+            self.said.append(old._replace(text=kept, order=len(self.said), message=message, rewritten=True))
+
     def correct(self, clause: str, source: str, message: int) -> bool:
         """Read a clause holding a correction; False when it holds none."""
         if source != "user" or not _MAY_CORRECT.search(clause):
@@ -321,6 +338,7 @@ class Reading:
                     continue
                 pending = ""
                 if not (self.forget_about(clause, source, message) or self.correct(clause, source, message)):
+                    self.moved_away(clause, source, message)
                     self.add(clause, source, message)
 
 

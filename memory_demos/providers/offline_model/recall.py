@@ -127,7 +127,7 @@ def has_value(ask: Ask, text: str, aliases: dict[str, str], said_about: str = ""
 
 
 _LEANS_ON = re.compile(
-    r"^(?:\W*(?:and|but|so|oh|also|plus)\s+)?(?:he|she|it|they|her|his|its|their|them|that|this|there)\b",
+    r"^(?:\W*(?:and|but|so|oh|also|plus)\s+)?(?:he|she|it|they|her|his|its|their|them|that|this|there|mine|ours|hers)\b",
     re.I,
 )
 
