@@ -190,3 +190,9 @@ def test_a_pet_said_to_be_someone_elses_leaves_the_users_own_list() -> None:
     reply = converse(turns, "what are my cats called")
     assert "Mochi" in reply and "Pepper" in reply
     assert "Biscuit" not in reply
+
+
+def test_a_chinese_correction_naming_the_pet_by_pronoun_replaces_the_name() -> None:
+    reply = converse(("我养了一只狗叫豆豆", "不对，它叫球球"), "我的狗叫什么")
+    assert "球球" in reply
+    assert "豆豆" not in reply and "它叫" not in reply

@@ -98,7 +98,7 @@ _FRAGMENT_LEAD = re.compile(
 )
 _NOT_OLD = re.compile(r",?\s*(?:and\s+|but\s+)?not\s+(?P<old>.*)$|[，,\s]?不是(?P<zh>.*)$")
 _ZH_NOT_TAIL = re.compile("[，,]\\s*(不是)")  # "是小红，不是小明" stays one clause
-_ZH_FRAGMENT_LEAD = re.compile("^(?:是|应该是|其实是|叫|在)")
+_ZH_FRAGMENT_LEAD = re.compile("^(?:[他她它])?(?:是|应该是|其实是|叫|在)")
 _NOT_MINE = re.compile(
     r"^(?P<x>[A-Z][a-z]+)\s+(?:is|was)\s+(?:actually\s+|really\s+)?(?:my|our)\s+(?:\w+\s+)?\w+'s\b|"
     r"^(?P<y>[A-Z][a-z]+)\s+(?:is|was)n[o']t\s+(?:actually\s+)?(?:mine|ours)\b"
