@@ -196,3 +196,14 @@ def test_a_chinese_correction_naming_the_pet_by_pronoun_replaces_the_name() -> N
     reply = converse(("我养了一只狗叫豆豆", "不对，它叫球球"), "我的狗叫什么")
     assert "球球" in reply
     assert "豆豆" not in reply and "它叫" not in reply
+
+
+def test_he_after_a_brother_and_a_sister_is_the_brother() -> None:
+    turns = (
+        "my brother Kenji is a nurse in Osaka and my sister Aiko is still at uni",
+        "he just got engaged btw! to a girl called Yui, they met at the hospital",
+    )
+    reply = converse(turns, "what's my sister up to?")
+    assert "engaged" not in reply and "hospital" not in reply
+    messages_reply = converse((*turns, "what does my brother do"), "and my sister?")
+    assert "uni" in messages_reply and "nurse" not in messages_reply

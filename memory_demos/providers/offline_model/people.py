@@ -10,7 +10,7 @@ import re
 
 from memory_demos.providers.offline_model.corrections import SUBJECT_START
 from memory_demos.providers.offline_model.lexicon import CJK, word_list
-from memory_demos.providers.offline_model.words import RELATIONS, ZH_RELATIONS
+from memory_demos.providers.offline_model.words import RELATIONS, ZH_RELATIONS, stem
 
 REL_EN = "|".join(sorted(RELATIONS | {"kids", "children", "parents"}, key=len, reverse=True))
 ABOUT_EN = re.compile(
@@ -85,3 +85,16 @@ PERSON_VERB = re.compile(
 ZH_SUBJECTLESS = re.compile(
     "^(?:住|是|在|喜欢|有|今年|当|做|对|叫|会|要|想|养|开|学|不|也|还|每|刚|已经|以前|现在|平时|后来|最近|天天|就|都|一直|从小)"
 )
+
+_MALE = "brother father dad son husband boyfriend uncle grandpa grandfather nephew fiance hubby stepdad"
+_FEMALE = "sister mother mom mum daughter wife girlfriend aunt grandma grandmother niece fiancee stepmom"
+_MALE_ZH = "哥哥 弟弟 爸爸 老公 儿子 爷爷 外公 姥爷 叔叔 舅舅 男朋友 公公 岳父 表哥 表弟 堂哥 堂弟 老爸"
+_FEMALE_ZH = (
+    "姐姐 妹妹 妈妈 老婆 女儿 奶奶 外婆 姥姥 阿姨 姑姑 女朋友 婆婆 岳母 表姐 表妹 堂姐 堂妹 老妈 闺蜜"
+)
+MALE = frozenset([stem(w) for w in _MALE.split()] + word_list(_MALE_ZH))
+FEMALE = frozenset([stem(w) for w in _FEMALE.split()] + word_list(_FEMALE_ZH))
+PRONOUN_GENDER = {
+    **dict.fromkeys(["he", "him", "his", "他"], MALE),
+    **dict.fromkeys(["she", "her", "hers", "她"], FEMALE),
+}

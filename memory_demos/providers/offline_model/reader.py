@@ -28,12 +28,15 @@ from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.people import (
     ABOUT_EN,
     EN_REL_INSIDE,
+    FEMALE,
+    MALE,
     NAME_OF_REL,
     NO_SUBJECT_OF_ITS_OWN,
     NOT_KINDS,
     NOT_NAMES,
     OWN_NAMED,
     PERSON_VERB,
+    PRONOUN_GENDER,
     REL_IS,
     REPORTED,
     ZH_ABOUT,
@@ -141,12 +144,26 @@ class Reading:
             self.last_person, self.last_subject = relation, found.group(0)
             return relation, found.group(0)
         if found.group("pro"):
-            return self.last_person, self.last_subject or found.group(0)
+            return self._pronoun(found.group("pro"))
         if found.group("me"):
             return USER, ""
         name = found.group("name")
         self.last_person, self.last_subject = self.aliases.get(name, name), name
         return self.last_person, name
+
+    def _pronoun(self, pronoun: str) -> tuple[str, str]:
+        """Whom "he" / "she" / 他 / 她 speaks of: the last person named, or the last one of its gender
+        ("my brother Kenji ..., my sister Aiko ..." then "he just got engaged": Kenji)."""
+        gender = PRONOUN_GENDER.get(pronoun.lower())
+        last = (self.last_person, self.last_subject or pronoun)
+        other = MALE | FEMALE
+        if gender is None or self.aliases.get(self.last_person, self.last_person) not in other - gender:
+            return last
+        for said in reversed(self.said[-12:]):
+            if self.aliases.get(said.about, said.about) in gender:
+                self.last_person, self.last_subject = said.about, said.subject or said.about
+                return self.last_person, self.last_subject
+        return last
 
     def _subject_en(self, body: str) -> re.Match[str] | None:
         """The clause's subject, or None; a capital first word is a person only before a verb of one."""
@@ -198,7 +215,7 @@ class Reading:
             self.last_person, self.last_subject = relation, "我" + relation
             return relation, "我" + relation
         if found.group("pro"):
-            return self.last_person, self.last_subject or found.group(0)
+            return self._pronoun(found.group("pro"))
         if found.group("me"):
             return USER, ""
         name = found.group("name")
