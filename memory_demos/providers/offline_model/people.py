@@ -98,3 +98,8 @@ PRONOUN_GENDER = {
     **dict.fromkeys(["he", "him", "his", "他"], MALE),
     **dict.fromkeys(["she", "her", "hers", "她"], FEMALE),
 }
+# "Biscuit is actually my sister's cat", "Biscuit isn't mine": a name that is not the user's own.
+NOT_MINE = re.compile(
+    r"^(?P<x>[A-Z][a-z]+)\s+(?:is|was)\s+(?:actually\s+|really\s+)?(?:my|our)\s+(?:\w+\s+)?\w+'s\b|"
+    r"^(?P<y>[A-Z][a-z]+)\s+(?:is|was)n[o']t\s+(?:actually\s+)?(?:mine|ours)\b"
+)

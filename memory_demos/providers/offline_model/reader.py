@@ -33,6 +33,7 @@ from memory_demos.providers.offline_model.people import (
     NAME_OF_REL,
     NO_SUBJECT_OF_ITS_OWN,
     NOT_KINDS,
+    NOT_MINE,
     NOT_NAMES,
     OWN_NAMED,
     PERSON_VERB,
@@ -102,10 +103,6 @@ _FRAGMENT_LEAD = re.compile(
 _NOT_OLD = re.compile(r",?\s*(?:and\s+|but\s+)?not\s+(?P<old>.*)$|[，,\s]?不是(?P<zh>.*)$")
 _ZH_NOT_TAIL = re.compile("[，,]\\s*(不是)")  # "是小红，不是小明" stays one clause
 _ZH_FRAGMENT_LEAD = re.compile("^(?:[他她它])?(?:是|应该是|其实是|叫|在)")
-_NOT_MINE = re.compile(
-    r"^(?P<x>[A-Z][a-z]+)\s+(?:is|was)\s+(?:actually\s+|really\s+)?(?:my|our)\s+(?:\w+\s+)?\w+'s\b|"
-    r"^(?P<y>[A-Z][a-z]+)\s+(?:is|was)n[o']t\s+(?:actually\s+)?(?:mine|ours)\b"
-)
 _THING = re.compile(
     r"^(?P<t>(?i:the|my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?i:is|are|was|were|'s|has|starts?|opens?|closes?|"
     r"costs?|leaves?|moved|got|will)\b"
@@ -258,8 +255,9 @@ class Reading:
         )
 
     def forget_about(self, clause: str, source: str, message: int) -> bool:
-        """ "forget what I said about shellfish": shellfish out of the statement that said it; False for
-        a clause that is no such retraction. A denial right after it in the message says nothing new."""
+        """ "forget what I said about shellfish": shellfish out of the statement that said it (the clause
+        itself is still read: LangMem's manager deletes the memories it names). True only for a denial
+        right after it in the message, which says nothing new and is not read."""
         if source != "user":
             return False
         if self.forgotten and self.forgotten[1] == message and NEGATED.search(clause):
@@ -273,7 +271,7 @@ class Reading:
         target = self.last_fact(thing)
         self.forgotten = (thing, message)
         if target is None:
-            return True
+            return False
         old = self.said[target]
         kept = without_value(old.text, thing)
         self.said[target] = old._replace(retracted=True, dropped=kept is None or old.message == message)
@@ -281,11 +279,11 @@ class Reading:
             self.said.append(
                 old._replace(text=kept, order=len(self.said), change=True, message=message, rewritten=True)
             )
-        return True
+        return False
 
     def moved_away(self, clause: str, source: str, message: int) -> None:
         """ "Biscuit is actually my sister's cat": Biscuit out of the user's own list that held it."""
-        found = _NOT_MINE.match(clause) if source == "user" else None
+        found = NOT_MINE.match(clause) if source == "user" else None
         thing = (found.group("x") or found.group("y")) if found else ""
         target = self.last_fact(thing) if found else None
         if found is None or target is None or self.said[target].about not in {USER, ""}:
