@@ -13,10 +13,12 @@ from memory_demos.bench.battery import load_battery, pass_rates
 DEV = Path(__file__).parent / "data" / "untuned_battery" / "dev"
 DEV2 = Path(__file__).parent / "data" / "untuned_battery" / "dev2"
 DEV3 = Path(__file__).parent / "data" / "untuned_battery" / "dev3"
+DEV4 = Path(__file__).parent / "data" / "untuned_battery" / "dev4"
 ISSUE = Path(__file__).parent / "data" / "issue_battery"
-FLOORS = {"en": 0.77, "zh": 0.79}
-DEV2_FLOORS = {"en": 0.75, "zh": 0.76}
-DEV3_FLOORS = {"en": 0.70, "zh": 0.74}
+FLOORS = {"en": 0.79, "zh": 0.80}
+DEV2_FLOORS = {"en": 0.79, "zh": 0.76}
+DEV3_FLOORS = {"en": 0.71, "zh": 0.75}
+DEV4_FLOORS = {"en": 0.69, "zh": 0.70}
 
 
 def test_the_dev_battery_is_big_bilingual_and_untouched() -> None:
@@ -45,6 +47,14 @@ def test_the_third_dev_battery_passes_its_floor(language: str) -> None:
     conversations = [c for c in load_battery(DEV3) if c.language == language]
     assert len(conversations) >= 100
     assert pass_rates(conversations)[language] >= DEV3_FLOORS[language]
+
+
+@pytest.mark.parametrize("language", sorted(FLOORS))
+def test_the_fourth_dev_battery_passes_its_floor(language: str) -> None:
+    """Written by a fourth engineer on the third day of work; only its totals are looked at."""
+    conversations = [c for c in load_battery(DEV4) if c.language == language]
+    assert len(conversations) >= 100
+    assert pass_rates(conversations)[language] >= DEV4_FLOORS[language]
 
 
 def test_every_example_of_issue_19_gets_the_right_answer() -> None:
