@@ -18,7 +18,16 @@ import pytest
 
 from memory_demos.bench.server import lab_server
 from tests.e2e.conftest import LabServer
-from tests.e2e.widgets import CHAT_BOX, PANE_BOXES, choose_option, close_focus, open_focus, send, settle
+from tests.e2e.widgets import (
+    CHAT_BOX,
+    PANE_BOXES,
+    choose_option,
+    close_focus,
+    open_focus,
+    open_params,
+    send,
+    settle,
+)
 from tests.services import redis_url  # noqa: F401 - a pytest fixture
 
 pytestmark = [pytest.mark.e2e, pytest.mark.services]
@@ -45,8 +54,7 @@ def switch_to_redis(page: Any) -> None:
     choose_option(page, page.get_by_test_id("stSelectbox").filter(has_text="Strategy to add"), ENTITY_LABEL)
     page.get_by_role("button", name="Add pane").click()
     entity_pane(page).wait_for(timeout=60_000)
-    entity_pane(page).get_by_test_id("stPopover").locator("button").first.click()
-    editor = page.get_by_test_id("stPopoverBody")
+    editor = open_params(page, entity_pane(page))
     choose_option(page, editor.get_by_test_id("stSelectbox").filter(has_text="store"), "redis")
     for name in ("ttl_seconds", "recall_ttl_seconds"):
         editor.get_by_role("spinbutton", name=name, exact=True).fill(str(TTL_SECONDS))

@@ -26,6 +26,7 @@ from tests.e2e.widgets import (
     choose_option,
     close_focus,
     open_focus,
+    open_params,
     send,
     settle,
 )
@@ -112,8 +113,7 @@ def add_long_term_with_ttl(page: Any, texts: dict[str, str]) -> None:
     page.get_by_role("button", name=texts["compare.add_pane"]).click()
     pane = long_term_pane(page, texts)
     pane.wait_for(timeout=60_000)
-    pane.get_by_test_id("stPopover").locator("button").first.click()
-    editor = page.get_by_test_id("stPopoverBody")
+    editor = open_params(page, pane)
     choose_option(page, editor.get_by_test_id("stSelectbox").filter(has_text="store"), "sqlite")
     editor.get_by_role("spinbutton", name="ttl_seconds", exact=True).fill(str(TTL_SECONDS))
     editor.get_by_text("refresh_on_read", exact=True).click()  # the toggle: off

@@ -47,6 +47,19 @@ def choose_option(page: Any, selectbox: Any, label: str) -> None:
     expect(selectbox.locator("input")).to_have_value(label, timeout=30_000)
 
 
+def open_params(page: Any, pane: Any) -> Any:
+    """Open a pane's parameter editor (its toolbar's first popover) and return the editor once it shows.
+
+    The click waits for the app to settle first: right after "Add pane" the rerun re-renders the toolbar,
+    and a popover opened during it closes again, so the next select box typed into is not the editor's.
+    """
+    settle(page)
+    pane.get_by_test_id("stPopover").locator("button").first.click()
+    editor = page.get_by_test_id("stPopoverBody")
+    editor.get_by_test_id("stSelectbox").first.wait_for(timeout=30_000)
+    return editor
+
+
 def settle(page: Any, timeout_s: float = 30.0) -> None:
     """Wait until the app has finished its runs and painted them (instead of sleeping for a redraw)."""
     deadline = time.monotonic() + timeout_s
