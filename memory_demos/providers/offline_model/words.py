@@ -96,14 +96,14 @@ _GROUP: dict[str, str] = {word: group.split()[0] for group in _RELATED for word 
 _ZH_RELATED = (
     "过敏",
     "住 搬 家",
-    "工作 职业 上班 当 做",
+    "工作 职业 上班 当 做 岗位 职位 职务",
     "名字 叫",
     "生日 出生",
     "价格 多少钱 价钱 钱 花 块 元",
-    "喜欢 爱",
+    "喜欢 爱 爱好 兴趣",
     "药 吃药 服用",
     "手机 电话",
-    "专业 学习 读 学",
+    "专业 学习 读 学 上学 学校",
     "对象 老公 老婆 男朋友 女朋友 爱人 未婚夫 未婚妻",
 )
 ZH_KEYWORDS: dict[str, str] = {word: group.split()[0] for group in _ZH_RELATED for word in group.split()}
