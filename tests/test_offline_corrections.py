@@ -207,3 +207,8 @@ def test_he_after_a_brother_and_a_sister_is_the_brother() -> None:
     assert "engaged" not in reply and "hospital" not in reply
     messages_reply = converse((*turns, "what does my brother do"), "and my sister?")
     assert "uni" in messages_reply and "nurse" not in messages_reply
+
+
+def test_a_question_is_not_answered_with_its_opposite() -> None:
+    reply = converse(("the gym opens at 6 but classes start at 6:30",), "what time does the gym close")
+    assert "6" not in reply

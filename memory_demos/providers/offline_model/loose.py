@@ -44,6 +44,12 @@ _PRONOUN_IN = re.compile(r"\b(?:he|she|his|her|him|it|its|they|their|them)\b|[�
 _ZH_KIND = re.compile(r"(?:哪个|哪家|哪种|什么|啥)(?P<k>[" + CJK + r"]{2})")
 # Kinds whose values are said without the kind's name (在深圳 for 哪个城市); 哪个医院 never said is no answer.
 _ZH_OPEN_KINDS = frozenset(["城市", "地方", "国家", "品种", "运动", "颜色", "语言", "专业", "工作"])
+_OPPOSITE_PAIRS = "open:clos start:end start:finish begin:end arrive:leave buy:sell buy:sold like:hate"
+_OPPOSITES: dict[str, frozenset[str]] = {}
+for _pair in _OPPOSITE_PAIRS.split():
+    _a, _b = _pair.split(":")
+    _OPPOSITES[_a] = _OPPOSITES.get(_a, frozenset()) | {_b}
+    _OPPOSITES[_b] = _OPPOSITES.get(_b, frozenset()) | {_a}
 _FOLLOW_UP = re.compile(r"^\W*(?:and|n|what about|how about|also)\b|^那.{1,8}呢", re.I)
 # Kinds whose members are said without the kind's name ("I'm into pottery" answers "what hobby?").
 OPEN_KINDS = frozenset(
@@ -246,6 +252,8 @@ class _Looking:
                 )
             matched = self.needed
         missing = self.needed - matched
+        if any(_OPPOSITES.get(w, frozenset()) & have for w in missing):
+            return None  # "when does the gym close?" is not answered by "the gym opens at 6"
         kind_said = self.kind in _SPECIFIC and self.pattern is not None  # "my actual job?": I'm an accountant
         if len(missing) > len(self.needed) // 2:
             return None
