@@ -212,3 +212,30 @@ def test_he_after_a_brother_and_a_sister_is_the_brother() -> None:
 def test_a_question_is_not_answered_with_its_opposite() -> None:
     reply = converse(("the gym opens at 6 but classes start at 6:30",), "what time does the gym close")
     assert "6" not in reply
+
+
+@pytest.mark.parametrize(
+    ("turns", "time_question", "time", "price_question", "price"),
+    [
+        (
+            ("3月20号早上8点坐高铁去上海", "票价是553元", "其实是9点半的车，改签了"),
+            "我的车几点开？",
+            "9点半",
+            "票多少钱？",
+            "553",
+        ),
+        (
+            ("my flight is at 7:45am", "it cost 329 euros", "actually it's 9:15am"),
+            "what time is my flight",
+            "9:15",
+            "how much was the flight",
+            "329",
+        ),
+    ],
+)
+def test_a_corrected_time_corrects_the_statement_with_a_time_not_the_newest(
+    turns: tuple[str, ...], time_question: str, time: str, price_question: str, price: str
+) -> None:
+    assert time in converse(turns, time_question)
+    reply = converse(turns, price_question)
+    assert price in reply and time not in reply

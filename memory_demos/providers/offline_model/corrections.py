@@ -8,6 +8,7 @@ after the same preposition or after the verb.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from memory_demos.providers.offline_model.lexicon import CJK
 
@@ -43,6 +44,15 @@ _TYPED = (
     re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\b"),
 )
 _ZH_NUMBER = re.compile(r"[\d一二两三四五六七八九十百千万]+[只个位条件本辆台岁块元点号月天年次]?")
+
+
+_ZH_TYPED = (
+    re.compile("[\\d一二两三四五六七八九十]+点(?:半|[\\d一二三四五六七八九十]+分?)?"),
+    re.compile("\\d+(?:\\.\\d+)?\\s*(?:元|块)"),
+    re.compile(
+        "[\\d一二三四五六七八九十]+月[\\d一二三四五六七八九十]+[号日]|[\\d一二三四五六七八九十]+[号日]|周[一二三四五六日天]"
+    ),
+)
 
 
 def align(old: str, fragment: str, *, chinese: bool) -> str:
@@ -102,3 +112,14 @@ def without_value(text: str, thing: str) -> str | None:
         if kept != text:
             return kept
     return None
+
+
+def newest_of_kind(texts: Sequence[tuple[int, str]], fragment: str, *, chinese: bool) -> int | None:
+    """Of ``texts`` (index, text; oldest first), the index of the newest holding a value of the kind the
+    correction ``fragment`` gives: a time corrects the statement with a time ("其实是9点半的车" corrects
+    the train at 8点, not the fare said after it)."""
+    kinds = _ZH_TYPED if chinese else _TYPED[:3]
+    kind = next((k for k in kinds if k.search(fragment)), None)
+    if kind is None:
+        return None
+    return next((i for i, text in reversed(texts) if kind.search(text)), None)

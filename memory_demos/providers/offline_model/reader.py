@@ -21,6 +21,7 @@ from memory_demos.providers.offline_model.corrections import (
     VERB,
     align,
     is_fragment,
+    newest_of_kind,
     without_value,
 )
 from memory_demos.providers.offline_model.knowledge import system_blocks
@@ -294,6 +295,16 @@ class Reading:
             self.said[target] = old._replace(retracted=True)
             self.said.append(old._replace(text=kept, order=len(self.said), message=message, rewritten=True))
 
+    def _corrected(self, fragment: str, old_value: str, *, chinese: bool) -> int | None:
+        """The statement a correction corrects: the one naming the old value, else the newest holding a
+        value of the fragment's kind (a time corrects the train's time, not the fare said after it)."""
+        target = self.last_fact(old_value)
+        if not fragment or old_value or target is None:
+            return target
+        standing = [(i, s.text) for i, s in enumerate(self.said) if s.source == "user" and not s.retracted]
+        kind = newest_of_kind(standing[-8:], fragment, chinese=chinese)
+        return target if kind is None else kind
+
     def correct(self, clause: str, source: str, message: int) -> bool:
         """Read a clause holding a correction; False when it holds none."""
         if source != "user" or not _MAY_CORRECT.search(clause):
@@ -315,7 +326,7 @@ class Reading:
         named = _NOT_OLD.search(fragment)  # "it's Porto, not Lisbon": Porto, in Lisbon's place
         old_value = (named.group("old") or named.group("zh") or "").strip(" ,.!。") if named else ""
         fragment = fragment[: named.start()].strip(" ,，") if named else fragment
-        target = self.last_fact(old_value)
+        target = self._corrected(fragment, old_value, chinese=chinese)
         if not fragment:
             if target is None and _RETRACTS.search(found.group("m")):  # "never mind, that's not sure yet"
                 target = self.last_fact()
@@ -384,15 +395,3 @@ def read_prompt(messages: Sequence[BaseMessage]) -> Reading:
                     reading.read(segment.text, "system", user_message)
     reading.user_messages = user_message
     return reading
-
-
-def corrected_text(reading: Reading, message: int, text: str) -> str:
-    """One user message as the reader read it: casual spellings written out, corrections applied."""
-    said = [s for s in reading.said if s.message == message and s.source == "user"]
-    if not any(s.dropped or s.rewritten or s.hypothetical for s in said):
-        return casual(text)
-    return " ".join(  # a supposition states nothing: the grammar must not read "if I lived in Paris"
-        s.text + ("" if s.text.endswith((".", "?", "!", "。", "？")) else ".")
-        for s in said
-        if not (s.dropped or s.hypothetical)
-    )

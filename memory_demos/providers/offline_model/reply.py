@@ -50,7 +50,7 @@ from memory_demos.providers.offline_model.memory_prompts import (
     summary_prompt_reply,
 )
 from memory_demos.providers.offline_model.questions import find_questions
-from memory_demos.providers.offline_model.reader import Reading, corrected_text, read_prompt
+from memory_demos.providers.offline_model.reader import Reading, read_prompt
 from memory_demos.providers.offline_model.recall import answer
 from memory_demos.providers.offline_model.small_talk import small_talk
 from memory_demos.providers.offline_model.statements import USER
@@ -61,7 +61,7 @@ from memory_demos.providers.offline_model.tools import (
     plan_tool_call,
     tool_names,
 )
-from memory_demos.providers.offline_model.words import to_asker
+from memory_demos.providers.offline_model.words import casual, to_asker
 
 # --------------------------------------------------------------------------------------------
 # The whole reply
@@ -311,3 +311,15 @@ def stream_chunks(text: str) -> list[str]:
     cjk = f"[{CJK}\u3000-\u303f\uff00-\uffef]"
     pieces = re.findall(rf"\s*(?:{cjk}{{1,2}}|[^\s{CJK}\u3000-\u303f\uff00-\uffef]+)|\s+$", text)
     return pieces if "".join(pieces) == text else [text]
+
+
+def corrected_text(reading: Reading, message: int, text: str) -> str:
+    """One user message as the reader read it: casual spellings written out, corrections applied."""
+    said = [s for s in reading.said if s.message == message and s.source == "user"]
+    if not any(s.dropped or s.rewritten or s.hypothetical for s in said):
+        return casual(text)
+    return " ".join(  # a supposition states nothing: the grammar must not read "if I lived in Paris"
+        s.text + ("" if s.text.endswith((".", "?", "!", "。", "？")) else ".")
+        for s in said
+        if not (s.dropped or s.hypothetical)
+    )
