@@ -171,6 +171,12 @@ def test_a_chinese_standalone_correction_replaces_the_name(old: str, new: str, c
             "shellfish",
         ),
         (("我对花生和虾过敏", "忘了我刚才说的虾，我对虾不过敏"), "我对什么过敏", "花生", "虾"),
+        (
+            ("im allergic to peanuts and shellfish", "forget that about shellfish, it was only peanuts"),
+            "what am i allergic to",
+            "peanuts",
+            "shellfish",
+        ),
     ],
 )
 def test_forgetting_one_value_keeps_the_others_of_its_statement(

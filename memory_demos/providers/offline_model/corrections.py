@@ -86,14 +86,16 @@ def align(old: str, fragment: str, *, chinese: bool) -> str:
 
 # "forget what I said about shellfish": that value taken out of the statement holding it, the rest kept.
 FORGET_ABOUT_EN = re.compile(
-    r"\b(?:forget|ignore|scratch)\s+(?:what|everything|anything)\s+I\s+(?:said|told\s+you|mentioned)\s+"
-    r"(?:about|re|regarding)\s+(?:the\s+|my\s+)?(?P<x>[\w' -]+?)\s*$",
+    r"\b(?:forget|ignore|scratch)\s+(?:(?:what|everything|anything)\s+I\s+(?:said|told\s+you|mentioned)\s+|"
+    r"(?:that|the\s+(?:bit|part|thing)|it)\s+)?(?:about|re|regarding)\s+(?:the\s+|my\s+)?"
+    r"(?P<x>[\w' -]+?)\s*(?=[,;.]|$)",
     re.IGNORECASE,
 )
 FORGET_ABOUT_ZH = re.compile(
     f"(?:忘了|别管|不算)(?:我)?(?:刚才|之前)?说的(?P<x>[{CJK}]{{1,6}}?)(?:的事|那个|那件事)?$"
 )
-NEGATED = re.compile(r"\b(?:not|n't|no longer|never)\b|n't\b|不|没", re.IGNORECASE)
+# After "forget what I said about X": "I'm not allergic to it", "it was only peanuts" say nothing new.
+RESTATES = re.compile(r"\b(?:not|n't|no longer|never|only|just)\b|n't\b|不|没|只", re.IGNORECASE)
 
 
 def without_value(text: str, thing: str) -> str | None:

@@ -17,7 +17,7 @@ from memory_demos.providers.offline_model.clauses import clauses, is_question, s
 from memory_demos.providers.offline_model.corrections import (
     FORGET_ABOUT_EN,
     FORGET_ABOUT_ZH,
-    NEGATED,
+    RESTATES,
     VERB,
     align,
     is_fragment,
@@ -256,31 +256,33 @@ class Reading:
         )
 
     def forget_about(self, clause: str, source: str, message: int) -> bool:
-        """ "forget what I said about shellfish": shellfish out of the statement that said it (the clause
-        itself is still read: LangMem's manager deletes the memories it names). True only for a denial
-        right after it in the message, which says nothing new and is not read."""
+        """ "forget what I said about shellfish": shellfish out of the statement that said it (the words of
+        the retraction are still read: LangMem's manager deletes the memories they name); False for a
+        clause that is no such retraction. A denial right after it ("I'm not allergic to it", "it was only
+        peanuts") says nothing new and is not read."""
         if source != "user":
             return False
-        if self.forgotten and self.forgotten[1] == message and NEGATED.search(clause):
+        if self.forgotten[1] == message and RESTATES.search(clause):
             thing = self.forgotten[0].casefold()
             if thing in clause.casefold() or re.search(r"\b(?:it|them|that)\b|它", clause, re.I):
-                return True  # "..., I'm not allergic to it": the retraction has said so
+                return True
         found = (FORGET_ABOUT_ZH if mostly_chinese(clause) else FORGET_ABOUT_EN).search(clause)
         if found is None:
             return False
-        thing = found.group("x").strip()
+        thing, rest = found.group("x").strip(), clause[found.end() :].strip(" ,;.")
         target = self.last_fact(thing)
         self.forgotten = (thing, message)
-        if target is None:
-            return False
-        old = self.said[target]
-        kept = without_value(old.text, thing)
-        self.said[target] = old._replace(retracted=True, dropped=kept is None or old.message == message)
-        if kept is not None:
-            self.said.append(
-                old._replace(text=kept, order=len(self.said), change=True, message=message, rewritten=True)
-            )
-        return False
+        if target is not None:
+            old = self.said[target]
+            kept = without_value(old.text, thing)
+            self.said[target] = old._replace(retracted=True, dropped=kept is None or old.message == message)
+            if kept is not None:
+                kept_said = old._replace(text=kept, order=len(self.said), message=message, rewritten=True)
+                self.said.append(kept_said._replace(change=True))
+        self.add(clause[: found.end()], source, message)
+        if rest and not RESTATES.search(rest):
+            self.add(rest, source, message)
+        return True
 
     def moved_away(self, clause: str, source: str, message: int) -> None:
         """ "Biscuit is actually my sister's cat": Biscuit out of the user's own list that held it."""
