@@ -16,7 +16,8 @@ _CASUAL = pairs(
     cuz=because tmrw=tomorrow tmr=tomorrow tomorow=tomorrow wanna=want_to gonna=going_to
     gotta=got_to b4=before teh=the adress=address wat=what wht=what wen=when wher=where n=and
     abt=about fav=favourite fave=favourite yrs=years ppl=people thx=thanks tho=though gf=girlfriend
-    bf=boyfriend i=I i'm=I'm i've=I've i'll=I'll i'd=I'd"""
+    bf=boyfriend i=I i'm=I'm i've=I've i'll=I'll i'd=I'd shes=she's hes=he's theyre=they're youre=you're
+    couldnt=couldn't wouldnt=wouldn't shouldnt=shouldn't"""
 )
 _CASUAL_RE = re.compile(r"(?<![\w'-])(?:" + "|".join(map(re.escape, _CASUAL)) + r")(?![\w'-])", re.IGNORECASE)
 _NAMES_IS = re.compile(r"^(?:(?:hey|hi|hello|oh|ok|so|and)\W+)*names?'?s?\s+(?=[A-Z])", re.IGNORECASE)
