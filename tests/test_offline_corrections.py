@@ -245,3 +245,8 @@ def test_a_corrected_time_corrects_the_statement_with_a_time_not_the_newest(
     assert time in converse(turns, time_question)
     reply = converse(turns, price_question)
     assert price in reply and time not in reply
+
+
+def test_a_kind_said_by_its_members_needs_a_member() -> None:
+    assert "can't answer" in converse(("i have two cats, Pepper and Miso",), "what breed is miso?")
+    assert "beagle" in converse(("i have a beagle called Max",), "what breed is max")

@@ -19,6 +19,7 @@ from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.values import (
     KIND_VALUES,
     KIND_WORDS,
+    NAMED_BY_MEMBERS,
     VALUES,
     ZH_KIND_WORDS,
     kinds_named,
@@ -252,7 +253,7 @@ class _Looking:
                 )
             matched = self.needed
         missing = self.needed - matched
-        if any(_OPPOSITES.get(w, frozenset()) & have for w in missing):
+        if any(_OPPOSITES.get(w, frozenset()) & have for w in missing) or missing & NAMED_BY_MEMBERS:
             return None  # "when does the gym close?" is not answered by "the gym opens at 6"
         kind_said = self.kind in _SPECIFIC and self.pattern is not None  # "my actual job?": I'm an accountant
         if len(missing) > len(self.needed) // 2:

@@ -16,7 +16,13 @@ from memory_demos.providers.offline_model.lexicon import CJK, NATIONALITIES
 from memory_demos.providers.offline_model.loose import OPEN_KINDS, PAST, loose_answer, zh_coverage
 from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.text import mostly_chinese
-from memory_demos.providers.offline_model.values import KIND_VALUES, KIND_WORDS, kinds_named, zh_kinds_named
+from memory_demos.providers.offline_model.values import (
+    KIND_VALUES,
+    KIND_WORDS,
+    NAMED_BY_MEMBERS,
+    kinds_named,
+    zh_kinds_named,
+)
 from memory_demos.providers.offline_model.values import VALUES as _HAS
 from memory_demos.providers.offline_model.words import (
     QUESTION_STOP,
@@ -78,6 +84,7 @@ def needed_words(ask: Ask, vocabulary: frozenset[str]) -> set[str]:
     unsaid = ask.kinds & needed - vocabulary
     if not ask.chinese:
         unsaid &= OPEN_KINDS  # "which hospital?" never said: no statement names one
+        unsaid -= NAMED_BY_MEMBERS  # "what breed is Miso?": a breed must be named (a beagle), not a cat
     rest = (needed - unsaid) | (set(ask.weak) & vocabulary)
     if unsaid and rest and (not ask.chinese or any(_ZH_VERBS.search(w) for w in rest)):
         return rest

@@ -7,6 +7,7 @@ import re
 
 from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.memo import read_once
+from memory_demos.providers.offline_model.words import stem
 
 _NUMBER_WORDS = (
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty"
@@ -173,6 +174,8 @@ _MEMBERS_EN = {
     "hobby": "pottery knitting painting photography gardening baking chess crochet climbing bouldering "
     "woodworking sewing drawing birdwatching",
 }
+# Kinds said by naming a member, never by the kind's name alone: "what breed is Miso?" wants a breed.
+NAMED_BY_MEMBERS = frozenset(stem(k) for k in ["breed", "phone", "laptop", "console", "car", "airline"])
 _DOGS_ZH = "金毛 拉布拉多 柯基 泰迪 哈士奇 柴犬 边牧 萨摩耶 比熊 博美 法斗 雪纳瑞 德牧 阿拉斯加"
 _CATS_ZH = "布偶 英短 美短 橘猫 暹罗 加菲 狸花 蓝猫 无毛猫"
 _MEMBERS_ZH = {
