@@ -250,3 +250,9 @@ def test_a_corrected_time_corrects_the_statement_with_a_time_not_the_newest(
 def test_a_kind_said_by_its_members_needs_a_member() -> None:
     assert "can't answer" in converse(("i have two cats, Pepper and Miso",), "what breed is miso?")
     assert "beagle" in converse(("i have a beagle called Max",), "what breed is max")
+
+
+def test_a_chinese_age_question_wants_an_age() -> None:
+    turns = ("我养了一只狗叫豆豆，还有一只猫叫咪咪", "豆豆三岁了")
+    assert "回答不了" in converse(turns, "咪咪几岁了？")
+    assert "三岁" in converse(turns, "豆豆几岁了")

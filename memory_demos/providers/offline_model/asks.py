@@ -71,6 +71,7 @@ _WANTS_ZH = (
     (re.compile("几号|哪天|哪一天|星期几|周几|礼拜几"), "day"),
     (re.compile("什么时候|几月|什么时间|啥时候"), "time"),
     (re.compile("多少钱|价格|价钱|花了多少"), "money"),
+    (re.compile("几岁|多少岁|多大了|多大年纪"), "age"),
     (re.compile(f"多少|几[{CJK}]|多大|多长"), "number"),
     (re.compile("哪里|哪儿|在哪|什么地方|哪个城市|去哪"), "place"),
     (re.compile("谁"), "person"),

@@ -222,3 +222,7 @@ def zh_kinds_named(text: str) -> str:
     return "".join(
         kind for kind, members in _MEMBERS_ZH.items() if any(m.lower() in lowered for m in members.split())
     )
+
+
+# 咪咪几岁了 wants an age (三岁, 两个月), not the 一 of 一只猫
+VALUES["age"] = re.compile(rf"[\d{_ZH_NUMBER}]+\s*(?:岁|个月)|今年[\d{_ZH_NUMBER}]+|\d+")
