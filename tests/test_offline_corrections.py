@@ -256,3 +256,23 @@ def test_a_chinese_age_question_wants_an_age() -> None:
     turns = ("我养了一只狗叫豆豆，还有一只猫叫咪咪", "豆豆三岁了")
     assert "回答不了" in converse(turns, "咪咪几岁了？")
     assert "三岁" in converse(turns, "豆豆几岁了")
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "new", "old"),
+    [
+        (
+            ("my brother daniel is 34 and he lives in portland", "no wait, daniel is 36 not 34"),
+            "how old is my brother?",
+            "36",
+            "34",
+        ),
+        (("the meeting is at 3pm", "sorry, it's at 4pm not 3pm"), "when is the meeting", "4pm", "at at"),
+        (("我哥哥40岁", "不对，是42岁，不是40岁"), "我哥哥多大了", "42", "40"),
+    ],
+)
+def test_x_not_y_puts_the_new_value_of_the_old_ones_kind_in_its_place(
+    turns: tuple[str, ...], question: str, new: str, old: str
+) -> None:
+    reply = converse(turns, question)
+    assert new in reply and old not in reply

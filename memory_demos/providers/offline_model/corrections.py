@@ -125,3 +125,13 @@ def newest_of_kind(texts: Sequence[tuple[int, str]], fragment: str, *, chinese: 
     if kind is None:
         return None
     return next((i for i, text in reversed(texts) if kind.search(text)), None)
+
+
+def value_like(old_value: str, text: str) -> str | None:
+    """The value in ``text`` of the kind ``old_value`` is ("36" in "daniel is 36" for "34"), or None."""
+    if not old_value:
+        return None
+    for kind in (*_TYPED[:4], *_ZH_TYPED):
+        if kind.fullmatch(old_value) and (new := kind.search(text)) and new.group(0) != old_value:
+            return new.group(0)
+    return None

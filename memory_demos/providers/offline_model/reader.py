@@ -22,6 +22,7 @@ from memory_demos.providers.offline_model.corrections import (
     align,
     is_fragment,
     newest_of_kind,
+    value_like,
     without_value,
 )
 from memory_demos.providers.offline_model.knowledge import system_blocks
@@ -256,10 +257,9 @@ class Reading:
         )
 
     def forget_about(self, clause: str, source: str, message: int) -> bool:
-        """ "forget what I said about shellfish": shellfish out of the statement that said it (the words of
-        the retraction are still read: LangMem's manager deletes the memories they name); False for a
-        clause that is no such retraction. A denial right after it ("I'm not allergic to it", "it was only
-        peanuts") says nothing new and is not read."""
+        """ "forget what I said about shellfish": shellfish out of its statement; the retraction's words are
+        still read (LangMem's manager deletes what they name), a denial right after it ("it was only
+        peanuts") is not. False for a clause that is no such retraction."""
         if source != "user":
             return False
         if self.forgotten[1] == message and RESTATES.search(clause):
@@ -328,6 +328,7 @@ class Reading:
         named = _NOT_OLD.search(fragment)  # "it's Porto, not Lisbon": Porto, in Lisbon's place
         old_value = (named.group("old") or named.group("zh") or "").strip(" ,.!。") if named else ""
         fragment = fragment[: named.start()].strip(" ,，") if named else fragment
+        fragment = value_like(old_value, fragment) or fragment  # "daniel is 36 not 34": 36
         target = self._corrected(fragment, old_value, chinese=chinese)
         if not fragment:
             if target is None and _RETRACTS.search(found.group("m")):  # "never mind, that's not sure yet"
