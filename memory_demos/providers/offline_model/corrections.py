@@ -135,3 +135,23 @@ def value_like(old_value: str, text: str) -> str | None:
         if kind.fullmatch(old_value) and (new := kind.search(text)) and new.group(0) != old_value:
             return new.group(0)
     return None
+
+
+# Corrections and retractions: what follows replaces what came before, or nothing does.
+CORRECTION_EN = re.compile(
+    r"(?:^|[\s,.;:!—–-]+)(?P<m>no\s+wait|wait,?\s+no|(?:hmm|nah|oh|ah|er|um),?\s+no|actually\s+no|nope|"
+    r"scratch\s+that|forget\s+(?:that|it|I\s+said\s+(?:that|it|anything))|ignore\s+that|never\s*mind|nah|"
+    r"sorry,?\s+I\s+meant|I\s+meant|sorry(?=,?\s+(?:it's|its|it\s+is|that's|make))|(?<![\w']\s)actually|correction|"
+    r"make\s+(?:that|it)|oops|or\s+rather|not\s+anymore|not\s+any\s+more|(?:ugh,?\s+)?typo)(?=[\s,.;:!—–-]|$)",
+    re.IGNORECASE,
+)
+CORRECTION_ZH = re.compile(
+    r"(?P<m>不对|我是说|我的意思是|改成|改为|改到|其实|说错了|更正|哦不|不是不是|算了|当我没说|开玩笑的|开个玩笑|骗你的|别记了)[，,：:]?"
+)
+# Cheap scans first: most clauses hold no correction and suppose nothing.
+MAY_CORRECT = re.compile(
+    r"(?i:wait|scratch|forget|ignore|never|mean|sorry|actually|correction|make|oops|rather|any|no|nah|typo)|不|是说|意思|其实|更正|算了|改|没说|玩笑|骗|别记"
+)
+RETRACTS = re.compile(
+    r"scratch|forget|ignore|never|nah|算了|当我没说|玩笑|骗你|别记|not\s+any", re.IGNORECASE
+)

@@ -15,9 +15,13 @@ from langchain_core.messages import BaseMessage
 
 from memory_demos.providers.offline_model.clauses import clauses, is_question, split_sentences, tidy
 from memory_demos.providers.offline_model.corrections import (
+    CORRECTION_EN,
+    CORRECTION_ZH,
     FORGET_ABOUT_EN,
     FORGET_ABOUT_ZH,
+    MAY_CORRECT,
     RESTATES,
+    RETRACTS,
     VERB,
     align,
     is_fragment,
@@ -79,25 +83,7 @@ _HYPOTHETICAL = re.compile(
     r"\bwould (?:love|like) to\b|如果|假如|要是|假设|想象|万一|的话",
     re.IGNORECASE,
 )
-# Corrections and retractions: what follows replaces what came before, or nothing does.
-_CORRECTION_EN = re.compile(
-    r"(?:^|[\s,.;:!—–-]+)(?P<m>no\s+wait|wait,?\s+no|(?:hmm|nah|oh|ah|er|um),?\s+no|actually\s+no|nope|"
-    r"scratch\s+that|forget\s+(?:that|it|I\s+said\s+(?:that|it|anything))|ignore\s+that|never\s*mind|nah|"
-    r"sorry,?\s+I\s+meant|I\s+meant|sorry(?=,?\s+(?:it's|its|it\s+is|that's|make))|(?<![\w']\s)actually|correction|"
-    r"make\s+(?:that|it)|oops|or\s+rather|not\s+anymore|not\s+any\s+more|(?:ugh,?\s+)?typo)(?=[\s,.;:!—–-]|$)",
-    re.IGNORECASE,
-)
-_CORRECTION_ZH = re.compile(
-    r"(?P<m>不对|我是说|我的意思是|改成|改为|改到|其实|说错了|更正|哦不|不是不是|算了|当我没说|开玩笑的|开个玩笑|骗你的|别记了)[，,：:]?"
-)
-# Cheap scans first: most clauses hold no correction and suppose nothing.
-_MAY_CORRECT = re.compile(
-    r"(?i:wait|scratch|forget|ignore|never|mean|sorry|actually|correction|make|oops|rather|any|no|nah|typo)|不|是说|意思|其实|更正|算了|改|没说|玩笑|骗|别记"
-)
 _MAY_SUPPOSE = re.compile(r"(?i:if|suppose|imagine|wish|would|say)|如果|假|要是|想象|万一|的话")
-_RETRACTS = re.compile(
-    r"scratch|forget|ignore|never|nah|算了|当我没说|玩笑|骗你|别记|not\s+any", re.IGNORECASE
-)
 _FRAGMENT_LEAD = re.compile(
     r"^(?:(?:it's|its|it\s+is|it\s+was|that's|that\s+is|they're|to|is|are|was|no|wait|sorry|I\s+mean)\b[\s,]*)+",
     re.IGNORECASE,
@@ -309,14 +295,14 @@ class Reading:
 
     def correct(self, clause: str, source: str, message: int) -> bool:
         """Read a clause holding a correction; False when it holds none."""
-        if source != "user" or not _MAY_CORRECT.search(clause):
+        if source != "user" or not MAY_CORRECT.search(clause):
             return False
         chinese = mostly_chinese(clause)
-        found = (_CORRECTION_ZH if chinese else _CORRECTION_EN).search(clause)
+        found = (CORRECTION_ZH if chinese else CORRECTION_EN).search(clause)
         if found is None or is_question(clause):
             return False
         before, after = clause[: found.start()].strip(" ,—–-"), clause[found.end() :].strip(" ,.!—–-:;")
-        pattern = _CORRECTION_ZH if chinese else _CORRECTION_EN
+        pattern = CORRECTION_ZH if chinese else CORRECTION_EN
         while (inner := pattern.match(after)) is not None and inner.group("m"):  # "nah forget it"
             found, after = inner, after[inner.end() :].strip(" ,.!—–-:;")
         if before and found.group("m").startswith("改"):  # 我的订单号改成了B-02: a change said whole
@@ -331,9 +317,9 @@ class Reading:
         fragment = value_like(old_value, fragment) or fragment  # "daniel is 36 not 34": 36
         target = self._corrected(fragment, old_value, chinese=chinese)
         if not fragment:
-            if target is None and _RETRACTS.search(found.group("m")):  # "never mind, that's not sure yet"
+            if target is None and RETRACTS.search(found.group("m")):  # "never mind, that's not sure yet"
                 target = self.last_fact()
-            if _RETRACTS.search(found.group("m")) and target is not None:
+            if RETRACTS.search(found.group("m")) and target is not None:
                 self.said[target] = self.said[target]._replace(retracted=True, dropped=True)
             return True
         if target is not None and is_fragment(fragment, chinese=chinese):
@@ -359,10 +345,8 @@ class Reading:
             pending = ""  # a correction word standing alone ("不对，是上海") corrects the clause after it
             for clause in clauses(sentence) if source != "retrieved" else [sentence]:
                 clause = f"{pending} {clause}".strip() if pending else clause
-                marker = (_CORRECTION_ZH if re.search(f"[{CJK}]", clause) else _CORRECTION_EN).fullmatch(
-                    clause
-                )
-                if marker and not _RETRACTS.search(marker.group("m")):
+                marker = (CORRECTION_ZH if re.search(f"[{CJK}]", clause) else CORRECTION_EN).fullmatch(clause)
+                if marker and not RETRACTS.search(marker.group("m")):
                     pending = clause
                     continue
                 pending = ""
