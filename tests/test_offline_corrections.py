@@ -276,3 +276,7 @@ def test_x_not_y_puts_the_new_value_of_the_old_ones_kind_in_its_place(
 ) -> None:
     reply = converse(turns, question)
     assert new in reply and old not in reply
+
+
+def test_turning_an_age_on_a_date_is_a_birthday() -> None:
+    assert "6月1号" in converse(("我女儿朵朵6月1号满5岁",), "朵朵的生日是哪天?")
