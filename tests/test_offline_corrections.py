@@ -280,3 +280,8 @@ def test_x_not_y_puts_the_new_value_of_the_old_ones_kind_in_its_place(
 
 def test_turning_an_age_on_a_date_is_a_birthday() -> None:
     assert "6月1号" in converse(("我女儿朵朵6月1号满5岁",), "朵朵的生日是哪天?")
+
+
+def test_chinese_words_typed_apart_by_spaces_are_one_list() -> None:
+    reply = converse(("购物清单 鸡蛋 牛奶 西红柿 大米",), "我的购物清单上有什么")
+    assert all(item in reply for item in ("鸡蛋", "牛奶", "西红柿", "大米"))

@@ -73,10 +73,22 @@ def clauses(sentence: str) -> list[str]:
     return list(_clauses(sentence))
 
 
+_ZH_ITEM = re.compile(f"(?:(?![一二两三四五六七八九十几了吧])[{CJK}]){{2,3}}")  # 鸡蛋, 西红柿; not 一天三次
+
+
+def _zh_listed(sentence: str) -> str:
+    """Chinese words typed apart by spaces ("购物清单 鸡蛋 牛奶 西红柿 大米") are one list, not clauses."""
+    head, *items = sentence.split()
+    if len(items) < 3 or not all(_ZH_ITEM.fullmatch(item) for item in items):
+        return sentence
+    return f"{head}：{'、'.join(items)}"
+
+
 @read_once
 def _clauses(sentence: str) -> tuple[str, ...]:
     """A sentence's clauses: before a new subject or a question (English), at Chinese commas."""
     chinese = mostly_chinese(sentence)
+    sentence = _zh_listed(sentence) if chinese and " " in sentence else sentence
     parts = _ZH_CLAUSE.split(sentence) if chinese else _EN_CLAUSE.split(sentence)
     return tuple(part.strip(" ,.;") for part in parts if part and part.strip(" ,.;"))
 
