@@ -285,3 +285,33 @@ def test_turning_an_age_on_a_date_is_a_birthday() -> None:
 def test_chinese_words_typed_apart_by_spaces_are_one_list() -> None:
     reply = converse(("购物清单 鸡蛋 牛奶 西红柿 大米",), "我的购物清单上有什么")
     assert all(item in reply for item in ("鸡蛋", "牛奶", "西红柿", "大米"))
+
+
+@pytest.mark.parametrize(
+    ("turns", "question", "kept", "gone"),
+    [
+        (
+            ("my shopping list: eggs, spinach, oat milk and rice", "add lemons", "remove the rice"),
+            "whats on my shopping list",
+            ("eggs", "spinach", "oat milk", "lemons"),
+            "rice",
+        ),
+        (
+            ("购物清单 鸡蛋 牛奶 西红柿 大米", "再加上苹果", "把大米去掉"),
+            "我的购物清单上有什么",
+            ("鸡蛋", "苹果"),
+            "大米",
+        ),
+    ],
+)
+def test_a_list_edited_by_add_and_remove_is_said_back_edited(
+    turns: tuple[str, ...], question: str, kept: tuple[str, ...], gone: str
+) -> None:
+    reply = converse(turns, question)
+    assert all(item in reply for item in kept)
+    assert gone not in reply
+
+
+def test_adding_someone_on_social_media_edits_no_list() -> None:
+    reply = converse(("my shopping list: eggs and rice", "add me on instagram"), "whats on my shopping list")
+    assert "instagram" not in reply

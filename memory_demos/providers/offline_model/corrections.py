@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from memory_demos.providers.offline_model.lexicon import CJK
 
@@ -155,3 +156,69 @@ MAY_CORRECT = re.compile(
 RETRACTS = re.compile(
     r"scratch|forget|ignore|never|nah|算了|当我没说|玩笑|骗你|别记|not\s+any", re.IGNORECASE
 )
+
+
+_LIST_ADD_EN = re.compile(
+    r"^(?:(?:oh|also|and|ok)\s+)*(?:add|put)\s+(?:some\s+)?(?!(?:me|him|her|it|them|that|this|you|us)\b)"
+    r"(?P<x>[\w' -]+?)"
+    r"(?:\s+(?:to|on)\s+(?:the|my|that)\s+(?:[\w-]+\s+)?list)?(?:\s+too|\s+as well)?$",
+    re.I,
+)
+_LIST_REMOVE_EN = re.compile(
+    r"^(?:(?:oh|also|and|ok|actually)\s+)*(?:remove|delete|take\s+off|cross\s+off|drop)\s+(?:the\s+)?"
+    r"(?P<x>[\w' -]+?)(?:\s+(?:from|off)\s+(?:the|my|that)\s+(?:[\w-]+\s+)?list)?$",
+    re.I,
+)
+_LIST_ADD_ZH = re.compile(
+    f"^(?:再|还要|另外)?(?:加上?|添上?)(?:个|一个|点)?(?P<x>[{CJK}]{{1,6}}?)(?:吧|啊)?$"
+)
+_LIST_REMOVE_ZH = re.compile(
+    f"^(?:把(?P<x>[{CJK}]{{1,6}}?)(?:去掉|删掉|划掉|拿掉|删了|去了)|(?:去掉|删掉|不要)(?P<y>[{CJK}]{{1,6}}?))(?:吧|了)?$"
+)
+_A_LIST = re.compile(r"\blist\b|清单|[:：].*[,，、]|[、]|,.*\band\b", re.I)
+
+
+def list_edit(clause: str) -> tuple[bool, str] | None:
+    """("add lemons" →) (True, "lemons"); ("把大米去掉" →) (False, "大米"); None for no list edit."""
+    for pattern, adds in (
+        (_LIST_ADD_EN, True),
+        (_LIST_REMOVE_EN, False),
+        (_LIST_ADD_ZH, True),
+        (_LIST_REMOVE_ZH, False),
+    ):
+        found = pattern.match(clause.strip(" .!。！"))
+        if found:
+            return adds, (found.group("x") or found.groupdict().get("y") or "").strip()
+    return None
+
+
+def is_list(text: str) -> bool:
+    return _A_LIST.search(text) is not None
+
+
+def with_item(text: str, item: str) -> str:
+    """A list with one more item: "eggs, spinach and rice" + "lemons" → "eggs, spinach, rice and lemons"."""
+    if re.search(f"[{CJK}]", text):
+        return f"{text.rstrip('。')}、{item}"
+    last_and = text.rfind(" and ")
+    if last_and >= 0:
+        return f"{text[:last_and]}, {text[last_and + 5 :]} and {item}"
+    return f"{text} and {item}"
+
+
+def edit_newest_list(said: list[Any], clause: str, message: int) -> bool:
+    """Apply a list edit (``list_edit``) to the newest standing user statement that is a list, in place
+    in ``said`` (the reader's statements); False when ``clause`` edits no list."""
+    edit = list_edit(clause)
+    lists = [i for i, s in enumerate(said) if s.source == "user" and not s.retracted and is_list(s.text)]
+    if edit is None or not edit[1] or not lists:
+        return False
+    old = said[lists[-1]]
+    if edit[0] and old.message < message - 3:
+        return False  # "add me on instagram" long after a shopping list adds nothing to it
+    kept = (with_item if edit[0] else without_value)(old.text, edit[1])
+    if kept is None:
+        return False
+    said[lists[-1]] = old._replace(retracted=True)
+    said.append(old._replace(text=kept, order=len(said), message=message, change=True))
+    return True

@@ -24,6 +24,7 @@ from memory_demos.providers.offline_model.corrections import (
     RETRACTS,
     VERB,
     align,
+    edit_newest_list,
     is_fragment,
     newest_of_kind,
     value_like,
@@ -270,6 +271,10 @@ class Reading:
             self.add(rest, source, message)
         return True
 
+    def edit_list(self, clause: str, source: str, message: int) -> bool:
+        """ "add lemons", "remove the rice", 再加上苹果, 把大米去掉: the newest list said gets the change."""
+        return source == "user" and edit_newest_list(self.said, clause, message)
+
     def moved_away(self, clause: str, source: str, message: int) -> None:
         """ "Biscuit is actually my sister's cat": Biscuit out of the user's own list that held it."""
         found = NOT_MINE.match(clause) if source == "user" else None
@@ -350,7 +355,10 @@ class Reading:
                     pending = clause
                     continue
                 pending = ""
-                if not (self.forget_about(clause, source, message) or self.correct(clause, source, message)):
+                if not any(
+                    read(clause, source, message)
+                    for read in (self.forget_about, self.edit_list, self.correct)
+                ):
                     self.moved_away(clause, source, message)
                     self.add(clause, source, message)
 
