@@ -315,3 +315,13 @@ def test_a_list_edited_by_add_and_remove_is_said_back_edited(
 def test_adding_someone_on_social_media_edits_no_list() -> None:
     reply = converse(("my shopping list: eggs and rice", "add me on instagram"), "whats on my shopping list")
     assert "instagram" not in reply
+
+
+@pytest.mark.parametrize(
+    ("said", "name"), [("hi im maya, i work as a nurse", "Maya"), ("hey im tired, long day", None)]
+)
+def test_a_greeting_then_im_and_a_lower_case_word_names_the_user_unless_it_is_a_state(
+    said: str, name: str | None
+) -> None:
+    reply = converse((said,), "whats my name")
+    assert (name in reply) if name else ("can't answer" in reply)

@@ -23,6 +23,17 @@ _CASUAL_RE = re.compile(r"(?<![\w'-])(?:" + "|".join(map(re.escape, _CASUAL)) + 
 _NAMES_IS = re.compile(r"^(?:(?:hey|hi|hello|oh|ok|so|and)\W+)*names?'?s?\s+(?=[A-Z])", re.IGNORECASE)
 
 
+# "hi im maya, ...": a greeting, then I'm and one lower-case word that is no state ("hi im tired").
+_STATES = word_list(
+    """tired back new fine good ok okay here home sick bored hungry busy sorry happy sad free ready done late
+    confused stuck lost curious excited nervous stressed exhausted sleepy awake so just not also still really
+    very a an the from in at on going trying looking working planning thinking feeling glad great"""
+)
+_GREETED_NAME = re.compile(
+    r"^(?P<lead>(?:hey|hi|hello|hiya|yo)\W+(?:there\W+)?I'm\s+)(?P<n>(?!(?:"
+    + "|".join(_STATES)
+    + r")\b)[a-z]{2,})(?=\s*(?:[,.!]|$|\s+(?:and|btw|here|from)\b))"
+)
 _IN_LAW = re.compile(r"\b(mother|father|sister|brother|son|daughter)[ -]in[ -]law\b", re.I)
 
 
@@ -34,6 +45,7 @@ def casual(text: str) -> str:
     text = _CASUAL_RE.sub(
         lambda m: _CASUAL.get(m.group(0).lower(), m.group(0)) if m.group(0) != "U" else "you", text
     )
+    text = _GREETED_NAME.sub(lambda m: m.group("lead") + m.group("n").capitalize(), text)
     return _NAMES_IS.sub(
         lambda m: m.group(0)[: len(m.group(0)) - len(m.group(0).lstrip())] + "my name is ", text
     )
