@@ -210,8 +210,10 @@ def edit_newest_list(said: list[Any], clause: str, message: int) -> bool:
     """Apply a list edit (``list_edit``) to the newest standing user statement that is a list, in place
     in ``said`` (the reader's statements); False when ``clause`` edits no list."""
     edit = list_edit(clause)
+    if edit is None or not edit[1]:
+        return False
     lists = [i for i, s in enumerate(said) if s.source == "user" and not s.retracted and is_list(s.text)]
-    if edit is None or not edit[1] or not lists:
+    if not lists:
         return False
     old = said[lists[-1]]
     if edit[0] and old.message < message - 3:
