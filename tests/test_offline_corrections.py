@@ -325,3 +325,9 @@ def test_a_greeting_then_im_and_a_lower_case_word_names_the_user_unless_it_is_a_
 ) -> None:
     reply = converse((said,), "whats my name")
     assert (name in reply) if name else ("can't answer" in reply)
+
+
+def test_being_at_uni_answers_what_someone_does() -> None:
+    turns = ("my brother Kenji is a nurse in Osaka and my sister Aiko is still at uni",)
+    reply = converse(turns, "what does my sister do")
+    assert "uni" in reply and "nurse" not in reply

@@ -70,7 +70,7 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
     "name": re.compile(r"(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|\bnamed?\b|\bcalled\b|叫|名|姓"),
     "job": re.compile(
         r"[是当做干]|工作|上班|\b(?:is|am|are|was|'s|'m)\s+(?:a|an)\s|\bworks?\b|\bjob\b|\bteach|\bstud(?:y|ies|ent)\b"
-        r"|\bruns?\b|\bowns?\b|\bmanag|\bretired\b",
+        r"|\bruns?\b|\bowns?\b|\bmanag|\bretired\b|\bat\s+(?:uni|university|college|school)\b",
         re.I,
     ),
 }
