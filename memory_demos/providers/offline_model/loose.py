@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memory_demos.providers.offline_model.lexicon import CJK
-from memory_demos.providers.offline_model.people import FEMALE, MALE
+from memory_demos.providers.offline_model.people import FEMALE, GENDERED, MALE
 from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.values import (
     KIND_VALUES,
@@ -161,7 +161,7 @@ def _fits(wanted: str, index: int, statements: Sequence[Said], aliases: dict[str
     if said.about.lower() in forms or any(f in said.text.lower() for f in forms):
         return True
     theirs, wanted_relation = aliases.get(said.about, said.about), aliases.get(wanted, wanted)
-    if any(theirs in gender and wanted_relation in (MALE | FEMALE) - gender for gender in (MALE, FEMALE)):
+    if any(theirs in gender and wanted_relation in GENDERED - gender for gender in (MALE, FEMALE)):
         return False  # "he just got engaged" after "my sister Aiko ...": he is the brother, not her
     subjectless = said.about == "" and re.search(f"[{CJK}]", said.text) is not None  # 三岁了
     if not (

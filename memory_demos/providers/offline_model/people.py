@@ -94,6 +94,7 @@ _FEMALE_ZH = (
 )
 MALE = frozenset([stem(w) for w in _MALE.split()] + word_list(_MALE_ZH))
 FEMALE = frozenset([stem(w) for w in _FEMALE.split()] + word_list(_FEMALE_ZH))
+GENDERED = MALE | FEMALE
 PRONOUN_GENDER = {
     **dict.fromkeys(["he", "him", "his", "他"], MALE),
     **dict.fromkeys(["she", "her", "hers", "她"], FEMALE),

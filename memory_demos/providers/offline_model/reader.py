@@ -35,8 +35,7 @@ from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.people import (
     ABOUT_EN,
     EN_REL_INSIDE,
-    FEMALE,
-    MALE,
+    GENDERED,
     NAME_OF_REL,
     NO_SUBJECT_OF_ITS_OWN,
     NOT_KINDS,
@@ -142,8 +141,7 @@ class Reading:
         ("my brother Kenji ..., my sister Aiko ..." then "he just got engaged": Kenji)."""
         gender = PRONOUN_GENDER.get(pronoun.lower())
         last = (self.last_person, self.last_subject or pronoun)
-        other = MALE | FEMALE
-        if gender is None or self.aliases.get(self.last_person, self.last_person) not in other - gender:
+        if gender is None or self.aliases.get(self.last_person, self.last_person) not in GENDERED - gender:
             return last
         for said in reversed(self.said[-12:]):
             if self.aliases.get(said.about, said.about) in gender:

@@ -19,6 +19,8 @@ _CALENDAR = (  # a day or a month, in full or short ("Marcus" and "Maya" are nei
     r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)s?\b"
 )
 VALUES = {  # what a value of each kind the strict reading asks for looks like
+    # 咪咪几岁了 wants an age (三岁, 两个月), not the 一 of 一只猫
+    "age": re.compile(rf"[\d{_ZH_NUMBER}]+\s*(?:岁|个月)|今年[\d{_ZH_NUMBER}]+|\d+"),
     "reason": re.compile(r"\b(?:because|since|cause|'cause|cos|so that|due to)\b|因为|由于|所以|为了", re.I),
     "duration": re.compile(
         rf"(?:\d+|\b(?:{_NUMBER_WORDS}|a|an|half an?|a few|couple of)\b)\s*(?:more\s+|extra\s+)?"
@@ -222,7 +224,3 @@ def zh_kinds_named(text: str) -> str:
     return "".join(
         kind for kind, members in _MEMBERS_ZH.items() if any(m.lower() in lowered for m in members.split())
     )
-
-
-# 咪咪几岁了 wants an age (三岁, 两个月), not the 一 of 一只猫
-VALUES["age"] = re.compile(rf"[\d{_ZH_NUMBER}]+\s*(?:岁|个月)|今年[\d{_ZH_NUMBER}]+|\d+")
