@@ -183,6 +183,9 @@ def test_window_k_3_to_1_replays_the_six_messages_and_closes_the_popover(
         editor.get_by_role("spinbutton", name="k", exact=True).fill("1")
         editor.get_by_role("button", name="Apply").click()
         window.get_by_text("Replayed 6 messages with k=1", exact=False).wait_for(timeout=60_000)
+        # The note can be painted a moment before the rerun that closes the popover is; wait for the app
+        # to settle, not for a fixed time (a CI run once checked in between).
+        settle(page)
         assert page.get_by_test_id("stPopoverBody").filter(visible=True).count() == 0, (
             "the popover stayed open"
         )
