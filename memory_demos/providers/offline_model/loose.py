@@ -23,6 +23,7 @@ from memory_demos.providers.offline_model.values import (
     VALUES,
     ZH_KIND_WORDS,
     kinds_named,
+    names_another_part,
     zh_kinds_named,
 )
 from memory_demos.providers.offline_model.words import WEAK, stem
@@ -238,7 +239,9 @@ class _Looking:
             return None
         if self.pattern is not None and not self.pattern.search(said.text):
             return None
-        if PAST.search(self.ask_text) and not PAST.search(said.text):
+        if (PAST.search(self.ask_text) and not PAST.search(said.text)) or names_another_part(
+            self.ask_text, said.text, chinese=self.chinese
+        ):
             return None
         have = _words(said, self.chinese)
         matched = self.needed & have

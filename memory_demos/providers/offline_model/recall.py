@@ -21,6 +21,7 @@ from memory_demos.providers.offline_model.values import (
     KIND_WORDS,
     NAMED_BY_MEMBERS,
     kinds_named,
+    names_another_part,
     zh_kinds_named,
 )
 from memory_demos.providers.offline_model.values import VALUES as _HAS
@@ -146,13 +147,51 @@ def _leans_on_before(said: Said) -> bool:
     return _LEANS_ON.search(said.text) is not None or len(en_words(said.text)) <= 3
 
 
-def contexts(statements: Sequence[Said]) -> list[Said | None]:
+def _leaning_wider(
+    ask: Ask, statements: Sequence[Said], aliases: dict[str, str], needed: set[str]
+) -> list[tuple[float, Said]]:
+    """Chinese, when no statement bears on the question: a clause with nobody of its own read with the
+    clause before it in its message (我对青霉素过敏，上次打针起了一身疹子 answers 上次过敏是什么反应), as long
+    as its own words bear on the question and the two hold one of the question's words whole."""
+    found = []
+    for said, context in zip(statements, contexts(statements, wider=True), strict=True):
+        score = bearing(ask, said, aliases, needed, context)
+        if (
+            score > 0
+            and zh_coverage(needed, statement_words(said, True), said.text) > 0
+            and _holds_a_word(needed, said, context)
+        ):
+            found.append((score, said))
+    return found
+
+
+def _holds_a_word(needed: set[str], said: Said, context: Said | None) -> bool:
+    """Whether a statement (with what it leans on) holds one of a Chinese question's words whole."""
+    text = said.text if context is None else context.text + said.text
+    pairs = {w for w in needed if len(w) == 2 and re.fullmatch(f"[{CJK}]+", w)}
+    return not pairs or any(w in text for w in pairs)
+
+
+def _zh_subjectless_after(said: Said, before: Sequence[Said]) -> bool:
+    """A Chinese clause with nobody of its own, after a clause of its own message (上次打针起了一身疹子)."""
+    return (
+        said.about == ""
+        and bool(before)
+        and before[0].message == said.message
+        and mostly_chinese(said.text)
+        and not names_another_part(said.text, before[0].text, chinese=True)  # 早上吃降压药 晚上吃阿司匹林
+    )
+
+
+def contexts(statements: Sequence[Said], *, wider: bool = False) -> list[Said | None]:
     """For each statement that leans on the one before ("adopted a rabbit!" … "her name is Clover"),
     the statement it leans on (with what that one leaned on, run together); None for the others."""
     found: list[Said | None] = []
     for index, said in enumerate(statements):
         context = None
-        if _leans_on_before(said) and not said.question:
+        before = statements[index - 1 : index]
+        leans = _leans_on_before(said) or (wider and _zh_subjectless_after(said, before))
+        if leans and not said.question:
             for j in range(index - 1, max(index - 4, -1), -1):
                 earlier = statements[j]
                 if earlier.source != said.source or earlier.message < said.message - 1:
@@ -202,7 +241,10 @@ def bearing(
         return 0.0  # "what colour is my corolla?" is not answered by "I drive a 2009 corolla"
     if PAST.search(ask.text) and not PAST.search(said.text):
         return 0.0  # "where did I live before?" is not answered by where I live
-    covered = _coverage(ask, needed, words, said.text if context is None else f"{context.text} {said.text}")
+    text = said.text if context is None else f"{context.text} {said.text}"
+    if names_another_part(ask.text, text, chinese=ask.chinese):
+        return 0.0
+    covered = _coverage(ask, needed, words, text)
     if covered < (0.75 if ask.wants == "person" else 0.55 if ask.chinese else 0.5):
         return 0.0
     bonus = 0.5 * len(ask.extra & words) + (0.5 if has is not None else 0.0)
@@ -305,6 +347,8 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
         for said, context in zip(statements, contexts(statements), strict=True)
     ]
     candidates = [(score, said) for score, said in scored if score > 0]
+    if not candidates and chinese:
+        candidates = _leaning_wider(ask, statements, aliases, needed)
     if not candidates:
         found = loose_answer(
             ask.text,

@@ -224,3 +224,37 @@ def zh_kinds_named(text: str) -> str:
     return "".join(
         kind for kind, members in _MEMBERS_ZH.items() if any(m.lower() in lowered for m in members.split())
     )
+
+
+# Words of one set name parts that exclude each other: a question that names one is not answered by a
+# statement that names only another ("晚上有啥安排" is not answered by "上午十点开会").
+_APART_ZH = (
+    "早上|早晨|早饭|早餐 上午 中午|午饭|午餐 下午 晚上|晚饭|晚餐|夜里",
+    "今天 明天 昨天 后天 前天",
+    "白班 夜班|晚班",
+    "周一|星期一|礼拜一 周二|星期二|礼拜二 周三|星期三|礼拜三 周四|星期四|礼拜四 周五|星期五|礼拜五 "
+    "周六|星期六|礼拜六 周日|周天|星期日|星期天|礼拜天",
+)
+_APART_EN = (
+    "morning|breakfast afternoon|lunch evening|tonight|dinner|night",
+    "today tomorrow|tmrw yesterday",
+    "monday|mon tuesday|tue|tues wednesday|wed thursday|thu|thurs friday|fri saturday|sat sunday|sun",
+)
+
+
+def _apart_sets(chinese: bool) -> list[list[re.Pattern[str]]]:
+    if chinese:
+        return [[re.compile(f"(?<![一每两几])(?:{m})") for m in s.split()] for s in _APART_ZH]
+    return [[re.compile(rf"(?i)\b(?:{m})\b") for m in s.split()] for s in _APART_EN]
+
+
+_APART = {True: _apart_sets(True), False: _apart_sets(False)}
+
+
+def names_another_part(question: str, text: str, *, chinese: bool) -> bool:
+    """Whether ``text`` names only other parts of a set the question names a part of (see _APART_ZH)."""
+    for members in _APART[chinese]:
+        asked = [m for m in members if m.search(question)]
+        if asked and not any(m.search(text) for m in asked) and any(m.search(text) for m in members):
+            return True
+    return False
