@@ -22,7 +22,9 @@ _EN_CLAUSE = re.compile(
     r"did|is|are|can)\b)",
     re.IGNORECASE,
 )
-_ZH_CLAUSE = re.compile(r"[，,；;]\s*|(?<=[" + CJK + r"])\s+(?=[" + CJK + r"])")
+_ZH_CLAUSE = re.compile(  # 组长是Lisa 我养了两只猫: a space before a new subject ends a clause too
+    r"[，,；;]\s*|(?<=[" + CJK + r"])\s+(?=[" + CJK + r"])|(?<=[A-Za-z0-9])\s+(?=[我你他她它])"
+)
 _QUESTION_EN = re.compile(
     r"^(?:(?:so|and|but|ok|okay|hey|hi|also|btw|oh|um|hmm|wait|well|now|then|lol|thanks)\b[\s,!.]*)*"
     r"(?:(?:by|for|since|with|from|to|at|in)\s+(?:how|what|which|who|whom|when)\b|"

@@ -158,7 +158,7 @@ def _leaning_wider(
         score = bearing(ask, said, aliases, needed, context)
         if (
             score > 0
-            and zh_coverage(needed, statement_words(said, True), said.text) > 0
+            and (ask.wants == "name" or zh_coverage(needed, statement_words(said, True), said.text) > 0)
             and _holds_a_word(needed, said, context)
         ):
             found.append((score, said))

@@ -69,7 +69,9 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
         r"|(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|[在住去到从来自市省区县路街]"
     ),
     "person": re.compile(r"(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|[" + CJK + r"]"),
-    "name": re.compile(r"(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|\bnamed?\b|\bcalled\b|叫|名|姓"),
+    "name": re.compile(  # 组长是Lisa: a name right after a Chinese character too
+        r"(?<!^)(?<![A-Za-z])(?!" + _CALENDAR + r")[A-Z][a-z]+|\bnamed?\b|\bcalled\b|叫|名|姓"
+    ),
     "job": re.compile(
         r"[是当做干]|工作|上班|\b(?:is|am|are|was|'s|'m)\s+(?:a|an)\s|\bworks?\b|\bjob\b|\bteach|\bstud(?:y|ies|ent)\b"
         r"|\bruns?\b|\bowns?\b|\bmanag|\bretired\b|\bat\s+(?:uni|university|college|school)\b",
