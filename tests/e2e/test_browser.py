@@ -35,6 +35,7 @@ def open_compare(browser: Any, server: LabServer, width: int = 1600, height: int
     context, page = widgets.open_compare(browser, server.url, width=width, height=height)
     # The cost section comes after every pane: once it shows, the whole page has been drawn.
     page.get_by_text("Cost across panes").wait_for(timeout=60_000)
+    settle(page)  # callers count panes and read the page next
     return context, page
 
 
@@ -62,6 +63,7 @@ def test_three_messages_reach_four_panes_side_by_side(
     page.on("request", lambda r: None if r.url.startswith(lab_server.url) else outside.append(r.url))
     page.goto(f"{lab_server.url}/compare")
     page.get_by_text("Cost across panes").wait_for(timeout=60_000)
+    settle(page)
     try:
         panes = pane_count(page)
         assert panes == 4, f"expected the four default panes, found {panes}"
@@ -188,7 +190,7 @@ def test_an_unreachable_provider_fails_in_each_pane_with_a_retry(
             field.fill(value)
             field.press("Enter")
             expect(field).to_have_value(value)
-            time.sleep(0.5)
+            settle(page)  # the rerun Enter started, before the next field is typed into
         page.get_by_role("button", name="Apply").click()
         page.get_by_text("panes were rebuilt").wait_for()
         page.get_by_test_id("stSidebar").get_by_role("link", name="Compare").click()
@@ -200,6 +202,7 @@ def test_an_unreachable_provider_fails_in_each_pane_with_a_retry(
         box.press("Enter")
         retry = page.get_by_role("button", name="Retry")
         expect(retry).to_have_count(panes, timeout=REPLY_TIMEOUT_MS)
+        settle(page)  # the summary above the panes can be painted after the last pane's Retry
         boxes = page.locator(PANE_BOXES)  # each pane says why, once
         for index in range(panes):
             assert boxes.nth(index).get_by_text("Cannot reach the provider", exact=False).count() == 1

@@ -7,7 +7,6 @@ cache table after a default run, and the Failure lab's lesson. Screenshots go to
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +73,7 @@ def test_compare_shows_limits_cache_share_and_costs_with_and_without_caching(
         full_screenshot(page, artifacts / f"e2e_cache_compare_full_{language}.png")
         # Zoomed to the prompt, each gauge widens to its nearest limit: the dashed line and its name show.
         page.get_by_text(CATALOGUE[language]["compare.zoom"]).click()
-        time.sleep(2.0)  # the click reruns the page; nothing to wait for but the redraw
+        settle(page)  # the click reruns the page
         page.evaluate(f"() => document.querySelector('{SCROLLER}').scrollTo(0, 300)")
         settle(page)
         page.screenshot(path=str(artifacts / f"e2e_cache_compare_zoom_{language}.png"))

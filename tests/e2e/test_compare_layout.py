@@ -147,6 +147,7 @@ def test_the_focus_view_shows_the_whole_prompt_its_bar_and_the_hidden_calls(
         summarising = page.locator(PANE_BOXES).nth(2)  # create_agent + SummarizationMiddleware
         dialog = open_focus(page, summarising, waits_for=MESSAGES[5])
         dialog.get_by_text("summarize", exact=False).first.wait_for(timeout=30_000)
+        settle(page)
         assert dialog.locator('[data-testid="stVegaLiteChart"]').count() >= 2  # the section bars
         texts = dialog.inner_text()
         for text in MESSAGES[4:6]:  # the messages history keeps, in full

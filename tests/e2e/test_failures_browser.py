@@ -35,7 +35,7 @@ def _use_dead_server(page: Any, language: str) -> None:
         field.fill(value)
         field.press("Enter")
         expect(field).to_have_value(value)
-        time.sleep(0.5)
+        settle(page)  # the rerun Enter started, before the next field is typed into
     page.get_by_role("button", name=_text(language, "settings.apply")).click()
 
 
@@ -62,6 +62,7 @@ def test_a_dead_server_scorecard_names_the_failure_within_15_seconds(
         alert = page.get_by_test_id("stAlert").filter(has_text=stopped)
         expect(alert).to_contain_text(unreachable)
         expect(alert).to_contain_text(_text(language, "error.connection"))
+        settle(page)  # no "missed" cell painted by a run still under way
         assert page.get_by_text(_text(language, "scorecard.outcome.missed"), exact=True).count() == 0
         assert page.get_by_test_id("stException").count() == 0
         for width, height in VIEWPORTS:

@@ -15,6 +15,7 @@ import pytest
 from memory_demos.bench.server import lab_server
 from memory_demos.i18n import t
 from memory_demos.ui.nav import visible_pages
+from tests.e2e.widgets import settle
 
 pytestmark = pytest.mark.e2e
 
@@ -60,8 +61,8 @@ def test_first_request_deep_link_shows_only_declared_navigation(
             page.goto(f"{url}/compare")  # nothing has run on this server before
             page.get_by_test_id("stChatInputTextArea").wait_for(timeout=60_000)
             page.get_by_text("Cost across panes").wait_for(timeout=60_000)
+            settle(page)  # the observer sees the final state too
             page.screenshot(path=str(artifacts / "e2e_first_deep_link.png"))
-            page.wait_for_timeout(500)  # let the observer see the final state too
             seen = set(page.evaluate("() => [...window.__navSeen]"))
             shown_now = set(page.evaluate(SIDEBAR_LINKS))
         finally:

@@ -11,7 +11,7 @@ from memory_demos.i18n import CATALOGUE
 from memory_demos.strategies.registry import get_info
 from tests.e2e.conftest import LabServer
 from tests.e2e.test_browser import open_compare
-from tests.e2e.widgets import choose_option
+from tests.e2e.widgets import choose_option, settle
 
 pytestmark = pytest.mark.e2e
 
@@ -42,8 +42,9 @@ def test_the_chosen_strategy_to_add_is_relabelled_when_the_language_changes(
         )
         chinese_box.wait_for(timeout=60_000)
         chinese_label = _strategy_label("summarization", "zh")
-        page.screenshot(path=str(artifacts / "e2e_language_switch_select.png"))
         page.wait_for_function(SHOWN_IN_SELECT_BOXES, arg=chinese_label, timeout=30_000)
+        settle(page)  # no select box still drawn in English by a run under way
+        page.screenshot(path=str(artifacts / "e2e_language_switch_select.png"))
         assert not page.evaluate(SHOWN_IN_SELECT_BOXES, _strategy_label("summarization", "en"))
     finally:
         context.close()

@@ -76,10 +76,10 @@ def test_the_full_block_demo_shows_its_verdict(
         page.get_by_role("button", name=texts["failure.run"]).click()
         dropped = page.get_by_text(texts["failure.verdict.dropped_chars"])
         dropped.wait_for(timeout=90_000)
-        assert page.get_by_test_id("stException").count() == 0
         page.get_by_text(texts["failure.verdict.loss_said"]).first.wait_for(timeout=30_000)
         dropped.scroll_into_view_if_needed()
         settle(page)
+        assert page.get_by_test_id("stException").count() == 0
         page.screenshot(path=str(artifacts / f"e2e_memory_blocks_failure_lab_{language}.png"))
     finally:
         context.close()

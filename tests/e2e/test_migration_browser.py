@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import LabServer
+from tests.e2e.widgets import settle
 
 pytestmark = pytest.mark.e2e
 
@@ -25,6 +26,7 @@ def test_run_both_shows_the_classic_deprecation_and_none_for_create_agent(
         page.get_by_text("checkpointer=InMemorySaver()").first.wait_for()  # the modern code on screen
         page.get_by_role("button", name="Run both").click()
         page.get_by_text("Same context on every turn.").wait_for(timeout=90_000)
+        settle(page)  # the verdict can be painted before the badges and the expander it counts
         warned = page.get_by_text("ConversationBufferMemory · deprecated since 0.3.1")  # beside its badge
         clean = page.get_by_text("No deprecation warning raised")
         assert warned.count() == 1 and clean.count() == 1
@@ -34,6 +36,7 @@ def test_run_both_shows_the_classic_deprecation_and_none_for_create_agent(
         assert details.count() == 1  # the classic side only
         details.locator("summary").click()
         details.get_by_text("was deprecated in LangChain 0.3.1 and will be removed in 2.0.0").first.wait_for()
+        settle(page)
         page.screenshot(path=str(artifacts / "e2e_migration_buffer_deprecations.png"))
         assert not outside, f"the page reached outside the app: {outside}"
     finally:
@@ -54,6 +57,7 @@ def test_a_guide_step_shows_both_programs_whole_and_run_both_gives_the_verdict(
     try:
         page.goto(f"{lab_server.url}/migration?lang={language}")
         page.get_by_text("def chat(model: BaseChatModel").first.wait_for(timeout=60_000)
+        settle(page)  # the first program can show before the second, and before either is laid out
         blocks = page.get_by_test_id("stCode").filter(has_text="def chat(model: BaseChatModel")
         assert blocks.count() == 2  # the classic program and the modern one
         boxes = []
@@ -85,6 +89,7 @@ def test_a_guide_step_shows_both_programs_whole_and_run_both_gives_the_verdict(
         page.get_by_role("button", name="Run both" if language == "en" else "同时运行").click()
         page.get_by_text(verdict).wait_for(timeout=90_000)
         page.get_by_text(verdict).scroll_into_view_if_needed()
+        settle(page)
         page.screenshot(path=str(artifacts / f"e2e_migration_verdict_{language}_{width}.png"))
     finally:
         context.close()
@@ -109,9 +114,11 @@ def test_the_program_copied_from_the_page_replays_the_downloaded_run_and_prints_
         page.goto(f"{lab_server.url}/migration")
         programs = page.get_by_test_id("stCode").filter(has_text="def chat(model: BaseChatModel")
         programs.first.wait_for(timeout=60_000)
+        settle(page)
         shown_program = programs.nth(1).locator("code").text_content()
         page.get_by_role("button", name="Run both").click()
         page.get_by_text("Same context on every turn.").wait_for(timeout=90_000)
+        settle(page)  # the turns' prompts, read below, are painted
         with page.expect_download() as download:
             page.get_by_role("button", name="Modern: recorded replies (JSON, for --replay)").click()
         recording = tmp_path / "buffer_modern.recording.json"

@@ -24,6 +24,7 @@ from tests.e2e.widgets import (
     open_focus,
     send,
     set_pane_count,
+    settle,
 )
 from tests.services import postgres_url  # noqa: F401 - a pytest fixture
 
@@ -75,6 +76,7 @@ def test_after_a_new_conversation_the_store_answers_and_the_thread_refuses(
         # The focus view says why: the fact is in the user's store, the agent's thread is new.
         dialog = open_focus(page, long_term, waits_for=t("focus.conversation", language, n=2))
         dialog.get_by_text(t("state.value.carried_over", language)).first.wait_for(timeout=30_000)
+        settle(page)
         assert dialog.get_by_text(t("memory.scope.user", language)).count() >= 1
         assert dialog.get_by_text(NAME[language]).count() >= 1  # the stored fact, in the state's items
         dialog.get_by_text(t("focus.conversation", language, n=2)).first.scroll_into_view_if_needed()
@@ -82,6 +84,7 @@ def test_after_a_new_conversation_the_store_answers_and_the_thread_refuses(
         close_focus(page)
         dialog = open_focus(page, agent, waits_for=t("focus.conversation", language, n=2))
         dialog.get_by_text(t("state.value.starts_empty", language)).first.wait_for(timeout=30_000)
+        settle(page)
         assert dialog.get_by_text(t("memory.scope.user", language)).count() == 0  # nothing kept per user
         dialog.get_by_text(t("focus.conversation", language, n=2)).first.scroll_into_view_if_needed()
         page.screenshot(path=str(artifacts / f"e2e_sessions_focus_agent_{language}.png"))

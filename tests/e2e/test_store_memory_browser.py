@@ -53,6 +53,7 @@ def test_the_poisoning_demo_labels_its_script_and_shows_the_steering(
     scripted.first.wait_for(timeout=60_000)
     page.get_by_role("button", name=texts["failure.run"]).click()
     page.get_by_text(texts["failure.verdict.steered"]).first.wait_for(timeout=120_000)
+    settle(page)  # the rest of the verdict, read below, painted too
     main = page.get_by_test_id("stMain")
     body = main.inner_text()
     steered, rule = {
@@ -65,7 +66,6 @@ def test_the_poisoning_demo_labels_its_script_and_shows_the_steering(
     assert steered in body
     assert rule in body
     assert texts["failure.harm.steered"] in body and texts["failure.verdict.fixed_ok"] in body
-    settle(page)  # the verdict painted
     page.screenshot(path=str(artifacts / f"e2e_memory_poisoning_{language}.png"))
     page.get_by_text(
         texts["failure.verdict.answer_conversation_2"].split("{")[0]
@@ -87,6 +87,7 @@ def test_the_store_ttl_demo_drops_the_stale_code(
     page.get_by_role("button", name=texts["failure.run"]).click()
     answer = page.get_by_text(texts["failure.verdict.answer"].split("{")[0]).first
     answer.wait_for(timeout=120_000)
+    settle(page)  # the rest of the verdict, read below, painted too
     body = page.get_by_test_id("stMain").inner_text()
     answer_said, stored = {
         "en": ("Your door code is 4471.", "- door_code: 4471"),
@@ -148,9 +149,8 @@ def test_a_stored_fact_counts_down_and_leaves_the_prompt(
     told_at = time.monotonic()
     state = open_focus(page, long_term_pane(page, texts), waits_for=texts["state.key.store_ttls"])
     heading = state.get_by_text(texts["state.key.store_ttls"], exact=True).last
-    time.sleep(1.0)  # the view settles (it scrolls to its memory state when it opens), then scroll on
     heading.evaluate("element => element.scrollIntoView({block: 'start'})")
-    time.sleep(1.0)  # (the wait for the TTL below is shortened by these seconds: they cost nothing)
+    settle(page)
     page.screenshot(path=str(artifacts / f"e2e_store_ttl_within_{language}.png"))
     assert texts["state.ttl.real_clock"].split("{store}")[0] + "SqliteStore" in state.inner_text()
     close_focus(page)

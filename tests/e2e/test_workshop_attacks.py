@@ -84,6 +84,7 @@ def tokens_used(page: Any) -> int:
 def open_compare(page: Any, server: LabServer) -> None:
     page.goto(f"{server.url}/compare")
     page.get_by_test_id(CHAT_BOX).wait_for(timeout=60_000)
+    settle(page)  # callers read the usage line next
 
 
 def test_the_budget_follows_the_attendee_to_every_page_tab_and_reload(
@@ -98,11 +99,13 @@ def test_the_budget_follows_the_attendee_to_every_page_tab_and_reload(
     page.wait_for_function(REPLIES_DONE, arg=[4], timeout=REPLY_TIMEOUT_MS)
     # The usage line counts the reply that just streamed, in the same script run (no reload, no rerun).
     page.wait_for_function(f"() => !/\\b0 of {TOKEN_LIMIT:,} tokens used/.test(document.body.innerText)")
+    settle(page)  # a later run of the page could still add to the line: read its last figure
     spent = tokens_used(page)
     usage_line = page.get_by_text(USAGE).first.text_content() or ""
     assert spent > 0 and re.search(r"\b1 of [\d,]+ messages", usage_line), usage_line
     page.reload()  # a reload: no access code asked again, and the same budget
     page.get_by_test_id(CHAT_BOX).wait_for(timeout=60_000)
+    settle(page)
     assert tokens_used(page) == spent
     second_tab = context.new_page()
     open_compare(second_tab, room)  # a new tab of the same browser: the same attendee
@@ -111,6 +114,7 @@ def test_the_budget_follows_the_attendee_to_every_page_tab_and_reload(
     second_tab.goto(f"{room.url}/migration")
     second_tab.get_by_role("button", name="Run both").click()
     second_tab.get_by_text("Turn 1").first.wait_for(timeout=REPLY_TIMEOUT_MS)
+    settle(second_tab)  # every turn of Run both spent before the budget is read (turn 1 shows first)
     open_compare(second_tab, room)
     after_guide = tokens_used(second_tab)
     assert after_guide > spent  # Run both went through the same budget
@@ -119,6 +123,7 @@ def test_the_budget_follows_the_attendee_to_every_page_tab_and_reload(
     second_tab.get_by_role("button", name="Run scorecard").click()
     refusal = second_tab.get_by_text("are left of your workshop budget")
     refusal.wait_for(timeout=60_000)  # six strategies on a 16-turn scenario: sized and refused
+    settle(second_tab)
     second_tab.screenshot(path=str(artifacts / "e2e_workshop_scorecard_refused.png"))
     open_compare(second_tab, room)
     assert tokens_used(second_tab) == after_guide  # refused before it started: nothing spent
@@ -147,6 +152,7 @@ def test_an_attendee_typed_address_never_reaches_the_hosts_network(
     for url in urls:
         page.get_by_role("textbox", name="Base URL").fill(url)
         page.get_by_role("button", name="Apply").click()
+        settle(page)  # from the second address on, the refusal shown may still be the last one's
         page.get_by_text("This model address cannot be used here").first.wait_for(timeout=30_000)
         assert page.get_by_text("Offline teaching model").first.is_visible()  # the model did not change
     page.screenshot(path=str(artifacts / "e2e_workshop_url_refused.png"))
@@ -158,6 +164,7 @@ def test_an_attendee_typed_address_never_reaches_the_hosts_network(
     refused = page.get_by_text("600 cannot be used; enter a whole number from 1 to 60").first
     refused.wait_for(timeout=30_000)
     refused.scroll_into_view_if_needed()
+    settle(page)
     page.screenshot(path=str(artifacts / "e2e_workshop_settings_refused.png"))
     assert page.get_by_text("Offline teaching model").first.is_visible()
     open_compare(page, room)

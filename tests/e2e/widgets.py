@@ -151,17 +151,21 @@ def choose_demo(page: Any, title: str) -> None:
 
 def open_focus(page: Any, pane: Any, waits_for: str | None = None) -> Any:
     """Open a Compare pane's focus view (its inspector, a dialog) with the pane's focus button; returns
-    the dialog, once ``waits_for`` (a text in it) shows."""
+    the dialog once ``waits_for`` (a text in it) shows and the app has settled: the text can be painted
+    before the rest of the dialog, which callers then read or count."""
     pane.locator('[class*="_focus"] button').filter(visible=True).first.click()
     dialog = page.get_by_role("dialog")
     dialog.wait_for(timeout=30_000)
     if waits_for is not None:
         dialog.get_by_text(waits_for, exact=False).first.wait_for(timeout=30_000)
+    settle(page)
     return dialog
 
 
 def close_focus(page: Any) -> None:
-    """Close the open focus view with its close button (the page behind it is usable again)."""
+    """Close the open focus view with its close button; returns once the page behind it is usable again
+    (the dialog gone and the rerun its closing starts painted)."""
     dialog = page.get_by_role("dialog")
     dialog.get_by_role("button", name="Close").click()
     dialog.wait_for(state="detached", timeout=30_000)
+    settle(page)
