@@ -10,7 +10,8 @@ from memory_demos.providers.offline_model.asks import Ask, analyse
 from memory_demos.providers.offline_model.clauses import clauses, is_question, split_sentences, tidy
 from memory_demos.providers.offline_model.loose import follow_up
 from memory_demos.providers.offline_model.reader import USER, Said
-from memory_demos.providers.offline_model.recall import restate, statement_words
+from memory_demos.providers.offline_model.recall import statement_words
+from memory_demos.providers.offline_model.restating import restate
 from memory_demos.providers.offline_model.text import mostly_chinese
 from memory_demos.providers.offline_model.words import casual, stem
 

@@ -15,6 +15,7 @@ from memory_demos.providers.offline_model.asks import Ask
 from memory_demos.providers.offline_model.lexicon import CJK, NATIONALITIES
 from memory_demos.providers.offline_model.loose import OPEN_KINDS, PAST, loose_answer, zh_coverage
 from memory_demos.providers.offline_model.reader import USER, Said
+from memory_demos.providers.offline_model.restating import restate
 from memory_demos.providers.offline_model.text import mostly_chinese
 from memory_demos.providers.offline_model.values import (
     KIND_VALUES,
@@ -30,7 +31,6 @@ from memory_demos.providers.offline_model.words import (
     WEAK,
     en_words,
     stem,
-    to_asker,
     zh_grams,
 )
 
@@ -290,31 +290,6 @@ def _newest_on_topic(candidates: list[tuple[float, Said]], needed: set[str]) -> 
         room = 3 - len(holding)
         kept = sorted(holding + (others[-room:] if room else []), key=lambda s: s.order)
     return kept[-3:]
-
-
-_NOTE_LINE_ZH = re.compile(f"^[-*•]?\\s*(?P<k>[{CJK}A-Za-z_ ]{{1,12}}?)\\s*[:：]\\s*(?P<v>.+)$")
-
-
-def restate(said: Said) -> str:
-    text = said.text
-    note = _NOTE_LINE_ZH.match(text) if said.source == "system" and mostly_chinese(text) else None
-    if note:  # a stored fact's line, "- 门禁码: 4471": said as a sentence, "你的门禁码是4471。"
-        text = f"你的{note.group('k').strip()}是{note.group('v').strip()}"
-    if said.source == "retrieved" or said.source == "system" or said.source == "user":
-        text = to_asker(text)
-    if said.subject and re.match(r"(?i)it\b(?!')", said.text):  # "it moved to friday": the review did
-        text = to_asker(said.subject) + text[2:]
-    elif said.subject and (pronoun := re.match(r"(?i)(?:he|she)\b", said.text)):  # "she is a doctor"
-        text = to_asker(said.subject) + text[pronoun.end() :]
-    elif said.subject and not said.text.startswith(said.subject.split()[0]):
-        subject = to_asker(said.subject)
-        if mostly_chinese(text):
-            subject = subject.replace("他", "").replace("她", "") or subject
-            text = re.sub("^[他她它](?!们)", "", text)  # 她抢到的 after 我室友阿敏: 你室友阿敏抢到的
-        text = f"{subject}{'' if re.search(f'[{CJK}]', text) else ' '}{text}"
-    text = text.strip()
-    end = "" if text.endswith((".", "!", "。", "！")) else ("。" if re.search(f"[{CJK}]", text) else ".")
-    return text[:1].upper() + text[1:] + end
 
 
 _FAVOURITE_EN = re.compile(r"\b(?:favou?rite|fav|fave)\s+(?P<k>[a-z]+)\b", re.I)

@@ -20,7 +20,7 @@ _CALENDAR = (  # a day or a month, in full or short ("Marcus" and "Maya" are nei
 )
 VALUES = {  # what a value of each kind the strict reading asks for looks like
     # 咪咪几岁了 wants an age (三岁, 两个月), not the 一 of 一只猫
-    "age": re.compile(rf"[\d{_ZH_NUMBER}]+\s*(?:岁|个月)|今年[\d{_ZH_NUMBER}]+|\d+"),
+    "age": re.compile(rf"[\d{_ZH_NUMBER}]+\s*(?:岁|个月)|今年[\d{_ZH_NUMBER}]+|\d+(?![\d月号日点:：年块元])"),
     "reason": re.compile(r"\b(?:because|since|cause|'cause|cos|so that|due to)\b|因为|由于|所以|为了", re.I),
     "duration": re.compile(
         rf"(?:\d+|\b(?:{_NUMBER_WORDS}|a|an|half an?|a few|couple of)\b)\s*(?:more\s+|extra\s+)?"
