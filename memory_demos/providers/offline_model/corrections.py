@@ -59,6 +59,10 @@ _ZH_TYPED = (
 def align(old: str, fragment: str, *, chinese: bool) -> str:
     """``old`` with ``fragment`` in the place of the value it corrects ("My name is Bob" + "Rob")."""
     if chinese:
+        for kind in _ZH_TYPED:  # a time for a time, whole: 两点半 + 三点半 is 三点半, not 三点半半
+            new, olds = kind.search(fragment), list(kind.finditer(old))
+            if new and olds:
+                return old[: olds[-1].start()] + new.group(0) + old[olds[-1].end() :]
         if _ZH_NUMBER.match(fragment) and _ZH_NUMBER.search(old):
             spans = list(_ZH_NUMBER.finditer(old))
             return old[: spans[-1].start()] + fragment + old[spans[-1].end() :]
@@ -147,7 +151,7 @@ CORRECTION_EN = re.compile(
     re.IGNORECASE,
 )
 CORRECTION_ZH = re.compile(
-    r"(?P<m>不对|我是说|我的意思是|改成|改为|改到|其实|说错了|更正|哦不|不是不是|算了|当我没说|开玩笑的|开个玩笑|骗你的|别记了)[，,：:]?"
+    r"(?:[哦噢啊呃嗯哎唉][，,]?\s*)?(?P<m>不对|我是说|我的意思是|改成|改为|改到|其实|说错了|更正|哦不|不是不是|算了|当我没说|开玩笑的|开个玩笑|骗你的|别记了)[，,：:]?"
 )
 # Cheap scans first: most clauses hold no correction and suppose nothing.
 MAY_CORRECT = re.compile(
