@@ -121,6 +121,12 @@ def _coverage(ask: Ask, needed: set[str], words: set[str], text: str) -> float:
     return sum(weight(w) for w in needed & words) / total
 
 
+def _kind_is(ask: Ask, said: Said) -> bool:
+    """会议室是B-302 answers 在哪个会议室: the kind asked for is named, its value said after 是/叫."""
+    kinds = [k for k in ask.kinds if re.fullmatch(f"[{CJK}]{{2}}", k)]
+    return ask.chinese and any(re.search(f"{k}(?:是|叫)[^{CJK}]*[A-Za-z0-9]", said.text) for k in kinds)
+
+
 def has_value(ask: Ask, text: str, aliases: dict[str, str], said_about: str = "") -> bool:
     """Whether ``text`` holds a value of the kind ``ask`` wants; a person other than the one asked about
     for "who" ("who is she marrying?" is not answered by "Siobhan is getting married")."""
@@ -235,7 +241,7 @@ def bearing(
     if chinese != ask.chinese and not ask.words & words:
         return 0.0
     has = _HAS.get(ask.wants)
-    if has is not None and not has_value(ask, said.text, aliases, said.about):
+    if has is not None and not has_value(ask, said.text, aliases, said.about) and not _kind_is(ask, said):
         return 0.0
     if any(not KIND_VALUES[k].search(said.text) for k in _asked_kinds(ask)):
         return 0.0  # "what colour is my corolla?" is not answered by "I drive a 2009 corolla"

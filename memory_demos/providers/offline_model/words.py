@@ -119,6 +119,7 @@ _ZH_RELATED = (
     "专业 学习 读 学 上学 学校",
     "对象 老公 老婆 男朋友 女朋友 爱人 未婚夫 未婚妻",
     "酒店 饭店 宾馆 旅馆 民宿",
+    "会议 开会 例会 周会 组会",
 )
 ZH_KEYWORDS: dict[str, str] = {word: group.split()[0] for group in _ZH_RELATED for word in group.split()}
 
