@@ -62,7 +62,8 @@ def align(old: str, fragment: str, *, chinese: bool) -> str:
         for kind in _ZH_TYPED:  # a time for a time, whole: 两点半 + 三点半 is 三点半, not 三点半半
             new, olds = kind.search(fragment), list(kind.finditer(old))
             if new and olds:
-                return old[: olds[-1].start()] + new.group(0) + old[olds[-1].end() :]
+                value = re.sub("[了吧啊呀哈]+$", "", fragment[new.start() :])  # 9点半的车 keeps its 车
+                return old[: olds[-1].start()] + value + old[olds[-1].end() :]
         if _ZH_NUMBER.match(fragment) and _ZH_NUMBER.search(old):
             spans = list(_ZH_NUMBER.finditer(old))
             return old[: spans[-1].start()] + fragment + old[spans[-1].end() :]
