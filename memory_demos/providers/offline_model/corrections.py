@@ -110,7 +110,7 @@ def without_value(text: str, thing: str) -> str | None:
     escaped = re.escape(thing)
     for pattern in (
         rf",\s*{escaped}\b",
-        rf"\s+(?:and|or)\s+{escaped}\b",
+        rf",?\s+(?:and|or)\s+{escaped}\b",
         rf"\b{escaped}\s*,\s*",
         rf"\b{escaped}\s+(?:and|or)\s+",
         rf"{escaped}[、和]",
@@ -180,6 +180,13 @@ _LIST_ADD_ZH = re.compile(
 _LIST_REMOVE_ZH = re.compile(
     f"^(?:把(?P<x>[{CJK}]{{1,6}}?)(?:去掉|删掉|划掉|拿掉|删了|去了)|(?:去掉|删掉|不要)(?P<y>[{CJK}]{{1,6}}?))(?:吧|了)?$"
 )
+_LIST_TAKE_OFF_EN = re.compile(  # "take ice off the list"
+    r"^(?:(?:oh|also|and|ok|actually)\s+)*(?:take|cross|strike|knock)\s+(?:the\s+)?(?P<x>[\w' -]+?)\s+off"
+    r"(?:\s+(?:the|my|that)\s+(?:[\w-]+\s+)?list)?$",
+    re.I,
+)
+_LIST_NO_NEED_ZH = re.compile(f"^(?P<x>[{CJK}]{{1,6}}?)(?:就)?(?:不用买了|不买了|不要了|不用了)$")
+_LIST_ALSO_ZH = re.compile(f"^还有(?P<x>[{CJK}]{{1,6}})$")  # 牛奶、鸡蛋、面包，还有苹果: in one message
 _A_LIST = re.compile(r"\blist\b|清单|[:：].*[,，、]|[、]|,.*\band\b", re.I)
 
 
@@ -190,6 +197,9 @@ def list_edit(clause: str) -> tuple[bool, str] | None:
         (_LIST_REMOVE_EN, False),
         (_LIST_ADD_ZH, True),
         (_LIST_REMOVE_ZH, False),
+        (_LIST_TAKE_OFF_EN, False),
+        (_LIST_NO_NEED_ZH, False),
+        (_LIST_ALSO_ZH, True),
     ):
         found = pattern.match(clause.strip(" .!。！"))
         if found:
@@ -221,7 +231,7 @@ def edit_newest_list(said: list[Any], clause: str, message: int) -> bool:
     if not lists:
         return False
     old = said[lists[-1]]
-    if edit[0] and old.message < message - 3:
+    if edit[0] and old.message < message - (0 if clause.startswith("还有") else 3):
         return False  # "add me on instagram" long after a shopping list adds nothing to it
     kept = (with_item if edit[0] else without_value)(old.text, edit[1])
     if kept is None:
