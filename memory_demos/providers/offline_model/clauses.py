@@ -13,7 +13,8 @@ _SENTENCE_END = re.compile(
     r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<=[.!?])\s+|(?<=[。！？!?])|\n+|(?<=[a-z0-9])\s+[—–-]\s+(?=[a-z])"
 )
 _EN_CLAUSE = re.compile(
-    r"\s*;\s*|,?\s+(?:and|but|so|while|whereas|plus)\s+(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their)\b)"
+    r"\s*;\s*|,?\s+(?:and|but|so|while|whereas|plus)\s+(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their)\b"
+    r"|(?:the\s+)?[a-z]+s\s+(?:are|were)\b)"  # "... called rosa and lessons are on tuesdays"
     r"|,\s*(?:and\s+|but\s+|while\s+)?(?=[A-Z][a-z]+\s+(?:has|had|is|was|joined|works|lives|likes|loves|gets|takes|does|plays|goes|"
     r"wants|needs|said|says|brings|starts|moved|prefers|eats|drinks|teaches|studies)\b)"
     r"|(?<=[a-z\d])(?-i:(?<!\b[A-Z][a-z])(?<!\b[A-Z][a-z]{2})(?<!\b[A-Z][a-z]{3})(?<!\b[A-Z][a-z]{4})(?<!\b[A-Z][a-z]{5}))"

@@ -95,6 +95,7 @@ _THING = re.compile(
     r"^(?P<t>(?i:the|my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?i:is|are|was|were|'s|has|starts?|opens?|closes?|"
     r"costs?|leaves?|moved|got|will)\b"
 )
+_THINGS_ARE = re.compile(r"^[a-z]+s\s+(?:are|were)\b")
 _IT = re.compile(r"^(?:it|it's|its|that's)\b", re.I)
 
 
@@ -119,7 +120,12 @@ class Reading:
         if found is None:
             if re.search(r"\b(?:I|I'm|my|me|we|our)\b", body):
                 return USER, ""
-            if previous is not None and not NO_SUBJECT_OF_ITS_OWN.match(body) and not VERB.match(body):
+            if (
+                previous is not None
+                and not NO_SUBJECT_OF_ITS_OWN.match(body)
+                and not VERB.match(body)
+                and not _THINGS_ARE.match(body)  # "lessons are on tuesdays" after "my teacher is rosa"
+            ):
                 return previous.about, previous.subject
             return "", ""
         if found.group("rel"):
