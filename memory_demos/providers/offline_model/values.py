@@ -74,7 +74,7 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
     ),
     "job": re.compile(
         r"[是当做干]|工作|上班|\b(?:is|am|are|was|'s|'m)\s+(?:a|an)\s|\bworks?\b|\bjob\b|\bteach|\bstud(?:y|ies|ent)\b"
-        r"|\bruns?\b|\bowns?\b|\bmanag|\bretired\b|\bat\s+(?:uni|university|college|school)\b",
+        r"|\bruns?\b|\bowns?\b|\bmanag|\bretired\b|\bat\s+(?:uni|university|college|school)\b|\bas\s+(?:a|an)\s",
         re.I,
     ),
 }

@@ -170,7 +170,7 @@ QUESTION_STOP = frozenset(
     remind tell please can could would will know remember there that this it its it's they their them he
     she his her him and or so ok okay hey hi btw any some now currently still exactly be been being has
     had say said let us we our just really actually um oh well also if then than one ones all should
-    shall may might must exact precise right lol haha btw pls ngl tbh anyway"""
+    shall may might must exact precise right lol haha btw pls ngl tbh anyway wait hmm hm uh erm ah"""
     )
 )
 _WEAK_WORDS = word_list(
