@@ -43,6 +43,7 @@ _PRONOUN_START = re.compile(
     re.I,
 )
 _PRONOUN_IN = re.compile(r"\b(?:he|she|his|her|him|it|its|they|their|them)\b|[他她它]", re.I)
+_ZH_WHICH = re.compile(r"(?:哪个|哪家|哪所|哪间)(?P<k>[" + CJK + r"]{2})")
 _ZH_KIND = re.compile(r"(?:哪个|哪家|哪种|什么|啥)(?P<k>[" + CJK + r"]{2})")
 # Kinds whose values are said without the kind's name (在深圳 for 哪个城市); 哪个医院 never said is no answer.
 _ZH_OPEN_KINDS = frozenset(["城市", "地方", "国家", "品种", "运动", "颜色", "语言", "专业", "工作"])
@@ -119,6 +120,15 @@ _NOT_PEOPLE = frozenset(
         "ms",
     ]
 )
+
+
+def names_an_unsaid_kind(ask_text: str, statements: Sequence[Said]) -> bool:
+    """是哪个医院开的 when no 医院 was spoken of: no statement names one (医生开了… is no hospital)."""
+    asked = _ZH_WHICH.search(ask_text)
+    if asked is None or asked.group("k") in _ZH_OPEN_KINDS:
+        return False
+    kind = asked.group("k")
+    return not any(kind in s.text + zh_kinds_named(s.text) for s in statements if not s.question)
 
 
 def _kind(ask_text: str, words: frozenset[str], wants: str, chinese: bool) -> tuple[str, set[str]]:

@@ -13,7 +13,13 @@ from collections.abc import Sequence
 
 from memory_demos.providers.offline_model.asks import Ask
 from memory_demos.providers.offline_model.lexicon import CJK, NATIONALITIES
-from memory_demos.providers.offline_model.loose import OPEN_KINDS, PAST, loose_answer, zh_coverage
+from memory_demos.providers.offline_model.loose import (
+    OPEN_KINDS,
+    PAST,
+    loose_answer,
+    names_an_unsaid_kind,
+    zh_coverage,
+)
 from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.restating import restate
 from memory_demos.providers.offline_model.text import mostly_chinese
@@ -321,6 +327,8 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
         said = "".join(s.text + zh_kinds_named(s.text) for s in statements) if chinese else vocabulary
         if (kind not in said) if chinese else (stem(kind) not in said):
             return None
+    if chinese and names_an_unsaid_kind(ask.text, statements):
+        return None
     if _SUPPOSING.search(ask.text):  # "what would I name my boat?" asks of what the user supposed
         statements = [s._replace(hypothetical=False) for s in statements]
     scored = [
