@@ -134,7 +134,7 @@ def toolbar(session: LabSession) -> tuple[int, bool]:
             disabled=len(session.panes) >= session.limits.max_panes,
             help=t("compare.add_pane_help", max=session.limits.max_panes),
         )
-        st.button(t("compare.reset_all"), icon=":material/restart_alt:", on_click=_reset_all)
+        st.button(t("compare.reset_all"), icon=":material/delete_sweep:", on_click=_reset_all)
         per_row_label = t("compare.per_row_option", n="{n}")
         per_row = st.segmented_control(
             t("compare.per_row"),

@@ -26,7 +26,7 @@ from memory_demos.turn import Turn
 from memory_demos.ui.cache_view import pane_cache_line
 from memory_demos.ui.charts import render_context_gauge
 from memory_demos.ui.deprecation_status import deprecation_help
-from memory_demos.ui.text import code_span, embedding_model_text
+from memory_demos.ui.text import code_span, embedding_model_text, wrappable_identifiers
 from memory_demos.ui.thresholds import gauge_lines, threshold_caption
 
 CONVERSATION_HEIGHT = 270  # one row of panes; two rows get less, so both fit a 900 px window
@@ -168,7 +168,7 @@ def _header(view: PaneView, actions: PaneActions) -> None:
     """The title; the kind badge (the description in its tooltip), the deprecation badge (LangChain's
     warnings in its tooltip) and the parameters, wrapping as the pane's width allows. The buttons sit at
     the pane's foot, under its gauge: the header stays short, so the conversation starts high."""
-    st.markdown(f"**{view.number}. {strategy_title(view.info)}**")
+    st.markdown(f"**{view.number}. {wrappable_identifiers(strategy_title(view.info))}**")
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.badge(
             t(f"kind.{view.info.kind}"),
@@ -262,7 +262,8 @@ def _buttons(view: PaneView, actions: PaneActions) -> None:
         _param_editor(view, actions)
         _conversation_list(view, actions)
         st.button(
-            ":material/restart_alt:",
+            # Sweeping away, not a circular arrow: the replay button that may stand beside it is one.
+            ":material/delete_sweep:",
             key=widget_key("pane", view.pane_id, "reset"),
             on_click=actions.reset,
             args=(view.pane_id,),
@@ -332,7 +333,7 @@ def _assistant(view: PaneView, actions: PaneActions, turn: Turn, last: bool) -> 
             )
     for note in turn.notes:
         st.caption(":material/info: " + t("pane.note"))
-        st.text(translate(note))
+        st.text(wrappable_identifiers(translate(note)))  # a pane is narrow: no break inside a word
 
 
 def _turn_messages(view: PaneView, actions: PaneActions, turns: list[Turn], last_index: int) -> None:
@@ -474,7 +475,7 @@ def render_newest_replies(views: Sequence[PaneView], per_row: int, key_suffix: s
             with column:
                 cell = st.container(border=True, key=widget_key("pane", view.pane_id, "newest", key_suffix))
             with cell:
-                st.caption(f"**{view.label}**")
+                st.caption(f"**{wrappable_identifiers(view.label)}**")
                 shown = shown_turns(view)
                 turn = shown[-1] if shown else None
                 if view.pending_text is not None:

@@ -19,6 +19,21 @@ def code_span(value: str) -> str:
     return f"`{cleaned}`" if cleaned else "``"
 
 
+# A long CamelCase identifier (SummarizationMiddleware) and the places inside it where it may wrap.
+_LONG_IDENTIFIER = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]{15,}(?![A-Za-z0-9])")
+_WORD_START = re.compile(r"(?<=[a-z0-9])(?=[A-Z][a-z])")
+WRAP_POINT = "\u200b"  # a zero-width space: a line may break there, nothing is drawn
+
+
+def wrappable_identifiers(text: str) -> str:
+    """``text`` with a line-break opportunity before each word inside a long CamelCase identifier.
+
+    In a narrow pane a browser breaks a word wider than the line anywhere ("SummarizationMiddl" /
+    "eware"); with these it breaks between "Summarization" and "Middleware" instead. For the app's own
+    texts shown in narrow places only: the zero-width spaces would be copied with the text."""
+    return _LONG_IDENTIFIER.sub(lambda found: _WORD_START.sub(WRAP_POINT, found.group(0)), text)
+
+
 _DURATION_WORDS = re.compile(rf"^\s*(\d+)\s*({'|'.join(UNITS)})s?\s*$", re.IGNORECASE)
 
 
