@@ -36,22 +36,27 @@ def test_every_declared_threshold_names_a_whole_number_parameter_of_its_strategy
 def test_a_history_budget_is_drawn_from_where_the_history_starts_and_a_prompt_budget_from_zero() -> None:
     totals = {"system": 40, "summary": 25, "history": 150, "new_input": 10}
     [line] = gauge_lines(get_info("summary_buffer"), {"max_token_limit": 200}, totals)
-    assert (line.position, line.label, line.role) == (65 + 200, "max_token_limit=200", "budget")
+    assert (line.position, line.label, line.role) == (65 + 200, "budget 200", "budget")
+    assert line.detail == "max_token_limit=200 (budget, 200 tokens)"  # its tooltip names the parameter
     [trim] = gauge_lines(get_info("trim"), {"max_tokens": 300}, totals)
     assert trim.position == 300
     # SummarizationMiddleware counts the thread's messages: after the system prompt; keep is in messages.
     [trigger] = gauge_lines(get_info("summarization"), {"trigger_tokens": 400, "keep_messages": 4}, totals)
-    assert (trigger.position, trigger.label) == (440, "trigger_tokens=400")
+    assert (trigger.position, trigger.label) == (440, "trigger 400")
+    assert trigger.detail.startswith("trigger_tokens=400 ")
     assert gauge_lines(get_info("agent_trim"), {"k": 3, "max_tokens": 0}, totals) == []  # 0: switched off
 
 
-def test_the_gauge_draws_each_limit_as_a_dashed_rule_named_by_its_parameter() -> None:
+def test_the_gauge_draws_each_limit_as_a_dashed_rule_named_by_its_role_and_parameter() -> None:
     totals = {"system": 40, "history": 150}
     lines = gauge_lines(get_info("trim"), {"max_tokens": 300}, totals)
     spec = gauge_spec(totals, 8_192, zoom=False, lines=lines)
     rule, label = spec["layer"][1:]
     assert rule["mark"]["type"] == "rule" and rule["data"]["values"][0]["tokens"] == 300
-    assert label["data"]["values"][0]["label"] == "max_tokens=300"
+    assert label["data"]["values"][0]["label"] == "budget 300"  # short, beside the line
+    assert label["data"]["values"][0]["detail"] == "max_tokens=300 (budget, 300 tokens)"  # its tooltip
+    # The rule stops short of the plot's foot: down to it, it ran into the axis' first label ("0k").
+    assert rule["encoding"]["y2"]["value"] < spec["height"]
     # Zoomed to the prompt, the scale widens to show the limit ahead of it.
     zoomed = gauge_spec(totals, 8_192, zoom=True, lines=lines)
     assert zoomed["layer"][0]["encoding"]["x"]["scale"]["domain"] == [0, 324]  # the line stands inside
@@ -69,7 +74,9 @@ def test_a_throwaway_strategy_gets_its_line_and_caption_from_its_declaration_alo
         thresholds=(Threshold("budget_tokens", "budget"), Threshold("last_n", "keep", "messages")),
     )
     params = info.defaults()
-    assert [line.label for line in gauge_lines(info, params, {"system": 7})] == ["budget_tokens=123"]
+    assert [line.detail for line in gauge_lines(info, params, {"system": 7})] == [
+        "budget_tokens=123 (budget, 123 tokens)"
+    ]
     caption = threshold_caption(info, params)
     assert caption is not None and "budget_tokens=123" in caption and "last_n=2" in caption
     assert threshold_caption(get_info("buffer"), {}) is None

@@ -255,6 +255,7 @@ TEXTS: dict[str, str] = {
     "cost.turn": "Turn",
     "cost.prompt_per_turn": "Prompt tokens per turn",
     "cost.cumulative_total": "Cumulative total tokens",
+    "cost.coincide": "Lines drawn one over the other (the same tokens every turn): {groups}.",
     # -- memory state --
     "state.empty": "This memory holds nothing yet.",
     "state.none": "(none)",

@@ -51,6 +51,7 @@ TEXTS: dict[str, str] = {
     # Thresholds on the gauge.
     "gauge.thresholds": "Limits: {limits}",
     "gauge.threshold": "Limit",
+    "gauge.line": "{role} {value}",
     "threshold.budget": "budget",
     "threshold.trigger": "trigger",
     "threshold.keep": "keep",

@@ -215,6 +215,7 @@ TEXTS: dict[str, str] = {
     "cost.turn": "轮次",
     "cost.prompt_per_turn": "每轮提示词元数",
     "cost.cumulative_total": "累计总词元数",
+    "cost.coincide": "这些线相互重叠（每一轮的词元数都相同）：{groups}。",
     "state.empty": "这个记忆目前什么都没有。",
     "state.none": "（无）",
     "state.error": "无法读取记忆状态：",

@@ -41,6 +41,7 @@ TEXTS: dict[str, str] = {
     "cost.col.cache": "提示缓存",
     "gauge.thresholds": "限制：{limits}",
     "gauge.threshold": "限制",
+    "gauge.line": "{role}：{value}",
     "threshold.budget": "预算",
     "threshold.trigger": "触发",
     "threshold.keep": "保留",

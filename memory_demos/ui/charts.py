@@ -62,12 +62,15 @@ def inline(spec: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 THRESHOLD_COLOUR = "#31333f"  # Streamlit's text colour: a limit reads as a mark, not as another section
+# A limit's dashed rule, in pixels of the gauge's y: over the bar only (Chromium draws the 16 px bar from
+# about -7 to 9), its name above it. Down to 18 it ran into the axis' first label ("0k").
+RULE_TOP, RULE_BOTTOM, LABEL_RAISE = -9, 9, -14
 
 
 def threshold_layers(lines: Sequence[Any], domain_max: int) -> list[dict[str, Any]]:
     """A dashed rule and its parameter's name for each limit (``GaugeLine``s) inside the bar's scale."""
     rows = [
-        {"tokens": line.position, "label": line.label, "role": line.role}
+        {"tokens": line.position, "label": line.label, "detail": line.detail or line.label}
         for line in lines
         if 0 < line.position <= domain_max
     ]
@@ -80,10 +83,12 @@ def threshold_layers(lines: Sequence[Any], domain_max: int) -> list[dict[str, An
         "encoding": {
             "x": x,
             # Spanned explicitly: a rule with x alone is not drawn beside the nominal y (Streamlit 1.67).
-            "y": {"value": 0},
-            "y2": {"value": 18},
+            # From its name above the bar to the bar's foot: down to the axis it ran into a tick's label
+            # ("0k" under a limit of 150 in a window of 8,192).
+            "y": {"value": RULE_TOP},
+            "y2": {"value": RULE_BOTTOM},
             "tooltip": [
-                {"field": "label", "type": "nominal", "title": t("gauge.threshold")},
+                {"field": "detail", "type": "nominal", "title": t("gauge.threshold")},
                 {"field": "tokens", "type": "quantitative", "title": t("gauge.tokens")},
             ],
         },
@@ -97,15 +102,19 @@ def threshold_layers(lines: Sequence[Any], domain_max: int) -> list[dict[str, An
                 "type": "text",
                 "align": align,
                 "dx": dx,
-                "dy": -13,
-                "fontSize": 10,
+                "dy": LABEL_RAISE,
+                "fontSize": 11,
                 "color": THRESHOLD_COLOUR,
             }
             labels.append(
                 {
                     "data": {"values": placed},
                     "mark": mark,
-                    "encoding": {"x": x, "text": {"field": "label", "type": "nominal"}},
+                    "encoding": {
+                        "x": x,
+                        "text": {"field": "label", "type": "nominal"},
+                        "tooltip": [{"field": "detail", "type": "nominal", "title": t("gauge.threshold")}],
+                    },
                 }
             )
     return [rule, *labels]
@@ -226,6 +235,17 @@ def cost_rows(points: Sequence[CostPoint]) -> list[dict[str, Any]]:
     return rows
 
 
+WIDEST_LINE, THINNEST_LINE = 5.0, 1.5
+
+
+def line_widths(count: int) -> list[float]:
+    """``count`` stroke widths from the widest to the thinnest, evenly apart."""
+    if count <= 1:
+        return [2.0] * count
+    step = (WIDEST_LINE - THINNEST_LINE) / (count - 1)
+    return [round(WIDEST_LINE - step * index, 2) for index in range(count)]
+
+
 def cost_chart_spec(
     rows: list[dict[str, Any]], field: str, title: str, colours: Mapping[str, str] | None = None
 ) -> dict[str, Any]:
@@ -234,6 +254,7 @@ def cost_chart_spec(
     stay visible one over the other."""
     pane_title = t("cost.pane")
     turn_title = t("cost.turn")
+    panes = sorted({row["pane"] for row in rows})
     tokens_title = t("gauge.tokens")
     line = {
         "mark": {"type": "line", "point": True},
@@ -260,6 +281,14 @@ def cost_chart_spec(
             },
             "shape": {"field": "pane", "type": "nominal", "title": pane_title},
             "strokeDash": {"field": "pane", "type": "nominal", "title": pane_title, "legend": None},
+            # The first pane's line is the widest, each next one thinner: a line drawn over an identical
+            # one leaves the one beneath showing along its edges.
+            "strokeWidth": {
+                "field": "pane",
+                "type": "nominal",
+                "scale": {"domain": panes, "range": line_widths(len(panes))},
+                "legend": None,
+            },
             "tooltip": [
                 {"field": "pane", "type": "nominal", "title": pane_title},
                 {"field": "turn", "type": "ordinal", "title": turn_title},
@@ -268,6 +297,26 @@ def cost_chart_spec(
         },
     }
     return {**inline(line, rows), "title": title}
+
+
+def coinciding_panes(rows: Sequence[Mapping[str, Any]], field: str) -> list[list[str]]:
+    """Groups of two or more panes whose lines of ``field`` are the same at every turn (drawn one over
+    the other, so the legend lists more panes than the plot shows lines), in the order panes sort."""
+    series: dict[str, tuple[tuple[int, Any], ...]] = {}
+    for pane in sorted({row["pane"] for row in rows}):
+        series[pane] = tuple(sorted((row["turn"], row[field]) for row in rows if row["pane"] == pane))
+    groups: dict[tuple[tuple[int, Any], ...], list[str]] = {}
+    for pane, values in series.items():
+        groups.setdefault(values, []).append(pane)
+    return [panes for panes in groups.values() if len(panes) > 1]
+
+
+def coinciding_note(rows: Sequence[Mapping[str, Any]], field: str) -> str | None:
+    """The caption naming the panes whose lines coincide in a chart of ``field``; None if none do."""
+    groups = coinciding_panes(rows, field)
+    if not groups:
+        return None
+    return t("cost.coincide", groups="; ".join(" = ".join(group) for group in groups))
 
 
 def legend_height(panes: Sequence[str]) -> int:
@@ -292,3 +341,5 @@ def render_cost_charts(points: Sequence[CostPoint], colours: Mapping[str, str] |
         with column:
             spec = cost_chart_spec(rows, field, title, colours)
             st.vega_lite_chart(spec=spec, width="stretch", height=height)
+            if (note := coinciding_note(rows, field)) is not None:
+                st.caption(":material/stacks: " + note)

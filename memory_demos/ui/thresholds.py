@@ -26,11 +26,13 @@ _BEFORE_SCOPE: dict[str, tuple[Section, ...]] = {
 
 @dataclass(frozen=True)
 class GaugeLine:
-    """A vertical line on the gauge at ``position`` tokens, labelled ``label`` (``max_token_limit=200``)."""
+    """A vertical line on the gauge at ``position`` tokens, labelled ``label`` in the session's language
+    (``budget 200``: short, to read beside the line); ``detail`` names its parameter (its tooltip)."""
 
     position: int
     label: str
     role: str
+    detail: str = ""
 
 
 def gauge_lines(
@@ -43,7 +45,8 @@ def gauge_lines(
         if threshold.unit != "tokens":
             continue
         start = sum(totals.get(section, 0) for section in _BEFORE_SCOPE[threshold.scope])
-        lines.append(GaugeLine(start + value, f"{threshold.param}={value}", threshold.role))
+        label = t("gauge.line", role=t(f"threshold.{threshold.role}"), value=f"{value:,}")
+        lines.append(GaugeLine(start + value, label, threshold.role, threshold_words(threshold, value)))
     return lines
 
 
