@@ -16,13 +16,17 @@ import pandas as pd
 import streamlit as st
 
 from memory_demos.i18n import t, translate_all
-from memory_demos.ui.text import embedding_model_text
+from memory_demos.ui.text import WRAP_POINT, embedding_model_text
 
 _SCALARS = (str, int, float, bool, type(None))
 LONG_TEXT = 80
 # A run of Latin characters with no place to break (a thread id "user:conversation"): longer than this, it
 # may be wider than a static table's cell (Streamlit caps it at 400 px: 57 hex digits, 44 capitals), cut.
 UNBROKEN_RUN = re.compile(r"[!-~]{41,}")
+# Inside such a run in a table's cell, a line may break after a separator of a URL or an id, and else
+# every WRAP_EVERY characters: the cell wraps instead of cutting the value at its edge.
+_AFTER_SEPARATOR = re.compile(r"(?<=[/.:_\-?&=#@,;|+])")
+WRAP_EVERY = 24
 # State keys holding rows of {key, ttl_seconds, read_at}, each with the caption saying where the TTLs were
 # read: Redis keys (history_store.key_ttls), LangGraph store items (langgraph_store.expiry_state).
 TTL_CAPTIONS = {"redis_keys": "state.ttl.caption", "store_ttls": "state.ttl.store_caption"}
@@ -125,10 +129,25 @@ def literal_markdown(value: Any) -> str:
     return _MARKDOWN_PUNCTUATION.sub(r"\\\1", str(value))
 
 
+def wrappable_runs(text: str) -> str:
+    """``text`` with a line-break opportunity (a zero-width space) inside each run too long for a cell.
+
+    A static table's cell is at most 400 px wide and breaks only at spaces, so an id or a URL was cut at
+    its edge. Broken after "://" too, the URL is no longer turned into a link: it stays text, as data."""
+
+    def wrappable(run: re.Match[str]) -> str:
+        pieces = []
+        for part in filter(None, _AFTER_SEPARATOR.split(run.group(0))):
+            pieces += [part[start : start + WRAP_EVERY] for start in range(0, len(part), WRAP_EVERY)]
+        return WRAP_POINT.join(pieces)
+
+    return UNBROKEN_RUN.sub(wrappable, text)
+
+
 def _markdown_cell(value: Any) -> str:
-    """A static table's cell: empty for a missing value, else its text as literal Markdown."""
+    """A static table's cell: empty for a missing value, else its text as literal Markdown that wraps."""
     missing = value is None or (isinstance(value, float) and pd.isna(value))
-    return "" if missing else literal_markdown(value)
+    return "" if missing else literal_markdown(wrappable_runs(str(value)))
 
 
 def _table(frame: pd.DataFrame, static: bool) -> None:
