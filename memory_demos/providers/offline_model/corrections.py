@@ -64,9 +64,13 @@ def align(old: str, fragment: str, *, chinese: bool) -> str:
             if new and olds:
                 value = re.sub("[了吧啊呀哈]+$", "", fragment[new.start() :])  # 9点半的车 keeps its 车
                 return old[: olds[-1].start()] + value + old[olds[-1].end() :]
-        if _ZH_NUMBER.match(fragment) and _ZH_NUMBER.search(old):
+        number = _ZH_NUMBER.match(fragment)
+        if number and _ZH_NUMBER.search(old):
             spans = list(_ZH_NUMBER.finditer(old))
-            return old[: spans[-1].start()] + fragment + old[spans[-1].end() :]
+            rest, unit = old[spans[-1].end() :], fragment[number.end() :]
+            if unit and rest.startswith(unit):  # 住5楼 + 6楼 is 住6楼, not 住6楼楼
+                rest = rest[len(unit) :]
+            return old[: spans[-1].start()] + fragment + rest
         verbs = list(re.finditer("住在|叫|是|在|去|到|为|成|有|想|要", old))
         return old[: verbs[-1].end()] + fragment if verbs else fragment
     for pattern in _TYPED:
