@@ -56,23 +56,27 @@ _ZH_TYPED = (
 )
 
 
+def _align_zh(old: str, fragment: str) -> str:
+    for kind in _ZH_TYPED:  # a time for a time, whole: 两点半 + 三点半 is 三点半, not 三点半半
+        new, olds = kind.search(fragment), list(kind.finditer(old))
+        if new and olds:
+            value = re.sub("[了吧啊呀哈]+$", "", fragment[new.start() :])  # 9点半的车 keeps its 车
+            return old[: olds[-1].start()] + value + old[olds[-1].end() :]
+    number = _ZH_NUMBER.match(fragment)
+    if number and _ZH_NUMBER.search(old):
+        spans = list(_ZH_NUMBER.finditer(old))
+        rest, unit = old[spans[-1].end() :], fragment[number.end() :]
+        if unit and rest.startswith(unit):  # 住5楼 + 6楼 is 住6楼, not 住6楼楼
+            rest = rest[len(unit) :]
+        return old[: spans[-1].start()] + fragment + rest
+    verbs = list(re.finditer("住在|叫|是|在|去|到|为|成|有|想|要", old))
+    return old[: verbs[-1].end()] + fragment if verbs else fragment
+
+
 def align(old: str, fragment: str, *, chinese: bool) -> str:
     """``old`` with ``fragment`` in the place of the value it corrects ("My name is Bob" + "Rob")."""
     if chinese:
-        for kind in _ZH_TYPED:  # a time for a time, whole: 两点半 + 三点半 is 三点半, not 三点半半
-            new, olds = kind.search(fragment), list(kind.finditer(old))
-            if new and olds:
-                value = re.sub("[了吧啊呀哈]+$", "", fragment[new.start() :])  # 9点半的车 keeps its 车
-                return old[: olds[-1].start()] + value + old[olds[-1].end() :]
-        number = _ZH_NUMBER.match(fragment)
-        if number and _ZH_NUMBER.search(old):
-            spans = list(_ZH_NUMBER.finditer(old))
-            rest, unit = old[spans[-1].end() :], fragment[number.end() :]
-            if unit and rest.startswith(unit):  # 住5楼 + 6楼 is 住6楼, not 住6楼楼
-                rest = rest[len(unit) :]
-            return old[: spans[-1].start()] + fragment + rest
-        verbs = list(re.finditer("住在|叫|是|在|去|到|为|成|有|想|要", old))
-        return old[: verbs[-1].end()] + fragment if verbs else fragment
+        return _align_zh(old, fragment)
     for pattern in _TYPED:
         new, olds = pattern.search(fragment), list(pattern.finditer(old))
         olds = [m for m in olds if m.start() > 0 or pattern is not _TYPED[-1]]

@@ -26,7 +26,7 @@ from memory_demos.providers.offline_model.values import (
     names_another_part,
     zh_kinds_named,
 )
-from memory_demos.providers.offline_model.words import WEAK, stem
+from memory_demos.providers.offline_model.words import WEAK, ZH_RELATION_FORMS, ZH_RELATIONS, stem
 
 PAST = re.compile(
     r"\b(?:before|used\s+to|previously|originally|formerly|the\s+old|my\s+old)\b|以前|之前|原来|过去|从前|曾经",
@@ -172,6 +172,9 @@ def _fits(wanted: str, index: int, statements: Sequence[Said], aliases: dict[str
     if said.about.lower() in forms or any(f in said.text.lower() for f in forms):
         return True
     theirs, wanted_relation = aliases.get(said.about, said.about), aliases.get(wanted, wanted)
+    named = {ZH_RELATION_FORMS[r] for r in ZH_RELATIONS if r in said.text}
+    if named and wanted_relation not in named:
+        return False  # 个五岁的女儿叫朵朵 after 我老公: the daughter's, not the husband's
     if any(theirs in gender and wanted_relation in GENDERED - gender for gender in (MALE, FEMALE)):
         return False  # "he just got engaged" after "my sister Aiko ...": he is the brother, not her
     subjectless = said.about == "" and re.search(f"[{CJK}]", said.text) is not None  # 三岁了

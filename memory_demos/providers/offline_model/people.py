@@ -104,3 +104,13 @@ NOT_MINE = re.compile(
     r"^(?P<x>[A-Z][a-z]+)\s+(?:is|was)\s+(?:actually\s+|really\s+)?(?:my|our)\s+(?:\w+\s+)?\w+'s\b|"
     r"^(?P<y>[A-Z][a-z]+)\s+(?:is|was)n[o']t\s+(?:actually\s+)?(?:mine|ours)\b"
 )
+
+
+ASKING_ZH = re.compile("什么|啥|谁|哪|几|多少")  # no name: 我老公叫什么 names nobody 什么
+THINGS_ARE = re.compile(r"^[a-z]+s\s+(?:are|were)\b")  # "lessons are on tuesdays": a subject of its own
+
+
+def own_names_zh(clause: str) -> dict[str, str]:
+    """The names a Chinese clause gives its nouns (我家狗叫旺财: 旺财, the dog); 我老公叫什么 names nobody."""
+    found = ZH_OWN_NAMED.finditer(clause)
+    return {m.group("n"): m.group("noun") for m in found if not ASKING_ZH.search(m.group("n"))}

@@ -34,6 +34,7 @@ from memory_demos.providers.offline_model.knowledge import system_blocks
 from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.people import (
     ABOUT_EN,
+    ASKING_ZH,
     EN_REL_INSIDE,
     GENDERED,
     NAME_OF_REL,
@@ -46,10 +47,11 @@ from memory_demos.providers.offline_model.people import (
     PRONOUN_GENDER,
     REL_IS,
     REPORTED,
+    THINGS_ARE,
     ZH_ABOUT,
-    ZH_OWN_NAMED,
     ZH_REL_INSIDE,
     ZH_SUBJECTLESS,
+    own_names_zh,
 )
 from memory_demos.providers.offline_model.text import content_text, mostly_chinese, role_segments
 from memory_demos.providers.offline_model.words import (
@@ -95,7 +97,6 @@ _THING = re.compile(
     r"^(?P<t>(?i:the|my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?i:is|are|was|were|'s|has|starts?|opens?|closes?|"
     r"costs?|leaves?|moved|got|will)\b"
 )
-_THINGS_ARE = re.compile(r"^[a-z]+s\s+(?:are|were)\b")
 _IT = re.compile(r"^(?:it|it's|its|that's)\b", re.I)
 
 
@@ -124,7 +125,7 @@ class Reading:
                 previous is not None
                 and not NO_SUBJECT_OF_ITS_OWN.match(body)
                 and not VERB.match(body)
-                and not _THINGS_ARE.match(body)  # "lessons are on tuesdays" after "my teacher is rosa"
+                and not THINGS_ARE.match(body)  # "lessons are on tuesdays" after "my teacher is rosa"
             ):
                 return previous.about, previous.subject
             return "", ""
@@ -185,8 +186,7 @@ class Reading:
         return body
 
     def _about_zh(self, clause: str, previous: Said | None) -> tuple[str, str]:
-        for named in ZH_OWN_NAMED.finditer(clause):  # 我家狗叫旺财: 旺财 is the dog
-            self.aliases.setdefault(named.group("n"), named.group("noun"))
+        self.aliases = own_names_zh(clause) | self.aliases  # 我家狗叫旺财: 旺财 is the dog
         found = ZH_ABOUT.match(clause)
         inside = ZH_REL_INSIDE.search(clause)
         if inside and inside.start() > 0:
@@ -200,7 +200,7 @@ class Reading:
             return (USER, "") if "我" in clause else ("", "")
         if found.group("rel"):
             relation = ZH_RELATION_FORMS[found.group("rel")]
-            if found.group("n"):
+            if found.group("n") and not ASKING_ZH.search(found.group("n")):
                 self.aliases[found.group("n")] = relation
             self.last_person, self.last_subject = relation, "我" + relation
             return relation, "我" + relation

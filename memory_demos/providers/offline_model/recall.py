@@ -35,6 +35,8 @@ from memory_demos.providers.offline_model.values import VALUES as _HAS
 from memory_demos.providers.offline_model.words import (
     QUESTION_STOP,
     WEAK,
+    ZH_RELATION_FORMS,
+    ZH_RELATIONS,
     en_words,
     stem,
     zh_grams,
@@ -73,6 +75,13 @@ def _about_fits(ask: Ask, said: Said, aliases: dict[str, str]) -> bool:
     return wanted.lower() in said.text.lower() or any(
         name.lower() in said.text.lower() for name, rel in aliases.items() if rel == wanted
     )
+
+
+def _names_another(ask: Ask, said: Said, aliases: dict[str, str]) -> bool:
+    """个五岁的女儿叫朵朵 after 我老公: the clause names a relation of its own, not the one asked of."""
+    wanted = aliases.get(ask.about, ask.about)
+    named = {ZH_RELATION_FORMS[r] for r in ZH_RELATIONS if r in said.text} if ask.chinese else set()
+    return bool(named) and wanted not in named
 
 
 def needed_words(ask: Ask, vocabulary: frozenset[str]) -> set[str]:
@@ -237,7 +246,10 @@ def bearing(
     if said.question or said.hypothetical or said.retracted:
         return 0.0
     if not _about_fits(ask, said, aliases) and not (
-        context is not None and said.about == "" and _about_fits(ask, context, aliases)
+        context is not None
+        and said.about == ""
+        and _about_fits(ask, context, aliases)
+        and not _names_another(ask, said, aliases)
     ):
         return 0.0
     chinese = mostly_chinese(said.text)

@@ -1,0 +1,67 @@
+"""Everyday conversations the offline model misread before (the fourth day's QA walk and dev batteries):
+each answer holds the value said, leaves out the one replaced or another person's, or refuses."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_demos.scenarios import is_refusal
+from tests.test_offline_battery import converse
+
+CASES = [
+    # (turns, question, any of these in the reply (None: a refusal), none of these in it)
+    (("我对青霉素过敏，上次打针起了一身疹子",), "上次过敏是什么反应", ("疹子",), ()),
+    (("我奶奶每天早上吃降压药 晚上吃一片阿司匹林",), "降压药一次吃几片", None, ()),
+    (("周六上午十点开会 下午三点去见房东",), "晚上有啥安排", None, ()),
+    (("我们组一共6个人 组长是Lisa",), "组长叫啥", ("Lisa",), ()),
+    (("我养了两只猫 一只叫咪咪 一只叫豆豆",), "猫叫什么", ("咪咪",), ()),
+    (("我女朋友叫小雨，她的生日是3月8号",), "小雨多大了？", None, ()),
+    (
+        ("周五下午两点半要开会，会议室是B-302", "不对，改成三点半"),
+        "会议几点？",
+        ("三点半",),
+        ("两点半", "半半"),
+    ),
+    (("周五下午两点半要开会，会议室是B-302",), "在哪个会议室？", ("B-302",), ()),
+    (("我约了周二去体检", "哦不对 改到周四了"), "体检哪天", ("周四",), ("周二", "去对")),
+    (("我住5楼 哦其实是6楼",), "我住几楼", ("6楼",), ("5楼", "楼楼")),
+    (
+        ("帮我记一下要买的东西：牛奶、鸡蛋、面包，还有苹果", "面包不用买了"),
+        "我还要买什么",
+        ("苹果",),
+        ("面包",),
+    ),
+    (
+        ("shopping list: lemons, mint, soda water, and ice", "actually take ice off the list"),
+        "whats on my list",
+        ("mint",),
+        ("ice", "water,"),
+    ),
+    (
+        ("im learning spanish, my teacher is called rosa and lessons are on tuesdays",),
+        "which day are my lessons on",
+        ("tuesday",),
+        (),
+    ),
+    (
+        ("my wife's name is sofia, her favourite colour is yellow",),
+        "what's sofia's favourite colour?",
+        ("yellow",),
+        ("her favourite",),
+    ),
+    (("我家三口人 我 我老公 还有个五岁的女儿叫朵朵",), "我老公叫什么", None, ("朵朵",)),
+    (("儿子感冒了 医生开了小儿氨酚黄那敏颗粒 一次半包",), "是哪个医院开的", None, ()),
+    (("我妈今年52",), "我妈多大", ("52",), ("你妈妈你妈",)),
+]
+
+
+@pytest.mark.parametrize(("turns", "question", "expected", "rejected"), CASES)
+def test_an_everyday_conversation_is_read_as_said(
+    turns: tuple[str, ...], question: str, expected: tuple[str, ...] | None, rejected: tuple[str, ...]
+) -> None:
+    reply = converse(turns, question)
+    if expected is None:
+        assert is_refusal(reply), reply
+    else:
+        assert any(value.lower() in reply.lower() for value in expected), reply
+    assert not any(value.lower() in reply.lower() for value in rejected), reply
