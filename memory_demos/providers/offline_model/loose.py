@@ -23,6 +23,7 @@ from memory_demos.providers.offline_model.values import (
     VALUES,
     ZH_KIND_WORDS,
     kinds_named,
+    lacks_unit_asked,
     names_another_part,
     zh_kinds_named,
 )
@@ -252,8 +253,10 @@ class _Looking:
             return None
         if self.pattern is not None and not self.pattern.search(said.text):
             return None
-        if (PAST.search(self.ask_text) and not PAST.search(said.text)) or names_another_part(
-            self.ask_text, said.text, chinese=self.chinese
+        if (
+            (PAST.search(self.ask_text) and not PAST.search(said.text))
+            or names_another_part(self.ask_text, said.text, chinese=self.chinese)
+            or (self.chinese and lacks_unit_asked(self.ask_text, said.text))
         ):
             return None
         have = _words(said, self.chinese)

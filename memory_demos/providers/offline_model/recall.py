@@ -28,6 +28,7 @@ from memory_demos.providers.offline_model.values import (
     KIND_WORDS,
     NAMED_BY_MEMBERS,
     kinds_named,
+    lacks_unit_asked,
     names_another_part,
     zh_kinds_named,
 )
@@ -266,7 +267,9 @@ def bearing(
     if PAST.search(ask.text) and not PAST.search(said.text):
         return 0.0  # "where did I live before?" is not answered by where I live
     text = said.text if context is None else f"{context.text} {said.text}"
-    if names_another_part(ask.text, text, chinese=ask.chinese):
+    if names_another_part(ask.text, text, chinese=ask.chinese) or (
+        ask.chinese and lacks_unit_asked(ask.text, text)
+    ):
         return 0.0
     covered = _coverage(ask, needed, words, text)
     if covered < (0.75 if ask.wants == "person" else 0.55 if ask.chinese else 0.5):

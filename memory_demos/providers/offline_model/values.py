@@ -260,3 +260,15 @@ def names_another_part(question: str, text: str, *, chinese: bool) -> bool:
         if asked and not any(m.search(text) for m in asked) and any(m.search(text) for m in members):
             return True
     return False
+
+
+# 报告要写多少页 asks for pages: a number of another unit (下周一, 早上十点) is no answer.
+_UNIT_ASKED_ZH = re.compile(
+    "(?:几|多少)(?P<u>页|张|斤|公斤|米|层|楼|岁|次|本|件|条|台|辆|只|瓶|杯|片|粒|包|盒|G|g|GB)"
+)
+
+
+def lacks_unit_asked(question: str, text: str) -> bool:
+    """Whether a Chinese question asks for a number of a unit ``text`` never says."""
+    asked = _UNIT_ASKED_ZH.search(question)
+    return asked is not None and asked.group("u").lower() not in text.lower()
