@@ -1,0 +1,61 @@
+"""Which statement a clause leans on ("her name is Clover" after "adopted a rabbit!", 三岁了 after
+我家狗叫旺财): the one before it, whose words count as its own when a question is weighed against it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory_demos.providers.offline_model.lexicon import CJK
+from memory_demos.providers.offline_model.reader import Said
+from memory_demos.providers.offline_model.text import mostly_chinese
+from memory_demos.providers.offline_model.values import names_another_part
+from memory_demos.providers.offline_model.words import en_words
+
+_LEANS_ON = re.compile(
+    r"^(?:\W*(?:and|but|so|oh|also|plus)\s+)?(?:he|she|it|they|her|his|its|their|them|that|this|there|mine|ours|hers)\b",
+    re.I,
+)
+
+
+def _leans_on_before(said: Said) -> bool:
+    """Whether a statement speaks of what the one before it named ("her name is Clover", "10 days")."""
+    if mostly_chinese(said.text):
+        return re.match("[他她它]|那", said.text) is not None or len(re.findall(f"[{CJK}]", said.text)) <= 4
+    return _LEANS_ON.search(said.text) is not None or len(en_words(said.text)) <= 3
+
+
+def _zh_subjectless_after(said: Said, before: Sequence[Said]) -> bool:
+    """A Chinese clause with nobody of its own, after a clause of its own message (上次打针起了一身疹子)."""
+    return (
+        said.about == ""
+        and bool(before)
+        and before[0].message == said.message
+        and mostly_chinese(said.text)
+        and not names_another_part(said.text, before[0].text, chinese=True)  # 早上吃降压药 晚上吃阿司匹林
+    )
+
+
+def contexts(statements: Sequence[Said], *, wider: bool = False) -> list[Said | None]:
+    """For each statement that leans on the one before ("adopted a rabbit!" … "her name is Clover"),
+    the statement it leans on (with what that one leaned on, run together); None for the others."""
+    found: list[Said | None] = []
+    for index, said in enumerate(statements):
+        context = None
+        before = statements[index - 1 : index]
+        leans = _leans_on_before(said) or (wider and _zh_subjectless_after(said, before))
+        if leans and not said.question:
+            for j in range(index - 1, max(index - 4, -1), -1):
+                earlier = statements[j]
+                if earlier.source != said.source or earlier.message < said.message - 1:
+                    break
+                if not re.search(rf"\w|[{CJK}]", earlier.text):
+                    continue  # "!" on its own line
+                if not (earlier.question or earlier.hypothetical or earlier.retracted):
+                    before = found[j]
+                    context = (
+                        earlier if before is None else earlier._replace(text=f"{before.text} {earlier.text}")
+                    )
+                    break
+        found.append(context)
+    return found
