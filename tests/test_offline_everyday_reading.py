@@ -53,6 +53,12 @@ CASES = [
     (("儿子感冒了 医生开了小儿氨酚黄那敏颗粒 一次半包",), "是哪个医院开的", None, ()),
     (("我妈今年52",), "我妈多大", ("52",), ("你妈妈你妈",)),
     (("下周一要交季度报告 deadline早上十点",), "报告要写多少页", None, ()),
+    (
+        ("my 奶奶 lives in Chengdu and she's 88. my 姥姥 passed away last year",),
+        "where did my 姥姥 live?",
+        None,
+        ("Chengdu",),
+    ),
 ]
 
 

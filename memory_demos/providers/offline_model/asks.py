@@ -6,6 +6,7 @@ import re
 from typing import NamedTuple
 
 from memory_demos.providers.offline_model.lexicon import CJK
+from memory_demos.providers.offline_model.people import MY_ZH_RELATION
 from memory_demos.providers.offline_model.reader import USER
 from memory_demos.providers.offline_model.text import mostly_chinese
 from memory_demos.providers.offline_model.words import (
@@ -170,6 +171,8 @@ def analyse(text: str, previous: Ask | None = None, people: frozenset[str] = fro
 
 
 def _about_en(text: str, previous: Ask | None, people: frozenset[str]) -> str:
+    if mixed := MY_ZH_RELATION.search(text):  # "where did my 姥姥 live?"
+        return ZH_RELATION_FORMS[mixed.group("rel")]
     about = ""
     for found in _ABOUT_Q_EN.finditer(text):
         if found.group("rel") and stem(found.group("rel")) in RELATIONS:

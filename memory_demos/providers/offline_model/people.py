@@ -114,3 +114,6 @@ def own_names_zh(clause: str) -> dict[str, str]:
     """The names a Chinese clause gives its nouns (我家狗叫旺财: 旺财, the dog); 我老公叫什么 names nobody."""
     found = ZH_OWN_NAMED.finditer(clause)
     return {m.group("n"): m.group("noun") for m in found if not ASKING_ZH.search(m.group("n"))}
+
+
+MY_ZH_RELATION = re.compile(r"(?i)\b(?:my|our)\s*(?P<rel>" + ZH_REL + ")")  # "my 奶奶 lives in Chengdu"

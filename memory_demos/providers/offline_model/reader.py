@@ -37,6 +37,7 @@ from memory_demos.providers.offline_model.people import (
     ASKING_ZH,
     EN_REL_INSIDE,
     GENDERED,
+    MY_ZH_RELATION,
     NAME_OF_REL,
     NO_SUBJECT_OF_ITS_OWN,
     NOT_KINDS,
@@ -117,6 +118,9 @@ class Reading:
         if mostly_chinese(clause):
             return self._about_zh(clause, previous)
         body = self._people_named(clause)
+        if mixed := MY_ZH_RELATION.match(body):
+            self.last_person, self.last_subject = ZH_RELATION_FORMS[mixed.group("rel")], mixed.group(0)
+            return self.last_person, self.last_subject
         found = self._subject_en(body)
         if found is None:
             if re.search(r"\b(?:I|I'm|my|me|we|our)\b", body):
