@@ -64,7 +64,9 @@ def _align_zh(old: str, fragment: str) -> str:
             return old[: olds[-1].start()] + value + old[olds[-1].end() :]
     number = _ZH_NUMBER.match(fragment)
     if number and _ZH_NUMBER.search(old):
-        spans = list(_ZH_NUMBER.finditer(old))
+        spans, given = list(_ZH_NUMBER.finditer(old)), len(_ZH_NUMBER.findall(fragment))
+        if 1 < given <= len(spans):  # 一天三次 + 一天两次: the numbers side by side, not the last one twice
+            return old[: spans[-given].start()] + fragment + old[spans[-1].end() :]
         rest, unit = old[spans[-1].end() :], fragment[number.end() :]
         if unit and rest.startswith(unit):  # 住5楼 + 6楼 is 住6楼, not 住6楼楼
             rest = rest[len(unit) :]
