@@ -162,11 +162,11 @@ CORRECTION_EN = re.compile(
     re.IGNORECASE,
 )
 CORRECTION_ZH = re.compile(
-    r"(?:[哦噢啊呃嗯哎唉][，,]?\s*)?(?P<m>不对|我是说|我的意思是|改成|改为|改到|其实|说错了|更正|哦不|不是不是|算了|当我没说|开玩笑的|开个玩笑|骗你的|别记了)[，,：:]?"
+    r"(?:[哦噢啊呃嗯哎唉][，,]?\s*)?(?P<m>不对|我是说|我的意思是|改成|改为|改到|其实|说错了|打错了|写错了|打错字了|更正|哦不|不是不是|算了|当我没说|开玩笑的|开个玩笑|骗你的|别记了)[，,：:]?"
 )
 # Cheap scans first: most clauses hold no correction and suppose nothing.
 MAY_CORRECT = re.compile(
-    r"(?i:wait|scratch|forget|ignore|never|mean|sorry|actually|correction|make|oops|rather|any|no|nah|typo)|不|是说|意思|其实|更正|算了|改|没说|玩笑|骗|别记"
+    r"(?i:wait|scratch|forget|ignore|never|mean|sorry|actually|correction|make|oops|rather|any|no|nah|typo)|不|是说|意思|其实|更正|错了|算了|改|没说|玩笑|骗|别记"
 )
 RETRACTS = re.compile(
     r"scratch|forget|ignore|never|nah|算了|当我没说|玩笑|骗你|别记|not\s+any", re.IGNORECASE
