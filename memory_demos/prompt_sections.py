@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from memory_demos.prompt_markers import SUMMARIZE
-from memory_demos.prompts import LONG_TERM_FACTS_HEADER, RETRIEVED_HEADER, SUMMARY_HEADER
+from memory_demos.prompts import HEADERS_ZH, LONG_TERM_FACTS_HEADER, RETRIEVED_HEADER, SUMMARY_HEADER
 from memory_demos.turn import PromptMessage, Turn
 
 Section = Literal["system", "tools", "summary", "entities", "retrieved", "history", "new_input", "memory"]
@@ -45,11 +45,28 @@ SECTION_PALETTE: dict[Section, tuple[str, str]] = {
 
 _HEADER_RULES: tuple[tuple[Section, tuple[str, ...]], ...] = (
     ("summary", (SUMMARY_HEADER.lower(), "summary", "summarized", "summarised", "摘要")),
-    ("retrieved", (RETRIEVED_HEADER.lower(), "retrieved", "relevant", "similar")),
-    ("entities", (LONG_TERM_FACTS_HEADER.lower(), "entit", "facts", "context:", "known about")),
+    (
+        "retrieved",
+        (RETRIEVED_HEADER.lower(), HEADERS_ZH[RETRIEVED_HEADER], "retrieved", "relevant", "similar"),
+    ),
+    (
+        "entities",
+        (
+            LONG_TERM_FACTS_HEADER.lower(),
+            HEADERS_ZH[LONG_TERM_FACTS_HEADER],
+            "entit",
+            "facts",
+            "context:",
+            "known about",
+        ),
+    ),
 )
 # A summary can also come back as a human message (e.g. the summarization middleware's).
-_SUMMARY_MESSAGE_PREFIXES = ("here is a summary of the conversation", SUMMARY_HEADER.lower())
+_SUMMARY_MESSAGE_PREFIXES = (
+    "here is a summary of the conversation",
+    SUMMARY_HEADER.lower(),
+    HEADERS_ZH[SUMMARY_HEADER],
+)
 
 ChangeKind = Literal["added", "dropped", "summarized", "summary", "retrieved", "entities"]
 

@@ -17,6 +17,20 @@ LONG_TERM_FACTS_HEADER = "Known facts about the user (from the long-term store):
 SUMMARY_HEADER = "Summary of the earlier conversation:"
 LANGMEM_MEMORIES_HEADER = "Memories about the user (formed in the background by LangMem's memory manager):"
 RETRIEVED_HEADER = "Possibly relevant earlier lines (retrieved by similarity):"
+# The same headers in a Chinese session's prompts: the model reads the section in the conversation's
+# language, and the prompt view shows exactly what it read (never the English header, translated after).
+HEADERS_ZH = {
+    LONG_TERM_FACTS_HEADER: "关于用户的已知事实（来自长期存储）：",
+    SUMMARY_HEADER: "早先对话的摘要：",
+    LANGMEM_MEMORIES_HEADER: "关于用户的记忆（由 LangMem 的记忆管理器在后台形成）：",
+    RETRIEVED_HEADER: "可能相关的早先内容（按相似度检索）：",
+}
+
+
+def header(english: str, language: str = "en") -> str:
+    """One of the headers above in ``language`` (the strategy's context's): Chinese, else English."""
+    return HEADERS_ZH.get(english, english) if language == "zh" else english
+
 
 # Self-edited memory blocks (the memory_blocks strategy): the section the middleware adds to the system
 # message, and what the editing tools answer. ``MEMORY_BLOCK_HEADER`` lines are what the offline model

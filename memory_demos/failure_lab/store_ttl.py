@@ -23,7 +23,7 @@ from memory_demos.failure_lab.common import (
     demo_context,
     demo_result,
 )
-from memory_demos.prompts import LONG_TERM_FACTS_HEADER
+from memory_demos.prompts import LONG_TERM_FACTS_HEADER, header
 from memory_demos.strategies.registry import build_strategy
 from memory_demos.strategies.shared.langgraph_store import ttl_config
 
@@ -63,15 +63,14 @@ def run_store_ttl(ttl_seconds: int, gate: CallGate | None = None, language: str 
         finally:
             later.close()
     system = next(m.content for m in asked.injected_prompt if m.role == "system")
+    facts_header = header(LONG_TERM_FACTS_HEADER, language)  # the prompt's own, in its language
     return {
         "ttl_config": dict(ttl_config(ttl_seconds, refresh_on_read=False) or {}),
         "stored_after_telling": [f"{item['key']}: {item['value']}" for item in told.state["items"]],
         "seconds_left_after_telling": {r["key"]: r["ttl_seconds"] for r in told.state.get("store_ttls", [])},
         "waited_seconds": WAIT_SECONDS,
         "expired_before_asking": list(asked.state.get("expired_this_turn", [])),
-        "facts_in_next_prompt": system.split(LONG_TERM_FACTS_HEADER, 1)[1].strip()
-        if LONG_TERM_FACTS_HEADER in system
-        else "",
+        "facts_in_next_prompt": system.split(facts_header, 1)[1].strip() if facts_header in system else "",
         "question": asked_text,
         "answer": asked.reply,
         "code_in_next_prompt": CODE in system,

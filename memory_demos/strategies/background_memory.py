@@ -32,7 +32,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 
 from memory_demos.i18n import Message
 from memory_demos.prompt_markers import MANAGE_MEMORIES
-from memory_demos.prompts import LANGMEM_MEMORIES_HEADER
+from memory_demos.prompts import LANGMEM_MEMORIES_HEADER, header
 from memory_demos.strategies.base import (
     MemoryPart,
     ParamSpec,
@@ -126,17 +126,20 @@ INFO = StrategyInfo(
 )
 
 
-def memories_block(system_prompt: str, memories: list[str]) -> str:
-    """The reply's system text: the system prompt, then each memory found, one a line, oldest first."""
+def memories_block(system_prompt: str, memories: list[str], language: str = "en") -> str:
+    """The reply's system text: the system prompt, then each memory found, one a line, oldest first (under
+    a header in ``language``)."""
     if not memories:
         return system_prompt
     # One memory a line, as written: the header says whose they are. (Prefixed "User:", a reader takes them
     # for things said in this very message.)
     lines = "\n".join(memories)
-    return f"{system_prompt}\n\n{LANGMEM_MEMORIES_HEADER}\n{lines}"
+    return f"{system_prompt}\n\n{header(LANGMEM_MEMORIES_HEADER, language)}\n{lines}"
 
 
-def build_memory_middleware(store: MemoryStore, k: int, system_prompt: str, on_hits: Any) -> Any:
+def build_memory_middleware(
+    store: MemoryStore, k: int, system_prompt: str, on_hits: Any, language: str = "en"
+) -> Any:
     """A middleware that puts the ``k`` memories closest to the new message into the system message."""
     from langchain.agents.middleware import AgentMiddleware
 
@@ -149,7 +152,7 @@ def build_memory_middleware(store: MemoryStore, k: int, system_prompt: str, on_h
                 [{"key": hit.key, "content": memory_content(hit.value), "score": hit.score} for hit in hits]
             )
             return handler(
-                request.override(system_message=SystemMessage(memories_block(system_prompt, found)))
+                request.override(system_message=SystemMessage(memories_block(system_prompt, found, language)))
             )
 
     return StoredMemories()
@@ -207,7 +210,9 @@ class BackgroundMemoryStrategy(LangMemStoreStrategy):
         )
         self.executor = ReflectionExecutor(self.manager, store=memories.store)
         middleware = [
-            build_memory_middleware(memories, self.params["k"], self.system_prompt, self._record_hits),
+            build_memory_middleware(
+                memories, self.params["k"], self.system_prompt, self._record_hits, self.context.language
+            ),
             build_window_middleware(self.params["recent_turns"]),
         ]
         return create_agent(

@@ -255,6 +255,7 @@ class HybridStrategy(ConversationCollectionMixin, Strategy):
             budget=self.params["max_tokens"],
             history_first=self.params["order"] == "history_first",
             count_tokens=self._tokens,
+            language=self.context.language,
         )
 
     # -- the turn ---------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, RemoveMessage, Sy
 
 from memory_demos import storage
 from memory_demos.i18n import Message
-from memory_demos.prompts import FACT_EXTRACTION_PROMPT, LONG_TERM_FACTS_HEADER
+from memory_demos.prompts import FACT_EXTRACTION_PROMPT, LONG_TERM_FACTS_HEADER, header
 from memory_demos.strategies.base import MemoryPart, ParamSpec, StrategyContext, StrategyInfo, Threshold
 from memory_demos.strategies.shared.checkpointed_graph import CheckpointedGraphStrategy, open_postgres_saver
 from memory_demos.strategies.shared.classic import messages_as_json
@@ -238,7 +238,7 @@ class LongTermStrategy(CheckpointedGraphStrategy):
         system_text = self.system_prompt
         if facts:
             lines = "\n".join(f"- {item.key}: {item.value.get('value', '')}" for item in facts)
-            system_text = f"{system_text}\n\n{LONG_TERM_FACTS_HEADER}\n{lines}"
+            system_text = f"{system_text}\n\n{header(LONG_TERM_FACTS_HEADER, self.context.language)}\n{lines}"
         recent = trim_messages(
             state["messages"],
             max_tokens=self.params["recent_messages"],

@@ -158,6 +158,7 @@ class SemanticRecallMiddleware:
         on_write: Callable[[str | None, str], None],
         item_fields: Callable[[], dict[str, str]] = dict,
         screen: Callable[[str], Any] | None = None,
+        language: str = "en",
     ) -> Any:
         from langchain.agents.middleware import AgentMiddleware, AgentState
 
@@ -172,7 +173,7 @@ class SemanticRecallMiddleware:
                 hits = request.runtime.store.search(namespace, query=question.text, limit=k)
                 on_hits(hits)
                 system = system_with_retrieved(
-                    request.system_message.text, "\n".join(hit.value["text"] for hit in hits)
+                    request.system_message.text, "\n".join(hit.value["text"] for hit in hits), language
                 )
                 turns = split_turns(request.messages)[-(recent_turns + 1) :]
                 return handler(
@@ -267,6 +268,7 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
             self._record_write,
             self._item_fields,
             self._screen if self.params["screen_writes"] else None,
+            self.context.language,
         )
         return create_agent(
             model=self.reply_model,

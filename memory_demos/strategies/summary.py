@@ -8,7 +8,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.prompts import ChatPromptTemplate
 
 from memory_demos.i18n import Message
-from memory_demos.prompts import SUMMARY_HEADER
+from memory_demos.prompts import SUMMARY_HEADER, header
 from memory_demos.strategies.base import MemoryPart, StrategyInfo
 from memory_demos.strategies.shared.classic import ClassicStrategy, import_classic_memory, messages_as_json
 from memory_demos.tracing import SUMMARIZE
@@ -25,11 +25,12 @@ INFO = StrategyInfo(
 )
 
 
-def system_with_summary(system_prompt: str, summary: str) -> str:
-    """The system message with the summary appended under a header (unchanged if there is no summary)."""
+def system_with_summary(system_prompt: str, summary: str, language: str = "en") -> str:
+    """The system message with the summary appended under a header in ``language`` (unchanged if there is
+    no summary)."""
     if not summary.strip():
         return system_prompt
-    return f"{system_prompt}\n\n{SUMMARY_HEADER}\n{summary.strip()}"
+    return f"{system_prompt}\n\n{header(SUMMARY_HEADER, language)}\n{summary.strip()}"
 
 
 class SummaryStrategy(ClassicStrategy):
@@ -52,7 +53,10 @@ class SummaryStrategy(ClassicStrategy):
 
     def prompt_inputs(self, memory_variables: dict[str, Any], user_text: str) -> dict[str, Any]:
         summary = str(memory_variables[self.memory_key])
-        return {"system": system_with_summary(self.system_prompt, summary), "input": user_text}
+        return {
+            "system": system_with_summary(self.system_prompt, summary, self.context.language),
+            "input": user_text,
+        }
 
     def _save(self, inputs: dict[str, Any], reply_text: str) -> None:
         """Fold turns whose summary call failed into the summary first, then save as usual.

@@ -63,7 +63,7 @@ class SummaryBufferStrategy(ClassicStrategy):
         if history and isinstance(history[0], SystemMessage):
             summary = str(history.pop(0).content)
         return {
-            "system": system_with_summary(self.system_prompt, summary),
+            "system": system_with_summary(self.system_prompt, summary, self.context.language),
             self.memory_key: history,
             "input": user_text,
         }

@@ -16,7 +16,7 @@ from langchain_core.messages import BaseMessage
 from langchain_core.prompts import ChatPromptTemplate
 
 from memory_demos.i18n import Message
-from memory_demos.prompts import RETRIEVED_HEADER
+from memory_demos.prompts import RETRIEVED_HEADER, header
 from memory_demos.storage import chroma_collection_name, redact_url
 from memory_demos.strategies.base import MemoryPart, ParamSpec, StrategyInfo
 from memory_demos.strategies.shared.chroma_collection import ConversationCollectionMixin, scored_search
@@ -66,11 +66,12 @@ def collection_name(conversation_id: str, user_id: str | None = None) -> str:
     return chroma_collection_name(COLLECTION_PREFIX, conversation_id, user_id)
 
 
-def system_with_retrieved(system_prompt: str, retrieved: str) -> str:
-    """The system message with the retrieved exchanges appended (unchanged if nothing was retrieved)."""
+def system_with_retrieved(system_prompt: str, retrieved: str, language: str = "en") -> str:
+    """The system message with the retrieved exchanges appended under a header in ``language`` (unchanged
+    if nothing was retrieved)."""
     if not retrieved.strip():
         return system_prompt
-    return f"{system_prompt}\n\n{RETRIEVED_HEADER}\n{retrieved}"
+    return f"{system_prompt}\n\n{header(RETRIEVED_HEADER, language)}\n{retrieved}"
 
 
 @dataclass
@@ -106,7 +107,10 @@ class VectorStrategy(ConversationCollectionMixin, ClassicStrategy):
 
     def prompt_inputs(self, memory_variables: dict[str, Any], user_text: str) -> dict[str, Any]:
         retrieved = str(memory_variables[self.memory_key])
-        return {"system": system_with_retrieved(self.system_prompt, retrieved), "input": user_text}
+        return {
+            "system": system_with_retrieved(self.system_prompt, retrieved, self.context.language),
+            "input": user_text,
+        }
 
     def _respond(self, user_text: str) -> str:
         # The retriever returns no scores; a second search, same query, same k, same collection, shows them.

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from memory_demos.i18n import CATALOGUE
-from memory_demos.prompts import LONG_TERM_FACTS_HEADER
+from memory_demos.prompts import LONG_TERM_FACTS_HEADER, header
 from memory_demos.strategies.registry import get_info
 from tests.e2e.conftest import LabServer
 from tests.e2e.widgets import (
@@ -159,7 +159,7 @@ def test_a_stored_fact_counts_down_and_leaves_the_prompt(
     time.sleep(max(TTL_SECONDS + 1.5 - (time.monotonic() - told_at), 0))
     send(page, QUESTION, 3 * panes)
     after = prompt_sent(page, texts, QUESTION)
-    assert LONG_TERM_FACTS_HEADER not in after and "Lisbon" not in after
+    assert header(LONG_TERM_FACTS_HEADER, language) not in after and "Lisbon" not in after
     expired = texts["state.key.expired_this_turn"]
     state = open_focus(page, long_term_pane(page, texts), waits_for=expired)
     state.get_by_text(expired).first.evaluate("element => element.scrollIntoView({block: 'center'})")

@@ -16,7 +16,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, get_buffer_string
 
 from memory_demos.i18n import Message
-from memory_demos.prompts import RETRIEVED_HEADER, SUMMARY_HEADER
+from memory_demos.prompts import RETRIEVED_HEADER, SUMMARY_HEADER, header
 from memory_demos.strategies.base import InputError
 
 SECTIONS = ("system", "summary", "retrieved", "history", "input")
@@ -76,15 +76,19 @@ def assemble_prompt(
     budget: int,
     history_first: bool,
     count_tokens: Callable[[list[BaseMessage]], int],
+    language: str = "en",
 ) -> AssembledPrompt:
-    """The reply prompt within ``budget`` tokens (``count_tokens`` counts a prompt as the model sees it)."""
+    """The reply prompt within ``budget`` tokens (``count_tokens`` counts a prompt as the model sees it),
+    its sections' headers in ``language``."""
     hits = sorted(hits, key=lambda hit: hit.score, reverse=True)
     window = list(window)
     keep_summary = bool(summary)
     dropped = {"retrieved": 0, "history": 0, "summary": 0}
     while True:
         retrieved = (
-            [SystemMessage(RETRIEVED_HEADER + "\n" + "\n\n".join(hit.text for hit in hits))] if hits else []
+            [SystemMessage(header(RETRIEVED_HEADER, language) + "\n" + "\n\n".join(hit.text for hit in hits))]
+            if hits
+            else []
         )
         if history_first and retrieved and count_tokens(retrieved) > RETRIEVED_SHARE * budget:
             hits = hits[:-1]  # over its 30% share: the least similar line goes
@@ -92,7 +96,9 @@ def assemble_prompt(
             continue
         sections: dict[str, list[BaseMessage]] = {
             "system": [SystemMessage(system_prompt)],
-            "summary": [SystemMessage(f"{SUMMARY_HEADER}\n{summary}")] if keep_summary else [],
+            "summary": [SystemMessage(f"{header(SUMMARY_HEADER, language)}\n{summary}")]
+            if keep_summary
+            else [],
             "retrieved": retrieved,
             "history": [message for turn in window for message in turn.messages],
             "input": [HumanMessage(user_text)],
