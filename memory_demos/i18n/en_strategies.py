@@ -122,6 +122,7 @@ TEXTS: dict[str, str] = {
     "strategy.note.summarization_replaced": (
         "SummarizationMiddleware replaced {count} messages with a summary."
     ),
+    "strategy.note.summarization_replaced.one": "SummarizationMiddleware replaced 1 message with a summary.",
     "strategy.note.summary_catch_up_failed": "Catching up the summary failed again ({reason}).",
     "strategy.note.store_skipped": "Storing this exchange skipped ({error}); it cannot be retrieved later.",
     "strategy.note.block_edit": "The model edited its {label} block ({via}).",

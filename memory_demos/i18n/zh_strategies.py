@@ -97,6 +97,7 @@ TEXTS: dict[str, str] = {
     ),
     "strategy.note.exchange_over_limit": "仅这一轮对话就超过了 max_token_limit={limit}：什么都没有保留。",
     "strategy.note.summarization_replaced": "SummarizationMiddleware 用一段摘要替换了 {count} 条消息。",
+    "strategy.note.summarization_replaced.one": "SummarizationMiddleware 用一段摘要替换了 1 条消息。",
     "strategy.note.summary_catch_up_failed": "补写摘要再次失败（{reason}）。",
     "strategy.note.store_skipped": "跳过了保存这一轮对话（{error}）；之后无法检索到它。",
     "strategy.note.block_edit": "模型编辑了它的 {label} 记忆块（{via}）。",

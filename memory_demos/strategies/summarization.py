@@ -120,7 +120,8 @@ class SummarizationStrategy(CheckpointedGraphStrategy):
         kept_ids = {message.id for message in self.messages()}
         self._replaced = [message for message in before if message.id not in kept_ids]
         if self._replaced:
-            self.note(Message("strategy.note.summarization_replaced", count=len(self._replaced)))
+            one = ".one" if len(self._replaced) == 1 else ""  # "1 message", not "1 messages"
+            self.note(Message("strategy.note.summarization_replaced" + one, count=len(self._replaced)))
         return reply
 
     def _rollback_point(self) -> Any:
