@@ -79,3 +79,8 @@ def test_an_everyday_conversation_is_read_as_said(
     else:
         assert any(value.lower() in reply.lower() for value in expected), reply
     assert not any(value.lower() in reply.lower() for value in rejected), reply
+
+
+def test_one_statement_answering_two_parts_of_a_question_is_said_once() -> None:
+    reply = converse(("周三下午的会改到周四了 时间还是三点",), "会议改到哪天了 几点")
+    assert reply.count("改到周四") == 1, reply

@@ -238,9 +238,12 @@ def _answers(
         return answers[0] or dont_know(chinese=chinese)
     if not any(answers):
         return dont_know(chinese=chinese, questions=len(answers))
-    return ("" if chinese else " ").join(
-        a or dont_know_nth(index, chinese=chinese) for index, a in enumerate(answers)
-    )
+    said_back = [  # one statement answering two parts is said once ("会议改到哪天了 几点")
+        a or dont_know_nth(index, chinese=chinese)
+        for index, a in enumerate(answers)
+        if not a or a not in answers[:index]
+    ]
+    return ("" if chinese else " ").join(said_back)
 
 
 _VALUE_TOKEN = re.compile(r"(?<!^)(?<![.!?] )\b[A-Z][a-z]+\b|\S*\d\S*")
