@@ -14,11 +14,13 @@ DEV = Path(__file__).parent / "data" / "untuned_battery" / "dev"
 DEV2 = Path(__file__).parent / "data" / "untuned_battery" / "dev2"
 DEV3 = Path(__file__).parent / "data" / "untuned_battery" / "dev3"
 DEV4 = Path(__file__).parent / "data" / "untuned_battery" / "dev4"
+DEV5 = Path(__file__).parent / "data" / "untuned_battery" / "dev5"
 ISSUE = Path(__file__).parent / "data" / "issue_battery"
-FLOORS = {"en": 0.79, "zh": 0.81}
-DEV2_FLOORS = {"en": 0.79, "zh": 0.76}
-DEV3_FLOORS = {"en": 0.72, "zh": 0.75}
-DEV4_FLOORS = {"en": 0.69, "zh": 0.70}
+FLOORS = {"en": 0.79, "zh": 0.83}
+DEV2_FLOORS = {"en": 0.80, "zh": 0.79}
+DEV3_FLOORS = {"en": 0.72, "zh": 0.76}
+DEV4_FLOORS = {"en": 0.69, "zh": 0.72}
+DEV5_FLOORS = {"en": 0.76, "zh": 0.74}
 
 
 def test_the_dev_battery_is_big_bilingual_and_untouched() -> None:
@@ -55,6 +57,14 @@ def test_the_fourth_dev_battery_passes_its_floor(language: str) -> None:
     conversations = [c for c in load_battery(DEV4) if c.language == language]
     assert len(conversations) >= 100
     assert pass_rates(conversations)[language] >= DEV4_FLOORS[language]
+
+
+@pytest.mark.parametrize("language", sorted(FLOORS))
+def test_the_fifth_dev_battery_passes_its_floor(language: str) -> None:
+    """Written by a fifth engineer on the fourth day of work; only its totals are looked at."""
+    conversations = [c for c in load_battery(DEV5) if c.language == language]
+    assert len(conversations) >= 100
+    assert pass_rates(conversations)[language] >= DEV5_FLOORS[language]
 
 
 def test_every_example_of_issue_19_gets_the_right_answer() -> None:
