@@ -200,20 +200,21 @@ _LIST_ALSO_ZH = re.compile(f"^还有(?P<x>[{CJK}]{{1,6}})$")  # 牛奶、鸡蛋�
 _A_LIST = re.compile(r"\blist\b|清单|[:：].*[,，、]|[、]|,.*\band\b", re.I)
 
 
-def list_edit(clause: str) -> tuple[bool, str] | None:
-    """("add lemons" →) (True, "lemons"); ("把大米去掉" →) (False, "大米"); None for no list edit."""
-    for pattern, adds in (
-        (_LIST_ADD_EN, True),
-        (_LIST_REMOVE_EN, False),
-        (_LIST_ADD_ZH, True),
-        (_LIST_REMOVE_ZH, False),
-        (_LIST_TAKE_OFF_EN, False),
-        (_LIST_NO_NEED_ZH, False),
-        (_LIST_ALSO_ZH, True),
+def list_edit(clause: str) -> tuple[bool, str, int] | None:
+    """("add lemons" →) (True, "lemons", 3); ("把大米去掉" →) (False, "大米", 3); None for no list edit.
+    The number: how many messages back the list may be for an addition (还有苹果: its own message only)."""
+    for pattern, adds, reach in (
+        (_LIST_ADD_EN, True, 3),
+        (_LIST_REMOVE_EN, False, 3),
+        (_LIST_ADD_ZH, True, 3),
+        (_LIST_REMOVE_ZH, False, 3),
+        (_LIST_TAKE_OFF_EN, False, 3),
+        (_LIST_NO_NEED_ZH, False, 3),
+        (_LIST_ALSO_ZH, True, 0),
     ):
         found = pattern.match(clause.strip(" .!。！"))
         if found:
-            return adds, (found.group("x") or found.groupdict().get("y") or "").strip()
+            return adds, (found.group("x") or found.groupdict().get("y") or "").strip(), reach
     return None
 
 
@@ -241,7 +242,7 @@ def edit_newest_list(said: list[Any], clause: str, message: int) -> bool:
     if not lists:
         return False
     old = said[lists[-1]]
-    if edit[0] and old.message < message - (0 if clause.startswith("还有") else 3):
+    if edit[0] and old.message < message - edit[2]:
         return False  # "add me on instagram" long after a shopping list adds nothing to it
     kept = (with_item if edit[0] else without_value)(old.text, edit[1])
     if kept is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from memory_demos.providers.offline_model.lexicon import CJK
@@ -27,7 +28,7 @@ from memory_demos.providers.offline_model.values import (
     names_another_part,
     zh_kinds_named,
 )
-from memory_demos.providers.offline_model.words import WEAK, ZH_RELATION_FORMS, ZH_RELATIONS, stem
+from memory_demos.providers.offline_model.words import WEAK, names_another_relation, stem
 
 PAST = re.compile(
     r"\b(?:before|used\s+to|previously|originally|formerly|the\s+old|my\s+old)\b|以前|之前|原来|过去|从前|曾经",
@@ -123,6 +124,12 @@ _NOT_PEOPLE = frozenset(
 )
 
 
+def holds_a_question_word(needed: AbstractSet[str], text: str) -> bool:
+    """Whether ``text`` holds one of a Chinese question's two-character words whole (or it has none)."""
+    pairs = {w for w in needed if len(w) == 2 and re.fullmatch(f"[{CJK}]+", w)}
+    return not pairs or any(w in text for w in pairs)
+
+
 def names_an_unsaid_kind(ask_text: str, statements: Sequence[Said]) -> bool:
     """是哪个医院开的 when no 医院 was spoken of: no statement names one (医生开了… is no hospital)."""
     asked = _ZH_WHICH.search(ask_text)
@@ -173,8 +180,7 @@ def _fits(wanted: str, index: int, statements: Sequence[Said], aliases: dict[str
     if said.about.lower() in forms or any(f in said.text.lower() for f in forms):
         return True
     theirs, wanted_relation = aliases.get(said.about, said.about), aliases.get(wanted, wanted)
-    named = {ZH_RELATION_FORMS[r] for r in ZH_RELATIONS if r in said.text}
-    if named and wanted_relation not in named:
+    if names_another_relation(said.text, wanted_relation):
         return False  # 个五岁的女儿叫朵朵 after 我老公: the daughter's, not the husband's
     if any(theirs in gender and wanted_relation in GENDERED - gender for gender in (MALE, FEMALE)):
         return False  # "he just got engaged" after "my sister Aiko ...": he is the brother, not her
@@ -265,11 +271,8 @@ class _Looking:
             covered = zh_coverage(set(self.needed), have, said.text)
             if covered < (0.75 if self.kind == "person" else 0.5):
                 return None
-            pairs = {w for w in self.needed if len(w) == 2 and re.fullmatch(f"[{CJK}]+", w)}
-            if covered < 0.75 and pairs and not any(w in said.text for w in pairs):
-                return (
-                    None  # 电视几台 is not answered by 家里两台电脑: a word of the question, not a character
-                )
+            if covered < 0.75 and not holds_a_question_word(self.needed, said.text):
+                return None  # 电视几台 is not answered by 家里两台电脑: a word of the question, whole
             matched = self.needed
         missing = self.needed - matched
         if any(_OPPOSITES.get(w, frozenset()) & have for w in missing) or missing & NAMED_BY_MEMBERS:

@@ -190,7 +190,7 @@ class Reading:
         return body
 
     def _about_zh(self, clause: str, previous: Said | None) -> tuple[str, str]:
-        self.aliases = own_names_zh(clause) | self.aliases  # 我家狗叫旺财: 旺财 is the dog
+        self.aliases.update({n: r for n, r in own_names_zh(clause).items() if n not in self.aliases})
         found = ZH_ABOUT.match(clause)
         inside = ZH_REL_INSIDE.search(clause)
         if inside and inside.start() > 0:

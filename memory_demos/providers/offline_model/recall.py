@@ -17,6 +17,7 @@ from memory_demos.providers.offline_model.lexicon import CJK, NATIONALITIES
 from memory_demos.providers.offline_model.loose import (
     OPEN_KINDS,
     PAST,
+    holds_a_question_word,
     loose_answer,
     names_an_unsaid_kind,
     zh_coverage,
@@ -37,9 +38,8 @@ from memory_demos.providers.offline_model.values import VALUES as _HAS
 from memory_demos.providers.offline_model.words import (
     QUESTION_STOP,
     WEAK,
-    ZH_RELATION_FORMS,
-    ZH_RELATIONS,
     en_words,
+    names_another_relation,
     stem,
     zh_grams,
 )
@@ -77,13 +77,6 @@ def _about_fits(ask: Ask, said: Said, aliases: dict[str, str]) -> bool:
     return wanted.lower() in said.text.lower() or any(
         name.lower() in said.text.lower() for name, rel in aliases.items() if rel == wanted
     )
-
-
-def _names_another(ask: Ask, said: Said, aliases: dict[str, str]) -> bool:
-    """个五岁的女儿叫朵朵 after 我老公: the clause names a relation of its own, not the one asked of."""
-    wanted = aliases.get(ask.about, ask.about)
-    named = {ZH_RELATION_FORMS[r] for r in ZH_RELATIONS if r in said.text} if ask.chinese else set()
-    return bool(named) and wanted not in named
 
 
 def needed_words(ask: Ask, vocabulary: frozenset[str]) -> set[str]:
@@ -169,17 +162,10 @@ def _leaning_wider(
         if (
             score > 0
             and (ask.wants == "name" or zh_coverage(needed, statement_words(said, True), said.text) > 0)
-            and _holds_a_word(needed, said, context)
+            and holds_a_question_word(needed, said.text if context is None else context.text + said.text)
         ):
             found.append((score, said))
     return found
-
-
-def _holds_a_word(needed: set[str], said: Said, context: Said | None) -> bool:
-    """Whether a statement (with what it leans on) holds one of a Chinese question's words whole."""
-    text = said.text if context is None else context.text + said.text
-    pairs = {w for w in needed if len(w) == 2 and re.fullmatch(f"[{CJK}]+", w)}
-    return not pairs or any(w in text for w in pairs)
 
 
 def _asked_kinds(ask: Ask) -> set[str]:
@@ -202,7 +188,7 @@ def bearing(
         context is not None
         and said.about == ""
         and _about_fits(ask, context, aliases)
-        and not _names_another(ask, said, aliases)
+        and not (ask.chinese and names_another_relation(said.text, aliases.get(ask.about, ask.about)))
     ):
         return 0.0
     chinese = mostly_chinese(said.text)

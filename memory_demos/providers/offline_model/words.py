@@ -296,3 +296,9 @@ ZH_RELATION_FORMS = {
     },
 }
 ZH_RELATIONS = tuple(sorted(ZH_RELATION_FORMS, key=len, reverse=True))
+
+
+def names_another_relation(text: str, wanted: str) -> bool:
+    """Whether ``text`` names a Chinese relation, and not ``wanted`` (个五岁的女儿叫朵朵 is not 老公's)."""
+    named = {ZH_RELATION_FORMS[r] for r in ZH_RELATIONS if r in text}
+    return bool(named) and wanted not in named
