@@ -30,6 +30,7 @@ from memory_demos.ui.pane import (
     PaneView,
     conversation_height,
     finish_pane,
+    keep_newest_questions_in_view,
     render_newest_replies,
     render_pane,
     shown_turns,
@@ -323,6 +324,7 @@ def render() -> None:
     _cache_costs(session)
     if any(not turn.ok for pane in panes for turn in pane.turns):
         st.caption(t("cost.gaps"))
+    keep_newest_questions_in_view()  # last: its element adds no gap above anything
 
 
 def _heading(session: LabSession) -> None:

@@ -42,6 +42,48 @@ def conversation_height(rows: int) -> int:
 # Turns drawn on every run; earlier ones sit in a folded expander, drawn when it is opened.
 RECENT_TURNS = 2
 
+# Streamlit keeps a scrolling chat box at its end, so a reply taller than the box less its question pushed the
+# question out at the top. Instead each pane's box is scrolled to its end only while the newest question
+# still shows whole there; else the question sits at the box's top and the reply reads on below it. A
+# question is new when its turn number (in its key) changes; until then a reader's own scrolling is left
+# alone. Static text, no data in it (the house style's rule is about untrusted text).
+NEWEST_QUESTION_SCRIPT = """
+<script>
+(() => {
+  if (window.memoryLabNewestQuestion) return;
+  window.memoryLabNewestQuestion = true;
+  const asked = new WeakMap();  // box -> the key class of the question it was last aligned to
+  const scrolledByReader = new WeakSet();
+  const align = () => {
+    document.querySelectorAll('[class*="st-key-ml_w_pane_"][class*="_chat"]').forEach((box) => {
+      const questions = box.querySelectorAll('[class*="_asked_"]');
+      const question = questions[questions.length - 1];
+      if (!question) return;
+      const name = [...question.classList].find((c) => c.includes('_asked_'));
+      if (!asked.has(box)) {
+        ['wheel', 'pointerdown', 'touchstart', 'keydown'].forEach((kind) =>
+          box.addEventListener(kind, () => scrolledByReader.add(box), {passive: true}));
+      }
+      if (asked.get(box) !== name) {
+        asked.set(box, name);
+        scrolledByReader.delete(box);
+      }
+      if (scrolledByReader.has(box)) return;
+      const top = question.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
+      box.scrollTop = Math.max(0, Math.min(box.scrollHeight - box.clientHeight, top));
+    });
+  };
+  let queued = false;
+  new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; align(); });
+  }).observe(document.body, {childList: true, subtree: true, characterData: true});
+  align();
+})();
+</script>
+"""
+
 
 @dataclass(frozen=True)
 class PaneView:
@@ -336,10 +378,26 @@ def _assistant(view: PaneView, actions: PaneActions, turn: Turn, last: bool) -> 
         st.text(wrappable_identifiers(translate(note)))  # a pane is narrow: no break inside a word
 
 
-def _turn_messages(view: PaneView, actions: PaneActions, turns: list[Turn], last_index: int) -> None:
-    for index, turn in enumerate(turns):
+def _question(view: PaneView, text: str, number: int | None) -> None:
+    """A user message; the newest (``number`` given) in a container keyed by its turn number, which
+    ``NEWEST_QUESTION_SCRIPT`` keeps in view."""
+    if number is None:
         with st.chat_message("user"):
-            st.text(turn.user_text)
+            st.text(text)
+        return
+    newest = st.container(key=widget_key("pane", view.pane_id, "asked", str(number)), gap=None)
+    with newest, st.chat_message("user"):
+        st.text(text)
+
+
+def _turn_messages(
+    view: PaneView, actions: PaneActions, turns: list[Turn], last_index: int, newest_number: int | None = None
+) -> None:
+    """The turns' messages; ``newest_number`` (when given) is the turn number of the last of them, whose
+    question is the newest one."""
+    for index, turn in enumerate(turns):
+        newest = newest_number is not None and index == len(turns) - 1
+        _question(view, turn.user_text, newest_number if newest else None)
         with st.chat_message("assistant"):
             _assistant(view, actions, turn, last=index == last_index)
 
@@ -369,7 +427,10 @@ def _conversation(view: PaneView, actions: PaneActions, shown: list[Turn]) -> An
     # would scroll to its end and clip the message that failed, so the box takes its content's height.
     failed_last = bool(shown) and shown[-1].error is not None and view.pending_text is None
     height = view.conversation_height if filled and not failed_last else "content"
-    with st.container(height=height, border=False):
+    # Not kept at its end by Streamlit: NEWEST_QUESTION_SCRIPT scrolls it.
+    with st.container(
+        height=height, border=False, autoscroll=False, key=widget_key("pane", view.pane_id, "chat")
+    ):
         if not filled:
             st.caption(t("pane.restored_no_messages" if view.memory_back else "pane.empty"))
         _restored_messages(view.restored)
@@ -385,10 +446,10 @@ def _conversation(view: PaneView, actions: PaneActions, shown: list[Turn]) -> An
             if earlier.open:
                 with earlier:
                     _turn_messages(view, actions, shown[:split], last_index=-1)
-        _turn_messages(view, actions, shown[split:], last_index=len(shown) - split - 1)
+        newest = len(shown) if view.pending_text is None else None
+        _turn_messages(view, actions, shown[split:], last_index=len(shown) - split - 1, newest_number=newest)
         if view.pending_text is not None:
-            with st.chat_message("user"):
-                st.text(view.pending_text)
+            _question(view, view.pending_text, len(shown) + 1)
             with st.chat_message("assistant"):
                 placeholder = st.empty()
     return placeholder
@@ -462,6 +523,11 @@ def finish_pane(slots: PaneSlots, view: PaneView, actions: PaneActions) -> None:
         with slots.reply.container():
             if shown:
                 _assistant(view, actions, shown[-1], last=True)
+
+
+def keep_newest_questions_in_view() -> None:
+    """Install ``NEWEST_QUESTION_SCRIPT`` in the page (once per browser page; drawing it again is a no-op)."""
+    st.html(NEWEST_QUESTION_SCRIPT, unsafe_allow_javascript=True, width=1)
 
 
 def render_newest_replies(views: Sequence[PaneView], per_row: int, key_suffix: str = "") -> None:

@@ -31,13 +31,17 @@ MESSAGES = (
 )
 SCROLL_SECONDS = 2.0
 NEWEST_CELLS = '[class*="st-key-ml_w_pane_"][class*="_newest"]'
-# Per pane: its last assistant message's box, the box of the scrolling area around it, and the viewport.
+# Per pane: its last assistant message's box and its last question's, the box of the scrolling area around
+# them, and the viewport.
 NEWEST_REPLIES = """
 () => [...document.querySelectorAll('[class*="st-key-ml_w_pane_"][class*="_box"]')].map((pane) => {
-  const replies = [...pane.querySelectorAll('[data-testid="stChatMessage"]')]
-    .filter((m) => m.querySelector('[data-testid="stChatMessageAvatarAssistant"]'));
+  const messages = [...pane.querySelectorAll('[data-testid="stChatMessage"]')];
+  const by = (avatar) => messages.filter((m) => m.querySelector(`[data-testid="${avatar}"]`));
+  const replies = by('stChatMessageAvatarAssistant');
+  const questions = by('stChatMessageAvatarUser');
   const message = replies[replies.length - 1];
-  if (!message) return null;
+  const question = questions[questions.length - 1];
+  if (!message || !question) return null;
   // The reply's own text (a strategy's notes may follow it in the same bubble).
   const reply = message.querySelector('[data-testid="stText"], [data-testid="stAlert"]') || message;
   let clip = null;
@@ -49,8 +53,10 @@ NEWEST_REPLIES = """
     }
   }
   const box = reply.getBoundingClientRect();
-  return {top: box.top, bottom: box.bottom, clipTop: clip ? clip.top : 0,
-          clipBottom: clip ? clip.bottom : innerHeight, text: message.innerText};
+  const asked = question.getBoundingClientRect();
+  return {top: box.top, bottom: box.bottom, askedTop: asked.top, askedBottom: asked.bottom,
+          clipTop: clip ? clip.top : 0, clipBottom: clip ? clip.bottom : innerHeight,
+          text: message.innerText, asked: question.innerText};
 })
 """
 # Elements of the dialog whose text is cut: wider than their box without a way to scroll to it.
@@ -89,6 +95,19 @@ def holds_within(seconds: float, check: Callable[[], None]) -> None:
             time.sleep(0.1)
 
 
+def assert_question_and_reply_in_view(reply: dict[str, Any], where: str) -> None:
+    """The newest question whole, at the top of its box or below, and its reply under it: whole, or, when
+    the two are taller than the box, from its start to the box's foot (it reads on as the box scrolls)."""
+    top, bottom = max(0, reply["clipTop"] - 1), min(HEIGHT, reply["clipBottom"] + 1)
+    assert top <= reply["askedTop"] and reply["askedBottom"] <= bottom, (
+        f"{where}: the question is cut: {reply}"
+    )
+    assert reply["top"] < bottom - 20, f"{where}: the reply starts out of view: {reply}"
+    if reply["bottom"] > bottom:  # taller than the box: the question is at its top, not lower
+        assert reply["askedTop"] <= top + 2, f"{where}: the reply is cut, the box not scrolled: {reply}"
+    assert reply["text"].strip(), f"{where}: an empty reply"
+
+
 def assert_newest_replies_in_view(page: Any, panes: int, message: int) -> None:
     # Nothing scrolled: the page's title is still at the top of the window.
     title = page.evaluate(
@@ -99,11 +118,7 @@ def assert_newest_replies_in_view(page: Any, panes: int, message: int) -> None:
         replies = page.evaluate(NEWEST_REPLIES)
         assert len(replies) == panes and all(replies), replies
         for number, reply in enumerate(replies, start=1):
-            inside = reply["top"] >= max(0, reply["clipTop"] - 1) and reply["bottom"] <= min(
-                HEIGHT, reply["clipBottom"] + 1
-            )
-            assert inside, f"message {message}: pane {number}'s newest reply is out of view: {reply}"
-            assert reply["text"].strip(), f"pane {number} shows an empty reply"
+            assert_question_and_reply_in_view(reply, f"message {message}: pane {number}")
         return
     # Two rows: the grid above the panes holds every pane's newest reply, and all of it is in the window.
     cells = page.locator(NEWEST_CELLS)
@@ -130,6 +145,37 @@ def test_the_newest_reply_of_every_pane_is_in_view_after_each_message(
             holds_within(SCROLL_SECONDS, lambda n=number: assert_newest_replies_in_view(page, panes, n))
         page.screenshot(path=str(artifacts / f"e2e_compare_in_view_{language}_{panes}_panes.png"))
         assert page.get_by_test_id("stException").count() == 0
+    finally:
+        context.close()
+
+
+# An everyday conversation, then questions about it: the summarising agent's answers quote its summary and run
+# taller than the box, the case where the box used to sit at its end with the question cut at its top.
+EVERYDAY = (
+    "Morning! I'm Tomás, I just moved to Leeds with my partner Priya.",
+    "I work night shifts as a paramedic, so I sleep until about 2pm.",
+    "Our cat Biscuit hates the new flat, she keeps hiding under the sofa.",
+    "Can you suggest something quick for dinner? I have eggs, spinach and feta.",
+    "Oh and Priya's birthday is on the 14th of March, I need a gift idea.",
+    "My mum is visiting next Saturday from Valencia.",
+    "What's my job and when do I usually wake up?",
+    "What's my cat called and where does she hide?",
+)
+
+
+def test_a_reply_taller_than_its_box_reads_on_below_its_whole_question(
+    browser: Any, lab_server: LabServer, artifacts: Path
+) -> None:
+    context, page = open_page(browser, lab_server, "en", 4)
+    try:
+        taller = 0
+        for number, text in enumerate(EVERYDAY, start=1):
+            send_and_wait(page, text, number)
+            holds_within(SCROLL_SECONDS, lambda n=number: assert_newest_replies_in_view(page, 4, n))
+            replies = page.evaluate(NEWEST_REPLIES)
+            taller += sum(reply["bottom"] > reply["clipBottom"] + 1 for reply in replies)
+        page.screenshot(path=str(artifacts / "e2e_compare_question_in_view.png"))
+        assert taller, "no reply was taller than its box: the test did not see the case it is for"
     finally:
         context.close()
 
