@@ -497,7 +497,11 @@ def render_pane(view: PaneView, actions: PaneActions) -> PaneSlots | None:
     Returns the pane's slots (None for a pane whose strategy failed to build). ``slots.reply`` is the
     ``st.empty()`` a pending reply streams into.
     """
-    box = st.container(border=True, key=widget_key("pane", view.pane_id, "box"), gap="small")
+    # As tall as the tallest pane of its row, its buttons at its foot: panes whose headers or gauge notes
+    # take more lines no longer end at different heights, their toolbars out of line.
+    box = st.container(
+        border=True, key=widget_key("pane", view.pane_id, "box"), gap="small", height="stretch"
+    )
     with box:
         _header(view, actions)
         if view.build_error is not None:
@@ -510,6 +514,7 @@ def render_pane(view: PaneView, actions: PaneActions) -> PaneSlots | None:
         gauge = st.empty()
         with gauge.container():
             _gauge(view, shown, "pending" if view.pending_text is not None else "")
+        st.space("stretch")
         _buttons(view, actions)
     return PaneSlots(box=box, gauge=gauge, reply=reply)
 

@@ -279,3 +279,32 @@ def test_each_panes_toolbar_has_its_icons_a_gap_apart_on_one_line(
         )
     finally:
         context.close()
+
+
+# Per pane: the top and bottom of its box and the top of its toolbar, rounded to the pixel.
+PANE_EDGES = """
+() => [...document.querySelectorAll('[class*="st-key-ml_w_pane_"][class*="_box"]')].map((pane) => {
+  const box = pane.getBoundingClientRect();
+  const bar = pane.querySelector('[class*="_toolbar"]').getBoundingClientRect();
+  return [Math.round(box.top), Math.round(box.bottom), Math.round(bar.top)];
+})
+"""
+
+
+@pytest.mark.parametrize(("language", "width", "height"), [("zh", 1920, 1080), ("en", 1440, 900)])
+def test_the_panes_of_a_row_end_together_their_toolbars_in_line(
+    browser: Any, lab_server: LabServer, artifacts: Path, language: str, width: int, height: int
+) -> None:
+    # Their headers (parameters, embedding model) and gauge notes take different numbers of lines: each pane
+    # ended at its own height, its toolbar with it (seen at 1920 px in Chinese).
+    context, page = open_compare(browser, lab_server.url, language, width, height)
+    try:
+        set_pane_count(page, 4)
+        settle(page)
+        assert len(set(map(tuple, page.evaluate(PANE_EDGES)))) == 1, page.evaluate(PANE_EDGES)
+        send_and_wait(page, EVERYDAY[0], 1)
+        edges = page.evaluate(PANE_EDGES)
+        page.screenshot(path=str(artifacts / f"e2e_compare_even_panes_{language}_{width}.png"))
+        assert len(edges) == 4 and len(set(map(tuple, edges))) == 1, f"the panes end apart: {edges}"
+    finally:
+        context.close()
