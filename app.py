@@ -8,7 +8,7 @@ from memory_demos.heap import freeze_imported_objects
 from memory_demos.i18n import LANGUAGE_NAMES, language_scope, t
 from memory_demos.session import LANGUAGES, get_session, widget_key
 from memory_demos.ui.frame import frame_scope, keep_language_in_url
-from memory_demos.ui.nav import favicon, listed_pages, visible_pages
+from memory_demos.ui.nav import declared_pages, favicon, listed_pages
 from memory_demos.ui.text import provider_label
 from memory_demos.ui.workshop import (
     admitted,
@@ -46,7 +46,7 @@ with language_scope(session.language):
     session.configure(config, *attendee_budget(session, workshop))
     pages = {
         spec.path: st.Page(spec.path, title=t(spec.title_key), icon=spec.icon, default=spec.default)
-        for spec in visible_pages(workshop.enabled)
+        for spec in declared_pages()
     }
     if not admitted(workshop):
         # The navigation is declared (so a deep link stays valid) but hidden: nothing but the gate runs.

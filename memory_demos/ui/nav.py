@@ -14,8 +14,9 @@ if TYPE_CHECKING:
 class PageSpec:
     """One page: its script, the i18n keys of its title and one-line blurb, and a Material icon.
 
-    ``workshop_only`` pages exist only when workshop mode is on; ``host_only`` ones are listed (in the
-    sidebar and on Home) only to the host, though their address opens for anyone (behind the host code).
+    ``workshop_only`` pages are listed only when workshop mode is on (their address opens without it too, and
+    says the mode is off); ``host_only`` ones are listed (in the sidebar and on Home) only to the host,
+    though their address opens for anyone (behind the host code).
     """
 
     path: str
@@ -46,14 +47,23 @@ PAGES: list[PageSpec] = [
 ]
 
 
-def visible_pages(workshop_enabled: bool) -> list[PageSpec]:
-    """The pages that exist (the navigation declares them): the workshop-only ones only in workshop mode."""
-    return [spec for spec in PAGES if workshop_enabled or not spec.workshop_only]
+def declared_pages() -> list[PageSpec]:
+    """Every page, for the navigation to declare, in workshop mode or not.
+
+    An address the navigation does not declare gets Streamlit's own "Page not found" dialog, in English
+    whatever the session's language (the Instructor view's, outside workshop mode): declared, the page
+    itself says in the session's language that workshop mode is off, and shows nothing of any room.
+    """
+    return list(PAGES)
 
 
 def listed_pages(workshop_enabled: bool, *, host: bool) -> list[PageSpec]:
-    """The pages to link to: the visible ones, less the host's own unless this session is the host's."""
-    return [spec for spec in visible_pages(workshop_enabled) if host or not spec.host_only]
+    """The pages to link to: the workshop-only ones only in workshop mode, the host's own only to the host."""
+    return [
+        spec
+        for spec in PAGES
+        if (workshop_enabled or not spec.workshop_only) and (host or not spec.host_only)
+    ]
 
 
 @lru_cache(maxsize=1)

@@ -14,7 +14,7 @@ import pytest
 
 from memory_demos.bench.server import lab_server
 from memory_demos.i18n import t
-from memory_demos.ui.nav import visible_pages
+from memory_demos.ui.nav import listed_pages
 from tests.e2e.widgets import settle
 
 pytestmark = pytest.mark.e2e
@@ -46,7 +46,9 @@ SIDEBAR_LINKS = """
 
 def declared_entries() -> set[str]:
     """Every link text the app itself puts in its navigation (English, workshop mode off)."""
-    return {t(spec.title_key, "en") for spec in visible_pages(False)} | {t("sidebar.change_provider", "en")}
+    return {t(spec.title_key, "en") for spec in listed_pages(False, host=False)} | {
+        t("sidebar.change_provider", "en")
+    }
 
 
 def test_first_request_deep_link_shows_only_declared_navigation(
@@ -69,5 +71,7 @@ def test_first_request_deep_link_shows_only_declared_navigation(
             context.close()
     assert seen - declared == set(), f"undeclared navigation entries appeared: {sorted(seen - declared)}"
     # The app's own navigation is there: every declared page can be reached from the sidebar.
-    assert {t(spec.title_key, "en") for spec in visible_pages(False)} <= shown_now, sorted(shown_now)
+    assert {t(spec.title_key, "en") for spec in listed_pages(False, host=False)} <= shown_now, sorted(
+        shown_now
+    )
     assert "instructor" not in {text.lower() for text in seen}
