@@ -9,6 +9,7 @@ from memory_demos.i18n import LANGUAGE_NAMES, language_scope, t
 from memory_demos.session import LANGUAGES, get_session, widget_key
 from memory_demos.ui.frame import frame_scope, keep_language_in_url
 from memory_demos.ui.nav import declared_pages, favicon, listed_pages
+from memory_demos.ui.styles import apply_page_styles
 from memory_demos.ui.text import provider_label
 from memory_demos.ui.workshop import (
     admitted,
@@ -90,5 +91,6 @@ with language_scope(session.language):
             required=True,
         )
 
+    apply_page_styles()
     with frame_scope():
         navigation.run()

@@ -148,3 +148,39 @@ def test_the_program_copied_from_the_page_replays_the_downloaded_run_and_prints_
     assert result.returncode == 0, result.stderr[-3000:]
     printed_last_turn = result.stdout.split(f"=== turn {len(inputs)}: ", 1)[1].split("\n=== replies", 1)[0]
     assert printed_last_turn.split("--- reply prompt\n", 1)[1].rstrip("\n") == shown_prompt
+
+
+# The lines of a code block's text that run under its copy button (the button's box against each line's).
+UNDER_COPY_BUTTON = """
+(block) => {
+  const button = block.querySelector('button').getBoundingClientRect();
+  const range = document.createRange();
+  range.selectNodeContents(block.querySelector('code'));
+  return [...range.getClientRects()].filter((line) => line.width > 0 && line.right > button.left
+    && line.left < button.right && line.bottom > button.top && line.top < button.bottom).length;
+}
+"""
+
+
+def test_no_program_line_runs_under_its_copy_button(
+    browser: Any, lab_server: LabServer, artifacts: Path
+) -> None:
+    # At 1440 px the modern program's first line (its docstring, wrapped) ended under the copy icon.
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"{lab_server.url}/migration")
+        page.get_by_text("def chat(model: BaseChatModel").first.wait_for(timeout=60_000)
+        settle(page)
+        programs = page.get_by_test_id("stCode")
+        assert programs.count() >= 2
+        for index in range(2):
+            program = programs.nth(index)
+            program.hover()  # the button shows while the pointer is over the block
+            program.locator("button").wait_for()
+            assert program.evaluate(UNDER_COPY_BUTTON) == 0, (
+                f"program {index + 1}: text under its copy button"
+            )
+        page.screenshot(path=str(artifacts / "e2e_migration_copy_button.png"))
+    finally:
+        context.close()
