@@ -66,6 +66,15 @@ CASES = [
         None,
         ("Chengdu",),
     ),
+    (
+        ("my riad in Marrakech is called Riad Yasmine, check-in from 3pm",),
+        "when can I check in",
+        ("3pm",),
+        (),
+    ),
+    (("I live in a 2-bedroom flat on the 4th floor and there's no lift",), "how many bedrooms", ("2",), ()),
+    (("I've been a pharmacist at St Mary's for 3 years",), "what's my job?", ("pharmacist",), ()),
+    (("i eat fish but not red meat", "do i eat red meat"), "what do i eat", ("fish",), ("red meat and",)),
 ]
 
 
@@ -84,3 +93,13 @@ def test_an_everyday_conversation_is_read_as_said(
 def test_one_statement_answering_two_parts_of_a_question_is_said_once() -> None:
     reply = converse(("周三下午的会改到周四了 时间还是三点",), "会议改到哪天了 几点")
     assert reply.count("改到周四") == 1, reply
+
+
+def test_a_question_typed_without_a_question_mark_is_not_acknowledged_as_a_fact() -> None:
+    reply = converse(("we saw dune last night",), "did i like the movie")
+    assert "Got it" not in reply and "you like the movie" not in reply.lower(), reply
+
+
+def test_but_not_denies_only_what_follows_it() -> None:
+    reply = converse((), "i eat fish but not red meat")
+    assert "don't eat fish" not in reply and "fish" in reply, reply

@@ -26,7 +26,8 @@ _BE_NOT = re.compile(r"\b(?:am|is|are)\s+not\s+|(?<=S)'m\s+not\s+|\b(?:isn't|are
 _USED_TO = re.compile(r"\bused\s+to\s+", re.I)
 _DONT_LIKE = re.compile(r"\b(?:don't|doesn't|do\s+not|does\s+not)\s+like\b", re.I)
 _NEVER = re.compile(r"\b(?:do|does|did)\s+not\s+|\b(?:don't|doesn't|didn't|never)\s+", re.I)
-_NOT = re.compile(r"\s+not\b|\s*n't\b", re.I)
+# "fish but not red meat" denies the red meat, not the fish
+_NOT = re.compile(r"(?<!\bbut)(?<!\band)(?<!,)\s+not\b|\s*n't\b", re.I)
 _CHANGED = re.compile(r"\b(?:moved|relocated|turned|changed)\b", re.I)
 _ONLY = re.compile(r"\bonly\s+", re.I)
 # Every word any rule below looks for: most clauses have none and skip them all. Grouped by first

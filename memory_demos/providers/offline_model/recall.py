@@ -53,14 +53,21 @@ _NAMES_SELF = re.compile(
 _CONTRACTED = {"ve": "have", "m": "am", "re": "are", "d": "had", "ll": "will", "s": "is"}
 
 
+_PARTICLES = frozenset(["in", "out", "up", "off"])
+
+
 def statement_words(said: Said, chinese: bool) -> set[str]:
     if chinese:
         return zh_grams(said.text + zh_kinds_named(said.text))
     raw = en_words(f"{said.subject} {said.text}")
     words = {stem(kind) for kind in kinds_named(raw)}
-    for word in raw:
+    for word, after in zip(raw, [*raw[1:], ""][: len(raw)], strict=True):
         head, _, tail = word.lower().partition("'")
         words.add(stem(word))
+        if "-" in word:  # "check-in", "2-bedroom": each part, and the parts run together ("checkin")
+            words.update(stem(part) for part in [*word.split("-"), word.replace("-", "")] if part)
+        elif after.lower() in _PARTICLES:  # "check out" is the "checkout" asked of
+            words.add(stem(word + after))
         if tail in _CONTRACTED:
             words.update((head, stem(_CONTRACTED[tail])))
     return words

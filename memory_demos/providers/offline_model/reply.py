@@ -293,13 +293,13 @@ def acknowledgement(text: str, reading: Reading, *, chinese: bool, statements_on
     current = [s for s in reading.said if s.message == reading.user_messages - 1 and s.source == "user"]
     standing = [s for s in current if not (s.retracted or s.question or s.hypothetical)]
     standing = [s for s in standing if s.about or (not statements_only and _says_something(s.text))]
+    if statements_only and not standing:
+        return ""  # "did i like the movie" asks: the grammar would read a fact into it
     if not chinese:
         stated = acknowledge(extract_facts(text), chinese=False)
         if _faithful(stated, text):
             return stated
     if not standing:
-        if statements_only:
-            return ""
         if any(s.retracted for s in reading.said if s.message == reading.user_messages - 1):
             return "好的，那句不算。" if chinese else "OK, I'll set that aside."
         return small_talk(text, chinese=chinese)

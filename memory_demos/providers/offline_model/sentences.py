@@ -79,11 +79,19 @@ def sentence_may_state(sentence: str, *, chinese: bool, assistant: bool) -> bool
 _ZH_ASKS = re.compile("什么|多少|哪|谁|啥|吗[？?]?$|几岁|几号|[？?]$")
 
 
+_EN_ASKS_FIRST = re.compile(  # typed without "?": "do i eat red meat", "whats my name"
+    r"^\W*(?:(?:and|so|but|n|ok|also)\s+)?(?:(?:do|does|did|am|is|are|was|were|can|could|will|would|have|"
+    r"has|should)\s+(?:i|you|u|he|she|we|they|my|it)\b|(?:what|where|when|who|which|how|why)(?:'s)?\s+"
+    r"(?:do|does|did|is|are|am|was|were|can|will|my|i)\b|(?:whats|wheres|whens|whos|hows)\b)",
+    re.I,
+)
+
+
 def is_question(clause: str, *, chinese: bool) -> bool:
     """Whether a clause asks something (it then states no fact)."""
     if chinese:
         return bool(_ZH_ASKS.search(clause))
-    return clause.rstrip().endswith("?")
+    return clause.rstrip().endswith("?") or _EN_ASKS_FIRST.match(clause) is not None
 
 
 def quote(sentence: str, *, chinese: bool) -> re.Match[str] | None:

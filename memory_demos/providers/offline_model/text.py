@@ -346,8 +346,8 @@ def _clauses(text: str) -> Iterator[tuple[str, bool]]:
         for index, part in enumerate(parts):
             zh_question = is_chinese(part) and bool(re.search("什么|多少|哪|谁|啥|吗|几岁", part))
             question = zh_question or (
-                asks and (index == len(parts) - 1 or bool(_QUESTION_START.match(part)))
-            )
+                (asks and index == len(parts) - 1) or bool(_QUESTION_START.match(part))
+            )  # "do i eat red meat" typed without "?" asks too
             yield part, question
 
 

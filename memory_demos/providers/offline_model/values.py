@@ -112,7 +112,7 @@ KIND_VALUES: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "job": re.compile(
-        r"\b(?:I'm|I\s+am|is|he's|she's|was|'s)\s+(?:a|an|the)\s+(?!bit\b|little\b|lot\b|big\b|huge\b|fan\b|mess\b)"
+        r"\b(?:I'm|I\s+am|is|he's|she's|was|'s|been|became)\s+(?:a|an|the)\s+(?!bit\b|little\b|lot\b|big\b|huge\b|fan\b|mess\b)"
         r"[a-z\u4e00-\u9fff]|\bwork(?:s|ed|ing)?\s+(?:as|at|in|for|on)\b|"
         r"\b(?:retired|unemployed|freelance)|当|是[^，,。]{0,6}(?:师|员|生|家|工|长)|做[^，,。]{1,6}|在[^，,。]{1,8}(?:上班|工作)",
         re.I,
