@@ -130,3 +130,15 @@ def test_a_long_thread_id_is_shown_whole_in_the_focus_views_state_not_cut_in_a_t
 
     pane = AppTest.from_function(pane_view, kwargs={"state": {"thread_id": thread_id}}).run()
     assert list(pane.dataframe[0].value.iloc[:, 1]) == [thread_id] and not pane.code
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_yes_or_no_in_the_focus_views_state_is_a_word_of_the_session_s_language(language: str) -> None:
+    # A store hit's "from an earlier conversation" column and a setting such as refresh_on_read showed
+    # Python's "False" / "True", also on a Chinese page (seen in the QA walk).
+    words = CATALOGUE[language]
+    state = {"refresh_on_read": True, "items": [{"key": "a", "from_earlier_conversation": False}]}
+    at = _static_state_view(language, state)
+    cells = [str(cell).replace("\\", "") for table in at.table for cell in table.value.to_numpy().ravel()]
+    assert words["state.yes"] in cells and words["state.no"] in cells, cells
+    assert "True" not in cells and "False" not in cells

@@ -259,6 +259,8 @@ TEXTS: dict[str, str] = {
     # -- memory state --
     "state.empty": "This memory holds nothing yet.",
     "state.none": "(none)",
+    "state.yes": "yes",
+    "state.no": "no",
     "state.error": "The memory state could not be read:",
     "state.column_key": "Field",
     "state.column_value": "Value",

@@ -218,6 +218,8 @@ TEXTS: dict[str, str] = {
     "cost.coincide": "这些线相互重叠（每一轮的词元数都相同）：{groups}。",
     "state.empty": "这个记忆目前什么都没有。",
     "state.none": "（无）",
+    "state.yes": "是",
+    "state.no": "否",
     "state.error": "无法读取记忆状态：",
     "state.column_key": "字段",
     "state.column_value": "值",

@@ -144,10 +144,18 @@ def wrappable_runs(text: str) -> str:
     return UNBROKEN_RUN.sub(wrappable, text)
 
 
+def scalar_text(value: Any) -> str:
+    """A scalar as a table shows it: a yes/no in words of the session's language (``str`` gave the
+    Python names, "False" on a Chinese page), anything else as its text."""
+    if isinstance(value, bool):
+        return t("state.yes" if value else "state.no")
+    return str(value)
+
+
 def _markdown_cell(value: Any) -> str:
     """A static table's cell: empty for a missing value, else its text as literal Markdown that wraps."""
     missing = value is None or (isinstance(value, float) and pd.isna(value))
-    return "" if missing else literal_markdown(wrappable_runs(str(value)))
+    return "" if missing else literal_markdown(wrappable_runs(scalar_text(value)))
 
 
 def _table(frame: pd.DataFrame, static: bool) -> None:
@@ -181,7 +189,7 @@ def render_state(state: Mapping[str, Any], static: bool = False) -> None:
     if scalars:
         _render_pairs(
             [state_label(k) for k in scalars],
-            [t("state.none") if v in ("", None) else str(v) for v in scalars.values()],
+            [t("state.none") if v is None or v == "" else scalar_text(v) for v in scalars.values()],
             static,
         )
     for key, value in state.items():
@@ -212,7 +220,7 @@ def _render_value(value: Any, keyed_by: str = "", static: bool = False) -> None:
         _table(records_frame(value), static)
     elif _is_flat_mapping(value):
         keys = [str(value_label(keyed_by, str(k))) for k in value]
-        _render_pairs(keys, [str(v) for v in value.values()], static)
+        _render_pairs(keys, [scalar_text(v) for v in value.values()], static)
     elif isinstance(value, Mapping) and all(isinstance(v, list | Mapping) for v in value.values()):
         # e.g. store items grouped by namespace: one table per group.
         for group, items in value.items():
