@@ -75,6 +75,13 @@ CASES = [
     (("I live in a 2-bedroom flat on the 4th floor and there's no lift",), "how many bedrooms", ("2",), ()),
     (("I've been a pharmacist at St Mary's for 3 years",), "what's my job?", ("pharmacist",), ()),
     (("i eat fish but not red meat", "do i eat red meat"), "what do i eat", ("fish",), ("red meat and",)),
+    (
+        ("My wife's name is Carmen and her mom, my mother-in-law, is staying with us for two weeks",),
+        "how long is she staying",
+        ("two weeks",),
+        (),
+    ),
+    (("my iphone 12 battery health is down to 78%, is that bad??",), "what's my battery health", ("78",), ()),
 ]
 
 
@@ -103,3 +110,10 @@ def test_a_question_typed_without_a_question_mark_is_not_acknowledged_as_a_fact(
 def test_but_not_denies_only_what_follows_it() -> None:
     reply = converse((), "i eat fish but not red meat")
     assert "don't eat fish" not in reply and "fish" in reply, reply
+
+
+def test_a_relative_clause_is_no_question() -> None:
+    reply = converse(
+        (), "My goal is under 25 grams a day, which is way harder than it sounds when you love lattes"
+    )
+    assert not is_refusal(reply) and "25 grams" in reply, reply

@@ -15,12 +15,14 @@ _SENTENCE_END = re.compile(
 _EN_CLAUSE = re.compile(
     r"\s*;\s*|,?\s+(?:and|but|so|while|whereas|plus)\s+(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their)\b"
     r"|(?:the\s+)?[a-z]+s\s+(?:are|were)\b)"  # "... called rosa and lessons are on tuesdays"
-    r"|,\s*(?:and\s+|but\s+|while\s+)?(?=[A-Z][a-z]+\s+(?:has|had|is|was|joined|works|lives|likes|loves|gets|takes|does|plays|goes|"
+    r"|,\s*(?:and\s+|but\s+|while\s+)?(?!(?:which|who|that|where|when|whose)\b)(?=[A-Z][a-z]+\s+(?:has|had|is|was|joined|works|lives|likes|loves|gets|takes|does|plays|goes|"
     r"wants|needs|said|says|brings|starts|moved|prefers|eats|drinks|teaches|studies)\b)"
     r"|(?<=[a-z\d])(?-i:(?<!\b[A-Z][a-z])(?<!\b[A-Z][a-z]{2})(?<!\b[A-Z][a-z]{3})(?<!\b[A-Z][a-z]{4})(?<!\b[A-Z][a-z]{5}))"
     r"(?:,\s*|,?\s+(?:and|but|while|whereas)\s+)(?=(?-i:[A-Z][a-z]+\s+(?:has|had|is|was|[a-z]{2,}(?<!s)(?:s|ed)))\b)"
-    r"|,\s*(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their|what|what's|where|when|who|how|which|do|does|"
-    r"did|is|are|can)\b)",
+    r"|,\s*(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their|what|what's|how)\b"
+    # ", which is way harder" and ", is staying with us" go on with the clause; ", where do i live" asks
+    r"|(?:where|when|who|which|whose)\s+(?:(?:do|does|did|is|are|am|was|were|can|will|should)\s+(?:i|you|u|he|she|"
+    r"we|they|my|it|our)|i|my)\b|(?:do|does|did|is|are|can)\s+(?:i|you|u|he|she|we|they|my|it|the|our|that|this|there)\b)",
     re.IGNORECASE,
 )
 _ZH_CLAUSE = re.compile(  # 组长是Lisa 我养了两只猫: a space before a new subject ends a clause too
