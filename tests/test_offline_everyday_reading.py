@@ -82,6 +82,8 @@ CASES = [
         (),
     ),
     (("my iphone 12 battery health is down to 78%, is that bad??",), "what's my battery health", ("78",), ()),
+    (("唉，今天又打喷嚏了，俺对花粉过敏，一到春天就遭罪",), "我对啥过敏来着？", ("你对花粉过敏",), ("俺",)),
+    (("俺对花粉过敏",), "那我对海鲜过敏吗", None, ()),
 ]
 
 

@@ -50,6 +50,9 @@ _NAMES_SELF = re.compile(
     r"^(?:我|他|她)(?:的名字)?叫|我的名字|叫我|^\S+\s+(?:is|was)\s+called|^[A-Z][a-z]+\s+here\b",
     re.I,
 )
+_YES_NO = re.compile(
+    r"吗\W*$|^\W*(?:and\s+)?(?:do|does|did|am|is|are|was|were|have|has)\s+(?:i|you|he|she|we|they|my)\b", re.I
+)
 _CONTRACTED = {"ve": "have", "m": "am", "re": "are", "d": "had", "ll": "will", "s": "is"}
 
 
@@ -182,6 +185,14 @@ def _asked_kinds(ask: Ask) -> set[str]:
     return {KIND_WORDS[w] for w in ask.kinds if w in KIND_WORDS} & {"colour", "dose", "often", "address"}
 
 
+def _least_covered(ask: Ask) -> float:
+    """How much of a question a statement must hold; all of a yes-or-no question, which names its whole
+    fact (我对海鲜过敏吗 is not answered by 我对花粉过敏)."""
+    if _YES_NO.search(ask.text):
+        return 1.0
+    return 0.75 if ask.wants == "person" else 0.55 if ask.chinese else 0.5
+
+
 def bearing(
     ask: Ask, said: Said, aliases: dict[str, str], needed: set[str], context: Said | None = None
 ) -> float:
@@ -217,7 +228,7 @@ def bearing(
     ):
         return 0.0
     covered = _coverage(ask, needed, words, text)
-    if covered < (0.75 if ask.wants == "person" else 0.55 if ask.chinese else 0.5):
+    if covered < _least_covered(ask):
         return 0.0
     bonus = 0.5 * len(ask.extra & words) + (0.5 if has is not None else 0.0)
     return covered * max(len(needed), 1) + bonus + (0.25 if said.about == ask.about else 0.0) + 0.1

@@ -41,6 +41,8 @@ _IN_LAW = re.compile(r"\b(mother|father|sister|brother|son|daughter)[ -]in[ -]la
 def casual(text: str) -> str:
     """``text`` with casual spellings written out ("whats my name" -> "what's my name")."""
     text = text.replace("’", "'").replace("‘", "'")
+    if "俺" in text or "咱" in text:  # 俺 is a northern 我; 咱 a 我们 that takes the listener in
+        text = text.replace("俺们", "我们").replace("俺", "我").replace("咱们", "我们").replace("咱", "我们")
     text = _IN_LAW.sub(lambda m: f"{m.group(1)}-in-law", text)
     text = _CASUAL_RE.sub(
         lambda m: _CASUAL.get(m.group(0).lower(), m.group(0)) if m.group(0) != "U" else "you", text
