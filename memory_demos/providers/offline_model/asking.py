@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from memory_demos.providers.offline_model.asks import Ask, analyse
 from memory_demos.providers.offline_model.clauses import clauses, is_question, split_sentences, tidy
+from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.loose import follow_up
 from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.recall import statement_words
@@ -124,6 +125,9 @@ _FRAGMENT_QUESTION = re.compile(
 )
 
 
+_ZH_WHOSE_TURN = re.compile(f"^(?:那|那么)?(?P<p>[{CJK}]{{1,5}}?)呢$")
+
+
 def question_parts(text: str, *, after_question: bool = False) -> list[str]:
     """Every question a message asks, in order ("I'm Mara. where do i live" asks one).
 
@@ -136,7 +140,12 @@ def question_parts(text: str, *, after_question: bool = False) -> list[str]:
         for clause in clauses(sentence):
             if is_question(clause):
                 parts.append(tidy(clause) or clause)
-    return parts
+    for index in range(len(parts) - 1):  # 我爷爷呢，多大: the second part asks of the first's person
+        whom = _ZH_WHOSE_TURN.match(parts[index])
+        if whom and not _ZH_WHOSE_TURN.match(parts[index + 1]) and parts[index + 1][0] not in "我你他她它":
+            parts[index + 1] = whom.group("p") + parts[index + 1]
+            parts[index] = ""
+    return [part for part in parts if part]
 
 
 def answer_follow_up(

@@ -236,11 +236,14 @@ _APART_ZH = (
     "白班 夜班|晚班",
     "周一|星期一|礼拜一 周二|星期二|礼拜二 周三|星期三|礼拜三 周四|星期四|礼拜四 周五|星期五|礼拜五 "
     "周六|星期六|礼拜六 周日|周天|星期日|星期天|礼拜天",
+    "工作日|周[一二三四五]|星期[一二三四五]|礼拜[一二三四五] 周末|周六|周日|周天|星期[六日天]|礼拜[六天]",
 )
 _APART_EN = (
     "morning|breakfast afternoon|lunch evening|tonight|dinner|night",
     "today tomorrow|tmrw yesterday",
     "monday|mon tuesday|tue|tues wednesday|wed thursday|thu|thurs friday|fri saturday|sat sunday|sun",
+    "weekdays?|monday|mon|tuesday|tues?|wednesday|wed|thursday|thu|thurs|friday|fri "
+    "weekends?|saturday|sat|sunday|sun",
 )
 
 
