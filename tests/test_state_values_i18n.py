@@ -142,3 +142,15 @@ def test_a_yes_or_no_in_the_focus_views_state_is_a_word_of_the_session_s_languag
     cells = [str(cell).replace("\\", "") for table in at.table for cell in table.value.to_numpy().ravel()]
     assert words["state.yes"] in cells and words["state.no"] in cells, cells
     assert "True" not in cells and "False" not in cells
+
+
+def test_a_score_in_the_focus_views_state_reads_to_four_places_and_a_tiny_one_keeps_its_digits() -> None:
+    # A vector hit's score showed all sixteen digits of the float (0.8618001805159526) in the focus view.
+    hits = [
+        {"key": "a", "score": 0.8618001805159526},
+        {"key": "b", "score": 0.000012345},
+        {"key": "c", "score": 2.5},
+    ]
+    at = _static_state_view("en", {"hits": hits})
+    cells = [str(cell).replace("\\", "") for cell in at.table[0].value.to_numpy().ravel()]
+    assert "0.8618" in cells and "1.23e-05" in cells and "2.5" in cells, cells

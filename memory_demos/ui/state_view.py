@@ -8,6 +8,7 @@ scores, checkpoints, store items); dicts of scalars become key/value tables (ent
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -146,9 +147,15 @@ def wrappable_runs(text: str) -> str:
 
 def scalar_text(value: Any) -> str:
     """A scalar as a table shows it: a yes/no in words of the session's language (``str`` gave the
-    Python names, "False" on a Chinese page), anything else as its text."""
+    Python names, "False" on a Chinese page), a fraction to four places as a pane's table shows it (a
+    similarity score read 0.8618001805159526 in the focus view, 0.8618 in the pane), anything else as its
+    text."""
     if isinstance(value, bool):
         return t("state.yes" if value else "state.no")
+    if isinstance(value, float) and math.isfinite(value):
+        if value == 0 or abs(value) >= 0.001:
+            return f"{value:.4f}".rstrip("0").rstrip(".")
+        return f"{value:.3g}"  # a tiny value keeps its digits instead of reading 0
     return str(value)
 
 
