@@ -237,6 +237,10 @@ _APART_ZH = (
     "周一|星期一|礼拜一 周二|星期二|礼拜二 周三|星期三|礼拜三 周四|星期四|礼拜四 周五|星期五|礼拜五 "
     "周六|星期六|礼拜六 周日|周天|星期日|星期天|礼拜天",
     "工作日|周[一二三四五]|星期[一二三四五]|礼拜[一二三四五] 周末|周六|周日|周天|星期[六日天]|礼拜[六天]",
+    "开门|营业 关门|打烊",
+    "上班 下班",
+    "开始|开场 结束|散场",
+    "出发|发车|起飞 到达|抵达|落地",
 )
 _APART_EN = (
     "morning|breakfast afternoon|lunch evening|tonight|dinner|night",
@@ -244,6 +248,7 @@ _APART_EN = (
     "monday|mon tuesday|tue|tues wednesday|wed thursday|thu|thurs friday|fri saturday|sat sunday|sun",
     "weekdays?|monday|mon|tuesday|tues?|wednesday|wed|thursday|thu|thurs|friday|fri "
     "weekends?|saturday|sat|sunday|sun",
+    "open|opens|opening close|closes|closing",
 )
 
 
