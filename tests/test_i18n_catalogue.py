@@ -366,3 +366,13 @@ def test_counts_take_the_singular_or_the_plural_and_no_text_says_s_in_brackets()
         if re.search(r"[A-Za-z]\(s\)", text)
     ]
     assert not bracketed, f"'(s)' plurals: {bracketed}"
+
+
+def test_the_full_block_demo_quotes_the_tools_reply_in_the_words_it_shows_below() -> None:
+    # The Chinese explanation quoted the tool as answering "Saved." while the table under it (the tool's
+    # own replies, in the session's language) read 已保存。
+    for language, said in (("en", "Saved."), ("zh", "已保存。")):
+        texts = CATALOGUE[language]
+        assert texts["strategy.block_tool.done"].startswith(said)
+        assert said in texts["failure.full_block.explanation"], language
+    assert "Saved" not in CATALOGUE["zh"]["failure.full_block.explanation"]

@@ -71,7 +71,7 @@ TEXTS: dict[str, str] = {
     "failure.full_block.title": "记忆块满了，放不下的内容被悄悄丢掉",
     "failure.full_block.explanation": (
         "memory_blocks 把智能体对用户的了解放在最多 block_limit 个字符的 human 记忆块里，由模型用 "
-        "memory_append 编辑。这里记忆块会截断放不下的编辑（on_full=truncate），而工具仍回答“Saved.”："
+        "memory_append 编辑。这里记忆块会截断放不下的编辑（on_full=truncate），而工具仍回答“已保存。”："
         "模型告诉用户记住了，一行字被从中间截断，下一条事实整条丢失，之后模型答不出用户说过的话。"
         "每轮只发送最新一条消息（recent_turns=0），记忆块就是它的全部记忆。"
     ),
