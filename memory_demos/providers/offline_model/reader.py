@@ -1,8 +1,7 @@
 """The general reader: the prompt cut into statements, each with its source, its order and whom it is about.
 
-Corrections are applied as they are read ("My name is Bob — no wait, Rob" reads "My name is Rob";
-"scratch that" takes the statement before it back), questions and hypotheticals are marked as stating
-nothing, and a clause without a subject of its own speaks of the clause before it.
+Corrections are applied as read ("Bob — no wait, Rob" reads "Rob"; "scratch that" takes a statement back),
+questions and hypotheticals state nothing, and a clause without a subject speaks of the clause before it.
 """
 
 from __future__ import annotations
@@ -148,8 +147,8 @@ class Reading:
         return self.last_person, name
 
     def _pronoun(self, pronoun: str) -> tuple[str, str]:
-        """Whom "he" / "she" / 他 / 她 speaks of: the last person named, or the last one of its gender
-        ("my brother Kenji ..., my sister Aiko ..." then "he just got engaged": Kenji)."""
+        """Whom "he"/"she"/他/她 means: the last person named, or of its gender ("my brother Kenji …, my
+        sister Aiko …" then "he just got engaged": Kenji)."""
         gender = PRONOUN_GENDER.get(pronoun.lower())
         last = (self.last_person, self.last_subject or pronoun)
         if gender is None or self.aliases.get(self.last_person, self.last_person) not in GENDERED - gender:
@@ -252,9 +251,8 @@ class Reading:
         )
 
     def forget_about(self, clause: str, source: str, message: int) -> bool:
-        """ "forget what I said about shellfish": shellfish out of its statement; the retraction's words are
-        still read (LangMem's manager deletes what they name), a denial right after it ("it was only
-        peanuts") is not. False for a clause that is no such retraction."""
+        """ "forget what I said about shellfish": shellfish out of its statement, the retraction's words still
+        read (LangMem's manager deletes what they name), not a denial after it; False for no retraction."""
         if source != "user":
             return False
         if self.forgotten[1] == message and RESTATES.search(clause):
@@ -359,8 +357,9 @@ class Reading:
             for clause in clauses(sentence) if source != "retrieved" else [sentence]:
                 clause = f"{pending} {clause}".strip() if pending else clause
                 marker = (CORRECTION_ZH if re.search(f"[{CJK}]", clause) else CORRECTION_EN).fullmatch(clause)
+                marker = marker or _ZH_SLIP.fullmatch(clause)  # 哎呀输入法打错了，我姓章: a slip
                 if marker and not RETRACTS.search(marker.group("m")):
-                    pending = clause
+                    pending = marker.group("m") if marker.re is _ZH_SLIP else clause
                     continue
                 pending = ""
                 if not any(
@@ -371,6 +370,7 @@ class Reading:
                     self.add(clause, source, message)
 
 
+_ZH_SLIP = re.compile(f"(?:(?![是叫住在姓有])[{CJK}]){{1,6}}?(?P<m>打错了|写错了|打错字了)")
 _ASSISTANT_NOTE = re.compile(r"^\s*(?:you\s+are|you're|answer|be\s+|respond|reply|你是|请)", re.I)
 
 
