@@ -89,6 +89,22 @@ CASES = [
     (("咱楼下超市晚上十一点关门，药店九点就关了",), "超市几点开门", None, ()),
     (("我姓张，弓长张",), "我姓啥", ("张",), ()),
     (("我姓张，弓长张", "哎呀输入法打错了，我姓章，立早章"), "我姓啥", ("章",), ("姓张",)),
+    (
+        ("Hi, I'm Ada and I run a bakery in Cork.", "My brother Finn is a pilot."),
+        "Who am I?",
+        ("Ada",),
+        ("Finn",),
+    ),
+    (("My brother Finn is a pilot.",), "Who am I?", None, ("Finn",)),
+    (
+        (
+            "I just moved to Leeds with my partner Priya.",
+            "Our cat Biscuit hates the new flat, she keeps hiding under the sofa.",
+        ),
+        "where does she hide?",
+        ("Biscuit",),
+        ("Priya",),
+    ),
 ]
 
 

@@ -104,3 +104,16 @@ def tidy(clause: str) -> str:
     if mostly_chinese(clause):
         return _ZH_LEAD.sub("", clause).strip(" ，,。")
     return _TRAIL_EN.sub("", _LEAD_EN.sub("", clause)).strip(" ,")
+
+
+_HYPOTHETICAL = re.compile(
+    r"^(?:\W*(?:and|but|so|well|oh)\s+)?(?:if|suppose|supposing|imagine|what if|say)\b|\bI wish\b|\bif I\b|"
+    r"\bwould (?:love|like) to\b|如果|假如|要是|假设|想象|万一|的话",
+    re.IGNORECASE,
+)
+_MAY_SUPPOSE = re.compile(r"(?i:if|suppose|imagine|wish|would|say)|如果|假|要是|想象|万一|的话")
+
+
+def supposes(clause: str) -> bool:
+    """Whether a clause only supposes ("if I lived in Paris", 如果…的话): it states no fact."""
+    return bool(_MAY_SUPPOSE.search(clause) and _HYPOTHETICAL.search(clause))

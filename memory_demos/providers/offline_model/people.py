@@ -20,6 +20,9 @@ ABOUT_EN = re.compile(
     + r"))(?:'s)?\b(?:,?\s+(?P<n>[A-Z][a-z]+)\b)?|(?P<pro>(?i:he|she|his|her|they|their))\b|"
     r"(?P<me>I|I'm|I've|I'd|I'll|(?i:me|my|we|we're|we've|our))\b|(?P<name>[A-Z][a-z]+)(?:'s)?\b)",
 )
+MY_PET = re.compile(  # "our cat Biscuit hates the flat, she hides": Biscuit is the "she"
+    r"^(?i:my|our)\s+(?i:cat|dog|puppy|kitten|rabbit|bunny|hamster|parrot|tortoise|turtle)\s+(?P<pet>[A-Z][a-z]+)\b"
+)
 NOT_NAMES = frozenset(
     word_list(
         """The This That These Those There Here What Where When Who Why How Which It Its My Our Your You We

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from langchain_core.messages import BaseMessage
 
-from memory_demos.providers.offline_model.clauses import clauses, is_question, split_sentences, tidy
+from memory_demos.providers.offline_model.clauses import clauses, is_question, split_sentences, supposes, tidy
 from memory_demos.providers.offline_model.corrections import (
     CORRECTION_EN,
     CORRECTION_ZH,
@@ -36,6 +36,7 @@ from memory_demos.providers.offline_model.people import (
     ASKING_ZH,
     EN_REL_INSIDE,
     GENDERED,
+    MY_PET,
     MY_ZH_RELATION,
     NAME_OF_REL,
     NO_SUBJECT_OF_ITS_OWN,
@@ -80,12 +81,6 @@ class Said(NamedTuple):
     dropped: bool = False  # taken back with nothing in its place, or replaced within its own message
 
 
-_HYPOTHETICAL = re.compile(
-    r"^(?:\W*(?:and|but|so|well|oh)\s+)?(?:if|suppose|supposing|imagine|what if|say)\b|\bI wish\b|\bif I\b|"
-    r"\bwould (?:love|like) to\b|如果|假如|要是|假设|想象|万一|的话",
-    re.IGNORECASE,
-)
-_MAY_SUPPOSE = re.compile(r"(?i:if|suppose|imagine|wish|would|say)|如果|假|要是|想象|万一|的话")
 _FRAGMENT_LEAD = re.compile(
     r"^(?:(?:it's|its|it\s+is|it\s+was|that's|that\s+is|they're|to|is|are|was|no|wait|sorry|I\s+mean)\b[\s,]*)+",
     re.IGNORECASE,
@@ -179,6 +174,8 @@ class Reading:
         for found in OWN_NAMED.finditer(body):  # "our parrot Captain", "my tutor is Min-ji"
             if found.group("noun").lower() not in NOT_KINDS:
                 self.aliases.setdefault(found.group("n"), stem(found.group("noun")))
+        if pet := MY_PET.match(body):  # the user's clause, but a "she" after it is the pet
+            self.last_person = self.last_subject = pet.group("pet")
         inside = EN_REL_INSIDE.search(body)
         if inside and inside.start() > 0:
             self.last_person, self.last_subject = stem(inside.group("rel")), inside.group(0)
@@ -244,7 +241,7 @@ class Reading:
                 about,
                 subject,
                 is_question(clause),
-                bool(_MAY_SUPPOSE.search(clause) and _HYPOTHETICAL.search(clause)),
+                supposes(clause),
                 change,
                 message=message,
             )

@@ -81,7 +81,8 @@ def _about_fits(ask: Ask, said: Said, aliases: dict[str, str]) -> bool:
     if wanted == "":  # "when does school finish?" asks of nobody: anyone's statement may answer
         return True
     if wanted == USER:
-        return said.about in {"", USER} or ask.wants == "person"  # "who am I meeting?": Sam
+        # "who am I meeting?": Sam; "who am I?" asks of the user alone
+        return said.about in {"", USER} or (ask.wants == "person" and bool(ask.words | ask.weak))
     if said.about == wanted:
         return True
     return wanted.lower() in said.text.lower() or any(
