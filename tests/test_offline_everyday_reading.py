@@ -140,3 +140,14 @@ def test_a_relative_clause_is_no_question() -> None:
         (), "My goal is under 25 grams a day, which is way harder than it sounds when you love lattes"
     )
     assert not is_refusal(reply) and "25 grams" in reply, reply
+
+
+def test_a_summary_quoting_the_human_is_read_as_their_own_words() -> None:
+    summary = "Summary of the conversation so far: The human said: “I work night shifts as a paramedic.” "
+    summary += "The human said: “I sleep until about 2pm.”"
+    reply = converse((), "What is my job?", system=summary)
+    assert "paramedic" in reply and "said" not in reply and "Summary" not in reply, reply
+    zh = converse(
+        (), "我的猫叫什么？", system="之前的对话摘要：用户说：“我们的猫叫豆豆。”用户说：“它总躲在沙发底下。”"
+    )
+    assert "豆豆" in zh and "“" not in zh and "说：" not in zh, zh

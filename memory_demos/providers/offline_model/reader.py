@@ -348,7 +348,8 @@ class Reading:
         return True
 
     def read(self, text: str, source: str, message: int) -> None:
-        for sentence in split_sentences(casual(text) if source == "user" else text):
+        text = casual(text) if source == "user" else _HUMAN_SAID.sub("\n\\1\\2\n", text)
+        for sentence in split_sentences(text):
             sentence = _ZH_NOT_TAIL.sub(r"\1", sentence)
             pending = ""  # a correction word standing alone ("不对，是上海") corrects the clause after it
             for clause in clauses(sentence) if source != "retrieved" else [sentence]:
@@ -368,6 +369,8 @@ class Reading:
 
 
 _ZH_SLIP = re.compile(f"(?:(?![是叫住在姓有])[{CJK}]){{1,6}}?(?P<m>打错了|写错了|打错字了)")
+# A summary's "The human said: “…”": the human's own words, each a sentence of its own
+_HUMAN_SAID = re.compile(r"(?i:the human said):\s*“([^”]*)”\.?|用户说：“([^”]*)”。?")
 _ASSISTANT_NOTE = re.compile(r"^\s*(?:you\s+are|you're|answer|be\s+|respond|reply|你是|请)", re.I)
 
 
