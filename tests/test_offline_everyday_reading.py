@@ -151,3 +151,10 @@ def test_a_summary_quoting_the_human_is_read_as_their_own_words() -> None:
         (), "我的猫叫什么？", system="之前的对话摘要：用户说：“我们的猫叫豆豆。”用户说：“它总躲在沙发底下。”"
     )
     assert "豆豆" in zh and "“" not in zh and "说：" not in zh, zh
+
+
+def test_planning_is_no_plane() -> None:
+    from memory_demos.providers.offline_model.words import stem
+
+    assert stem("planning") == stem("plan") != stem("plane")
+    assert stem("plane") == stem("flight")

@@ -63,7 +63,7 @@ _IRREGULAR = pairs(
     going=go doing=do has=have had=have does=do did=do goes=go used=use
     mon=monday tue=tuesday tues=tuesday wed=wednesday thu=thursday thur=thursday
     thurs=thursday fri=friday bed=bedroom bath=bathroom apt=apartment combo=combination
-    bday=birthday b-day=birthday"""
+    bday=birthday b-day=birthday plane=flight planes=flight"""
 )
 _RELATED = (
     "allergy allergic allergi allerg allergen",
@@ -90,7 +90,7 @@ _RELATED = (
     "meet meeting",
     "appointment appt",
     "exam test",
-    "flight fly plane",
+    "flight fly",
     "vet veterinarian",
     "dog puppy pup",
     "cat kitten kitty",
