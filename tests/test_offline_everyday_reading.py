@@ -105,6 +105,12 @@ CASES = [
         ("Biscuit",),
         ("Priya",),
     ),
+    (
+        ("finally got my braces off, my orthodontist dr kimura was the best tho",),
+        "whos my orthodontist",
+        ("kimura",),
+        (),
+    ),
 ]
 
 

@@ -68,7 +68,9 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
         rf"(?!(?:the\s+)?\d|{_CALENDAR})\w"
         r"|(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|[在住去到从来自市省区县路街]"
     ),
-    "person": re.compile(r"(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|[" + CJK + r"]"),
+    "person": re.compile(
+        r"(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|\b(?i:dr|doctor)\.?\s+[a-z]{3,}|[" + CJK + r"]"
+    ),
     "name": re.compile(  # 组长是Lisa: a name right after a Chinese character too
         r"(?<!^)(?<![A-Za-z])(?!" + _CALENDAR + r")[A-Z][a-z]+|\bnamed?\b|\bcalled\b|叫|名|姓"
     ),
