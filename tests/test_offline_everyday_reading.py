@@ -164,3 +164,10 @@ def test_planning_is_no_plane() -> None:
 
     assert stem("planning") == stem("plan") != stem("plane")
     assert stem("plane") == stem("flight")
+
+
+def test_an_acknowledgement_keeps_the_names_and_numbers_it_was_told() -> None:
+    reply = converse(
+        (), "we went to the Lumineers concert last night, my ears are still ringing, best seventy bucks"
+    )
+    assert "Lumineers" in reply and "ears is" not in reply, reply

@@ -258,6 +258,8 @@ def _faithful(ack: str, said: str) -> bool:
     stated = {t.strip(".,!?;:").lower() for t in _VALUE_TOKEN.findall(ack)} - {"got", "nice", "you", "your"}
     if not stated <= {t.strip(".,!?;:").lower() for t in said.split()}:
         return False
+    if not stated and _VALUE_TOKEN.search(said):
+        return False  # "your ears is ringing" for a message naming the Lumineers and seventy bucks
     for sentence in split_sentences(said):
         negated = {
             m.lower()
