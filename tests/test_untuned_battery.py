@@ -15,12 +15,14 @@ DEV2 = Path(__file__).parent / "data" / "untuned_battery" / "dev2"
 DEV3 = Path(__file__).parent / "data" / "untuned_battery" / "dev3"
 DEV4 = Path(__file__).parent / "data" / "untuned_battery" / "dev4"
 DEV5 = Path(__file__).parent / "data" / "untuned_battery" / "dev5"
+DEV6 = Path(__file__).parent / "data" / "untuned_battery" / "dev6"
 ISSUE = Path(__file__).parent / "data" / "issue_battery"
-FLOORS = {"en": 0.79, "zh": 0.83}
+FLOORS = {"en": 0.80, "zh": 0.83}
 DEV2_FLOORS = {"en": 0.80, "zh": 0.79}
 DEV3_FLOORS = {"en": 0.72, "zh": 0.76}
-DEV4_FLOORS = {"en": 0.69, "zh": 0.72}
+DEV4_FLOORS = {"en": 0.69, "zh": 0.73}
 DEV5_FLOORS = {"en": 0.76, "zh": 0.74}
+DEV6_FLOORS = {"en": 0.73, "zh": 0.74}
 
 
 def test_the_dev_battery_is_big_bilingual_and_untouched() -> None:
@@ -65,6 +67,14 @@ def test_the_fifth_dev_battery_passes_its_floor(language: str) -> None:
     conversations = [c for c in load_battery(DEV5) if c.language == language]
     assert len(conversations) >= 100
     assert pass_rates(conversations)[language] >= DEV5_FLOORS[language]
+
+
+@pytest.mark.parametrize("language", sorted(FLOORS))
+def test_the_sixth_dev_battery_passes_its_floor(language: str) -> None:
+    """Written by a sixth engineer on the fifth day of work; its failures were read that day."""
+    conversations = [c for c in load_battery(DEV6) if c.language == language]
+    assert len(conversations) >= 100
+    assert pass_rates(conversations)[language] >= DEV6_FLOORS[language]
 
 
 def test_every_example_of_issue_19_gets_the_right_answer() -> None:
