@@ -143,9 +143,8 @@ def analyse(text: str, previous: Ask | None = None, people: frozenset[str] = fro
             run.append(stem(lowered))
             (weak if lowered in WEAK or stem(lowered) in WEAK else words).add(stem(lowered))
     extra: frozenset[str] = frozenset()
-    standalone = (
-        words or "age" in weak or (wants and about)
-    )  # "how old is he?" asks an age, not the last topic
+    # "how old is he?" asks an age of its own, not the last question's topic
+    standalone = words or "age" in weak or (wants and about)
     if previous is not None and (_FOLLOW_UP.search(text) or not standalone):
         if words:  # "那儿子有啥毛病" after "儿子叫啥": its own question, the words before welcome
             extra = previous.words

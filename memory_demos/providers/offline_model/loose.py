@@ -37,8 +37,9 @@ PAST = re.compile(
 _SPECIFIC = frozenset(
     {"dose", "often", "age", "job", "colour", "address"}
 )  # kinds whose values say by themselves what they are
-_YES_NO = re.compile(
-    r"^\W*(?:do|does|did|is|are|am|was|were|have|has|can|will)\s+(?:I|you|we|my|he|she)\b|吗\W*$", re.I
+YES_NO = re.compile(  # a yes-or-no question: "do I like coffee?", 我对海鲜过敏吗
+    r"吗\W*$|^\W*(?:and\s+)?(?:do|does|did|is|are|am|was|were|have|has|can|will)\s+(?:I|you|we|they|my|he|she)\b",
+    re.I,
 )
 _PRONOUN_START = re.compile(
     r"^(?:(?:and|but|so)\s+)?(?:he|she|it|they|his|her|its|their|him|them)\b|^(?:但|可是|不过|而且|还有|就是)?(?:他|她|它)",
@@ -308,7 +309,7 @@ def loose_answer(
         )
     if kind == "name" and about in {"", USER}:
         return None  # the user's own name: only a statement that names the user, the strict reading's
-    if _YES_NO.search(ask_text):
+    if YES_NO.search(ask_text):
         return None  # "do I like coffee?": the strict reading's (and the grammar's) to answer
     follow_up = _FOLLOW_UP.match(ask_text) is not None and about not in {"", USER}  # "and Pieter?"
     if not needed and not ((kind and about not in {"", USER}) or kind in _SPECIFIC or follow_up):

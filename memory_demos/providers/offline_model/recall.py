@@ -17,6 +17,7 @@ from memory_demos.providers.offline_model.lexicon import CJK, NATIONALITIES
 from memory_demos.providers.offline_model.loose import (
     OPEN_KINDS,
     PAST,
+    YES_NO,
     holds_a_question_word,
     loose_answer,
     names_an_unsaid_kind,
@@ -49,9 +50,6 @@ _NAMES_SELF = re.compile(
     r"\b(?:my|his|her|their)\s+(?:\w+\s+)?name\b|\bname'?s\b|\b(?:I'm|I\s+am|call\s+me|called\s+me)\s+[A-Z]|"
     r"(?:^|\s)(?:我|他|她)(?:的名字)?叫|(?:^|\s)(?:我|他|她)姓|我的名字|叫我|^\S+\s+(?:is|was)\s+called|^[A-Z][a-z]+\s+here\b",
     re.I,
-)
-_YES_NO = re.compile(
-    r"吗\W*$|^\W*(?:and\s+)?(?:do|does|did|am|is|are|was|were|have|has)\s+(?:i|you|he|she|we|they|my)\b", re.I
 )
 _CONTRACTED = {"ve": "have", "m": "am", "re": "are", "d": "had", "ll": "will", "s": "is"}
 
@@ -189,7 +187,7 @@ def _asked_kinds(ask: Ask) -> set[str]:
 def _least_covered(ask: Ask) -> float:
     """How much of a question a statement must hold; all of a yes-or-no question, which names its whole
     fact (我对海鲜过敏吗 is not answered by 我对花粉过敏)."""
-    if _YES_NO.search(ask.text):
+    if YES_NO.search(ask.text):
         return 1.0
     return 0.75 if ask.wants == "person" else 0.55 if ask.chinese else 0.5
 
