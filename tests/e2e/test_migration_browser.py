@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import LabServer
 from tests.e2e.widgets import settle
@@ -29,7 +30,9 @@ def test_run_both_shows_the_classic_deprecation_and_none_for_create_agent(
         settle(page)  # the verdict can be painted before the badges and the expander it counts
         warned = page.get_by_text("ConversationBufferMemory · deprecated since 0.3.1")  # beside its badge
         clean = page.get_by_text("No deprecation warning raised")
-        assert warned.count() == 1 and clean.count() == 1
+        # A rerun's stale copy can linger beside the new one for a moment: wait for exactly one of each.
+        expect(warned).to_have_count(1, timeout=30_000)
+        expect(clean).to_have_count(1, timeout=30_000)
         # The classic side is the left column, the create_agent side the right one.
         assert warned.bounding_box()["x"] < clean.bounding_box()["x"]
         details = page.get_by_test_id("stExpander").filter(has_text="Deprecation warnings LangChain raised")
