@@ -38,43 +38,22 @@ def test_the_dev_battery_passes_its_floor(language: str) -> None:
     assert pass_rates(conversations)[language] >= FLOORS[language]
 
 
-@pytest.mark.parametrize("language", sorted(FLOORS))
-def test_the_second_dev_battery_passes_its_floor(language: str) -> None:
-    conversations = [c for c in load_battery(DEV2) if c.language == language]
-    assert len(conversations) >= 100
-    assert pass_rates(conversations)[language] >= DEV2_FLOORS[language]
+_LATER_BATTERIES = {  # written one after another by engineers who never read the model
+    "second": (DEV2, DEV2_FLOORS),
+    "third": (DEV3, DEV3_FLOORS),  # 1 Dec 2026; only its totals are looked at, never a failure
+    "fourth": (DEV4, DEV4_FLOORS),  # third day of work; totals only
+    "fifth": (DEV5, DEV5_FLOORS),  # fourth day of work; totals only
+    "sixth": (DEV6, DEV6_FLOORS),  # fifth day of work; its failures were read that day
+}
 
 
 @pytest.mark.parametrize("language", sorted(FLOORS))
-def test_the_third_dev_battery_passes_its_floor(language: str) -> None:
-    """Written by yet another engineer on 1 Dec 2026; only its totals are looked at, never a failure."""
-    conversations = [c for c in load_battery(DEV3) if c.language == language]
+@pytest.mark.parametrize("battery", sorted(_LATER_BATTERIES))
+def test_each_later_dev_battery_passes_its_floor(battery: str, language: str) -> None:
+    path, floors = _LATER_BATTERIES[battery]
+    conversations = [c for c in load_battery(path) if c.language == language]
     assert len(conversations) >= 100
-    assert pass_rates(conversations)[language] >= DEV3_FLOORS[language]
-
-
-@pytest.mark.parametrize("language", sorted(FLOORS))
-def test_the_fourth_dev_battery_passes_its_floor(language: str) -> None:
-    """Written by a fourth engineer on the third day of work; only its totals are looked at."""
-    conversations = [c for c in load_battery(DEV4) if c.language == language]
-    assert len(conversations) >= 100
-    assert pass_rates(conversations)[language] >= DEV4_FLOORS[language]
-
-
-@pytest.mark.parametrize("language", sorted(FLOORS))
-def test_the_fifth_dev_battery_passes_its_floor(language: str) -> None:
-    """Written by a fifth engineer on the fourth day of work; only its totals are looked at."""
-    conversations = [c for c in load_battery(DEV5) if c.language == language]
-    assert len(conversations) >= 100
-    assert pass_rates(conversations)[language] >= DEV5_FLOORS[language]
-
-
-@pytest.mark.parametrize("language", sorted(FLOORS))
-def test_the_sixth_dev_battery_passes_its_floor(language: str) -> None:
-    """Written by a sixth engineer on the fifth day of work; its failures were read that day."""
-    conversations = [c for c in load_battery(DEV6) if c.language == language]
-    assert len(conversations) >= 100
-    assert pass_rates(conversations)[language] >= DEV6_FLOORS[language]
+    assert pass_rates(conversations)[language] >= floors[language]
 
 
 def test_every_example_of_issue_19_gets_the_right_answer() -> None:
