@@ -78,7 +78,10 @@ with language_scope(session.language):
         counter = session.provider.tokenizer
         counted_with = "sidebar.tokenizer_approximate" if counter.approximate else "sidebar.tokenizer"
         st.caption(t(counted_with, encoding=counter.encoding_name))
-        st.page_link("pages/settings.py", label=t("sidebar.change_provider"), icon=":material/settings:")
+        # On Settings itself the shortcut would be a second link to the current page, drawn highlighted
+        # beside the Settings entry above: one page, two current marks.
+        if navigation.url_path != pages["pages/settings.py"].url_path:
+            st.page_link("pages/settings.py", label=t("sidebar.change_provider"), icon=":material/settings:")
         st.divider()
         # The widget mirrors the session's language; a callback writes the choice back.
         session.widgets[widget_key("language_sidebar")] = session.language
