@@ -7,11 +7,11 @@ from types import ModuleType
 
 import streamlit as st
 
+from memory_demos.defaults import default_system_prompt
 from memory_demos.i18n import t, translate
 from memory_demos.migration import (
     MAX_GUIDE_INPUTS,
     STEP_IDS,
-    SYSTEM_PROMPT,
     MigrationRun,
     VersionTurn,
     built_deprecations,
@@ -178,7 +178,11 @@ def _render_code(step: ModuleType) -> None:
     st.caption(t("migration.program_caption"))
     columns = st.columns(2, gap="medium")
     for column, version, api, program in zip(
-        columns, ("classic", "modern"), (step.CLASSIC_API, step.MODERN_API), shown_programs(step), strict=True
+        columns,
+        ("classic", "modern"),
+        (step.CLASSIC_API, step.MODERN_API),
+        shown_programs(step, get_session().language),
+        strict=True,
     ):
         with column:
             st.markdown(f"**{t(f'migration.{version}')}**")
@@ -211,12 +215,13 @@ def _run_form(session: LabSession, state: MigrationState, step: ModuleType) -> N
         return
     budget = session.budget  # workshop mode: sized before it starts, and every call goes through the gate
     encoding = session.provider.tokenizer.encoding_name
-    hit = check_scripted_run(budget, inputs, SYSTEM_PROMPT, 2, encoding) if budget and inputs else None
+    system_prompt = default_system_prompt(session.language)  # the prompt the shown programs send
+    hit = check_scripted_run(budget, inputs, system_prompt, 2, encoding) if budget and inputs else None
     if hit is not None:
         st.warning(translate(scripted_refusal(hit, "guide")))
     elif inputs is not None:
         with st.spinner(t("migration.running")):
-            state.runs[step.STEP_ID] = run_both(step, inputs, session.provider)
+            state.runs[step.STEP_ID] = run_both(step, inputs, session.provider, session.language)
 
 
 def _render_pitfalls_and_decision(step: ModuleType) -> None:

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from langchain_core.language_models import BaseChatModel
 
 from memory_demos.defaults import DEFAULT_SYSTEM_PROMPT as SYSTEM_PROMPT
+from memory_demos.defaults import default_system_prompt
 from memory_demos.deprecations import Deprecation, capture_deprecations
 from memory_demos.i18n import Message
 from memory_demos.migration import (
@@ -230,9 +231,17 @@ def all_steps() -> list[ModuleType]:
     return list(STEPS)
 
 
-def shown_programs(step: ModuleType) -> tuple[Program, Program]:
-    """The two programs a page shows for a step, classic first."""
-    return step.classic_version, step.modern_version
+def in_language(version: Version, language: str) -> Version:
+    """A program with the system prompt of ``language`` (the file's own, English, one for English); a test's
+    plain function is returned as it is."""
+    if isinstance(version, Program) and language != "en":
+        return version.with_system_prompt(default_system_prompt(language))
+    return version
+
+
+def shown_programs(step: ModuleType, language: str = "en") -> tuple[Program, Program]:
+    """The two programs a page shows (and runs) for a step in ``language``, classic first."""
+    return in_language(step.classic_version, language), in_language(step.modern_version, language)
 
 
 def export_programs(directory: Path) -> list[Path]:
@@ -469,8 +478,11 @@ def run_both(
     step: GuideStep | ModuleType | str,
     inputs: Sequence[str] | None = None,
     provider: ProviderConfig | None = None,
+    language: str = "en",
 ) -> MigrationRun:
     """Play ``inputs`` through the step's classic and modern versions and compare them turn by turn.
+
+    ``language`` chooses the programs' system prompt, as ``shown_programs`` shows them.
 
     Each version gets its own freshly built model carrying its own ``CallCapture``; the prompts
     compared are the ones those captures recorded, never rebuilt from a template.
@@ -483,8 +495,8 @@ def run_both(
     if len(texts) > MAX_GUIDE_INPUTS:
         raise ValueError(f"The guide plays at most {MAX_GUIDE_INPUTS} messages; got {len(texts)}.")
     provider = provider or ProviderConfig()
-    classic = _version_turns(module.classic_version, texts, provider)
-    modern = _version_turns(module.modern_version, texts, provider)
+    classic = _version_turns(in_language(module.classic_version, language), texts, provider)
+    modern = _version_turns(in_language(module.modern_version, language), texts, provider)
     # Captured while each side builds its memory, not around the whole run: a capture holds a process-wide
     # lock, and the run waits on the model.
     classic_deprecations, modern_deprecations = built_deprecations(module)
@@ -534,5 +546,6 @@ __all__ = [
     "prompt_line_diff",
     "prompt_lines",
     "run_both",
+    "in_language",
     "shown_programs",
 ]

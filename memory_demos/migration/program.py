@@ -10,8 +10,10 @@ program, run at home with ``--replay``, gets the same answers and sends the same
 from __future__ import annotations
 
 import inspect
+import json
+import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -24,6 +26,8 @@ from langchain_core.outputs import LLMResult
 
 PROGRAMS_DIR = Path(__file__).with_name("programs")
 _METADATA_KEPT = ("model_provider", "model_name", "finish_reason")
+# The one line of a program that names its system prompt (every program but the retired chain's has one).
+_SYSTEM_PROMPT_LINE = re.compile(r'^SYSTEM_PROMPT = ".*"$', re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -31,15 +35,27 @@ class Program:
     """One standalone program of the guide, by its file name under ``programs/``."""
 
     filename: str
+    system_prompt: str | None = None
+    """The system prompt the program is shown and run with; ``None`` keeps the file's own (English) one."""
 
     @property
     def path(self) -> Path:
         return PROGRAMS_DIR / self.filename
 
+    def with_system_prompt(self, system_prompt: str) -> Program:
+        """The same program with its ``SYSTEM_PROMPT = "…"`` line saying ``system_prompt`` (a Chinese page
+        sends the Chinese prompt, and shows the very text it runs)."""
+        return replace(self, system_prompt=system_prompt)
+
     @property
     def text(self) -> str:
-        """The program exactly as shown and exported (bytes decoded as UTF-8, nothing stripped)."""
-        return self.path.read_bytes().decode("utf-8")
+        """The program exactly as shown, run and exported (bytes decoded as UTF-8, nothing stripped), with
+        its system prompt line set when ``system_prompt`` is given."""
+        text = self.path.read_bytes().decode("utf-8")
+        if self.system_prompt is None:
+            return text
+        line = f"SYSTEM_PROMPT = {json.dumps(self.system_prompt, ensure_ascii=False)}"
+        return _SYSTEM_PROMPT_LINE.sub(lambda _match: line, text, count=1)
 
     @property
     def takes_embeddings(self) -> bool:
