@@ -10,6 +10,15 @@ from tests.test_offline_battery import converse
 
 CASES = [
     # (turns, question, any of these in the reply (None: a refusal), none of these in it)
+    (("I'm knitting a scarf for my nephew, it's blue",), "who is the scarf for", ("nephew",), ()),
+    (("got a new kettle from my sister for christmas",), "who gave me the kettle", ("sister",), ()),
+    (("Trying to eat less salt. My limit is 1500 mg a day",), "what's my daily salt limit", ("1500",), ()),
+    (
+        ("road trip: Austin then Memphis then Nashville. three nights in Memphis",),
+        "and how many in Nashville?",
+        None,
+        (),
+    ),
     (("我对青霉素过敏，上次打针起了一身疹子",), "上次过敏是什么反应", ("疹子",), ()),
     (("我奶奶每天早上吃降压药 晚上吃一片阿司匹林",), "降压药一次吃几片", None, ()),
     (("周六上午十点开会 下午三点去见房东",), "晚上有啥安排", None, ()),

@@ -25,15 +25,14 @@ def _leans_on_before(said: Said) -> bool:
     return _LEANS_ON.search(said.text) is not None or len(en_words(said.text)) <= 3
 
 
-def _zh_subjectless_after(said: Said, before: Sequence[Said]) -> bool:
-    """A Chinese clause with nobody of its own, after a clause of its own message (上次打针起了一身疹子)."""
-    return (
-        said.about == ""
-        and bool(before)
-        and before[0].message == said.message
-        and mostly_chinese(said.text)
-        and not names_another_part(said.text, before[0].text, chinese=True)  # 早上吃降压药 晚上吃阿司匹林
-    )
+def _after_in_message(said: Said, before: Sequence[Said]) -> bool:
+    """A clause after a clause of its own message: a Chinese one with nobody of its own
+    (上次打针起了一身疹子), an English one of the same person ("cutting sugar. my goal is 25 grams a day")."""
+    if not before or before[0].message != said.message:
+        return False
+    if not mostly_chinese(said.text):
+        return before[0].about in {"", said.about} and not mostly_chinese(before[0].text)
+    return said.about == "" and not names_another_part(said.text, before[0].text, chinese=True)
 
 
 def contexts(statements: Sequence[Said], *, wider: bool = False) -> list[Said | None]:
@@ -43,7 +42,7 @@ def contexts(statements: Sequence[Said], *, wider: bool = False) -> list[Said | 
     for index, said in enumerate(statements):
         context = None
         before = statements[index - 1 : index]
-        leans = _leans_on_before(said) or (wider and _zh_subjectless_after(said, before))
+        leans = _leans_on_before(said) or (wider and _after_in_message(said, before))
         if leans and not said.question:
             for j in range(index - 1, max(index - 4, -1), -1):
                 earlier = statements[j]

@@ -162,19 +162,31 @@ def has_value(ask: Ask, text: str, aliases: dict[str, str], said_about: str = ""
 def _leaning_wider(
     ask: Ask, statements: Sequence[Said], aliases: dict[str, str], needed: set[str]
 ) -> list[tuple[float, Said]]:
-    """Chinese, when no statement bears on the question: a clause with nobody of its own read with the
-    clause before it in its message (我对青霉素过敏，上次打针起了一身疹子 answers 上次过敏是什么反应), as long
-    as its own words bear on the question and the two hold one of the question's words whole."""
+    """When no statement bears on the question: a clause read with the clause before it in its message
+    (我对青霉素过敏，上次打针起了一身疹子 answers 上次过敏是什么反应; "cutting sugar. my goal is 25 g a day"
+    answers "what's my daily sugar goal"), as long as its own words bear on the question, it names no
+    other proper name than the question's, and the two hold one of a Chinese question's words whole."""
     found = []
     for said, context in zip(statements, contexts(statements, wider=True), strict=True):
         score = bearing(ask, said, aliases, needed, context)
         if (
             score > 0
-            and (ask.wants == "name" or zh_coverage(needed, statement_words(said, True), said.text) > 0)
+            and ((ask.chinese and ask.wants == "name") or _own_words_bear(ask, said, needed))
             and holds_a_question_word(needed, said.text if context is None else context.text + said.text)
         ):
             found.append((score, said))
     return found
+
+
+def _own_words_bear(ask: Ask, said: Said, needed: set[str]) -> bool:
+    if ask.chinese:
+        return zh_coverage(needed, statement_words(said, True), said.text) > 0
+    asked, own = _proper_names(ask.text), _proper_names(said.text)
+    return bool(needed & statement_words(said, False)) and not (asked - own and own - asked)
+
+
+def _proper_names(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"(?<!^)(?<![.!?] )\b[A-Z][a-z]+\b", text.strip())} - {"i"}
 
 
 def _asked_kinds(ask: Ask) -> set[str]:
@@ -306,7 +318,7 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
         for said, context in zip(statements, contexts(statements), strict=True)
     ]
     candidates = [(score, said) for score, said in scored if score > 0]
-    if not candidates and chinese:
+    if not candidates:
         candidates = _leaning_wider(ask, statements, aliases, needed)
     if not candidates:
         found = loose_answer(

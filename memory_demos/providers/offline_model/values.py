@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from memory_demos.providers.offline_model.lexicon import CJK
+from memory_demos.providers.offline_model.lexicon import CJK, RELATIONS_EN
 from memory_demos.providers.offline_model.memo import read_once
 from memory_demos.providers.offline_model.words import stem
 
@@ -68,8 +68,11 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
         rf"(?!(?:the\s+)?\d|{_CALENDAR})\w"
         r"|(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|[在住去到从来自市省区县路街]"
     ),
-    "person": re.compile(
+    "person": re.compile(  # "for my niece", "from my aunt": a relation is a person too
         r"(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|\b(?i:dr|doctor)\.?\s+[a-z]{3,}|[" + CJK + r"]"
+        r"|\b(?i:my|his|her|our|their)\s+(?i:"
+        + "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
+        + r")\b"
     ),
     "name": re.compile(  # 组长是Lisa: a name right after a Chinese character too
         r"(?<!^)(?<![A-Za-z])(?!" + _CALENDAR + r")[A-Z][a-z]+|\bnamed?\b|\bcalled\b|叫|名|姓"
