@@ -12,6 +12,10 @@ CASES = [
     # (turns, question, any of these in the reply (None: a refusal), none of these in it)
     (("I'm knitting a scarf for my nephew, it's blue",), "who is the scarf for", ("nephew",), ()),
     (("got a new kettle from my sister for christmas",), "who gave me the kettle", ("sister",), ()),
+    (("my shift this week is 7am until 3pm",), "what time do i finish work", ("3pm",), ()),
+    (("flying to Tokyo on friday, connecting in Dubai",), "where is my stopover", ("Dubai",), ()),
+    (("having a housewarming on saturday, about 15 people coming",), "how many guests", ("15",), ()),
+    (("I finished the book, the title is Dune",), "what is my job title", None, ()),
     (("Trying to eat less salt. My limit is 1500 mg a day",), "what's my daily salt limit", ("1500",), ()),
     (
         ("road trip: Austin then Memphis then Nashville. three nights in Memphis",),
