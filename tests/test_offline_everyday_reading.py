@@ -16,6 +16,19 @@ CASES = [
     (("flying to Tokyo on friday, connecting in Dubai",), "where is my stopover", ("Dubai",), ()),
     (("having a housewarming on saturday, about 15 people coming",), "how many guests", ("15",), ()),
     (("I finished the book, the title is Dune",), "what is my job title", None, ()),
+    (
+        ("we have a hamster called Nibbles, and my sister has a parrot",),
+        "whats the name of my pet",
+        ("Nibbles",),
+        (),
+    ),
+    (("my flatmate is vegan and I eat everything",), "what diet is my flatmate on", ("vegan",), ()),
+    (
+        ("the printer keeps jamming, its a canon, bought it in 2019",),
+        "what brand is the printer",
+        ("canon",),
+        (),
+    ),
     (("Trying to eat less salt. My limit is 1500 mg a day",), "what's my daily salt limit", ("1500",), ()),
     (
         ("road trip: Austin then Memphis then Nashville. three nights in Memphis",),

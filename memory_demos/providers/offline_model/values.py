@@ -182,6 +182,11 @@ _MEMBERS_EN = {
     "cat": f"{_CATS} kitten",
     "hobby": "pottery knitting painting photography gardening baking chess crochet climbing bouldering "
     "woodworking sewing drawing birdwatching",
+    "pet": "dog cat puppy kitten hamster rabbit bunny goldfish parrot budgie tortoise turtle gecko lizard "
+    "snake ferret",
+    "diet": "keto vegan vegetarian paleo pescatarian fasting low-carb gluten-free halal kosher",
+    "brand": "hp Apple samsung sony lg dell lenovo asus acer canon epson nike adidas puma ikea "
+    "dyson bosch philips trek Giant Specialized",
 }
 # Kinds said by naming a member, never by the kind's name alone: "what breed is Miso?" wants a breed.
 NAMED_BY_MEMBERS = frozenset(stem(k) for k in ["breed", "phone", "laptop", "console", "car", "airline"])
