@@ -16,6 +16,8 @@ CASES = [
     (("flying to Tokyo on friday, connecting in Dubai",), "where is my stopover", ("Dubai",), ()),
     (("having a housewarming on saturday, about 15 people coming",), "how many guests", ("15",), ()),
     (("I finished the book, the title is Dune",), "what is my job title", None, ()),
+    (("my phone is a pixel 7 from my old job",), "how much storage does the pixel have", None, ()),
+    (("my kettle broke again, the handle snapped",), "what brand is my kettle", None, ()),
     (
         ("we have a hamster called Nibbles, and my sister has a parrot",),
         "whats the name of my pet",

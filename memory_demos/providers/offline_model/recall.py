@@ -320,6 +320,8 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
     candidates = [(score, said) for score, said in scored if score > 0]
     if not candidates:
         candidates = _leaning_wider(ask, statements, aliases, needed)
+    if not candidates and _counted_unsaid(ask, vocabulary):
+        return None  # "how much ram does the thinkpad have?" when no ram was spoken of
     if not candidates:
         found = loose_answer(
             ask.text,
@@ -336,6 +338,19 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
     joiner = "" if ask.chinese else " "
     chosen = _newest_on_topic(candidates, needed)
     return joiner.join(dict.fromkeys(restate(_focused(said, ask, needed)) for said in chosen))
+
+
+_HOW_MANY_EN = re.compile(
+    r"\bhow\s+(?:much|many)\s+(?!more\b|longer\b|further\b|else\b|time\b|money\b|people\b)(?P<k>[a-z]+)\s+"
+    r"(?:do|does|did|is|are|was|were|have|has|will|can|should|I|you|we|he|she|they)\b",
+    re.I,
+)
+
+
+def _counted_unsaid(ask: Ask, vocabulary: frozenset[str]) -> bool:
+    """Whether the question counts or measures a thing ("how many jackets …") said nowhere in the prompt."""
+    counted = None if ask.chinese else _HOW_MANY_EN.search(ask.text)
+    return counted is not None and stem(counted.group("k")) not in vocabulary
 
 
 _PARALLEL_EN = re.compile(

@@ -189,7 +189,9 @@ _MEMBERS_EN = {
     "dyson bosch philips trek Giant Specialized",
 }
 # Kinds said by naming a member, never by the kind's name alone: "what breed is Miso?" wants a breed.
-NAMED_BY_MEMBERS = frozenset(stem(k) for k in ["breed", "phone", "laptop", "console", "car", "airline"])
+NAMED_BY_MEMBERS = frozenset(
+    stem(k) for k in ["breed", "phone", "laptop", "console", "car", "airline", "brand"]
+)
 _DOGS_ZH = "金毛 拉布拉多 柯基 泰迪 哈士奇 柴犬 边牧 萨摩耶 比熊 博美 法斗 雪纳瑞 德牧 阿拉斯加"
 _CATS_ZH = "布偶 英短 美短 橘猫 暹罗 加菲 狸花 蓝猫 无毛猫"
 _MEMBERS_ZH = {
