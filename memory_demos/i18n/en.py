@@ -299,6 +299,7 @@ TEXTS: dict[str, str] = {
     "state.key.chroma_server": "Chroma server",
     "state.key.stored_documents": "Stored documents",
     "state.key.hits_note": "About the scores",
+    "state.key.format_note": "The input: / output: lines",
     "state.key.query": "Search query",
     "state.key.items": "Stored items",
     "state.key.embedding_model": "Embedding model",

@@ -12,6 +12,10 @@ TEXTS: dict[str, str] = {
         "Scores come from a second search of the same collection with the same query and k, run just before "
         "the retriever's; similarity is 1 - cosine distance."
     ),
+    "strategy.exchange_format_note": (
+        "Each stored exchange is two lines, 'input: …' and 'output: …': the labels LangChain's "
+        "VectorStoreRetrieverMemory writes. The model receives them as they are, so they are not translated."
+    ),
     "strategy.summary.stored_note": "Stored by the class but not sent: only the summary reaches the model.",
     "strategy.note.facts_skipped": "Fact extraction skipped ({error}); the store is unchanged.",
     "strategy.note.fact_refused": "Not stored: {key}: {value} ({reason}).",

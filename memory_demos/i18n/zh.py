@@ -258,6 +258,7 @@ TEXTS: dict[str, str] = {
     "state.key.chroma_server": "Chroma 服务器",
     "state.key.stored_documents": "已存储的文档",
     "state.key.hits_note": "关于分数",
+    "state.key.format_note": "input: / output: 两行",
     "state.key.query": "检索查询",
     "state.key.items": "已存储的条目",
     "state.key.embedding_model": "嵌入模型",

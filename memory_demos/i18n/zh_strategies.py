@@ -8,6 +8,10 @@ TEXTS: dict[str, str] = {
     "strategy.vector.hits_note": (
         "得分来自对同一集合、用相同查询和 k 的第二次搜索，在检索器搜索之前进行；相似度 = 1 − 余弦距离。"
     ),
+    "strategy.exchange_format_note": (
+        "每条存储的对话是两行：“input: …”和“output: …”，这是 LangChain 的 VectorStoreRetrieverMemory "
+        "写下的标签。模型收到的就是这些原文，所以不翻译。"
+    ),
     "strategy.summary.stored_note": "由这个类存储但不发送：只有摘要会到达模型。",
     "strategy.note.facts_skipped": "跳过了事实抽取（{error}）；存储没有改变。",
     "strategy.note.fact_refused": "未存储：{key}: {value}（{reason}）。",

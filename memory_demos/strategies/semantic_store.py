@@ -418,6 +418,7 @@ class SemanticStoreStrategy(CheckpointedGraphStrategy):
                     for i in page
                 ],
             ),
+            "format_note": Message("strategy.exchange_format_note"),  # 'input:'/'output:' are sent as is
             "query": self._query,
             "hits": self._hits,
             **({"refused_this_turn": list(self._refused_this_turn)} if self.params["screen_writes"] else {}),

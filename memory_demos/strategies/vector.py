@@ -157,6 +157,8 @@ class VectorStrategy(ConversationCollectionMixin, ClassicStrategy):
             "k": self.params["k"],
             "embedding_model": self.embedding_model(),
             "stored_documents": stored["documents"],
+            # The documents' 'input:'/'output:' labels are LangChain's, and what the model read: kept.
+            "format_note": Message("strategy.exchange_format_note"),
             "query": self._last_query,
             "hits": self._last_hits,
             "hits_note": Message("strategy.vector.hits_note"),
