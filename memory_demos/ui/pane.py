@@ -29,13 +29,17 @@ from memory_demos.ui.deprecation_status import deprecation_help
 from memory_demos.ui.text import code_span, embedding_model_text, wrappable_identifiers
 from memory_demos.ui.thresholds import gauge_lines, threshold_caption
 
-CONVERSATION_HEIGHT = 270  # one row of panes; two rows get less, so both fit a 900 px window
-TWO_ROW_CONVERSATION_HEIGHT = 170  # and their gauges show the figure only
+# One row of panes. The newest question sits at the box's top, so the box needs room for one exchange, not
+# two: at 270 px the toolbar at a pane's foot was below a 1920x1080 window's fold with four panes.
+CONVERSATION_HEIGHT = 240
+# Two rows get less, so both fit a 900 px window; their gauges show the figure only.
+TWO_ROW_CONVERSATION_HEIGHT = 170
 
 
 def conversation_height(rows: int) -> int:
     """The height of each pane's conversation when the panes take ``rows`` rows: the newest reply of every
-    pane stays in a 1440x900 window (measured in Chromium; tests/e2e/test_compare_layout.py)."""
+    pane stays in a 1440x900 window, and with one row each pane's toolbar in a 1920x1080 one (measured in
+    Chromium; tests/e2e/test_compare_layout.py)."""
     return CONVERSATION_HEIGHT if rows <= 1 else TWO_ROW_CONVERSATION_HEIGHT
 
 
@@ -43,10 +47,11 @@ def conversation_height(rows: int) -> int:
 RECENT_TURNS = 2
 
 # Streamlit keeps a scrolling chat box at its end, so a reply taller than the box less its question pushed the
-# question out at the top. Instead each pane's box is scrolled to its end only while the newest question
-# still shows whole there; else the question sits at the box's top and the reply reads on below it. A
-# question is new when its turn number (in its key) changes; until then a reader's own scrolling is left
-# alone. Static text, no data in it (the house style's rule is about untrusted text).
+# question out at the top; and a box scrolled to its end showed the slice of the turn before that fitted, its
+# avatar and first lines cut at the box's top. Instead the newest question always sits at the box's top and
+# its reply reads on below it: under a short reply the box gets blank room (its bottom padding) to scroll
+# that far. A question is new when its turn number (in its key) changes; until then a reader's own
+# scrolling is left alone. Static text, no data in it (the house style's rule is about untrusted text).
 NEWEST_QUESTION_SCRIPT = """
 <script>
 (() => {
@@ -68,8 +73,11 @@ NEWEST_QUESTION_SCRIPT = """
         asked.set(box, name);
         scrolledByReader.delete(box);
       }
-      if (scrolledByReader.has(box)) return;
       const top = question.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
+      const padding = parseFloat(box.style.paddingBottom) || 0;
+      const room = top > 1 ? Math.max(0, top + box.clientHeight - (box.scrollHeight - padding)) : 0;
+      if (Math.abs(room - padding) > 1) box.style.paddingBottom = `${room}px`;
+      if (scrolledByReader.has(box)) return;
       box.scrollTop = Math.max(0, Math.min(box.scrollHeight - box.clientHeight, top));
     });
   };
@@ -512,7 +520,9 @@ def render_pane(view: PaneView, actions: PaneActions) -> PaneSlots | None:
         shown = shown_turns(view)
         reply = _conversation(view, actions, shown)
         gauge = st.empty()
-        with gauge.container():
+        # The gauge's lines (figure, bar, legend, limits, cache) close together: they read as one block,
+        # and the toolbar under them stays in a 1920x1080 window.
+        with gauge.container(gap="xsmall"):
             _gauge(view, shown, "pending" if view.pending_text is not None else "")
         st.space("stretch")
         _buttons(view, actions)
@@ -523,7 +533,7 @@ def finish_pane(slots: PaneSlots, view: PaneView, actions: PaneActions) -> None:
     """Draw what depends on the finished turn: the reply in its slot and the new gauge."""
     shown = shown_turns(view)
     if slots.reply is not None:
-        with slots.gauge.container():
+        with slots.gauge.container(gap="xsmall"):
             _gauge(view, shown, "")
         with slots.reply.container():
             if shown:

@@ -14,7 +14,16 @@ import pytest
 
 from memory_demos.ui.pane import RECENT_TURNS
 from tests.e2e.conftest import LabServer
-from tests.e2e.widgets import PANE_BOXES, open_compare, open_focus, pane_count, send, set_pane_count, settle
+from tests.e2e.widgets import (
+    PANE_BOXES,
+    only_these_panes,
+    open_compare,
+    open_focus,
+    pane_count,
+    send,
+    set_pane_count,
+    settle,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -306,5 +315,43 @@ def test_the_panes_of_a_row_end_together_their_toolbars_in_line(
         edges = page.evaluate(PANE_EDGES)
         page.screenshot(path=str(artifacts / f"e2e_compare_even_panes_{language}_{width}.png"))
         assert len(edges) == 4 and len(set(map(tuple, edges))) == 1, f"the panes end apart: {edges}"
+    finally:
+        context.close()
+
+
+# Per pane: its toolbar's bottom, and the text of any chat message its conversation box cuts at its top (a
+# message starting above the box's top and ending below it).
+FOLD_AND_TOP_CUTS = """
+() => [...document.querySelectorAll('[class*="st-key-ml_w_pane_"][class*="_box"]')].map((pane) => {
+  const chat = pane.querySelector('[class*="_chat"]');
+  const top = chat.getBoundingClientRect().top;
+  const cut = [...chat.querySelectorAll('[data-testid="stChatMessage"]')].filter((message) => {
+    const box = message.getBoundingClientRect();
+    return box.height > 0 && box.top < top - 1 && box.bottom > top + 1;
+  });
+  return {toolbarBottom: pane.querySelector('[class*="_toolbar"]').getBoundingClientRect().bottom,
+          cutAtTop: cut.map((message) => message.innerText.slice(0, 40))};
+})
+"""
+
+
+@pytest.mark.parametrize("language", ["zh", "en"])
+def test_at_1920_four_panes_keep_their_toolbars_in_view_and_cut_no_message_at_the_top(
+    browser: Any, lab_server: LabServer, artifacts: Path, language: str
+) -> None:
+    # At 270 px a conversation box put each pane's toolbar below a 1080 px window's fold, and a box scrolled
+    # to its end cut the turn before the newest at its top, avatar and all (seen in the QA walk).
+    context, page = open_compare(browser, lab_server.url, language, 1920, 1080)
+    try:
+        # Headers of two lines (parameters, the embedding model) make every pane of the row taller.
+        only_these_panes(page, ("buffer", "vector", "long_term", "summarization"), language)
+        for number, text in enumerate(MESSAGES[:4], start=1):
+            send_and_wait(page, text, number)
+            holds_within(SCROLL_SECONDS, lambda n=number: assert_newest_replies_in_view(page, 4, n))
+            for pane, seen in enumerate(page.evaluate(FOLD_AND_TOP_CUTS), start=1):
+                where = f"message {number}: pane {pane}"
+                assert seen["toolbarBottom"] <= 1080, f"{where}: its toolbar is below the fold: {seen}"
+                assert not seen["cutAtTop"], f"{where}: a message is cut at the box's top: {seen}"
+        page.screenshot(path=str(artifacts / f"e2e_compare_1920_toolbars_{language}.png"))
     finally:
         context.close()
