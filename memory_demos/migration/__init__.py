@@ -542,10 +542,10 @@ __all__ = [
     "built_deprecations",
     "compare_prompts",
     "export_programs",
+    "in_language",
     "load_step",
     "prompt_line_diff",
     "prompt_lines",
     "run_both",
-    "in_language",
     "shown_programs",
 ]
