@@ -23,8 +23,16 @@ def test_chinese_programs_differ_from_the_files_only_in_the_system_prompt_line(s
     for file_program, shown in zip(
         (step.classic_version, step.modern_version), shown_programs(step, "zh"), strict=True
     ):
-        assert shown.text == file_program.text.replace(ENGLISH_LINE, CHINESE_LINE)
         assert DEFAULT_SYSTEM_PROMPT not in shown.text
+        # The system prompt line and the MESSAGES tuple (what ``python program.py`` sends) are Chinese; the
+        # rest is the file, line for line.
+        zh_messages = "MESSAGES = (\n" + "".join(f'    "{m}",\n' for m in step.DEFAULT_INPUTS_ZH) + ")"
+        en_messages = "MESSAGES = (\n" + "".join(f'    "{m}",\n' for m in step.DEFAULT_INPUTS) + ")"
+        assert en_messages in file_program.text
+        expected = file_program.text.replace(ENGLISH_LINE, CHINESE_LINE).replace(en_messages, zh_messages)
+        assert shown.text == expected
+        module = shown.load()
+        assert module.MESSAGES == step.DEFAULT_INPUTS_ZH
     assert [p.text for p in shown_programs(step, "en")] == [
         step.classic_version.text,
         step.modern_version.text,

@@ -231,17 +231,26 @@ def all_steps() -> list[ModuleType]:
     return list(STEPS)
 
 
-def in_language(version: Version, language: str) -> Version:
-    """A program with the system prompt of ``language`` (the file's own, English, one for English); a test's
-    plain function is returned as it is."""
+def in_language(version: Version, language: str, messages: Sequence[str] | None = None) -> Version:
+    """A program with the system prompt of ``language`` and ``messages`` (the step's in that language) as its
+    own (the file as it is, for English); a test's plain function is returned as it is."""
     if isinstance(version, Program) and language != "en":
-        return version.with_system_prompt(default_system_prompt(language))
+        return version.in_language(default_system_prompt(language), messages)
     return version
+
+
+def _step_messages(step: GuideStep | ModuleType, language: str) -> tuple[str, ...] | None:
+    """The step's scripted messages in ``language``, if it has them."""
+    return getattr(step, f"DEFAULT_INPUTS_{language.upper()}", None)
 
 
 def shown_programs(step: ModuleType, language: str = "en") -> tuple[Program, Program]:
     """The two programs a page shows (and runs) for a step in ``language``, classic first."""
-    return in_language(step.classic_version, language), in_language(step.modern_version, language)
+    messages = _step_messages(step, language)
+    return (
+        in_language(step.classic_version, language, messages),
+        in_language(step.modern_version, language, messages),
+    )
 
 
 def export_programs(directory: Path) -> list[Path]:
@@ -495,8 +504,9 @@ def run_both(
     if len(texts) > MAX_GUIDE_INPUTS:
         raise ValueError(f"The guide plays at most {MAX_GUIDE_INPUTS} messages; got {len(texts)}.")
     provider = provider or ProviderConfig()
-    classic = _version_turns(in_language(module.classic_version, language), texts, provider)
-    modern = _version_turns(in_language(module.modern_version, language), texts, provider)
+    messages = _step_messages(module, language)
+    classic = _version_turns(in_language(module.classic_version, language, messages), texts, provider)
+    modern = _version_turns(in_language(module.modern_version, language, messages), texts, provider)
     # Captured while each side builds its memory, not around the whole run: a capture holds a process-wide
     # lock, and the run waits on the model.
     classic_deprecations, modern_deprecations = built_deprecations(module)

@@ -26,8 +26,10 @@ from langchain_core.outputs import LLMResult
 
 PROGRAMS_DIR = Path(__file__).with_name("programs")
 _METADATA_KEPT = ("model_provider", "model_name", "finish_reason")
-# The one line of a program that names its system prompt (every program but the retired chain's has one).
+# The one line of a program that names its system prompt (every program but the retired chain's has one),
+# and the tuple of messages it sends when run at home with none given.
 _SYSTEM_PROMPT_LINE = re.compile(r'^SYSTEM_PROMPT = ".*"$', re.MULTILINE)
+_MESSAGES_TUPLE = re.compile(r"^MESSAGES = \(\n(?:    .*\n)*?\)$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -37,25 +39,32 @@ class Program:
     filename: str
     system_prompt: str | None = None
     """The system prompt the program is shown and run with; ``None`` keeps the file's own (English) one."""
+    messages: tuple[str, ...] | None = None
+    """Its ``MESSAGES`` (what ``python program.py`` sends); ``None`` keeps the file's own (English) ones."""
 
     @property
     def path(self) -> Path:
         return PROGRAMS_DIR / self.filename
 
-    def with_system_prompt(self, system_prompt: str) -> Program:
-        """The same program with its ``SYSTEM_PROMPT = "…"`` line saying ``system_prompt`` (a Chinese page
-        sends the Chinese prompt, and shows the very text it runs)."""
-        return replace(self, system_prompt=system_prompt)
+    def in_language(self, system_prompt: str, messages: Iterable[str] | None = None) -> Program:
+        """The same program with its ``SYSTEM_PROMPT = "…"`` line saying ``system_prompt`` and, given
+        ``messages``, its ``MESSAGES`` those: a Chinese page sends the Chinese prompt, and shows the very
+        text it runs."""
+        kept = None if messages is None else tuple(messages)
+        return replace(self, system_prompt=system_prompt, messages=kept)
 
     @property
     def text(self) -> str:
         """The program exactly as shown, run and exported (bytes decoded as UTF-8, nothing stripped), with
-        its system prompt line set when ``system_prompt`` is given."""
+        its system prompt line and its messages set when they are given."""
         text = self.path.read_bytes().decode("utf-8")
-        if self.system_prompt is None:
-            return text
-        line = f"SYSTEM_PROMPT = {json.dumps(self.system_prompt, ensure_ascii=False)}"
-        return _SYSTEM_PROMPT_LINE.sub(lambda _match: line, text, count=1)
+        if self.system_prompt is not None:
+            line = f"SYSTEM_PROMPT = {json.dumps(self.system_prompt, ensure_ascii=False)}"
+            text = _SYSTEM_PROMPT_LINE.sub(lambda _match: line, text, count=1)
+        if self.messages is not None:
+            items = "".join(f"    {json.dumps(message, ensure_ascii=False)},\n" for message in self.messages)
+            text = _MESSAGES_TUPLE.sub(lambda _match: f"MESSAGES = (\n{items})", text, count=1)
+        return text
 
     @property
     def takes_embeddings(self) -> bool:
