@@ -19,6 +19,13 @@ CASES = [
     (("my phone is a pixel 7 from my old job",), "how much storage does the pixel have", None, ()),
     (("my kettle broke again, the handle snapped",), "what brand is my kettle", None, ()),
     (
+        ("dentist on the 3rd at 9:30, and the boiler service is on the 8th",),
+        "what time is the boiler service",
+        None,
+        (),
+    ),
+    (("I have a dentist appointment tomorrow, at 3pm",), "what time is the dentist", ("3pm",), ()),
+    (
         ("we have a hamster called Nibbles, and my sister has a parrot",),
         "whats the name of my pet",
         ("Nibbles",),

@@ -27,6 +27,7 @@ from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.restating import restate
 from memory_demos.providers.offline_model.text import mostly_chinese
 from memory_demos.providers.offline_model.values import (
+    CALENDAR,
     KIND_VALUES,
     KIND_WORDS,
     NAMED_BY_MEMBERS,
@@ -337,6 +338,9 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
         return restate(found) if found is not None else None
     joiner = "" if ask.chinese else " "
     chosen = _newest_on_topic(candidates, needed)
+    chosen = [said for said in chosen if not _answered_by_another_part(said, ask, needed)]
+    if not chosen:
+        return None
     return joiner.join(dict.fromkeys(restate(_focused(said, ask, needed)) for said in chosen))
 
 
@@ -357,6 +361,39 @@ _PARALLEL_EN = re.compile(
     r"\s*(?:;|,(?!\d{3}))\s*(?:and\s+)?|(?<!\bbetween\s\d)(?<!\bbetween\s\d\d)\s+and\s+"  # not "$1,240"
 )
 _DIGIT = re.compile(r"\d")
+
+
+_THEN_EN = re.compile(r"\s*(?:,|\band\b|\bthen\b)+\s*(?:then\s+)?", re.I)
+_WHEN_WORDS = re.compile(
+    rf"^(?:{CALENDAR}|morning|afternoon|evening|night|tonight|today|tomorrow|week|weekend)", re.I
+)
+_LEANS_ON = re.compile(r"\s*(?:it|that|this|which|she|he|they)\b", re.I)
+
+
+def _answered_by_another_part(said: Said, ask: Ask, needed: set[str]) -> bool:
+    """Whether the value asked for is said only of another thing in the statement: "dentist on the 14th
+    at 8:15, and the car's MOT is on the 20th" does not say what time the MOT is ("at 3pm" after "a
+    dentist appointment tomorrow" has no thing of its own, and answers)."""
+    if ask.wants not in {"clock", "time"} or mostly_chinese(said.text) or not needed:
+        return False
+    has = _HAS[ask.wants]
+    parts = [p for p in _THEN_EN.split(said.text) if p.strip() and not _LEANS_ON.match(p)]
+    holding = [p for p in parts if needed & {stem(w) for w in en_words(p)}]
+    if len(parts) < 2 or len(holding) != 1 or has.search(holding[0]):
+        return False
+    asked = {stem(w) for w in en_words(ask.text)}
+    return any(
+        has.search(p)
+        and any(
+            w.lower() not in QUESTION_STOP
+            and not w[0].isdigit()
+            and not _WHEN_WORDS.match(w)
+            and stem(w) not in asked
+            for w in en_words(p)
+        )
+        for p in parts
+        if p is not holding[0]
+    )
 
 
 def _focused(said: Said, ask: Ask, needed: set[str]) -> Said:

@@ -13,7 +13,7 @@ _NUMBER_WORDS = (
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty"
 )
 _ZH_NUMBER = "一二两三四五六七八九十百半"
-_CALENDAR = (  # a day or a month, in full or short ("Marcus" and "Maya" are neither)
+CALENDAR = (  # a day or a month, in full or short ("Marcus" and "Maya" are neither)
     r"(?i:Mon(?:day)?|Tue(?:s|sday)?|Wed(?:nesday)?|Thu(?:rs|rsday)?|Fri(?:day)?|Sat(?:urday)?|Sun(?:day)?|"
     r"Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t|tember)?|"
     r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)s?\b"
@@ -43,7 +43,7 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
         re.I,
     ),
     "day": re.compile(  # a day: a date or a weekday, not a clock time or a month alone
-        rf"\d(?:st|nd|rd|th)\b|\b\d{{1,2}}[/.-]\d{{1,2}}\b|\b(?:{_CALENDAR})\s*\d|\d{{1,2}}\s+(?:{_CALENDAR})|"
+        rf"\d(?:st|nd|rd|th)\b|\b\d{{1,2}}[/.-]\d{{1,2}}\b|\b(?:{CALENDAR})\s*\d|\d{{1,2}}\s+(?:{CALENDAR})|"
         r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day|\b(?:today|tomorrow|tonight|yesterday|weekend)\b|\bday\s+\d|"
         r"[\d一二两三四五六七八九十]+\s*[号日]|(?:周|星期|礼拜)[一二三四五六日天末]|今天|明天|后天|昨天|前天|大后天|月底|月初",
         re.I,
@@ -59,23 +59,23 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
     "money": re.compile(  # an amount, not the 1 of "renews 1 Dec" or the 25 of "25 people"
         rf"[$€£¥₹]|\d\s*(?:k|grand|bucks?|dollars?|euros?|pounds?|quid|yuan|rmb|usd|eur|gbp)\b|"
         rf"(?<![\d.,:])\d[\d,]*(?:\.\d+)?(?![\d.,:]|\s*(?:st|nd|rd|th|am|pm|people|guests|persons?|kids|times|"
-        rf"{_CALENDAR}))|"
+        rf"{CALENDAR}))|"
         r"\b(?:free|hundred|thousand)\b|[块元钱万]",
         re.I,
     ),
     "place": re.compile(  # not "on the 20th", "at 6", "in May"
         r"\b(?:in|at|to|from|near|on|behind|under|inside|outside|next to|opposite)\s+"
-        rf"(?!(?:the\s+)?\d|{_CALENDAR})\w"
-        r"|(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|[在住去到从来自市省区县路街]"
+        rf"(?!(?:the\s+)?\d|{CALENDAR})\w"
+        r"|(?<!^)\b(?!" + CALENDAR + r")[A-Z][a-z]+|[在住去到从来自市省区县路街]"
     ),
     "person": re.compile(  # "for my niece", "from my aunt": a relation is a person too
-        r"(?<!^)\b(?!" + _CALENDAR + r")[A-Z][a-z]+|\b(?i:dr|doctor)\.?\s+[a-z]{3,}|[" + CJK + r"]"
+        r"(?<!^)\b(?!" + CALENDAR + r")[A-Z][a-z]+|\b(?i:dr|doctor)\.?\s+[a-z]{3,}|[" + CJK + r"]"
         r"|\b(?i:my|his|her|our|their)\s+(?i:"
         + "|".join(sorted(RELATIONS_EN, key=len, reverse=True))
         + r")\b"
     ),
     "name": re.compile(  # 组长是Lisa: a name right after a Chinese character too
-        r"(?<!^)(?<![A-Za-z])(?!" + _CALENDAR + r")[A-Z][a-z]+|\bnamed?\b|\bcalled\b|叫|名|姓"
+        r"(?<!^)(?<![A-Za-z])(?!" + CALENDAR + r")[A-Z][a-z]+|\bnamed?\b|\bcalled\b|叫|名|姓"
     ),
     "job": re.compile(
         r"[是当做干]|工作|上班|\b(?:is|am|are|was|'s|'m)\s+(?:a|an)\s|\bworks?\b|\bjob\b|\bteach|\bstud(?:y|ies|ent)\b"
