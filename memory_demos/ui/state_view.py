@@ -176,11 +176,30 @@ def _table(frame: pd.DataFrame, static: bool) -> None:
         st.dataframe(frame, hide_index=True, width="stretch")
 
 
+def without_repeated_namespace(state: Mapping[str, Any]) -> dict[str, Any]:
+    """``state`` with a records' ``namespace`` field left out where every record repeats the state's own
+    ``namespace`` (shown above them): in the focus view that column took the width, and a fact's value
+    (王芳) was wrapped one character to a line. Records from other namespaces keep the column."""
+    namespace = state.get("namespace")
+    if not isinstance(namespace, list):
+        return dict(state)
+
+    def shown(value: Any) -> Any:
+        rows = value if isinstance(value, list) and value else None
+        if rows is None or not all(
+            isinstance(row, Mapping) and row.get("namespace") == namespace for row in rows
+        ):
+            return value
+        return [{key: cell for key, cell in row.items() if key != "namespace"} for row in rows]
+
+    return {key: value if key == "namespace" else shown(value) for key, value in state.items()}
+
+
 def render_state(state: Mapping[str, Any], static: bool = False) -> None:
     """The memory state, one block per key; texts as text, records as tables (``static``: cells wrap)."""
     state = {
         key: SHOWN_AS[key](value) if key in SHOWN_AS and isinstance(value, str) else value
-        for key, value in translate_all(state).items()
+        for key, value in without_repeated_namespace(translate_all(state)).items()
     }
     if not state:
         st.caption(t("state.empty"))
