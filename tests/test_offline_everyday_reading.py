@@ -25,6 +25,19 @@ CASES = [
         (),
     ),
     (("I have a dentist appointment tomorrow, at 3pm",), "what time is the dentist", ("3pm",), ()),
+    (("my gym locker code is 4471, please dont let me forget it",), "whats my locker code", ("4471",), ()),
+    (
+        ("my wifi password is sunflower99", "forget that, better not share it"),
+        "whats my wifi password",
+        None,
+        (),
+    ),
+    (
+        ("dinner with Sam on thursday at 8", "scratch that, dinner got cancelled"),
+        "when is dinner with sam",
+        None,
+        (),
+    ),
     (
         ("we have a hamster called Nibbles, and my sister has a parrot",),
         "whats the name of my pet",

@@ -156,7 +156,7 @@ def value_like(old_value: str, text: str) -> str | None:
 # Corrections and retractions: what follows replaces what came before, or nothing does.
 CORRECTION_EN = re.compile(
     r"(?:^|[\s,.;:!—–-]+)(?P<m>no\s+wait|wait,?\s+no|(?:hmm|nah|oh|ah|er|um),?\s+no|actually\s+no|nope|"
-    r"scratch\s+that|forget\s+(?:that|it|I\s+said\s+(?:that|it|anything))|ignore\s+that|never\s*mind|nah|"
+    r"scratch\s+that|(?<!\bme\s)(?<!\bto\s)(?<!n't\s)(?<!\bnot\s)forget\s+(?:that|it|I\s+said\s+(?:that|it|anything))|ignore\s+that|never\s*mind|nah|"
     r"sorry,?\s+I\s+meant|I\s+meant|sorry(?=,?\s+(?:it's|its|it\s+is|that's|make))|(?<![\w']\s)actually|correction|"
     r"make\s+(?:that|it)|oops|or\s+rather|not\s+anymore|not\s+any\s+more|(?:ugh,?\s+)?typo)(?=[\s,.;:!—–-]|$)",
     re.IGNORECASE,
@@ -250,3 +250,16 @@ def edit_newest_list(said: list[Any], clause: str, message: int) -> bool:
     said[lists[-1]] = old._replace(retracted=True)
     said.append(old._replace(text=kept, order=len(said), message=message, change=True))
     return True
+
+
+# Read by the reader: the fragment a correction leaves ("it's Porto, not Lisbon"), slips and call-offs.
+FRAGMENT_LEAD = re.compile(
+    r"^(?:(?:it's|its|it\s+is|it\s+was|that's|that\s+is|they're|to|is|are|was|no|wait|sorry|I\s+mean)\b[\s,]*)+",
+    re.IGNORECASE,
+)
+NOT_OLD = re.compile(r",?\s*(?:and\s+|but\s+)?not\s+(?P<old>.*)$|[，,\s]?不是(?P<zh>.*)$")
+ZH_NOT_TAIL = re.compile("[，,]\\s*(不是)")  # "是小红，不是小明" stays one clause
+ZH_FRAGMENT_LEAD = re.compile("^(?:[他她它])?(?:是|应该是|其实是|叫|在)")
+# "scratch that, the appointment got cancelled": what it takes back is not replaced but called off
+CALLS_OFF = re.compile(r"\b(?:cancel\w*|called\s+off|not|don't|no\s+longer|won't|isn't|aren't)\b", re.I)
+ZH_SLIP = re.compile(f"(?:(?![是叫住在姓有])[{CJK}]){{1,6}}?(?P<m>打错了|写错了|打错字了)")

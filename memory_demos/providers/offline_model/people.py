@@ -120,3 +120,10 @@ def own_names_zh(clause: str) -> dict[str, str]:
 
 
 MY_ZH_RELATION = re.compile(r"(?i)\b(?:my|our)\s*(?P<rel>" + ZH_REL + ")")  # "my 奶奶 lives in Chengdu"
+
+# "the ferry leaves at 6", then "it's at 6:30": the thing a later "it" is
+THING_IS = re.compile(
+    r"^(?P<t>(?i:the|my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?i:is|are|was|were|'s|has|starts?|opens?|closes?|"
+    r"costs?|leaves?|moved|got|will)\b"
+)
+IT_LEADS = re.compile(r"^(?:it|it's|its|that's)\b", re.I)

@@ -14,14 +14,20 @@ from langchain_core.messages import BaseMessage
 
 from memory_demos.providers.offline_model.clauses import clauses, is_question, split_sentences, supposes, tidy
 from memory_demos.providers.offline_model.corrections import (
+    CALLS_OFF,
     CORRECTION_EN,
     CORRECTION_ZH,
     FORGET_ABOUT_EN,
     FORGET_ABOUT_ZH,
+    FRAGMENT_LEAD,
     MAY_CORRECT,
+    NOT_OLD,
     RESTATES,
     RETRACTS,
     VERB,
+    ZH_FRAGMENT_LEAD,
+    ZH_NOT_TAIL,
+    ZH_SLIP,
     align,
     edit_newest_list,
     is_fragment,
@@ -36,6 +42,7 @@ from memory_demos.providers.offline_model.people import (
     ASKING_ZH,
     EN_REL_INSIDE,
     GENDERED,
+    IT_LEADS,
     MY_PET,
     MY_ZH_RELATION,
     NAME_OF_REL,
@@ -48,13 +55,20 @@ from memory_demos.providers.offline_model.people import (
     PRONOUN_GENDER,
     REL_IS,
     REPORTED,
+    THING_IS,
     THINGS_ARE,
     ZH_ABOUT,
     ZH_REL_INSIDE,
     ZH_SUBJECTLESS,
     own_names_zh,
 )
-from memory_demos.providers.offline_model.text import content_text, mostly_chinese, role_segments
+from memory_demos.providers.offline_model.text import (
+    ASSISTANT_NOTE,
+    HUMAN_SAID,
+    content_text,
+    mostly_chinese,
+    role_segments,
+)
 from memory_demos.providers.offline_model.words import (
     ZH_RELATION_FORMS,
     casual,
@@ -79,20 +93,6 @@ class Said(NamedTuple):
     message: int = 0  # which user message it came from (0-based), for questions about the conversation
     rewritten: bool = False  # a correction's value put in the place of the old one
     dropped: bool = False  # taken back with nothing in its place, or replaced within its own message
-
-
-_FRAGMENT_LEAD = re.compile(
-    r"^(?:(?:it's|its|it\s+is|it\s+was|that's|that\s+is|they're|to|is|are|was|no|wait|sorry|I\s+mean)\b[\s,]*)+",
-    re.IGNORECASE,
-)
-_NOT_OLD = re.compile(r",?\s*(?:and\s+|but\s+)?not\s+(?P<old>.*)$|[，,\s]?不是(?P<zh>.*)$")
-_ZH_NOT_TAIL = re.compile("[，,]\\s*(不是)")  # "是小红，不是小明" stays one clause
-_ZH_FRAGMENT_LEAD = re.compile("^(?:[他她它])?(?:是|应该是|其实是|叫|在)")
-_THING = re.compile(
-    r"^(?P<t>(?i:the|my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?i:is|are|was|were|'s|has|starts?|opens?|closes?|"
-    r"costs?|leaves?|moved|got|will)\b"
-)
-_IT = re.compile(r"^(?:it|it's|its|that's)\b", re.I)
 
 
 class Reading:
@@ -228,10 +228,10 @@ class Reading:
             return
         previous = self.said[-1] if self.said and self.said[-1].message >= message - 1 else None
         about, subject = self.about(clause, previous)
-        thing = _THING.match(clause)
+        thing = THING_IS.match(clause)
         if thing and not is_question(clause):
             self.last_thing = (thing.group("t"), message)
-        elif _IT.match(clause) and self.last_thing[0] and self.last_thing[1] >= message - 2:
+        elif IT_LEADS.match(clause) and self.last_thing[0] and self.last_thing[1] >= message - 2:
             subject = self.last_thing[0]  # "it moved to friday": the design review did
         self.said.append(
             Said(
@@ -318,8 +318,8 @@ class Reading:
             return True
         if before:
             self.add(before, source, message)
-        fragment = (_ZH_FRAGMENT_LEAD if chinese else _FRAGMENT_LEAD).sub("", after).strip(" ,.!")
-        named = _NOT_OLD.search(fragment)  # "it's Porto, not Lisbon": Porto, in Lisbon's place
+        fragment = (ZH_FRAGMENT_LEAD if chinese else FRAGMENT_LEAD).sub("", after).strip(" ,.!")
+        named = NOT_OLD.search(fragment)  # "it's Porto, not Lisbon": Porto, in Lisbon's place
         old_value = (named.group("old") or named.group("zh") or "").strip(" ,.!。") if named else ""
         fragment = fragment[: named.start()].strip(" ,，") if named else fragment
         fragment = value_like(old_value, fragment) or fragment  # "daniel is 36 not 34": 36
@@ -333,31 +333,36 @@ class Reading:
         if target is not None and is_fragment(fragment, chinese=chinese):
             old = self.said[target]
             self.said[target] = old._replace(retracted=True, dropped=old.message == message)
-            corrected = (
-                old.text.replace(old_value, fragment)
-                if old_value
-                else align(old.text, fragment, chinese=chinese)
-            )
+            corrected = old.text.replace(old_value, fragment) if old_value else ""
+            corrected = corrected or align(old.text, fragment, chinese=chinese)
             self.said.append(
                 old._replace(
                     text=corrected, order=len(self.said), change=True, message=message, rewritten=True
                 )
             )
             return True
-        self.add(after, source, message, change=True)
+        self._replaced(target, found.group("m"), after, message)
         return True
 
+    def _replaced(self, target: int | None, marker: str, after: str, message: int) -> None:
+        """A statement said in the place of another: "scratch that, it got cancelled" also takes it back."""
+        if RETRACTS.search(marker) and CALLS_OFF.search(after):
+            target = self.last_fact() if target is None else target
+            if target is not None:
+                self.said[target] = self.said[target]._replace(retracted=True, dropped=True)
+        self.add(after, "user", message, change=True)
+
     def read(self, text: str, source: str, message: int) -> None:
-        text = casual(text) if source == "user" else _HUMAN_SAID.sub("\n\\1\\2\n", text)
+        text = casual(text) if source == "user" else HUMAN_SAID.sub("\n\\1\\2\n", text)
         for sentence in split_sentences(text):
-            sentence = _ZH_NOT_TAIL.sub(r"\1", sentence)
+            sentence = ZH_NOT_TAIL.sub(r"\1", sentence)
             pending = ""  # a correction word standing alone ("不对，是上海") corrects the clause after it
             for clause in clauses(sentence) if source != "retrieved" else [sentence]:
                 clause = f"{pending} {clause}".strip() if pending else clause
                 marker = (CORRECTION_ZH if re.search(f"[{CJK}]", clause) else CORRECTION_EN).fullmatch(clause)
-                marker = marker or _ZH_SLIP.fullmatch(clause)  # 哎呀输入法打错了，我姓章: a slip
+                marker = marker or ZH_SLIP.fullmatch(clause)  # 哎呀输入法打错了，我姓章: a slip
                 if marker and not RETRACTS.search(marker.group("m")):
-                    pending = marker.group("m") if marker.re is _ZH_SLIP else clause
+                    pending = marker.group("m") if marker.re is ZH_SLIP else clause
                     continue
                 pending = ""
                 if not any(
@@ -366,12 +371,6 @@ class Reading:
                 ):
                     self.moved_away(clause, source, message)
                     self.add(clause, source, message)
-
-
-_ZH_SLIP = re.compile(f"(?:(?![是叫住在姓有])[{CJK}]){{1,6}}?(?P<m>打错了|写错了|打错字了)")
-# A summary's "The human said: “…”": the human's own words, each a sentence of its own
-_HUMAN_SAID = re.compile(r"(?i:the human said):\s*“([^”]*)”\.?|用户说：“([^”]*)”。?")
-_ASSISTANT_NOTE = re.compile(r"^\s*(?:you\s+are|you're|answer|be\s+|respond|reply|你是|请)", re.I)
 
 
 def read_prompt(messages: Sequence[BaseMessage]) -> Reading:
@@ -387,7 +386,7 @@ def read_prompt(messages: Sequence[BaseMessage]) -> Reading:
                     if segment.role == "ai":
                         continue
                     source = "retrieved" if retrieved else "user" if segment.role == "human" else "system"
-                    kept = "\n".join(ln for ln in segment.text.splitlines() if not _ASSISTANT_NOTE.match(ln))
+                    kept = "\n".join(ln for ln in segment.text.splitlines() if not ASSISTANT_NOTE.match(ln))
                     reading.read(kept, source, user_message)
         elif message.type == "human":
             for segment in role_segments(text, "human"):

@@ -372,3 +372,8 @@ def section_of(text: str, start: str, end: str | None) -> str:
 def after_last(text: str, marker: str) -> str:
     index = text.rfind(marker)
     return text[index:] if index >= 0 else text
+
+
+# A summary's "The human said: “…”": the human's own words, each a sentence of its own
+HUMAN_SAID = re.compile(r"(?i:the human said):\s*“([^”]*)”\.?|用户说：“([^”]*)”。?")
+ASSISTANT_NOTE = re.compile(r"^\s*(?:you\s+are|you're|answer|be\s+|respond|reply|你是|请)", re.I)
