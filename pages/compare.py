@@ -431,9 +431,12 @@ def _draw_panes(
     """The panes, ``per_row`` to a row; the slots of each drawn pane, by pane id, to stream into."""
     slots: dict[str, PaneSlots] = {}
     height = conversation_height(-(-len(panes) // per_row))
+    # Fewer panes than a row holds share its width: two panes at "4 a row" had taken half the window,
+    # narrow enough to wrap every reply and push their toolbars below the fold, beside empty space.
+    columns = max(1, min(per_row, len(panes)))
     for start in range(0, len(panes), per_row):
         row = panes[start : start + per_row]
-        for column, pane in zip(st.columns(per_row, gap="small")[: len(row)], row, strict=True):
+        for column, pane in zip(st.columns(columns, gap="small")[: len(row)], row, strict=True):
             with column:
                 pane_slots = render_pane(pane_view(session, pane, in_flight, zoom, height), ACTIONS)
             if pane_slots is not None:
