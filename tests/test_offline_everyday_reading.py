@@ -10,6 +10,15 @@ from tests.test_offline_battery import converse
 
 CASES = [
     # (turns, question, any of these in the reply (None: a refusal), none of these in it)
+    (("我最喜欢秋天，我老婆喜欢春天",), "我喜欢哪个季节", ("秋天",), ("春天",)),
+    (("我老公在杭州工作，我在上海",), "我老公在哪儿上班", ("杭州",), ()),
+    (("我奶奶每天吃一种降血糖的药，叫二甲双胍",), "奶奶吃什么药", ("二甲双胍",), ("奶奶叫",)),
+    (
+        ("我妈每天早上吃降压药，叫氨氯地平。我爸吃的是二甲双胍",),
+        "我妈吃的什么药",
+        ("氨氯地平",),
+        ("二甲双胍",),
+    ),
     (("I'm knitting a scarf for my nephew, it's blue",), "who is the scarf for", ("nephew",), ()),
     (("got a new kettle from my sister for christmas",), "who gave me the kettle", ("sister",), ()),
     (("my shift this week is 7am until 3pm",), "what time do i finish work", ("3pm",), ()),

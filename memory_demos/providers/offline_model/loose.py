@@ -28,7 +28,7 @@ from memory_demos.providers.offline_model.values import (
     names_another_part,
     zh_kinds_named,
 )
-from memory_demos.providers.offline_model.words import WEAK, names_another_relation, stem
+from memory_demos.providers.offline_model.words import WEAK, ZH_KEYWORDS, names_another_relation, stem
 
 PAST = re.compile(
     r"\b(?:before|used\s+to|previously|originally|formerly|the\s+old|my\s+old)\b|以前|之前|原来|过去|从前|曾经",
@@ -217,6 +217,8 @@ def zh_coverage(needed: set[str], words: set[str], text: str) -> float:
     latin = {w for w in needed if w.isascii() and not w.startswith("@")}
     chars = {c for w in needed - groups - latin for c in w if c not in _ZH_FUNCTION}
     by_group = {c for g in groups & words for c in g[1:]}  # 搬到重庆 holds the 住 of 住在哪里 (@住)
+    # 在深圳工作 holds the 上班 of 在哪儿上班: a word of a group the statement holds is held whole
+    by_group |= {c for w in needed if "@" + ZH_KEYWORDS.get(w, "") in groups & words for c in w}
     groups = {g for g in groups if not set(g[1:]) <= chars}
     total = len(chars) + len(groups) + len(latin)
     if not total:

@@ -39,7 +39,9 @@ OWN_NAMED = re.compile(
 NOT_KINDS = frozenset(["name", "is", "was", "in", "at", "from", "to", "and", "the", "a", "an"])
 REL_IS = re.compile(r"\b(?P<n>[A-Z][a-z]+)\s+is\s+my\s+(?:\w+\s+)?(?P<rel>" + REL_EN + r")\b")
 ZH_REL = "|".join(ZH_RELATIONS)
-ZH_NAME = r"(?![在是住叫当做有的一两三这那今明昨每我你他她])[" + CJK + r"]{2,3}?"
+ZH_NAME = (
+    r"(?![在是住叫当做有的一两三这那今明昨每我你他她吃喝用买开去])(?![" + CJK + r"]的)[" + CJK + r"]{2,3}?"
+)
 # A name said on its own starts with a common surname or 小 / 老 / 阿 ("会议定在三点" names nobody).
 ZH_SURNAMES = (
     "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"

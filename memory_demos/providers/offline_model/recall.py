@@ -341,4 +341,18 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
     chosen = [said for said in chosen if not answered_by_another_part(said, ask, needed)]
     if not chosen:
         return None
-    return joiner.join(dict.fromkeys(restate(focused(said, ask, needed)) for said in chosen))
+    said_back = [_with_its_name(focused(said, ask, needed), statements) for said in chosen]
+    return joiner.join(dict.fromkeys(restate(said) for said in said_back))
+
+
+_ITS_NAME = re.compile(r"^(?:叫|名叫|名字叫|(?:it's|its|it\s+is)\s+called\b|called\b|named\b)", re.I)
+
+
+def _with_its_name(said: Said, statements: Sequence[Said]) -> Said:
+    """``said`` with the clause right after it in its message that names what it spoke of, said as one
+    (吃降压药，叫氨氯地平: not "you are called 氨氯地平")."""
+    after = [s for s in statements if s.order > said.order and not s.question][:1]
+    same_message = after and after[0].message == said.message and after[0].source == said.source
+    if same_message and _ITS_NAME.match(after[0].text):
+        return said._replace(text=f"{said.text}{'，' if mostly_chinese(said.text) else ', '}{after[0].text}")
+    return said
