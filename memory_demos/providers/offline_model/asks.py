@@ -151,8 +151,12 @@ def analyse(text: str, previous: Ask | None = None, people: frozenset[str] = fro
         else:
             words, weak = set(previous.words), weak | previous.weak
             wants = wants or previous.wants
-        if not about and previous.about and _FOLLOW_UP.search(text):
-            about = previous.about
+        if (
+            not about
+            and previous.about
+            and (_FOLLOW_UP.search(text) or (not standalone and previous.about != USER))
+        ):
+            about = previous.about  # "我老公叫什么，做什么的": the second part asks of him too
     head = (_KIND_ZH if chinese else _KIND_EN).search(text)
     kinds: frozenset[str] = frozenset()
     if head:
