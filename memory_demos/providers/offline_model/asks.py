@@ -9,6 +9,7 @@ from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.people import MY_ZH_RELATION
 from memory_demos.providers.offline_model.reader import USER
 from memory_demos.providers.offline_model.text import mostly_chinese
+from memory_demos.providers.offline_model.values import CALENDAR
 from memory_demos.providers.offline_model.words import (
     QUESTION_STOP,
     RELATIONS,
@@ -81,7 +82,9 @@ _WANTS_ZH = (
 )
 _ABOUT_Q_EN = re.compile(
     r"\b(?:my|our)\s+(?:(?:older|younger|little|big|baby|best|oldest|youngest|twin|eldest)\s+)?(?P<rel>\w+(?:-in-law)?)|"
-    r"(?P<pro>\b(?:he|she|his|her|him|they|their|them)\b)|(?<!^)(?P<name>\b[A-Z][a-z]+\b)|"
+    r"(?P<pro>\b(?:he|she|his|her|him|they|their|them)\b)|(?<!^)(?P<name>\b(?!"
+    + CALENDAR
+    + r")[A-Z][a-z]+\b)|"
     r"(?P<me>\b(?:I|me|my|we|our)\b)",
 )
 _ZH_REL = "|".join(ZH_RELATIONS)
