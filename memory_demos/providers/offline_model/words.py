@@ -292,7 +292,10 @@ RELATIONS = frozenset(
 # Chinese relations as people say them, each with the one form the reader keeps (哥 -> 哥哥).
 ZH_RELATION_FORMS = {
     **{word: word for word in RELATIONS_ZH},
-    **pairs("哥=哥哥 姐=姐姐 弟=弟弟 妹=妹妹 妈=妈妈 爸=爸爸 老妈=妈妈 老爸=爸爸"),
+    **pairs(
+        "哥=哥哥 姐=姐姐 弟=弟弟 妹=妹妹 妈=妈妈 爸=爸爸 老妈=妈妈 老爸=爸爸 媳妇=老婆 媳妇儿=老婆 闺女=女儿 "
+        "男友=男朋友 女友=女朋友 舍友=室友"
+    ),
     **{
         w: w
         for w in word_list(
