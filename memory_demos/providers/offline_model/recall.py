@@ -232,8 +232,8 @@ def bearing(
         return 0.0
     if any(not KIND_VALUES[k].search(said.text) for k in _asked_kinds(ask)):
         return 0.0  # "what colour is my corolla?" is not answered by "I drive a 2009 corolla"
-    if PAST.search(ask.text) and not PAST.search(said.text):
-        return 0.0  # "where did I live before?" is not answered by where I live
+    if _asks_what_it_lacks(ask.text, said.text):
+        return 0.0
     text = said.text if context is None else f"{context.text} {said.text}"
     if names_another_part(ask.text, text, chinese=ask.chinese) or (
         ask.chinese and lacks_unit_asked(ask.text, text)
@@ -244,6 +244,22 @@ def bearing(
         return 0.0
     bonus = 0.5 * len(ask.extra & words) + (0.5 if has is not None else 0.0)
     return covered * max(len(needed), 1) + bonus + (0.25 if said.about == ask.about else 0.0) + 0.1
+
+
+_NEGATED = re.compile(
+    r"(?<![能会要可去吃喝用喜爱想])[不没](?![能会要可去吃喝用喜爱想]?[？?]?$)|\b(?:don't|doesn't|can't|never)\b",
+    re.I,
+)
+_NEGATION_SAID = re.compile(r"[不没]|\b(?:not|never|no)\b|n't\b", re.I)
+
+
+def _asks_what_it_lacks(asked: str, text: str) -> bool:
+    """A question of the past ("where did I live before?") or of what is not (我不吃什么), and a statement
+    of neither (where I live; 特别能吃辣)."""
+    return bool(
+        (PAST.search(asked) and not PAST.search(text))
+        or (_NEGATED.search(asked) and not _NEGATION_SAID.search(text))
+    )
 
 
 def _frame(said: Said) -> set[str]:
