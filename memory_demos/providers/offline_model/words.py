@@ -17,7 +17,7 @@ _CASUAL = pairs(
     gotta=got_to b4=before teh=the adress=address wat=what wht=what wen=when wher=where n=and
     abt=about fav=favourite fave=favourite yrs=years ppl=people thx=thanks tho=though gf=girlfriend
     bf=boyfriend i=I i'm=I'm i've=I've i'll=I'll i'd=I'd shes=she's hes=he's theyre=they're youre=you're
-    couldnt=couldn't wouldnt=wouldn't shouldnt=shouldn't"""
+    couldnt=couldn't wouldnt=wouldn't shouldnt=shouldn't r=are"""
 )
 _CASUAL_RE = re.compile(r"(?<![\w'-])(?:" + "|".join(map(re.escape, _CASUAL)) + r")(?![\w'-])", re.IGNORECASE)
 _NAMES_IS = re.compile(r"^(?:(?:hey|hi|hello|oh|ok|so|and)\W+)*names?'?s?\s+(?=[A-Z])", re.IGNORECASE)
@@ -81,7 +81,7 @@ _RELATED = (
     "leave depart departure",
     "switch change become went turn",
     "lend lent loan borrow",
-    "teach taught",
+    "teach taught lesson tutor",
     "scared terrified afraid fear frighten",
     "goal target aim",
     "wedding married marry",
