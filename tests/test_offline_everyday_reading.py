@@ -31,6 +31,8 @@ CASES = [
     (("We are taking our son hiking on Saturday.",), "What are we doing on Saturday?", ("hiking",), ()),
     (("my tutor teaches me piano on mondays",), "when are my lessons", ("monday",), ()),
     (("we r going to lisbon in june",), "where r we going", ("lisbon",), ()),
+    (("I am allergic to peanuts, by the way.",), "Am I allergic to anything?", ("peanut",), ()),
+    (("I love hiking and my sister is allergic to cats",), "am i allergic to anything", None, ()),
     (("我最喜欢秋天，我老婆喜欢春天",), "我喜欢哪个季节", ("秋天",), ("春天",)),
     (("我老公在杭州工作，我在上海",), "我老公在哪儿上班", ("杭州",), ()),
     (("我奶奶每天吃一种降血糖的药，叫二甲双胍",), "奶奶吃什么药", ("二甲双胍",), ("奶奶叫",)),

@@ -96,6 +96,8 @@ def needed_words(ask: Ask, vocabulary: frozenset[str]) -> set[str]:
     go unsaid, and so may the kind asked for ("what condition do I have?") when a verb is left to match.
     """
     needed = set(ask.words or ask.weak)
+    if YES_NO.search(ask.text):  # "am I allergic to anything?" names no thing of its own
+        needed -= {stem(w) for w in ("anything", "something", "anyone", "someone", "anybody", "somebody")}
     if ask.wants == "name":
         needed -= {"name", "call", "叫", "名字", "@名字", "姓"}
     elif ask.wants == "job":
