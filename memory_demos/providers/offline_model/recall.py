@@ -72,7 +72,12 @@ def statement_words(said: Said, chinese: bool) -> set[str]:
             words.add(stem(word + after))
         if tail in _CONTRACTED:
             words.update((head, stem(_CONTRACTED[tail])))
-    return words
+    return words | {implied for word, implied in _IMPLIES if word in words}
+
+
+# What a statement says without its word: who teaches works ("where do I work?"), who has a Toyota
+# drives one ("what do I drive?"); never the other way ("what do I teach?" is not "I work at Acme").
+_IMPLIES = ((stem("teach"), stem("work")), (stem("car"), stem("drive")))
 
 
 def _about_fits(ask: Ask, said: Said, aliases: dict[str, str]) -> bool:
