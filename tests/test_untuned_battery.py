@@ -16,13 +16,15 @@ DEV3 = Path(__file__).parent / "data" / "untuned_battery" / "dev3"
 DEV4 = Path(__file__).parent / "data" / "untuned_battery" / "dev4"
 DEV5 = Path(__file__).parent / "data" / "untuned_battery" / "dev5"
 DEV6 = Path(__file__).parent / "data" / "untuned_battery" / "dev6"
+DEV7 = Path(__file__).parent / "data" / "untuned_battery" / "dev7"
 ISSUE = Path(__file__).parent / "data" / "issue_battery"
-FLOORS = {"en": 0.80, "zh": 0.83}
-DEV2_FLOORS = {"en": 0.80, "zh": 0.79}
-DEV3_FLOORS = {"en": 0.72, "zh": 0.76}
-DEV4_FLOORS = {"en": 0.69, "zh": 0.73}
-DEV5_FLOORS = {"en": 0.76, "zh": 0.74}
-DEV6_FLOORS = {"en": 0.73, "zh": 0.74}
+FLOORS = {"en": 0.81, "zh": 0.83}
+DEV2_FLOORS = {"en": 0.80, "zh": 0.80}
+DEV3_FLOORS = {"en": 0.74, "zh": 0.77}
+DEV4_FLOORS = {"en": 0.70, "zh": 0.74}
+DEV5_FLOORS = {"en": 0.77, "zh": 0.75}
+DEV6_FLOORS = {"en": 0.77, "zh": 0.75}
+DEV7_FLOORS = {"en": 0.80, "zh": 0.75}
 
 
 def test_the_dev_battery_is_big_bilingual_and_untouched() -> None:
@@ -39,20 +41,22 @@ def test_the_dev_battery_passes_its_floor(language: str) -> None:
 
 
 _LATER_BATTERIES = {  # written one after another by engineers who never read the model
-    "second": (DEV2, DEV2_FLOORS),
-    "third": (DEV3, DEV3_FLOORS),  # 1 Dec 2026; only its totals are looked at, never a failure
-    "fourth": (DEV4, DEV4_FLOORS),  # third day of work; totals only
-    "fifth": (DEV5, DEV5_FLOORS),  # fourth day of work; totals only
-    "sixth": (DEV6, DEV6_FLOORS),  # fifth day of work; its failures were read that day
+    # battery: (its path, its floors, how many conversations of each language it holds at least)
+    "second": (DEV2, DEV2_FLOORS, 100),
+    "third": (DEV3, DEV3_FLOORS, 100),  # 1 Dec 2026; only its totals are looked at, never a failure
+    "fourth": (DEV4, DEV4_FLOORS, 100),  # third day of work; totals only
+    "fifth": (DEV5, DEV5_FLOORS, 100),  # fourth day of work; totals only
+    "sixth": (DEV6, DEV6_FLOORS, 100),  # fifth day of work; its failures were read that day
+    "seventh": (DEV7, DEV7_FLOORS, 90),  # sixth day of work; its failures were read that day
 }
 
 
 @pytest.mark.parametrize("language", sorted(FLOORS))
 @pytest.mark.parametrize("battery", sorted(_LATER_BATTERIES))
 def test_each_later_dev_battery_passes_its_floor(battery: str, language: str) -> None:
-    path, floors = _LATER_BATTERIES[battery]
+    path, floors, least = _LATER_BATTERIES[battery]
     conversations = [c for c in load_battery(path) if c.language == language]
-    assert len(conversations) >= 100
+    assert len(conversations) >= least
     assert pass_rates(conversations)[language] >= floors[language]
 
 
