@@ -12,7 +12,7 @@ from memory_demos.providers.offline_model.text import mostly_chinese
 from memory_demos.providers.offline_model.values import names_another_part
 from memory_demos.providers.offline_model.words import en_words
 
-_LEANS_ON = re.compile(
+LEANS_ON = re.compile(
     r"^(?:\W*(?:and|but|so|oh|also|plus)\s+)?(?:he|she|it|they|her|his|its|their|them|that|this|there|mine|ours|hers)\b",
     re.I,
 )
@@ -22,7 +22,7 @@ def _leans_on_before(said: Said) -> bool:
     """Whether a statement speaks of what the one before it named ("her name is Clover", "10 days")."""
     if mostly_chinese(said.text):
         return re.match("[他她它]|那", said.text) is not None or len(re.findall(f"[{CJK}]", said.text)) <= 4
-    return _LEANS_ON.search(said.text) is not None or len(en_words(said.text)) <= 3
+    return LEANS_ON.search(said.text) is not None or len(en_words(said.text)) <= 3
 
 
 def _after_in_message(said: Said, before: Sequence[Said]) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from memory_demos.providers.offline_model.asks import Ask
+from memory_demos.providers.offline_model.leaning import LEANS_ON
 from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.text import mostly_chinese
 from memory_demos.providers.offline_model.values import CALENDAR
@@ -36,7 +37,6 @@ _THEN_EN = re.compile(r"\s*(?:,|\band\b|\bthen\b)+\s*(?:then\s+)?", re.I)
 _WHEN_WORDS = re.compile(
     rf"^(?:{CALENDAR}|morning|afternoon|evening|night|tonight|today|tomorrow|week|weekend)", re.I
 )
-_LEANS_ON = re.compile(r"\s*(?:it|that|this|which|she|he|they)\b", re.I)
 
 
 def answered_by_another_part(said: Said, ask: Ask, needed: set[str]) -> bool:
@@ -46,7 +46,7 @@ def answered_by_another_part(said: Said, ask: Ask, needed: set[str]) -> bool:
     if ask.wants not in {"clock", "time"} or mostly_chinese(said.text) or not needed:
         return False
     has = _HAS[ask.wants]
-    parts = [p for p in _THEN_EN.split(said.text) if p.strip() and not _LEANS_ON.match(p)]
+    parts = [p for p in _THEN_EN.split(said.text) if p.strip() and not LEANS_ON.search(p)]
     holding = [p for p in parts if needed & {stem(w) for w in en_words(p)}]
     if len(parts) < 2 or len(holding) != 1 or has.search(holding[0]):
         return False

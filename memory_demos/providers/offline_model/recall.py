@@ -26,7 +26,7 @@ from memory_demos.providers.offline_model.loose import (
 from memory_demos.providers.offline_model.parts import answered_by_another_part, counted_unsaid, focused
 from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.restating import restate
-from memory_demos.providers.offline_model.text import mostly_chinese
+from memory_demos.providers.offline_model.text import MID_CAPITAL, mostly_chinese
 from memory_demos.providers.offline_model.values import (
     KIND_VALUES,
     KIND_WORDS,
@@ -194,7 +194,7 @@ def _own_words_bear(ask: Ask, said: Said, needed: set[str]) -> bool:
 
 
 def _proper_names(text: str) -> set[str]:
-    return {w.lower() for w in re.findall(r"(?<!^)(?<![.!?] )\b[A-Z][a-z]+\b", text.strip())} - {"i"}
+    return {w.lower() for w in re.findall(MID_CAPITAL, text.strip())} - {"i"}
 
 
 def _asked_kinds(ask: Ask) -> set[str]:

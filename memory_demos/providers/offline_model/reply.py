@@ -54,7 +54,7 @@ from memory_demos.providers.offline_model.reader import Reading, read_prompt
 from memory_demos.providers.offline_model.recall import answer
 from memory_demos.providers.offline_model.small_talk import small_talk
 from memory_demos.providers.offline_model.statements import USER
-from memory_demos.providers.offline_model.text import content_text, mostly_chinese, role_segments
+from memory_demos.providers.offline_model.text import MID_CAPITAL, content_text, mostly_chinese, role_segments
 from memory_demos.providers.offline_model.tools import (
     answer_from_tools,
     block_edit_turn,
@@ -246,7 +246,7 @@ def _answers(
     return ("" if chinese else " ").join(said_back)
 
 
-_VALUE_TOKEN = re.compile(r"(?<!^)(?<![.!?] )\b[A-Z][a-z]+\b|\S*\d\S*")
+_VALUE_TOKEN = re.compile(MID_CAPITAL + r"|\S*\d\S*")
 
 
 def _faithful(ack: str, said: str) -> bool:

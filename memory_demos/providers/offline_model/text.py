@@ -377,3 +377,5 @@ def after_last(text: str, marker: str) -> str:
 # A summary's "The human said: “…”": the human's own words, each a sentence of its own
 HUMAN_SAID = re.compile(r"(?i:the human said):\s*“([^”]*)”\.?|用户说：“([^”]*)”。?")
 ASSISTANT_NOTE = re.compile(r"^\s*(?:you\s+are|you're|answer|be\s+|respond|reply|你是|请)", re.I)
+# A capitalised word that does not start a sentence: a name or a value ("Got it", "Nice" aside)
+MID_CAPITAL = r"(?<!^)(?<![.!?] )\b[A-Z][a-z]+\b"
