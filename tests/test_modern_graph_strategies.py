@@ -243,6 +243,32 @@ def test_summarization_answers_from_its_summary_after_the_trigger(folder: Path) 
     strategy.close()
 
 
+@pytest.mark.parametrize(
+    ("told", "fillers", "question", "answer"),
+    [
+        ("I am allergic to peanuts, by the way.", FILLERS[:3], "What am I allergic to?", "peanuts"),
+        (
+            "我老公叫阿明，他是牙医。",
+            ("周末去哪儿玩好？", "推荐一本书吧", "今天好冷"),
+            "我老公做什么工作？",
+            "牙医",
+        ),
+    ],
+)
+def test_long_term_keeps_a_fact_no_grammar_rule_reads(
+    folder: Path, told: str, fillers: tuple[str, ...], question: str, answer: str
+) -> None:
+    """An allergy or a relative's job, gone from the recent messages, is still answered from the store."""
+    strategy = make("long_term", folder)
+    strategy.send(told)
+    for filler in fillers:
+        assert strategy.send(filler).ok
+    final = strategy.send(question)
+    assert all(told not in m.content for m in final.injected_prompt[1:])
+    assert answer in final.injected_prompt[0].content and answer in final.reply
+    strategy.close()
+
+
 def test_long_term_keeps_a_fact_from_thirty_turns_ago_with_only_recent_messages(folder: Path) -> None:
     strategy = make("long_term", folder)
     first = strategy.send(NAME_MESSAGE)

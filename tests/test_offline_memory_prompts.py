@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from langchain_core.messages import HumanMessage
 
@@ -65,3 +67,43 @@ def test_a_statement_next_to_a_question_still_updates_the_note() -> None:
     )
     assert "Porto" in said
     assert summarize_entity("北京", "", "我住在北京。你去过北京吗？") != ""
+
+
+@pytest.mark.parametrize(
+    ("message", "kept", "not_kept"),
+    [
+        # what the grammar has no kind for is kept in the user's own words
+        ("I am allergic to peanuts, by the way.", ["I am allergic to peanuts"], []),
+        ("对了，我对芒果过敏。", ["我对芒果过敏"], []),
+        # a relative's job: the pronoun gets its person back
+        ("我老公叫阿明，他是牙医。", ["husband_name: 阿明", "我老公是牙医"], []),
+        ("my sister Priya is a nurse and she lives in Leeds", ["my sister Priya lives in Leeds"], []),
+        # several clauses of the grammar's kinds in one casual message
+        ("hi im Oliver, i work as a plumber", ["name: Oliver", "job: plumber"], []),
+        # a correction within the message: the newer value only
+        ("my flight leaves at 9:40, no wait, 10:15", ["10:15"], ["9:40"]),
+    ],
+)
+def test_fact_extraction_keeps_what_the_statements_say(
+    message: str, kept: list[str], not_kept: list[str]
+) -> None:
+    reply = compose_reply([HumanMessage(FACT_EXTRACTION_PROMPT.format(message=message))]).text
+    assert reply != "NONE"
+    for line in reply.splitlines():
+        assert re.fullmatch(r"[^\W\d][\w]*: \S.*", line), line
+    assert all(k in reply for k in kept), reply
+    assert not any(n in reply for n in not_kept), reply
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "if I lived in Paris I'd walk everywhere",
+        "tell me a joke",
+        "what am I allergic to?",
+        "讲个笑话",
+        "如果我住在上海就好了",
+    ],
+)
+def test_fact_extraction_stores_nothing_for_questions_requests_and_suppositions(message: str) -> None:
+    assert compose_reply([HumanMessage(FACT_EXTRACTION_PROMPT.format(message=message))]).text == "NONE"

@@ -15,6 +15,7 @@ from memory_demos.providers.offline_model.text import (
     clean_list,
     clean_name,
     normalize_key,
+    said_in_note,
 )
 
 ANY_KEY = "*"  # "forget what I said about Lisbon" takes a value back whatever its key
@@ -71,6 +72,8 @@ _ZH_ITS_NOT = re.compile(
 
 def _kv_facts(line: str) -> list[Fact]:
     """``key: value`` lines, as a store or an extraction writes them, are facts about the user."""
+    if (own_words := said_in_note(line)) is not None:
+        return extract_facts(own_words)
     match = KV_LINE.match(line)
     if not match or match.group("k") in KV_EXCLUDED_KEYS:
         return []

@@ -5,16 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from langchain_core.messages import BaseMessage
-
 from memory_demos.prompt_markers import (
     ENTITY_EXTRACTION_MARKER,
     ENTITY_SUMMARY_MARKER,
-    FACT_EXTRACTION_MARKER,
     MIDDLEWARE_SUMMARY_MARKER,
     SUMMARY_MARKER,
 )
 from memory_demos.providers.offline_model.answers import fact_clause
+from memory_demos.providers.offline_model.fact_extraction import in_own_words
 from memory_demos.providers.offline_model.facts import extract_facts
 from memory_demos.providers.offline_model.knowledge import Knowledge
 from memory_demos.providers.offline_model.lexicon import (
@@ -27,7 +25,7 @@ from memory_demos.providers.offline_model.lexicon import (
     RELATIONS_EN,
 )
 from memory_demos.providers.offline_model.questions import detect_recall_question
-from memory_demos.providers.offline_model.reader import Reading, Said
+from memory_demos.providers.offline_model.reader import Reading
 from memory_demos.providers.offline_model.sentences import split_sentences
 from memory_demos.providers.offline_model.small_talk import summary_topic
 from memory_demos.providers.offline_model.statements import USER
@@ -47,7 +45,6 @@ from memory_demos.providers.offline_model.summary_texts import (
 from memory_demos.providers.offline_model.text import (
     after_last,
     capitalized,
-    content_text,
     is_chinese,
     join_en,
     mostly_chinese,
@@ -100,14 +97,6 @@ def _said_as(text: str, *, chinese: bool) -> str:
     return said_zh(text) if chinese else f"The human said: “{text.rstrip('.。')}.”"
 
 
-def _with_subject(said: Said) -> str:
-    """A Chinese clause whose subject is the clause before's (住在杭州 after 我叫林晓) with it put back."""
-    subject = "我" if said.about == USER else said.subject
-    if mostly_chinese(said.text) and subject and not said.text.startswith((subject, "我")):
-        return subject + said.text
-    return said.text
-
-
 def said_sentences(previous: str, new_lines: str, *, chinese: bool | None = None) -> list[str]:
     """What the human said that no fact rule reads, kept in their words (corrections applied), newest last.
 
@@ -126,7 +115,7 @@ def said_sentences(previous: str, new_lines: str, *, chinese: bool | None = None
             reading.read(segment.text, "user", index)
     for said in reading.said:
         standing = not (said.question or said.hypothetical or said.retracted) and said.about
-        if standing and not extract_facts(_with_subject(said)):
+        if standing and not extract_facts(in_own_words(said)):
             zh = mostly_chinese(said.text) if chinese is None else chinese
             kept.append(_said_as(said.text, chinese=zh))
     return list(dict.fromkeys(kept))[-MAX_SAID:]
@@ -357,21 +346,3 @@ def middleware_summary_reply(prompt: str) -> str:
         f"## SESSION INTENT\n{intent}\n\n## SUMMARY\n{summary}\n\n"
         f"## ARTIFACTS\n{none}\n\n## NEXT STEPS\n{none}"
     )
-
-
-def fact_extraction_reply(prompt: str, messages: Sequence[BaseMessage]) -> str:
-    body = after_last(prompt, FACT_EXTRACTION_MARKER)
-    message = section_of(body, "Message:", None)
-    if not message:
-        humans = [m for m in messages if m.type == "human"]
-        message = content_text(humans[-1]) if humans else ""
-    knowledge = Knowledge()
-    knowledge.add_ordered([f for f in extract_facts(message) if f.subject == USER])
-    lines = [
-        f"{key}: {', '.join(belief.values)}"
-        if belief.values
-        else f"{key}: no longer {', '.join(belief.former)}"
-        for key, belief in knowledge.beliefs.get(USER, {}).items()
-        if belief.values or belief.former
-    ]
-    return "\n".join(lines) if lines else "NONE"

@@ -63,10 +63,10 @@ from memory_demos.providers.offline_model.people import (
     own_names_zh,
 )
 from memory_demos.providers.offline_model.text import (
-    ASSISTANT_NOTE,
     HUMAN_SAID,
     content_text,
     mostly_chinese,
+    note_statements,
     role_segments,
 )
 from memory_demos.providers.offline_model.words import (
@@ -386,8 +386,7 @@ def read_prompt(messages: Sequence[BaseMessage]) -> Reading:
                     if segment.role == "ai":
                         continue
                     source = "retrieved" if retrieved else "user" if segment.role == "human" else "system"
-                    kept = "\n".join(ln for ln in segment.text.splitlines() if not ASSISTANT_NOTE.match(ln))
-                    reading.read(kept, source, user_message)
+                    reading.read(note_statements(segment.text), source, user_message)
         elif message.type == "human":
             for segment in role_segments(text, "human"):
                 if segment.role == "human":

@@ -32,6 +32,7 @@ from memory_demos.providers.offline_model.asking import (
 )
 from memory_demos.providers.offline_model.asks import Ask, analyse
 from memory_demos.providers.offline_model.clauses import split_sentences
+from memory_demos.providers.offline_model.fact_extraction import fact_extraction_reply
 from memory_demos.providers.offline_model.facts import extract_facts
 from memory_demos.providers.offline_model.knowledge import Knowledge, knowledge_of
 from memory_demos.providers.offline_model.langmem_prompts import langmem_reply
@@ -45,7 +46,6 @@ from memory_demos.providers.offline_model.lexicon import (
 from memory_demos.providers.offline_model.memory_prompts import (
     entity_extraction_reply,
     entity_summary_reply,
-    fact_extraction_reply,
     middleware_summary_reply,
     summary_prompt_reply,
 )

@@ -20,14 +20,16 @@ def _same_relation(said: Said) -> bool:
     return any(form in said.subject for form in forms)
 
 
-_NOTE_LINE_ZH = re.compile(f"^[-*•]?\\s*(?P<k>[{CJK}A-Za-z_ ]{{1,12}}?)\\s*[:：]\\s*(?P<v>.+)$")
+_NOTE_LINE = re.compile(f"^[-*•]?\\s*(?P<k>[{CJK}A-Za-z_ ]{{1,12}}?)\\s*[:：]\\s*(?P<v>.+)$")
 
 
 def restate(said: Said) -> str:
     text = said.text
-    note = _NOTE_LINE_ZH.match(text) if said.source == "system" and mostly_chinese(text) else None
-    if note:  # a stored fact's line, "- 门禁码: 4471": said as a sentence, "你的门禁码是4471。"
+    note = _NOTE_LINE.match(text) if said.source == "system" else None
+    if note and mostly_chinese(text):  # a stored fact's line, "- 门禁码: 4471": said as "你的门禁码是4471。"
         text = f"你的{note.group('k').strip()}是{note.group('v').strip()}"
+    elif note:  # "- allergy: peanuts": "Your allergy: peanuts."
+        text = f"my {note.group('k').strip().replace('_', ' ')}: {note.group('v').strip()}"
     if said.source == "retrieved" or said.source == "system" or said.source == "user":
         text = to_asker(text)
     if said.subject and re.match(r"(?i)it\b(?!')", said.text):  # "it moved to friday": the review did

@@ -35,6 +35,17 @@ _ROLE_LINE = re.compile(
 )
 
 KV_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?P<k>[a-z][a-z0-9_]{0,30})\s*[:：]\s*(?P<v>\S.*?)\s*$")
+# A stored fact kept in the user's own words ("- allergy_peanuts: I am allergic to peanuts"): its value.
+_SAID_NOTE = re.compile(
+    r"^\s*[-*•]\s*[^\W\d][\w -]{0,40}?\s*[:：]\s*"
+    r"(?P<v>(?i:(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our)\b|我).*?)\s*$"
+)
+
+
+def said_in_note(line: str) -> str | None:
+    """The user's own words a stored-fact line keeps, or None for a line of another kind."""
+    match = _SAID_NOTE.match(line)
+    return match.group("v") if match else None
 
 
 class _Segment(NamedTuple):
@@ -379,3 +390,10 @@ HUMAN_SAID = re.compile(r"(?i:the human said):\s*“([^”]*)”\.?|用户说：
 ASSISTANT_NOTE = re.compile(r"^\s*(?:you\s+are|you're|answer|be\s+|respond|reply|你是|请)", re.I)
 # A capitalised word that does not start a sentence: a name or a value ("Got it", "Nice" aside)
 MID_CAPITAL = r"(?<!^)(?<![.!?] )\b[A-Z][a-z]+\b"
+
+
+def note_statements(text: str) -> str:
+    """A system note's lines as statements: instructions to the assistant dropped, a stored fact kept in
+    the user's own words read as those words."""
+    lines = (line for line in text.splitlines() if not ASSISTANT_NOTE.match(line))
+    return "\n".join(said_in_note(line) or line for line in lines)

@@ -111,6 +111,7 @@ _RELATED = (
     "vegetarian vegan meat",
 )
 _GROUP: dict[str, str] = {word: group.split()[0] for group in _RELATED for word in group.split()}
+RELATED_HEADS = frozenset(_GROUP.values())  # the word naming each group of related words ("allergy")
 _ZH_RELATED = (
     "过敏",
     "住 搬 家",
