@@ -255,3 +255,26 @@ def test_an_acknowledgement_keeps_the_names_and_numbers_it_was_told() -> None:
         (), "we went to the Lumineers concert last night, my ears are still ringing, best seventy bucks"
     )
     assert "Lumineers" in reply and "ears is" not in reply, reply
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "any tips for sleep",
+        "please give me some ideas for dinner",
+        "Help me plan a trip to Rome",
+        "推荐一本书",
+        "讲个笑话",
+    ],
+)
+def test_a_request_is_not_acknowledged_as_something_said(request_text: str) -> None:
+    """ "Got it: any tips for sleep." put words in the user's mouth and into every later prompt."""
+    reply = converse((), request_text)
+    assert is_refusal(reply) and "Got it" not in reply and "记住了" not in reply, reply
+
+
+def test_the_assistant_addressed_is_me_when_said_back() -> None:
+    reply = converse((), "I'll give you the details later")
+    assert "give me the details" in reply and "give you" not in reply, reply
+    address = converse(("I told you my address is 12 Elm St",), "what's my address?")
+    assert "you told me your address" in address.lower(), address

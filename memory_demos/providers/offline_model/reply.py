@@ -52,7 +52,7 @@ from memory_demos.providers.offline_model.memory_prompts import (
 from memory_demos.providers.offline_model.questions import find_questions
 from memory_demos.providers.offline_model.reader import Reading, read_prompt
 from memory_demos.providers.offline_model.recall import answer
-from memory_demos.providers.offline_model.small_talk import small_talk
+from memory_demos.providers.offline_model.small_talk import REQUEST, small_talk
 from memory_demos.providers.offline_model.statements import USER
 from memory_demos.providers.offline_model.text import MID_CAPITAL, content_text, mostly_chinese, role_segments
 from memory_demos.providers.offline_model.tools import (
@@ -294,6 +294,7 @@ def acknowledgement(text: str, reading: Reading, *, chinese: bool, statements_on
     """
     current = [s for s in reading.said if s.message == reading.user_messages - 1 and s.source == "user"]
     standing = [s for s in current if not (s.retracted or s.question or s.hypothetical)]
+    standing = [s for s in standing if not REQUEST.match(s.text)]
     standing = [s for s in standing if s.about or (not statements_only and _says_something(s.text))]
     if statements_only and not standing:
         return ""  # "did i like the movie" asks: the grammar would read a fact into it

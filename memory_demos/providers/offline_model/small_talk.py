@@ -80,6 +80,13 @@ _WH_QUESTION = re.compile(
     r"^(?:what|where|who|which|when|how)(?:'s|\s+(?:is|are|was|were|do|does|did|am|can|could|will|would|"
     r"should|old|much|many|long))\b"
 )
+# A request the model cannot carry out from its prompt ("any tips for sleep", 推荐一本书): asked, not stated.
+REQUEST = re.compile(
+    r"^(?:(?:ok|so|and|also|please|pls|now|hey)[\s,]+)*(?:(?:tell|give|recommend|suggest|show|teach|explain|"
+    r"write|list|share|describe)\s+(?:me|us|a|an|some|something|any)\b|any\s+(?:tips|ideas|suggestions|"
+    r"advice|recommendations)\b|help\s+me\b)|^(?:请|麻烦你?|那)?(?:推荐|讲个|讲一|说个|说一|给我|帮我|介绍|来个|来一|告诉我|教我)",
+    re.IGNORECASE,
+)
 _HOW_ARE_YOU = re.compile(r"^(?:how\s+are\s+you|how's\s+it\s+going|what's\s+up)\b")
 
 
@@ -98,6 +105,8 @@ def _small_talk_zh(text: str, plain: str, variant: int) -> str:
         return "不客气！"
     if re.search("再见|拜拜", plain):
         return "再见！"
+    if REQUEST.match(rest):
+        return DONT_KNOW_ZH
     topic = topic_of(text)
     if not topic:
         return "嗯，我在听。"
@@ -130,7 +139,7 @@ def _small_talk_en(text: str, plain: str, variant: int) -> str:
         return "Hello! What would you like to talk about?"
     if re.match(r"^how\s+are\s+you\b", plain):
         return "I'm a rule-based offline model, so I'm always the same. What would you like to talk about?"
-    if plain.endswith("?"):
+    if plain.endswith("?") or REQUEST.match(rest):
         return DONT_KNOW_EN
     if re.search(r"\b(?:thanks|thank you)\b", plain):
         return "You're welcome!"

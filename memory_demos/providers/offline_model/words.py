@@ -242,6 +242,10 @@ _FLIP_EN = pairs(
     we=you us=you our=your ours=yours we're=you're we've=you've we'll=you'll ourselves=yourselves"""
 )
 _FLIP_RE = re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, _FLIP_EN)) + r")(?![\w'])", re.IGNORECASE)
+_OBJECT_YOU = re.compile(
+    r"\b((?:give|gave|tell|told|send|sent|show|showed|ask|asked|remind|reminded|let|to|for|with|from)\s+)you\b",
+    re.IGNORECASE,
+)
 _YOU_AM = re.compile(r"\byou (am|was)\b")
 _HUMAN = re.compile(r"\b(?:the (?:human|user))('s)?(?=\W|$)", re.IGNORECASE)
 _HUMAN_VERB = re.compile(r"\byou (is|was|has|does|isn't|wasn't|hasn't|doesn't|\w+(?<!s)s)\b")
@@ -272,7 +276,8 @@ def to_asker_en(text: str) -> str:
         text = _HUMAN.sub(lambda m: "your" if m.group(1) else "you", text)
         text = _HUMAN_VERB.sub(lambda m: "you " + _plain_verb(m.group(1)), text)
         return text
-    flipped = _FLIP_RE.sub(lambda m: _FLIP_EN[m.group(0).lower()], text)
+    text = _OBJECT_YOU.sub(lambda m: m.group(1) + "\x00", text)  # the assistant: "give you" -> "give me"
+    flipped = _FLIP_RE.sub(lambda m: _FLIP_EN[m.group(0).lower()], text).replace("\x00", "me")
     return _YOU_AM.sub(lambda m: "you are" if m.group(1) == "am" else "you were", flipped)
 
 
