@@ -126,6 +126,8 @@ _ZH_RELATED = (
     "对象 老公 老婆 男朋友 女朋友 爱人 未婚夫 未婚妻",
     "酒店 饭店 宾馆 旅馆 民宿",
     "会议 开会 例会 周会 组会",
+    "起床 起",
+    "睡觉 睡",
 )
 ZH_KEYWORDS: dict[str, str] = {word: group.split()[0] for group in _ZH_RELATED for word in group.split()}
 
