@@ -156,7 +156,10 @@ def value_like(old_value: str, text: str) -> str | None:
 # Corrections and retractions: what follows replaces what came before, or nothing does.
 CORRECTION_EN = re.compile(
     r"(?:^|[\s,.;:!—–-]+)(?P<m>no\s+wait|wait,?\s+no|(?:hmm|nah|oh|ah|er|um),?\s+no|actually\s+no|nope|"
-    r"scratch\s+that|(?<!\bme\s)(?<!\bto\s)(?<!n't\s)(?<!\bnot\s)forget\s+(?:that|it|I\s+said\s+(?:that|it|anything))|ignore\s+that|never\s*mind|nah|"
+    r"scratch\s+that|(?<!\bme\s)(?<!\bto\s)(?<!n't\s)(?<!\bnot\s)"
+    # "i always forget it", "we'll forget it": forgetting told of, not a retraction
+    r"(?<!\bi\s)(?<!\bwe\s)(?<!\byou\s)(?<!\bthey\s)(?<!\balways\s)(?<!\busually\s)(?<!\boften\s)(?<!'ll\s)"
+    r"forget\s+(?:that|it|I\s+said\s+(?:that|it|anything))|ignore\s+that|never\s*mind|nah|"
     r"sorry,?\s+I\s+meant|I\s+meant|sorry(?=,?\s+(?:it's|its|it\s+is|that's|make))|(?<![\w']\s)actually|correction|"
     r"make\s+(?:that|it)|oops|or\s+rather|not\s+anymore|not\s+any\s+more|(?:ugh,?\s+)?typo)(?=[\s,.;:!—–-]|$)",
     re.IGNORECASE,
