@@ -33,6 +33,12 @@ CASES = [
         (),
     ),
     (("dinner with Sam on thursday. forget it, it got cancelled",), "when is dinner with Sam?", None, ()),
+    (
+        ("my husband is doing keto and my daughter only eats pasta lol, dinners are chaos",),
+        "what does my daughter eat",
+        ("pasta",),
+        ("chaos", "lol"),
+    ),
     (("我一般晚上十一点半睡，早上七点起",), "几点睡觉？", ("十一点半",), ("七点",)),
     (("我是北京人，我媳妇是湖南人",), "我媳妇是哪里人", ("湖南",), ("北京",)),
     (("我是北京人，我老婆特别能吃辣",), "我老婆能不能吃辣", ("辣",), ("记住",)),
