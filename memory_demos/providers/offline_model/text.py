@@ -257,9 +257,7 @@ _ZH_LIST_SEP = re.compile("、|和|以及|还有|跟")
 _LIST_END = re.compile(r"[;!?—–]|\.(?:\s|$)|\s+(?:but|because|so|though|since|when|if)\s+")
 _LIST_NEXT_CLAUSE = re.compile(r",?\s+and\s+I\b|,\s*I\b|,\s*(?:\w+\s+)?\w+\s+(?:is|are|was|were)\b")
 _LIST_SEP = re.compile(r",\s*(?:and\s+)?|\s+and\s+|\s+or\s+")
-_LIST_TAIL = re.compile(
-    r"\s+(?:too|a lot|very much|so much|as well|now|anymore|these days|any more|lol|haha)$"
-)
+_LIST_TAIL = re.compile(r"\s+(?:too|a lot|(?:very|so) much|as well|now|any ?more|these days|lol|haha)$")
 
 
 def clean_list(raw: str, *, chinese: bool = False) -> list[str]:
