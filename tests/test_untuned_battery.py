@@ -17,14 +17,16 @@ DEV4 = Path(__file__).parent / "data" / "untuned_battery" / "dev4"
 DEV5 = Path(__file__).parent / "data" / "untuned_battery" / "dev5"
 DEV6 = Path(__file__).parent / "data" / "untuned_battery" / "dev6"
 DEV7 = Path(__file__).parent / "data" / "untuned_battery" / "dev7"
+DEV8 = Path(__file__).parent / "data" / "untuned_battery" / "dev8"
 ISSUE = Path(__file__).parent / "data" / "issue_battery"
-FLOORS = {"en": 0.81, "zh": 0.83}
+FLOORS = {"en": 0.81, "zh": 0.84}
 DEV2_FLOORS = {"en": 0.80, "zh": 0.80}
 DEV3_FLOORS = {"en": 0.74, "zh": 0.77}
-DEV4_FLOORS = {"en": 0.70, "zh": 0.74}
+DEV4_FLOORS = {"en": 0.71, "zh": 0.74}
 DEV5_FLOORS = {"en": 0.77, "zh": 0.75}
 DEV6_FLOORS = {"en": 0.77, "zh": 0.75}
 DEV7_FLOORS = {"en": 0.80, "zh": 0.75}
+DEV8_FLOORS = {"en": 0.76, "zh": 0.74}
 
 
 def test_the_dev_battery_is_big_bilingual_and_untouched() -> None:
@@ -48,6 +50,7 @@ _LATER_BATTERIES = {  # written one after another by engineers who never read th
     "fifth": (DEV5, DEV5_FLOORS, 100),  # fourth day of work; totals only
     "sixth": (DEV6, DEV6_FLOORS, 100),  # fifth day of work; its failures were read that day
     "seventh": (DEV7, DEV7_FLOORS, 90),  # sixth day of work; its failures were read that day
+    "eighth": (DEV8, DEV8_FLOORS, 90),  # seventh day of work; its failures were read that day
 }
 
 
