@@ -25,6 +25,7 @@ from memory_demos.providers.offline_model.words import (
     QUESTION_STOP,
     RELATED_HEADS,
     WEAK,
+    ZH_FUNCTION_CHARS,
     ZH_KEYWORDS,
     en_words,
     stem,
@@ -32,7 +33,7 @@ from memory_demos.providers.offline_model.words import (
 
 _KEY_WORDS = 2  # content words a said statement's key is made of
 _ZH_COUNTED = re.compile("[一两几][名位个只条家]")  # 是一名医生: 医生
-_ZH_FUNCTION = re.compile("[的了是我你他她它们吗呢吧啊呀嘛么在和与跟也都就还很又对不要个一这那有]+")
+_ZH_FUNCTION = re.compile(f"[{ZH_FUNCTION_CHARS}有]+")
 _NUMBER_WORD = re.compile(r"(?i)one|two|three|four|five|six|seven|eight|nine|ten|twelve|couple|few")
 _EN_PRONOUN = re.compile(r"(?i)^(?:he|she)\b")
 _EN_POSSESSIVE = re.compile(r"(?i)^(?:his|her)\b")

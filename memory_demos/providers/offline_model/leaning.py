@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.reader import Said
-from memory_demos.providers.offline_model.text import mostly_chinese
+from memory_demos.providers.offline_model.text import NOTE_LINE, mostly_chinese
 from memory_demos.providers.offline_model.values import names_another_part
 from memory_demos.providers.offline_model.words import en_words
 
@@ -16,12 +16,11 @@ LEANS_ON = re.compile(
     r"^(?:\W*(?:and|but|so|oh|also|plus)\s+)?(?:he|she|it|they|her|his|its|their|them|that|this|there|mine|ours|hers)\b",
     re.I,
 )
-_NOTE_LINE = re.compile(r"^\s*[-*•]\s*[^\s:：][^:：]{0,40}[:：]")  # "- dog_name: Rex", a line of its own
 
 
 def _leans_on_before(said: Said) -> bool:
     """Whether a statement speaks of what the one before it named ("her name is Clover", "10 days")."""
-    if said.source == "system" and _NOTE_LINE.match(said.text):
+    if said.source == "system" and NOTE_LINE.match(said.text):
         return False
     if mostly_chinese(said.text):
         return re.match("[他她它]|那", said.text) is not None or len(re.findall(f"[{CJK}]", said.text)) <= 4

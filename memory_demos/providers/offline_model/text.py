@@ -35,10 +35,10 @@ _ROLE_LINE = re.compile(
 )
 
 KV_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?P<k>[a-z][a-z0-9_]{0,30})\s*[:：]\s*(?P<v>\S.*?)\s*$")
+NOTE_LINE = re.compile(r"^\s*[-*•]\s*[^\W\d][\w -]{0,40}?\s*[:：]\s*")  # "- dog_name: ", a stored fact's line
 # A stored fact kept in the user's own words ("- allergy_peanuts: I am allergic to peanuts"): its value.
 _SAID_NOTE = re.compile(
-    r"^\s*[-*•]\s*[^\W\d][\w -]{0,40}?\s*[:：]\s*"
-    r"(?P<v>(?i:(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our)\b|我).*?)\s*$"
+    NOTE_LINE.pattern + r"(?P<v>(?i:(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our)\b|我).*?)\s*$"
 )
 
 

@@ -195,14 +195,14 @@ def en_words(text: str) -> list[str]:
     return _EN_WORD.findall(text)
 
 
-_ZH_FUNCTION_CHARS = "的了是我你他她它们吗呢吧啊呀嘛么在和与跟也都就还很又对不要个一这那"
+ZH_FUNCTION_CHARS = "的了是我你他她它们吗呢吧啊呀嘛么在和与跟也都就还很又对不要个一这那"
 _ZH_QUESTION_WORDS = re.compile(
     "叫什么名字|叫啥名字|叫什么|叫啥|什么名字|啥名字|来着|一般|平时|通常|大概|到底|干嘛|干啥|周几|星期几|礼拜几|啥时候|哪天|哪年|哪月|哪一天|几[点号个岁天次月年位只台分本件条]|多重|多高|多远|多长|为啥|为什么|啥|咋|多大|多重|多久|多高|多远|多长|做什么|干什么|什么工作|什么时候|什么|多少钱|多少|哪里|哪儿|哪个|哪些|哪|谁|几点|几号|几个|几|怎么样|怎么|如何|为什么|是否|请问|"
     "知道|记得|告诉|一下|现在|目前|吗|呢|吧|啊|呀|？|\\?|，|,|。|！|!"
 )
 _HOME_WORD_ENDS = "里人乡庭具务长门属电"  # 家里, 家人, 家乡…: words of their own
 _CJK_RUN = re.compile(f"[{CJK}]+")
-_ZH_STOP_SPLIT = re.compile(f"[{_ZH_FUNCTION_CHARS}]+")
+_ZH_STOP_SPLIT = re.compile(f"[{ZH_FUNCTION_CHARS}]+")
 
 
 def zh_grams(text: str, *, question: bool = False) -> set[str]:
