@@ -10,6 +10,7 @@ from tests.test_offline_battery import converse
 
 CASES = [
     # (turns, question, any of these in the reply (None: a refusal), none of these in it)
+    (("hey! name's Oliver btw. I'm allergic to peanuts",), "whats my name", ("Oliver",), ("btw",)),
     (
         ("我叫陈静，在深圳做产品经理。", "我老公叫阿明，他是牙医。"),
         "我老公做什么工作？",
@@ -297,3 +298,11 @@ def test_the_assistant_addressed_is_me_when_said_back() -> None:
     assert "give me the details" in reply and "give you" not in reply, reply
     address = converse(("I told you my address is 12 Elm St",), "what's my address?")
     assert "you told me your address" in address.lower(), address
+
+
+def test_a_retrieved_line_naming_the_user_is_no_name_of_the_line_before() -> None:
+    """Retrieved lines come one per line: "name's Oliver" after the cats' line is the user's name, not theirs."""
+    retrieved = "Possibly relevant earlier lines (retrieved by similarity):\n"
+    retrieved += "input: I have two cats, Mochi and Tofu\ninput: hey! name's Oliver btw"
+    reply = converse((), "What are my cats called?", system=retrieved)
+    assert "Mochi" in reply and "Oliver" not in reply, reply

@@ -16,11 +16,13 @@ LEANS_ON = re.compile(
     r"^(?:\W*(?:and|but|so|oh|also|plus)\s+)?(?:he|she|it|they|her|his|its|their|them|that|this|there|mine|ours|hers)\b",
     re.I,
 )
+# "name's Oliver", 我叫小明: short, but of the user, named outright; it leans on nothing before it.
+_NAMES_THE_USER = re.compile(r"^\W*(?:(?:my\s+)?name(?:'s|\s+is)\s|call\s+me\s)|^我(?:的名字)?叫", re.I)
 
 
 def _leans_on_before(said: Said) -> bool:
     """Whether a statement speaks of what the one before it named ("her name is Clover", "10 days")."""
-    if said.source == "system" and NOTE_LINE.match(said.text):
+    if (said.source == "system" and NOTE_LINE.match(said.text)) or _NAMES_THE_USER.match(said.text):
         return False
     if mostly_chinese(said.text):
         return re.match("[他她它]|那", said.text) is not None or len(re.findall(f"[{CJK}]", said.text)) <= 4
