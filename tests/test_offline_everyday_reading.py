@@ -10,6 +10,18 @@ from tests.test_offline_battery import converse
 
 CASES = [
     # (turns, question, any of these in the reply (None: a refusal), none of these in it)
+    (
+        ("finished my antibiotics yesterday finally. 10 days of amoxicillin",),
+        "what antibiotic was i on?",
+        ("amoxicillin",),
+        (),
+    ),
+    (("my doctor put me on ibuprofen for the knee",), "what painkiller am i taking", ("ibuprofen",), ()),
+    (("I take ibuprofen sometimes",), "what antibiotic am i on", None, ()),
+    (("最近在减肥，晚上不吃主食，早上一个鸡蛋一杯燕麦",), "我早餐吃啥？", ("鸡蛋",), ("主食",)),
+    (("我每天早上吃两片全麦面包",), "早饭吃什么", ("面包",), ()),
+    (("医生给我开了布洛芬，说疼的时候吃一片，一天不超过三片",), "一天最多吃几片？", ("三片",), ()),
+    (("我每天吃鱼油",), "我吃什么补剂", ("鱼油",), ()),
     (("hey! name's Oliver btw. I'm allergic to peanuts",), "whats my name", ("Oliver",), ("btw",)),
     (
         ("我叫陈静，在深圳做产品经理。", "我老公叫阿明，他是牙医。"),

@@ -185,6 +185,8 @@ _MEMBERS_EN = {
     "pet": "dog cat puppy kitten hamster rabbit bunny goldfish parrot budgie tortoise turtle gecko lizard "
     "snake ferret",
     "diet": "keto vegan vegetarian paleo pescatarian fasting low-carb gluten-free halal kosher",
+    "antibiotic": "amoxicillin penicillin azithromycin doxycycline cephalexin ciprofloxacin augmentin",
+    "painkiller": "ibuprofen paracetamol acetaminophen aspirin tylenol advil naproxen codeine",
     "brand": "hp Apple samsung sony lg dell lenovo asus acer canon epson nike adidas puma ikea "
     "dyson bosch philips trek Giant Specialized",
 }
@@ -209,6 +211,7 @@ _MEMBERS_ZH = {
     "牌子": "苹果 华为 小米 耐克 阿迪 优衣库 农夫山泉 怡宝 百岁山 元气森林 喜茶 瑞幸 星巴克 戴森",
     "编辑器": "VSCode VS Code vim emacs PyCharm Cursor",
     "语言": "英语 日语 韩语 法语 德语 西班牙语 粤语 普通话 Python Java",
+    "补剂": "维生素 鱼油 钙片 蛋白粉 益生菌 叶酸 褪黑素",
     "季节": "春天 夏天 秋天 冬天 春季 夏季 秋季 冬季",
     "工作": "医生 牙医 兽医 老师 教师 教授 护士 律师 工程师 程序员 会计 司机 厨师 警察 设计师 销售 "
     "经理 店长 公务员 记者 编辑 主播 快递员 外卖员 服务员 保安 电工 理发师 研究员 翻译 导游 演员 "

@@ -128,6 +128,8 @@ _ZH_RELATED = (
     "会议 开会 例会 周会 组会",
     "起床 起",
     "睡觉 睡",
+    "早餐 早饭 早上 早晨",
+    "最多 不超过",
 )
 ZH_KEYWORDS: dict[str, str] = {word: group.split()[0] for group in _ZH_RELATED for word in group.split()}
 
