@@ -22,6 +22,13 @@ CASES = [
     (("我每天早上吃两片全麦面包",), "早饭吃什么", ("面包",), ()),
     (("医生给我开了布洛芬，说疼的时候吃一片，一天不超过三片",), "一天最多吃几片？", ("三片",), ()),
     (("我每天吃鱼油",), "我吃什么补剂", ("鱼油",), ()),
+    (
+        ("i like my coffee black, no sugar. tea i take with milk though",),
+        "what's my favourite coffee shop",
+        None,
+        (),
+    ),
+    (("my favourite coffee shop is Blue Door",), "what's my favourite coffee shop", ("Blue Door",), ()),
     (("hey! name's Oliver btw. I'm allergic to peanuts",), "whats my name", ("Oliver",), ("btw",)),
     (
         ("我叫陈静，在深圳做产品经理。", "我老公叫阿明，他是牙医。"),

@@ -310,7 +310,7 @@ def _newest_on_topic(candidates: list[tuple[float, Said]], needed: set[str]) -> 
     return kept[-3:]
 
 
-_FAVOURITE_EN = re.compile(r"\b(?:favou?rite|fav|fave)\s+(?P<k>[a-z]+)\b", re.I)
+_FAVOURITE_EN = re.compile(r"\b(?:favou?rite|fav|fave)\s+(?P<k>[a-z]+)\b(?:\s+(?P<head>[a-z]+)\b)?", re.I)
 _FAVOURITE_ZH = re.compile(f"最(?:喜欢|爱)的(?P<k>[{CJK}]{{1,3}}?)(?:是|叫|有|呢|[？?]|$)")
 _SUPPOSING = re.compile(r"\b(?:would|if)\b|\b(?:I|you|we)'d\b|如果|要是|假如|的话", re.I)
 
@@ -332,6 +332,9 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
         kind = favourite.group("k")
         said = "".join(s.text + zh_kinds_named(s.text) for s in statements) if chinese else vocabulary
         if (kind not in said) if chinese else (stem(kind) not in said):
+            return None
+        head = None if chinese else favourite.group("head")  # "favourite coffee shop": a shop, not coffee
+        if head and head.lower() not in QUESTION_STOP and stem(head) not in said:
             return None
     if chinese and names_an_unsaid_kind(ask.text, statements):
         return None
