@@ -29,6 +29,23 @@ CASES = [
         (),
     ),
     (("my favourite coffee shop is Blue Door",), "what's my favourite coffee shop", ("Blue Door",), ()),
+    (("我老婆生日是5月18号，我是10月2号",), "我生日哪天？", ("10月2",), ("5月18",)),
+    (("我老婆生日是5月18号，我是10月2号",), "我老婆生日呢", ("5月18",), ("10月2",)),
+    (("我弟弟身高一米八，我是一米七",), "我身高多少", ("一米七",), ("一米八",)),
+    (("my sister's flight lands at 6pm and mine is at 9",), "when does my flight land", ("9",), ("6pm",)),
+    (("oh and grandma's is the 30th of January",), "whens my grandma's birthday", None, ()),
+    (
+        ("mom's birthday is May 14", "oh and grandma's is the 30th of January"),
+        "whens my grandma's birthday",
+        ("30th",),
+        ("May",),
+    ),
+    (
+        ("mom's birthday is May 14 and dad's is October 2", "when is my dad's birthday"),
+        "and mom's",
+        ("May 14",),
+        ("October",),
+    ),
     (("hey! name's Oliver btw. I'm allergic to peanuts",), "whats my name", ("Oliver",), ("btw",)),
     (
         ("我叫陈静，在深圳做产品经理。", "我老公叫阿明，他是牙医。"),

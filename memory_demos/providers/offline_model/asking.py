@@ -14,7 +14,7 @@ from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.recall import statement_words
 from memory_demos.providers.offline_model.restating import restate
 from memory_demos.providers.offline_model.text import mostly_chinese
-from memory_demos.providers.offline_model.words import casual, stem
+from memory_demos.providers.offline_model.words import RELATIONS, casual, stem
 
 _CONVO_EN = re.compile(
     r"\b(?:what|which)\b.*?\b(?:did|was|were|have|is)\s+(?:I|my)\b.*?\b(?P<verb>ask|asked|say|said|tell|told|mention|"
@@ -160,6 +160,8 @@ def answer_follow_up(
     """ "and my sister?", 那我呢: the same question of another person, from what that person's
     statements say; None when the message asks more than a person."""
     alone = analyse(text, None, people)
+    if not alone.about and len(alone.words) == 1 and set(alone.words) <= RELATIONS:  # "and mom's?"
+        alone = alone._replace(about=next(iter(alone.words)), words=frozenset())
     if alone.words or alone.wants or alone.about in {"", previous.about} or not _FOLLOW_ONLY.match(text):
         return None
     found = follow_up(

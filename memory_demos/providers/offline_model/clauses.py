@@ -14,7 +14,8 @@ _SENTENCE_END = re.compile(
 )
 _EN_CLAUSE = re.compile(
     r"\s*;\s*|,?\s+(?:and|but|so|while|whereas|plus)\s+(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their)\b"
-    r"|(?:the\s+)?[a-z]+s\s+(?:are|were)\b)"  # "... called rosa and lessons are on tuesdays"
+    r"|(?:the\s+)?[a-z]+s\s+(?:are|were)\b"  # "... called rosa and lessons are on tuesdays"
+    r"|[\w-]+'s\s+(?:is|are|was|were)\b|(?:mine|hers|ours|theirs)\s+(?:is|are|was|were)\b)"  # "and dad's is"
     r"|,\s*(?:and\s+|but\s+|while\s+)?(?!(?:which|who|that|where|when|whose)\b)(?=[A-Z][a-z]+\s+(?:has|had|is|was|joined|works|lives|likes|loves|gets|takes|does|plays|goes|"
     r"wants|needs|said|says|brings|starts|moved|prefers|eats|drinks|teaches|studies)\b)"
     r"|(?<=[a-z\d])(?-i:(?<!\b[A-Z][a-z])(?<!\b[A-Z][a-z]{2})(?<!\b[A-Z][a-z]{3})(?<!\b[A-Z][a-z]{4})(?<!\b[A-Z][a-z]{5}))"
@@ -35,6 +36,7 @@ _QUESTION_EN = re.compile(
     r"was|were|can|could|would|will|have|has|tell me|remind me|read me|list|any idea)\b",
     re.IGNORECASE,
 )
+_AND_WHOSE = re.compile(r"^\W*(?:and|n)\s+(?:my\s+)?[\w-]+'s\W*$", re.I)  # "and mom's": whose, the same
 _QUESTION_ZH = re.compile(
     "什么|多少|哪|谁|几(?![乎])["
     + CJK
@@ -72,7 +74,7 @@ def is_question(clause: str) -> bool:
         return bool(_QUESTION_ZH.search(clause))
     if re.search(f"[{CJK}]", clause) and _QUESTION_ZH.search(clause):  # Kevin多大
         return True
-    return bool(_QUESTION_EN.match(clause))
+    return bool(_QUESTION_EN.match(clause) or _AND_WHOSE.match(clause))
 
 
 def clauses(sentence: str) -> list[str]:

@@ -39,8 +39,16 @@ OWN_NAMED = re.compile(
 NOT_KINDS = frozenset(["name", "is", "was", "in", "at", "from", "to", "and", "the", "a", "an"])
 REL_IS = re.compile(r"\b(?P<n>[A-Z][a-z]+)\s+is\s+my\s+(?:\w+\s+)?(?P<rel>" + REL_EN + r")\b")
 ZH_REL = "|".join(ZH_RELATIONS)
+# 我老婆生日是…: 生日 is what she has, not her name.
+_ZH_THINGS = "生日|工作|名字|电话|手机|年龄|身高|体重|老家|爱好|专业|公司|学校|单位|属相|星座|血型"
 ZH_NAME = (
-    r"(?![在是住叫当做有的一两三这那今明昨每我你他她吃喝用买开去])(?![" + CJK + r"]的)[" + CJK + r"]{2,3}?"
+    r"(?![在是住叫当做有的一两三这那今明昨每我你他她吃喝用买开去])(?!"
+    + _ZH_THINGS
+    + r")(?!["
+    + CJK
+    + r"]的)["
+    + CJK
+    + r"]{2,3}?"
 )
 # A name said on its own starts with a common surname or 小 / 老 / 阿 ("会议定在三点" names nobody).
 ZH_SURNAMES = (

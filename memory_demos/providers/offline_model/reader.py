@@ -30,6 +30,7 @@ from memory_demos.providers.offline_model.corrections import (
     ZH_SLIP,
     align,
     edit_newest_list,
+    filled_ellipsis,
     is_fragment,
     newest_of_kind,
     value_like,
@@ -227,6 +228,7 @@ class Reading:
         if not re.search(rf"[\w{CJK}]", clause):  # "！！" says nothing, and no clause leans on it
             return
         previous = self.said[-1] if self.said and self.said[-1].message >= message - 1 else None
+        clause = filled_ellipsis(clause, self.said[-6:], source)
         about, subject = self.about(clause, previous)
         thing = THING_IS.match(clause)
         if thing and not is_question(clause):
