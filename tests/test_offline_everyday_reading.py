@@ -342,3 +342,10 @@ def test_a_retrieved_line_naming_the_user_is_no_name_of_the_line_before() -> Non
     retrieved += "input: I have two cats, Mochi and Tofu\ninput: hey! name's Oliver btw"
     reply = converse((), "What are my cats called?", system=retrieved)
     assert "Mochi" in reply and "Oliver" not in reply, reply
+
+
+def test_a_pronoun_with_nobody_named_before_it_is_said_as_it_was() -> None:
+    reply = converse(
+        ("mother in law arriving tuesday, staying till friday. her name's Gloria",), "what's her name?"
+    )
+    assert "Gloria" in reply and "Her's" not in reply and "her's" not in reply, reply

@@ -24,6 +24,8 @@ _NOTE_LINE = re.compile(f"^[-*•]?\\s*(?P<k>[{CJK}A-Za-z_ ]{{1,12}}?)\\s*[:：]
 
 
 def restate(said: Said) -> str:
+    if said.subject.lower() in {"he", "she", "his", "her", "him", "they", "them", "their"}:
+        said = said._replace(subject="")  # no person named before it: "her name's Gloria", not "Her's name's"
     text = said.text
     note = _NOTE_LINE.match(text) if said.source == "system" else None
     if note and mostly_chinese(text):  # a stored fact's line, "- 门禁码: 4471": said as "你的门禁码是4471。"
