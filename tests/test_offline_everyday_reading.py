@@ -346,6 +346,7 @@ def test_a_retrieved_line_naming_the_user_is_no_name_of_the_line_before() -> Non
 
 def test_a_pronoun_with_nobody_named_before_it_is_said_as_it_was() -> None:
     reply = converse(
-        ("mother in law arriving tuesday, staying till friday. her name's Gloria",), "what's her name?"
+        ("mother in law arriving tuesday, staying till friday. her name's Gloria",),
+        "what's my mother in law called?",
     )
     assert "Gloria" in reply and "Her's" not in reply and "her's" not in reply, reply
