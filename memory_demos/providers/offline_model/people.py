@@ -56,7 +56,7 @@ ZH_SURNAMES = (
     "姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤小老阿"
 )
 # Everyday words that start with a surname: 周末在奶茶店兼职 names no 周末.
-_ZH_NOT_PERSON = "周[一二三四五六日天末]|小时|小区|小学|小孩|老家|老师|老板|马上|高中|高铁|方便|白天|万一|钱包"
+_ZH_NOT_PERSON = "周[一二三四五六日天末]|小时|小区|小学|小孩|老家|老师|老板|马上|高中|高铁|方便|白天|钱包"
 ZH_PERSON = r"(?!" + _ZH_NOT_PERSON + r")[" + ZH_SURNAMES + r"][" + CJK + r"]{1,2}?"
 ZH_ABOUT = re.compile(
     r"^(?:(?:我的?)?(?P<rel>"
