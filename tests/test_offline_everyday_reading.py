@@ -48,6 +48,7 @@ CASES = [
     ),
     (("我周一到周四上班，周五休息，周末在奶茶店兼职", "我周五干嘛"), "周末呢", ("奶茶",), ("休息",)),
     (("周六上午去医院体检",), "周六干嘛", ("体检",), ()),
+    (("我老板下个月要出差，我同事小刘也去",), "小刘是谁", ("同事",), ("老板",)),
     (("hey! name's Oliver btw. I'm allergic to peanuts",), "whats my name", ("Oliver",), ("btw",)),
     (
         ("我叫陈静，在深圳做产品经理。", "我老公叫阿明，他是牙医。"),
@@ -352,3 +353,14 @@ def test_a_pronoun_with_nobody_named_before_it_is_said_as_it_was() -> None:
         "what's my mother in law called?",
     )
     assert "Gloria" in reply and "Her's" not in reply and "her's" not in reply, reply
+
+
+def test_words_after_a_relation_are_no_name_unless_they_look_like_one() -> None:
+    """我妈高血压 gave 妈妈 the name 高血压, 我老板下个月… the name 下个月; 我同事小刘 names 小刘."""
+    from langchain_core.messages import HumanMessage
+
+    from memory_demos.providers.offline_model.reader import read_prompt
+
+    said = "我老板下个月要出差，我同事小刘也去，我老公爱钓鱼"
+    aliases = read_prompt([HumanMessage(said)]).aliases
+    assert aliases.get("小刘") == "同事" and "下个月" not in aliases and "爱钓鱼" not in aliases, aliases

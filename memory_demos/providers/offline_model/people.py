@@ -61,7 +61,10 @@ ZH_PERSON = r"(?!" + _ZH_NOT_PERSON + r")[" + ZH_SURNAMES + r"][" + CJK + r"]{1,
 ZH_ABOUT = re.compile(
     r"^(?:(?:我的?)?(?P<rel>"
     + ZH_REL
-    + r")(?:叫|名字是|的名字是)?(?P<n>"
+    # a name not after 叫 looks like one: 我同事小刘, not 我妈高血压 or 我老板下个月
+    + r")(?:叫|名字是|的名字是)?(?P<n>(?:(?<=[叫是])|(?="
+    + ZH_PERSON
+    + r"))"
     + ZH_NAME
     + r"(?=[是住在叫当做有的今喜对去也还最很从跟和说要会想刚已上下明，,。]|$))?"
     r"|(?P<pro>他|她|它)|(?P<me>我们|我|用户说：“我|用户)|(?P<name>"
