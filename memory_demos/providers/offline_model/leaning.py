@@ -29,6 +29,9 @@ def _leans_on_before(said: Said) -> bool:
     return LEANS_ON.search(said.text) is not None or len(en_words(said.text)) <= 3
 
 
+_TIME_AND_NUMBER = re.compile("早上|早晨|上午|中午|下午|晚上|夜里|[\\d一二两三四五六七八九十半点分个次片粒]")
+
+
 def _after_in_message(said: Said, before: Sequence[Said]) -> bool:
     """A clause after a clause of its own message: a Chinese one with nobody of its own
     (上次打针起了一身疹子), an English one of the same person ("cutting sugar. my goal is 25 grams a day")."""
@@ -36,7 +39,12 @@ def _after_in_message(said: Said, before: Sequence[Said]) -> bool:
         return False
     if not mostly_chinese(said.text):
         return before[0].about in {"", said.about} and not mostly_chinese(before[0].text)
-    return said.about == "" and not names_another_part(said.text, before[0].text, chinese=True)
+    if said.about != "":
+        return False
+    # 早上七点开门 晚上十点关门: a bare verb at another time of day still speaks of the clause before;
+    # 早上吃降压药 晚上吃一片阿司匹林 names a thing of its own
+    bare_verb = len(re.findall(f"[{CJK}]", _TIME_AND_NUMBER.sub("", said.text))) <= 3
+    return bare_verb or not names_another_part(said.text, before[0].text, chinese=True)
 
 
 def contexts(statements: Sequence[Said], *, wider: bool = False) -> list[Said | None]:
