@@ -18,6 +18,7 @@ CALENDAR = (  # a day or a month, in full or short ("Marcus" and "Maya" are neit
     r"Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t|tember)?|"
     r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)s?\b"
 )
+HOLIDAYS = r"元旦|春节|除夕|元宵|清明|五一|端午|六一|七夕|中秋|国庆|圣诞|情人节|\b(?:christmas|easter)\b"
 VALUES = {  # what a value of each kind the strict reading asks for looks like
     # 咪咪几岁了 wants an age (三岁, 两个月), not the 一 of 一只猫
     "age": re.compile(rf"[\d{_ZH_NUMBER}]+\s*(?:岁|个月)|今年[\d{_ZH_NUMBER}]+|\d+(?![\d月号日点:：年块元])"),
@@ -39,13 +40,15 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
         r"\d+\s*(?:days?|weeks?|months?|years?|hours?|mins?|minutes?)\b|[\d一二两三四五六七八九十]\s*[点号月日周年天]|"
         r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
         r"\b(?:today|tomorrow|tonight|yesterday|morning|afternoon|evening|noon|midnight|week|weekend|month|year|"
-        r"spring|summer|autumn|fall|winter|christmas|o'clock)\b|[点号月日周年天]|星期|今天|明天|后天|昨天|早上|晚上|下午|上午|中午|周末|睡前|饭前|饭后|睡觉前",
+        r"spring|summer|autumn|fall|winter|christmas|o'clock)\b|[点号月日周年天]|星期|今天|明天|后天|昨天|早上|晚上|下午|上午|中午|周末|睡前|饭前|饭后|睡觉前|"
+        + HOLIDAYS,
         re.I,
     ),
     "day": re.compile(  # a day: a date or a weekday, not a clock time or a month alone
         rf"\d(?:st|nd|rd|th)\b|\b\d{{1,2}}[/.-]\d{{1,2}}\b|\b(?:{CALENDAR})\s*\d|\d{{1,2}}\s+(?:{CALENDAR})|"
         r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day|\b(?:today|tomorrow|tonight|yesterday|weekend)\b|\bday\s+\d|"
-        r"[\d一二两三四五六七八九十]+\s*[号日]|(?:周|星期|礼拜)[一二三四五六日天末]|今天|明天|后天|昨天|前天|大后天|月底|月初",
+        r"[\d一二两三四五六七八九十]+\s*[号日]|(?:周|星期|礼拜)[一二三四五六日天末]|今天|明天|后天|昨天|前天|大后天|月底|月初|"
+        + HOLIDAYS,
         re.I,
     ),
     "year": re.compile(
