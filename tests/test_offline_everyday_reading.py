@@ -56,6 +56,13 @@ CASES = [
     (("图书馆上午九点开门，晚上九点半关门",), "图书馆几点关门", ("九点半",), ()),
     (("我儿子幼儿园六一有表演",), "表演哪天", ("六一",), ()),
     (("国庆带爸妈去三亚",), "啥时候去三亚", ("国庆",), ()),
+    (("我下周三下午三点约了牙医", "我约了啥", "几点"), "哪天来着", ("周三",), ()),
+    (
+        ("dentist appointment on friday at 4:15", "when is the dentist?", "what time?"),
+        "and which day?",
+        ("friday",),
+        (),
+    ),
     (("hey! name's Oliver btw. I'm allergic to peanuts",), "whats my name", ("Oliver",), ("btw",)),
     (
         ("我叫陈静，在深圳做产品经理。", "我老公叫阿明，他是牙医。"),

@@ -214,7 +214,10 @@ def _answers(
         | set(reading.aliases)
         if not re.search("什么|啥|哪|谁|几|多少|呢|吗", p)
     )
-    previous: Ask | None = analyse(asked[-1].text, None, people) if asked else None
+    previous: Ask | None = None
+    for question in asked[-3:]:  # "几点" then "哪天来着" after "我约了啥": both ask of the appointment
+        alone = analyse(question.text, None, people)
+        previous = alone if alone.words or previous is None else analyse(question.text, previous, people)
     grammar = find_questions(text)
     if len(grammar) >= len(parts):  # the grammar's parts: "她" in a second question is the first's person
         pairs = [(q.text, [q] if q.key is not None else []) for q in grammar]
