@@ -378,3 +378,10 @@ def test_words_after_a_relation_are_no_name_unless_they_look_like_one() -> None:
     said = "我老板下个月要出差，我同事小刘也去，我老公爱钓鱼"
     aliases = read_prompt([HumanMessage(said)]).aliases
     assert aliases.get("小刘") == "同事" and "下个月" not in aliases and "爱钓鱼" not in aliases, aliases
+
+
+def test_a_chinese_word_in_an_english_message_is_a_word_of_it() -> None:
+    """ "how much were the 包子" lost 包子 (the English reading kept Latin words only); an English answer
+    holding a Chinese word still ends with a full stop, not 。"""
+    reply = converse(("the 包子 were 3 yuan each and the coffee was 20",), "how much were the 包子")
+    assert "3 yuan" in reply and "coffee" not in reply and not reply.endswith("。"), reply

@@ -47,5 +47,5 @@ def restate(said: Said) -> str:
             text = re.sub("^[他她它](?!们)", "", text)  # 她抢到的 after 我室友阿敏: 你室友阿敏抢到的
         text = f"{subject}{'' if re.search(f'[{CJK}]', text) else ' '}{text}"
     text = text.strip()
-    end = "" if text.endswith((".", "!", "。", "！")) else ("。" if re.search(f"[{CJK}]", text) else ".")
+    end = "" if text.endswith((".", "!", "。", "！")) else ("。" if mostly_chinese(text) else ".")
     return text[:1].upper() + text[1:] + end

@@ -189,7 +189,8 @@ _WEAK_WORDS = word_list(
 )
 # Their stems too, where a stem only drops an ending ("takes" is as weak as "take").
 WEAK = frozenset(_WEAK_WORDS) | {stem(w) for w in _WEAK_WORDS if w.startswith(stem(w))}
-_EN_WORD = re.compile(r"[A-Za-z0-9$€£¥][\w$€£¥:.,'-]*[\w]|[A-Za-z0-9]")
+# a Chinese word in English ("the 包子 were 3 yuan") is a word too
+_EN_WORD = re.compile(r"[A-Za-z0-9$€£¥][\w$€£¥:.,'-]*[\w]|[A-Za-z0-9]|[" + CJK + "]+")
 
 
 def en_words(text: str) -> list[str]:
