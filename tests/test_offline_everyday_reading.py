@@ -63,6 +63,20 @@ CASES = [
         ("friday",),
         (),
     ),
+    (
+        ("we're seeing the band at 8, their name is Wolf Alice",),
+        "name of the band",
+        ("Wolf Alice",),
+        ("meet",),
+    ),
+    (
+        ("rent is 1800 and the electric bill is about 90",),
+        "roughly what's the electric bill",
+        ("90",),
+        ("Got it",),
+    ),
+    (("my sister is coming to stay on friday, until sunday", "who's coming?"), "until when", ("sunday",), ()),
+    (("hey name's oliver",), "whats my name", ("Oliver",), ()),
     (("hey! name's Oliver btw. I'm allergic to peanuts",), "whats my name", ("Oliver",), ("btw",)),
     (
         ("我叫陈静，在深圳做产品经理。", "我老公叫阿明，他是牙医。"),

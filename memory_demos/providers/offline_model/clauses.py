@@ -30,10 +30,10 @@ _ZH_CLAUSE = re.compile(  # 组长是Lisa 我养了两只猫: a space before a n
     r"[，,；;]\s*|(?<=[" + CJK + r"])\s+(?=[" + CJK + r"])|(?<=[A-Za-z0-9])\s+(?=[我你他她它])"
 )
 _QUESTION_EN = re.compile(
-    r"^(?:(?:so|and|but|ok|okay|hey|hi|also|btw|oh|um|hmm|wait|well|now|then|lol|thanks)\b[\s,!.]*)*"
-    r"(?:(?:by|for|since|with|from|to|at|in)\s+(?:how|what|which|who|whom|when)\b|"
+    r"^(?:(?:so|and|but|ok|okay|hey|hi|also|btw|oh|um|hmm|wait|well|now|then|lol|thanks|roughly|approximately|"
+    r"again)\b[\s,!.]*)*(?:(?:by|for|since|with|from|to|at|in|until|till)\s+(?:how|what|which|who|whom|when)\b|"
     r"what|what's|where|where's|when|when's|who|who's|whom|whose|which|why|how|how's|do|does|did|is|are|am|"
-    r"was|were|can|could|would|will|have|has|tell me|remind me|read me|list|any idea)\b",
+    r"was|were|can|could|would|will|have|has|tell me|remind me|read me|list|any idea|(?:the\s+)?name\s+of)\b",
     re.IGNORECASE,
 )
 _AND_WHOSE = re.compile(r"^\W*(?:and|n)\s+(?:my\s+)?[\w-]+'s\W*$", re.I)  # "and mom's": whose, the same

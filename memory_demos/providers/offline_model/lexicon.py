@@ -206,7 +206,7 @@ NAME_STOP = frozenset(
     sick sleepy thirsty sure today tomorrow tonight unsure confused calling writing asking
     wondering planning moving living staying leaving coming i me you he she it we they my
     your his her their our what who where when why how and but or please maybe anytime
-    whenever if yes no hi hello hey thanks thank btw fyi lol haha tho though too anyway""")
+    whenever if yes no hi hello hey thanks thank btw fyi lol haha tho though too anyway of""")
 )
 PLACE_STOP = frozenset(
     word_list("""a an the my our this that here there it same small big house flat apartment city town

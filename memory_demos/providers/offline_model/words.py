@@ -20,7 +20,11 @@ _CASUAL = pairs(
     couldnt=couldn't wouldnt=wouldn't shouldnt=shouldn't r=are"""
 )
 _CASUAL_RE = re.compile(r"(?<![\w'-])(?:" + "|".join(map(re.escape, _CASUAL)) + r")(?![\w'-])", re.IGNORECASE)
-_NAMES_IS = re.compile(r"^(?:(?:hey|hi|hello|oh|ok|so|and)\W+)*names?'?s?\s+(?=[A-Z])", re.IGNORECASE)
+# "name's oliver", "name Oliver" introduce; "name of the band" asks
+_NAMES_IS = re.compile(
+    r"^(?:(?:hey|hi|hello|oh|ok|so|and)\W+)*(?:name'?s\s+(?!of\b)(?=\w)|names?\s+(?=(?-i:[A-Z])))",
+    re.IGNORECASE,
+)
 
 
 # "hi im maya, ...": a greeting, then I'm and one lower-case word that is no state ("hi im tired").
