@@ -399,3 +399,8 @@ def test_a_chinese_word_in_an_english_message_is_a_word_of_it() -> None:
     holding a Chinese word still ends with a full stop, not 。"""
     reply = converse(("the 包子 were 3 yuan each and the coffee was 20",), "how much were the 包子")
     assert "3 yuan" in reply and "coffee" not in reply and not reply.endswith("。"), reply
+
+
+def test_she_after_a_possessive_subject_is_said_as_the_person() -> None:
+    reply = converse(("my mum's name is Linda, she just turned 60",), "how old is mum")
+    assert "Your mum just turned 60" in reply and "mum's just" not in reply, reply
