@@ -77,6 +77,9 @@ CASES = [
     ),
     (("my sister is coming to stay on friday, until sunday", "who's coming?"), "until when", ("sunday",), ()),
     (("hey name's oliver",), "whats my name", ("Oliver",), ()),
+    (("老大是儿子叫豆豆，上初二",), "豆豆上几年级", ("初二",), ()),
+    (("我女儿今年上三年级了",), "她几年级", ("三年级",), ()),
+    (("我妈今年六十了，刚退休，现在天天跳广场舞",), "她现在每天干嘛", ("广场舞",), ()),
     (("hey! name's Oliver btw. I'm allergic to peanuts",), "whats my name", ("Oliver",), ("btw",)),
     (
         ("我叫陈静，在深圳做产品经理。", "我老公叫阿明，他是牙医。"),

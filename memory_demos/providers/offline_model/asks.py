@@ -67,7 +67,7 @@ _WANTS_EN = (
 )
 _WANTS_ZH = (
     (re.compile("为什么|为啥|怎么会"), "reason"),
-    (re.compile("多久|多长时间|几个小时|几天|几周|几个月|几年"), "duration"),
+    (re.compile("多久|多长时间|几个小时|几天|几周|几个月|几年(?!级)"), "duration"),
     (re.compile("几点"), "clock"),
     (re.compile("哪年|哪一年|几几年"), "year"),
     (re.compile("几号|哪天|哪一天|星期几|周几|礼拜几"), "day"),

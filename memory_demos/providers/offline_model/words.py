@@ -134,6 +134,7 @@ _ZH_RELATED = (
     "睡觉 睡",
     "早餐 早饭 早上 早晨",
     "最多 不超过",
+    "每天 天天",
 )
 ZH_KEYWORDS: dict[str, str] = {word: group.split()[0] for group in _ZH_RELATED for word in group.split()}
 
