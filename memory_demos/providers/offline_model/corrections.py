@@ -272,7 +272,7 @@ ZH_SLIP = re.compile(f"(?:(?![是叫住在姓有])[{CJK}]){{1,6}}?(?P<m>打错�
 # "mom's birthday is May 14 and dad's is October 2", 我老婆生日是5月18号，我是10月2号: the second names its
 # owner and value and leaves the thing out; it is the thing of the statement before.
 _ELIDED_EN = re.compile(
-    r"^(?:(?:and|oh|oh and|but|while)\s+)*(?P<o>[A-Za-z][\w-]*'s|mine|hers|his|ours|theirs)\s+"
+    r"^(?:(?:and|oh|but|while)\s+)*(?P<o>[A-Za-z][\w-]*'s|mine|hers|his|ours|theirs)\s+"
     r"(?P<v>(?:is|are|was|were)\s+.+)$",
     re.I,
 )
@@ -282,23 +282,22 @@ _THING_EN = re.compile(
 _OWNER_ZH = f"(?:我|他|她)(?:的)?(?:{'|'.join(ZH_RELATIONS)})?|(?:{'|'.join(ZH_RELATIONS)})"
 _ELIDED_ZH = re.compile(f"^(?:那)?(?P<o>{_OWNER_ZH})(?:的)?是(?P<v>[\\d一二两三四五六七八九十].*)$")
 _THING_ZH = re.compile(f"(?:{_OWNER_ZH})(?:的)?(?P<n>[{CJK}]{{2,3}}?)是?[\\d一二两三四五六七八九十]")
-_OWN = {"mine": "my", "hers": "her", "his": "his", "ours": "our", "theirs": "their"}
+_OWN = {"mine": "my", "hers": "her", "ours": "our", "theirs": "their"}
 
 
 def filled_ellipsis(clause: str, said: Sequence[Any], source: str) -> str:
     """``clause`` with the thing it leaves out put back from the newest statement of ``source`` in ``said``
     that names one ("dad's is October 2" after "mom's birthday is May 14" reads "dad's birthday is
     October 2"); ``clause`` itself when it leaves nothing out."""
-    earlier = [s.text for s in said if s.source == source and not s.question]
-    if re.search(f"[{CJK}]", clause):
-        found = _ELIDED_ZH.match(clause)
-        thing = next(filter(None, map(_THING_ZH.search, reversed(earlier))), None) if found else None
-        if found and thing and thing.group("n") not in found.group("o"):
-            return f"{found.group('o')}的{thing.group('n')}是{found.group('v')}"
+    chinese = re.search(f"[{CJK}]", clause) is not None
+    found = (_ELIDED_ZH if chinese else _ELIDED_EN).match(clause)
+    if found is None:
         return clause
-    found = _ELIDED_EN.match(clause)
-    thing = next(filter(None, map(_THING_EN.search, reversed(earlier))), None) if found else None
-    if found is None or thing is None:
+    earlier = (s.text for s in reversed(said) if s.source == source and not s.question)
+    thing = next(filter(None, map((_THING_ZH if chinese else _THING_EN).search, earlier)), None)
+    if thing is None or (chinese and thing.group("n") in found.group("o")):
         return clause
+    if chinese:
+        return f"{found.group('o')}的{thing.group('n')}是{found.group('v')}"
     owner = found.group("o")
     return f"{_OWN.get(owner.lower(), owner)} {thing.group('n')} {found.group('v')}"

@@ -40,7 +40,7 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
         r"\d+\s*(?:days?|weeks?|months?|years?|hours?|mins?|minutes?)\b|[\d一二两三四五六七八九十]\s*[点号月日周年天]|"
         r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
         r"\b(?:today|tomorrow|tonight|yesterday|morning|afternoon|evening|noon|midnight|week|weekend|month|year|"
-        r"spring|summer|autumn|fall|winter|christmas|o'clock)\b|[点号月日周年天]|星期|今天|明天|后天|昨天|早上|晚上|下午|上午|中午|周末|睡前|饭前|饭后|睡觉前|"
+        r"spring|summer|autumn|fall|winter|o'clock)\b|[点号月日周年天]|星期|今天|明天|后天|昨天|早上|晚上|下午|上午|中午|周末|睡前|饭前|饭后|睡觉前|"
         + HOLIDAYS,
         re.I,
     ),
