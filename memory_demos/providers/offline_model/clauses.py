@@ -51,7 +51,7 @@ _LEAD_EN = re.compile(
 )
 _TRAIL_EN = re.compile(r"[\s,]*\b(?:btw|lol|haha|by the way|fyi|though|i guess|i think)\W*$", re.IGNORECASE)
 _ZH_LEAD = re.compile(
-    r"^(?:另外|还有|而且|对了|然后|嗯|哦|好的|你好|嗨|所以|但是|不过|可是|顺便说一下)+[，,！!]?"
+    r"^(?:另外|还有|而且|对了|然后|嗯|哦|好的|你好|嗨|所以|但是|不过|可是|顺便说一下|(?:帮我)?记(?:一下|住|着)(?=我))+[，,！!：:]?"
 )
 
 

@@ -228,7 +228,8 @@ def bearing(
         and not (ask.chinese and names_another_relation(said.text, aliases.get(ask.about, ask.about)))
     ):
         return 0.0
-    chinese = mostly_chinese(said.text)
+    # a bare number ("13905718826" after 我妈的手机号) is read in the question's language
+    chinese = mostly_chinese(said.text) if re.search(f"[A-Za-z{CJK}]", said.text) else ask.chinese
     words = statement_words(said, chinese)
     if context is not None:
         words = words | statement_words(context, chinese)
@@ -367,8 +368,19 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
     chosen = [said for said in chosen if not answered_by_another_part(said, ask, needed)]
     if not chosen:
         return None
-    said_back = [_with_its_name(focused(said, ask, needed), statements) for said in chosen]
+    leaned = dict(zip((s.order for s in statements), contexts(statements), strict=True))
+    said_back = [
+        _with_its_name(focused(_bare_value_said_whole(s, leaned), ask, needed), statements) for s in chosen
+    ]
     return joiner.join(dict.fromkeys(restate(said) for said in said_back))
+
+
+def _bare_value_said_whole(said: Said, leaned: dict[int, Said | None]) -> Said:
+    """A bare value ("13905718826" after 我妈的手机号) said with the clause it leans on."""
+    context = leaned.get(said.order)
+    if context is None or re.search(f"[A-Za-z{CJK}]", said.text):
+        return said
+    return said._replace(text=f"{context.text}{'，' if mostly_chinese(context.text) else ', '}{said.text}")
 
 
 _ITS_NAME = re.compile(r"^(?:叫|名叫|名字叫|(?:it's|its|it\s+is)\s+called\b|called\b|named\b)", re.I)
