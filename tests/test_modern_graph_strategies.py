@@ -756,3 +756,20 @@ def test_long_term_keeps_facts_whose_key_the_model_wrote_in_chinese() -> None:
     assert parse_facts("Favourite Food: sardines\nThe user said nothing new.") == {
         "favourite_food": "sardines"
     }
+
+
+def test_long_term_facts_keep_the_order_they_were_told_when_the_store_reorders_them(folder: Path) -> None:
+    # SqliteStore orders a search by updated_at, kept in whole seconds: a turn that crosses a second
+    # puts the newest fact first. Here the second fact is a second newer, as such a turn makes it.
+    strategy = make("long_term", folder, {"store": "sqlite"})
+    assert strategy.send("My favourite drink is green tea.").ok
+    assert strategy.send("I live in Lisbon.").ok
+    with strategy.store.conn:
+        strategy.store.conn.execute(
+            "UPDATE store SET updated_at = datetime('now', '+1 hour') WHERE key = 'city'"
+        )
+    assert [item.key for item in strategy.store.search(strategy.namespace)] == ["city", "favourite_drink"]
+    assert [item["key"] for item in strategy.snapshot()["items"]] == ["favourite_drink", "city"]
+    system = next(m.content for m in strategy.send("What do I drink?").injected_prompt if m.role == "system")
+    assert system.index("favourite_drink: green tea") < system.index("city: Lisbon")
+    strategy.close()

@@ -55,6 +55,14 @@ MAX_FACTS = 200
 MAX_FACT_VALUE_CHARS = 200
 MAX_SOURCE_CHARS = 300
 
+
+def facts_in_told_order(store: BaseStore, namespace: tuple[str, ...], **options: Any) -> list[Any]:
+    """A namespace's facts, first told first. Stores order by ``updated_at``, which SQLite keeps in whole
+    seconds, so the prompt and the state view would reorder whenever a turn crossed a second."""
+    found = store.search(namespace, limit=MAX_FACTS, **options)
+    return sorted(found, key=lambda item: str(item.value.get("told_at") or ""))
+
+
 # A key is a word or a few (any script: a Chinese conversation gives keys such as 门禁码), then a colon.
 _FACT_LINE = re.compile(r"^\s*(?:[-*•]\s*)?`?([^\W\d_][\w -]{0,47})`?\s*[:：]\s*(.+?)\s*$")
 
@@ -234,7 +242,7 @@ class LongTermStrategy(CheckpointedGraphStrategy):
         return kept
 
     def _respond_node(self, state: MessagesState, runtime: Runtime) -> dict[str, Any]:
-        facts = runtime.store.search(self.namespace, limit=MAX_FACTS)
+        facts = facts_in_told_order(runtime.store, self.namespace)
         system_text = self.system_prompt
         if facts:
             lines = "\n".join(f"- {item.key}: {item.value.get('value', '')}" for item in facts)
@@ -285,7 +293,7 @@ class LongTermStrategy(CheckpointedGraphStrategy):
                 "told_at": item.value.get("told_at"),
                 "updated_at": str(item.updated_at),
             }
-            for item in self.store.search(self.namespace, limit=MAX_FACTS, refresh_ttl=False)
+            for item in facts_in_told_order(self.store, self.namespace, refresh_ttl=False)
         ]
 
     def _rollback_point(self) -> Any:
