@@ -10,6 +10,10 @@ from tests.test_offline_battery import converse
 
 CASES = [
     # (turns, question, any of these in the reply (None: a refusal), none of these in it)
+    (("我家在海淀区中关村南大街27号 5单元301",), "门牌号多少", ("301",), ()),
+    (("我住7号楼1单元902", "小区门口有个超市"), "我家门牌号", ("902",), ()),
+    (("我住7号楼1单元902",), "邮编多少", None, ()),
+    (("家里无线网密码 abc12345",), "无线网密码", ("abc12345",), ()),
     (
         ("finished my antibiotics yesterday finally. 10 days of amoxicillin",),
         "what antibiotic was i on?",

@@ -118,7 +118,7 @@ _GROUP: dict[str, str] = {word: group.split()[0] for group in _RELATED for word 
 RELATED_HEADS = frozenset(_GROUP.values())  # the word naming each group of related words ("allergy")
 _ZH_RELATED = (
     "过敏",
-    "住 搬 家",
+    "住 搬 家 地址 住址 门牌号 门牌",
     "工作 职业 上班 当 做 岗位 职位 职务",
     "名字 叫",
     "生日 出生 满",
