@@ -44,11 +44,15 @@ _QUESTION_ZH = re.compile(
     "([能会要可去吃喝用喜爱想])不\\1|"  # 能不能, 喜不喜欢: a question of yes or no
     "(?<![十百千万])几[？?。]?$|为什么|为啥|.还是.+[？?]$|.(?<![我他她])还是(?![\\d一二两三四五六七八九十])(?!在).+$|干嘛|干啥|周几|星期几|礼拜几|多会儿"
 )
-# A clause that only names a detail ("门牌号", 我家wifi密码) asks for it: said alone, it states nothing;
-# followed by a space and more ("我新家地址 杭州市…"), the detail is a label of what follows.
-_ZH_DETAILS = "门牌号|号码|地址|密码|网名|牌子|型号|编号|车牌号?|航班号|座位号|车次"
-_ZH_DETAIL_ONLY = re.compile(f"^(?:我|我的|我家|我们家?)?[{CJK}A-Za-z]{{0,6}}?(?:{_ZH_DETAILS})$")
-_ZH_DETAIL_LABEL = re.compile(f"(?<=[{CJK}])({_ZH_DETAILS})\\s+(?=\\S)")
+# A clause that only names a detail (门牌号, 我的英文名) asks for it: alone, it states nothing. Followed
+# by a space or a comma and a number ("我新家地址 杭州市…", 我妈的手机号，139…), it labels what follows.
+_ZH_DETAILS = (
+    "门牌号|号码|地址|密码|网名|牌子|型号|编号|车牌号?|航班号|座位号|车次|工号|学号|[英中]文名|小名|爱好|看法"
+)
+_ZH_DETAIL_ONLY = re.compile(
+    f"^(?:我|我的|我家|我们家?)?(?:(?![是有在要想叫去不没了会都也还刚很太])[{CJK}A-Za-z]){{0,6}}?(?:{_ZH_DETAILS})$"
+)
+_ZH_DETAIL_LABEL = re.compile(f"(?<=[{CJK}])({_ZH_DETAILS})(?:\\s+(?=\\S)|[，,]\\s*(?=[A-Za-z0-9]))")
 _LEAD_EN = re.compile(
     r"^(?:(?:and|but|so|also|oh|ok|okay|well|btw|anyway|hey|hi|hello|yeah|yes|yep|no|plus|then|fyi|lol|um|"
     r"hmm|right|alright|great|cool|thanks|thank you|by the way|oh and|just so you know)\b[\s,!.:-]*)+",
@@ -101,8 +105,9 @@ def _zh_listed(sentence: str) -> str:
 def _clauses(sentence: str) -> tuple[str, ...]:
     """A sentence's clauses: before a new subject or a question (English), at Chinese commas."""
     chinese = mostly_chinese(sentence)
-    if chinese and " " in sentence:
-        sentence = _zh_listed(_ZH_DETAIL_LABEL.sub(r"\1：", sentence))
+    if chinese:
+        sentence = _ZH_DETAIL_LABEL.sub(r"\1：", sentence)
+        sentence = _zh_listed(sentence) if " " in sentence else sentence
     parts = _ZH_CLAUSE.split(sentence) if chinese else _EN_CLAUSE.split(sentence)
     return tuple(part.strip(" ,.;") for part in parts if part and part.strip(" ,.;"))
 
