@@ -75,7 +75,7 @@ _WANTS_ZH = (
     (re.compile("多少钱|价格|价钱|花了多少"), "money"),
     (re.compile("几岁|多少岁|多大了|多大年纪"), "age"),
     (re.compile(f"多少|几[{CJK}]|多大|多长"), "number"),
-    (re.compile("哪里|哪儿|在哪|什么地方|哪个城市|去哪"), "place"),
+    (re.compile("哪里|哪儿|在哪|什么地方|哪个城市|去哪|站是哪|哪一?站"), "place"),
     (re.compile("谁"), "person"),
     (re.compile("叫什么|叫啥|名字|姓什么|姓啥|怎么称呼"), "name"),
     (re.compile("做什么|干什么|什么工作|职业|[干做]嘛的|[干做]啥的|是做什么的"), "job"),

@@ -71,6 +71,7 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
         rf"(?!(?:the\s+)?\d|{CALENDAR})\w"
         r"|(?<!^)\b(?!" + CALENDAR + r")[A-Z][a-z]+|[在住去到从来自市省区县路街]|是[" + CJK + r"]{2,4}人"
         r"|回(?:老家)?(?!老家)[" + CJK + r"]{2,4}$"  # 回老家哈尔滨, not 回老家要五个小时
+        r"|^(?:先|再|然后|接着|最后)[" + CJK + r"]{2,4}$"  # 先到昆明，再去大理，最后丽江: a stop of a route
     ),
     "person": re.compile(  # "for my niece", "from my aunt": a relation is a person too
         r"(?<!^)\b(?!" + CALENDAR + r")[A-Z][a-z]+|\b(?i:dr|doctor)\.?\s+[a-z]{3,}|[" + CJK + r"]"
