@@ -192,6 +192,10 @@ _MEMBERS_EN = {
     "diet": "keto vegan vegetarian paleo pescatarian fasting low-carb gluten-free halal kosher",
     "antibiotic": "amoxicillin penicillin azithromycin doxycycline cephalexin ciprofloxacin augmentin",
     "painkiller": "ibuprofen paracetamol acetaminophen aspirin tylenol advil naproxen codeine",
+    "coffee": "latte cappuccino espresso americano mocha macchiato cortado",
+    "tea": "matcha oolong chai sencha rooibos chamomile",
+    "seafood": "salmon prawn prawns shrimp crab lobster tuna oyster oysters mussels squid cod",
+    "dessert": "cake cheesecake tiramisu brownie brownies pudding gelato",
     "brand": "hp Apple samsung sony lg dell lenovo asus acer canon epson nike adidas puma ikea "
     "dyson bosch philips trek Giant Specialized",
 }
