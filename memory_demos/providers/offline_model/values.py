@@ -63,7 +63,9 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
         rf"[$€£¥₹]|\d\s*(?:k|grand|bucks?|dollars?|euros?|pounds?|quid|yuan|rmb|usd|eur|gbp)\b|"
         rf"(?<![\d.,:])\d[\d,]*(?:\.\d+)?(?![\d.,:]|\s*(?:st|nd|rd|th|am|pm|people|guests|persons?|kids|times|"
         rf"{CALENDAR}))|"
-        r"\b(?:free|hundred|thousand)\b|[块元钱万]",
+        r"\b(?:free|hundred|thousand)\b|[块元钱万]"
+        # 三百, 两千三, 一百五: a round Chinese amount, not 三百米 or 一百五十斤
+        r"|[一二两三四五六七八九十][百千][一二两三四五六七八九]?(?![十百千米斤里克人个次页岁年天分秒度])",
         re.I,
     ),
     "place": re.compile(  # not "on the 20th", "at 6", "in May"
