@@ -31,6 +31,7 @@ from memory_demos.providers.offline_model.values import (
     KIND_VALUES,
     KIND_WORDS,
     NAMED_BY_MEMBERS,
+    ZH_TIME_ONLY,
     kinds_named,
     lacks_unit_asked,
     names_another_part,
@@ -179,7 +180,7 @@ def _leaning_wider(
         score = bearing(ask, said, aliases, needed, context)
         if (
             score > 0
-            and ((ask.chinese and ask.wants == "name") or _own_words_bear(ask, said, needed))
+            and _own_words_bear(ask, said, needed)
             and holds_a_question_word(needed, said.text if context is None else context.text + said.text)
         ):
             found.append((score, said))
@@ -187,8 +188,9 @@ def _leaning_wider(
 
 
 def _own_words_bear(ask: Ask, said: Said, needed: set[str]) -> bool:
-    if ask.chinese:
-        return zh_coverage(needed, statement_words(said, True), said.text) > 0
+    if ask.chinese:  # a name or a time alone (叫阿福, 周三上午十点) has no words to bear
+        only_value = ask.wants == "name" or ZH_TIME_ONLY.fullmatch(said.text) is not None
+        return only_value or zh_coverage(needed, statement_words(said, True), said.text) > 0
     asked, own = _proper_names(ask.text), _proper_names(said.text)
     return bool(needed & statement_words(said, False)) and not (asked - own and own - asked)
 

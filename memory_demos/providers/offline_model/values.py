@@ -311,3 +311,9 @@ def lacks_unit_asked(question: str, text: str) -> bool:
     """Whether a Chinese question asks for a number of a unit ``text`` never says."""
     asked = _UNIT_ASKED_ZH.search(question)
     return asked is not None and asked.group("u").lower() not in text.lower()
+
+
+# 周三上午十点: a clause that is only a time, with no words of its own.
+ZH_TIME_ONLY = re.compile(
+    "(?:[\\d一二两三四五六七八九十百点半分钟:：]|[上中下]午|早上|晚上|凌晨|周|星期|礼拜|月|号|日|今天|明天|后天)+"
+)
