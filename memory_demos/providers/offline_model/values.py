@@ -56,7 +56,8 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
     ),
     "number": re.compile(
         r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
-        r"hundred|dozen|couple|a few|several|once|twice|single|no)\b|[一二两三四五六七八九十百千万]",
+        r"hundred|dozen|couple|a few|several|once|twice|single|no)\b|[一二两三四五六七八九十百千万]"
+        r"|半[片粒颗勺杯碗个块斤]",  # 半片: half a pill is a number too
         re.I,
     ),
     "money": re.compile(  # an amount, not the 1 of "renews 1 Dec" or the 25 of "25 people"
