@@ -50,6 +50,7 @@ _ZH_WHICH = re.compile(r"(?:哪个|哪家|哪所|哪间)(?P<k>[" + CJK + r"]{2})
 _ZH_KIND = re.compile(r"(?:哪个|哪家|哪种|什么|啥)(?P<k>[" + CJK + r"]{2})")
 # Kinds whose values are said without the kind's name (在深圳 for 哪个城市); 哪个医院 never said is no answer.
 _ZH_OPEN_KINDS = frozenset(["城市", "地方", "国家", "品种", "运动", "颜色", "语言", "专业", "工作"])
+_ZH_BARE_BEFORE = "去在到的个家了要上看回从进出这那找"  # 去医院: a verb or a measure word is no name
 _OPPOSITE_PAIRS = "open:clos start:end start:finish begin:end arrive:leave buy:sell buy:sold like:hate"
 _OPPOSITES: dict[str, frozenset[str]] = {}
 for _pair in _OPPOSITE_PAIRS.split():
@@ -137,7 +138,13 @@ def names_an_unsaid_kind(ask_text: str, statements: Sequence[Said]) -> bool:
     if asked is None or asked.group("k") in _ZH_OPEN_KINDS:
         return False
     kind = asked.group("k")
-    return not any(kind in s.text + zh_kinds_named(s.text) for s in statements if not s.question)
+    return not any(_names_one(kind, s.text + zh_kinds_named(s.text)) for s in statements if not s.question)
+
+
+def _names_one(kind: str, text: str) -> bool:
+    """Whether ``text`` names a particular ``kind``: 万达酒店, 会议室是B-302; not 去医院."""
+    named = f"(?<![{_ZH_BARE_BEFORE}])(?<=[{CJK}A-Za-z0-9]){kind}|{kind}[{CJK}]?[是叫：:]"
+    return re.search(named, text) is not None
 
 
 def _kind(ask_text: str, words: frozenset[str], wants: str, chinese: bool) -> tuple[str, set[str]]:
