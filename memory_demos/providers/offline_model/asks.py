@@ -74,6 +74,8 @@ _WANTS_ZH = (
     (re.compile("什么时候|几月|什么时间|啥时候"), "time"),
     (re.compile("多少钱|价格|价钱|花了多少"), "money"),
     (re.compile("几岁|多少岁|多大了|多大年纪"), "age"),
+    (re.compile("多重|几斤|几公斤|体重多少"), "weight"),
+    (re.compile("多远|几公里|多少公里"), "distance"),
     (re.compile(f"多少|几[{CJK}]|多大|多长"), "number"),
     (re.compile("哪里|哪儿|在哪|什么地方|哪个城市|去哪|站是哪|哪一?站"), "place"),
     (re.compile("谁"), "person"),

@@ -76,6 +76,10 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
         r"|回(?:老家)?(?!老家)[" + CJK + r"]{2,4}$"  # 回老家哈尔滨, not 回老家要五个小时
         r"|^(?:先|再|然后|接着|最后)[" + CJK + r"]{2,4}$"  # 先到昆明，再去大理，最后丽江: a stop of a route
     ),
+    "weight": re.compile(rf"[\d.{_ZH_NUMBER}千万]+\s*(?:斤|公斤|千克|kg|克|磅|lbs?)", re.I),
+    "distance": re.compile(  # 离公司多远: 走路十分钟 says it too
+        rf"[\d.{_ZH_NUMBER}千万]+\s*(?:公里|千米|米|里|km|miles?|分钟|个?小时|站)", re.I
+    ),
     "person": re.compile(  # "for my niece", "from my aunt": a relation is a person too
         r"(?<!^)\b(?!" + CALENDAR + r")[A-Z][a-z]+|\b(?i:dr|doctor)\.?\s+[a-z]{3,}|[" + CJK + r"]"
         r"|\b(?i:my|his|her|our|their)\s+(?i:"
