@@ -141,6 +141,23 @@ def names_an_unsaid_kind(ask_text: str, statements: Sequence[Said]) -> bool:
     return not any(_names_one(kind, s.text + zh_kinds_named(s.text)) for s in statements if not s.question)
 
 
+_EN_WHICH = re.compile(
+    r"\b(?:what|which)\s+(?:[a-z]+\s+)?(?P<k>movie|film|book|show|series|program|programme|course|school|"
+    r"university|college|company|restaurant|hotel|gym|band|song|app|brand|model)s?\b",
+    re.I,
+)
+
+
+def speaks_of_no_particular(ask_text: str, text: str) -> bool:
+    """ "which movie is it" and ``text`` speaks of the movie without naming one ("the movie is at 7:20"):
+    no answer to which; a name, a title in quotes or "called" would be one."""
+    asked = _EN_WHICH.search(ask_text)
+    if asked is None or not re.search(rf"\b{asked.group('k')}s?\b", text, re.I):
+        return False
+    named = r"(?<!^)(?<![.!?] )\b(?!I\b|I')[A-Z][\w'-]+|[\"“«].+?[\"”»]|\b(?:called|named)\b"
+    return re.search(named, text.strip()) is None
+
+
 def _names_one(kind: str, text: str) -> bool:
     """Whether ``text`` names a particular ``kind``: 万达酒店, 会议室是B-302; not 去医院."""
     named = f"(?<![{_ZH_BARE_BEFORE}])(?<=[{CJK}A-Za-z0-9]){kind}|{kind}[{CJK}]?[是叫：:]"

@@ -21,6 +21,7 @@ from memory_demos.providers.offline_model.loose import (
     holds_a_question_word,
     loose_answer,
     names_an_unsaid_kind,
+    speaks_of_no_particular,
     zh_coverage,
 )
 from memory_demos.providers.offline_model.parts import answered_by_another_part, counted_unsaid, focused
@@ -329,6 +330,7 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
         for s in statements
         if s.text.lower().strip(" ?？.") != asked
         and not (s.message >= current and s.text.lower().strip(" ?？.") in asked)
+        and not speaks_of_no_particular(ask.text, s.text)
     ]
     favourite = _FAVOURITE_ZH.search(ask.text) if chinese else _FAVOURITE_EN.search(ask.text)
     if favourite:  # "my favourite movie?" when no movie was spoken of: not the favourite food either
