@@ -45,6 +45,14 @@ _WANTS_EN = (
         ),
         "clock",
     ),
+    (
+        re.compile(
+            r"\b(?:flight|room|seat|gate|order|tracking|reference|booking|confirmation|account|policy|membership|"
+            r"licen[cs]e|plate|platform|locker|badge|employee|student)\s+(?:number|no\b|#)",
+            re.I,
+        ),
+        "code",
+    ),
     (re.compile(r"\bhow\s+(?:many|often)\b", re.I), "number"),
     (re.compile(r"\bhow\s+much\b|\b(?:price|cost)\b", re.I), "money"),
     (re.compile(r"\bwhy\b", re.I), "reason"),
@@ -67,6 +75,7 @@ _WANTS_EN = (
 )
 _WANTS_ZH = (
     (re.compile("为什么|为啥|怎么会"), "reason"),
+    (re.compile("航班号|座位号?|车次|房间号|房号|订单号|单号|车牌号?|工号|学号|登机口"), "code"),
     (re.compile("多久|多长时间|几个小时|几天|几周|几个月|几年(?!级)"), "duration"),
     (re.compile("几点"), "clock"),
     (re.compile("哪年|哪一年|几几年"), "year"),

@@ -76,6 +76,9 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
         r"|回(?:老家)?(?!老家)[" + CJK + r"]{2,4}$"  # 回老家哈尔滨, not 回老家要五个小时
         r"|^(?:先|再|然后|接着|最后)[" + CJK + r"]{2,4}$"  # 先到昆明，再去大理，最后丽江: a stop of a route
     ),
+    "code": re.compile(  # UA 857, 12F, B-302, 20471: not a time (7:15) or 十一点二十
+        r"(?<![\d:.])(?:[A-Za-z]{1,3}[-\s]?\d{1,6}[A-Za-z]?|\d+[A-Za-z]|\d{3,})(?![\d:.])"
+    ),
     "weight": re.compile(rf"[\d.{_ZH_NUMBER}千万]+\s*(?:斤|公斤|千克|kg|克|磅|lbs?)", re.I),
     "distance": re.compile(  # 离公司多远: 走路十分钟 says it too
         rf"[\d.{_ZH_NUMBER}千万]+\s*(?:公里|千米|米|里|km|miles?|分钟|个?小时|站)", re.I
