@@ -47,6 +47,13 @@ CASES = [
     (("my train leaves at 8:05 from platform 4",), "what's my seat number", None, ()),
     (("flight BA 283 boards at 10:40",), "what's my flight number", ("BA 283",), ()),
     (("航班是早上七点五十起飞",), "航班号多少", None, ()),
+    (
+        ("two flatmates, Sam and Lee. Sam does the laundry, Lee pays the rent",),
+        "who pays the rent",
+        ("Lee",),
+        ("Sam",),
+    ),
+    (("Tuesday mornings are busy for me",), "who is Tuesday", None, ()),
     (("五一去四川，先到成都，再去乐山，最后峨眉山",), "最后去哪", ("峨眉山",), ("乐山",)),
     (("我的工号是B2291，工位在八楼",), "工号", ("B2291",), ("八楼",)),
     (("我觉得杭州的春天最舒服，北京的风沙太大了",), "我对北京的看法", ("风沙",), ("春天",)),

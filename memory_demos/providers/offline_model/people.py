@@ -97,7 +97,9 @@ NO_SUBJECT_OF_ITS_OWN = re.compile(
 )
 PERSON_VERB = re.compile(
     r"\s+(?:is|was|has|had|lives|lived|works|worked|likes|loves|hates|says|said|told|wants|needs|gets|got|moved|"
-    r"teaches|studies|drives|plays|eats|drinks|takes|goes|went|comes|came|just|also|and\s+I|\()",
+    r"teaches|studies|drives|plays|eats|drinks|takes|goes|went|comes|came|just|also|and\s+I|\(|"
+    r"did|does|doesn't|didn't|will|won't|can|can't|isn't|wasn't|"
+    r"[a-z]{2,}(?<![su])s\b(?!\s+(?:are|were|have)\b))",  # "Joel does the dishes", "Priyanka handles"
     re.I,
 )
 ZH_SUBJECTLESS = re.compile(
