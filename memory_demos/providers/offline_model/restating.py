@@ -45,6 +45,7 @@ def restate(said: Said) -> str:
         if mostly_chinese(text):
             subject = subject.replace("他", "").replace("她", "") or subject
             text = re.sub("^[他她它](?!们)", "", text)  # 她抢到的 after 我室友阿敏: 你室友阿敏抢到的
+            text = text.removeprefix(said.subject.removeprefix("我"))  # 女儿下周三… of 我女儿
         text = f"{subject}{'' if re.search(f'[{CJK}]', text) else ' '}{text}"
     text = text.strip()
     end = "" if text.endswith((".", "!", "。", "！")) else ("。" if mostly_chinese(text) else ".")
