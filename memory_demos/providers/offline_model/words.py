@@ -119,7 +119,7 @@ RELATED_HEADS = frozenset(_GROUP.values())  # the word naming each group of rela
 _ZH_RELATED = (
     "过敏",
     "住 搬 家 地址 住址 门牌号 门牌",
-    "工作 职业 上班 当 做 岗位 职位 职务",
+    "工作 职业 上班 当 做 岗位 职位 职务 打卡",
     "名字 叫",
     "生日 出生 满",
     "价格 多少钱 价钱 钱 花 块 元",
