@@ -302,8 +302,16 @@ def _apart_sets(chinese: bool) -> list[list[re.Pattern[str]]]:
 _APART = {True: _apart_sets(True), False: _apart_sets(False)}
 
 
+_ZH_NUMBERED = re.compile(f"([{CJK}]{{2}})([一二三四五六七八九十]|\\d+)(?![一二三四五六七八九十\\d])")
+
+
 def names_another_part(question: str, text: str, *, chinese: bool) -> bool:
-    """Whether ``text`` names only other parts of a set the question names a part of (see _APART_ZH)."""
+    """Whether ``text`` names only other parts of a set the question names a part of (see _APART_ZH), or
+    only another of a numbered kind (科目二 for 科目三)."""
+    numbered = _ZH_NUMBERED.search(question) if chinese else None
+    others = [found.group(1) for found in _ZH_NUMBERED.finditer(text)] if numbered else []
+    if numbered and numbered.group(0) not in text and numbered.group(1) in others:
+        return True
     for members in _APART[chinese]:
         asked = [m for m in members if m.search(question)]
         if asked and not any(m.search(text) for m in asked) and any(m.search(text) for m in members):
