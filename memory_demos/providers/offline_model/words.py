@@ -123,7 +123,7 @@ _ZH_RELATED = (
     "名字 叫",
     "生日 出生 满",
     "价格 多少钱 价钱 钱 花 块 元",
-    "喜欢 爱 爱好 兴趣",
+    "喜欢 爱 爱好 兴趣 迷上",
     "药 吃药 服用",
     "手机 电话",
     "专业 学习 读 学 上学 学校",
@@ -135,6 +135,8 @@ _ZH_RELATED = (
     "早餐 早饭 早上 早晨",
     "最多 不超过",
     "每天 天天",
+    "碰 接触",
+    "负责 管",
 )
 ZH_KEYWORDS: dict[str, str] = {word: group.split()[0] for group in _ZH_RELATED for word in group.split()}
 
