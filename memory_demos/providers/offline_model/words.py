@@ -137,6 +137,7 @@ _ZH_RELATED = (
     "每天 天天",
     "碰 接触",
     "负责 管",
+    "房租 月租 租金",
 )
 ZH_KEYWORDS: dict[str, str] = {word: group.split()[0] for group in _ZH_RELATED for word in group.split()}
 
