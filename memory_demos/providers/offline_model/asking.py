@@ -171,5 +171,6 @@ def answer_follow_up(
 
 
 _FOLLOW_ONLY = re.compile(
-    r"^\W*(?:and|n|what about|how about)\s+(?:my|our|the)?\s*[\w'-]+(?:\s+[\w'-]+)?\W*$|^那.{1,6}呢\W*$", re.I
+    r"^\W*(?:and|n|what about|how about)\s+(?:my|our|the)?\s*[\w'-]+(?:\s+[\w'-]+)?\W*$|^那?.{1,6}呢\W*$",
+    re.I,
 )
