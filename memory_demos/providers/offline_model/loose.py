@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.people import FEMALE, GENDERED, MALE
 from memory_demos.providers.offline_model.reader import USER, Said
+from memory_demos.providers.offline_model.unsaid import ZH_OPEN_KINDS
 from memory_demos.providers.offline_model.values import (
     KIND_VALUES,
     KIND_WORDS,
@@ -28,7 +29,12 @@ from memory_demos.providers.offline_model.values import (
     names_another_part,
     zh_kinds_named,
 )
-from memory_demos.providers.offline_model.words import WEAK, ZH_KEYWORDS, names_another_relation, stem
+from memory_demos.providers.offline_model.words import (
+    WEAK,
+    ZH_KEYWORDS,
+    names_another_relation,
+    stem,
+)
 
 PAST = re.compile(
     r"\b(?:before|used\s+to|previously|originally|formerly|the\s+old|my\s+old)\b|以前|之前|原来|过去|从前|曾经",
@@ -46,11 +52,7 @@ _PRONOUN_START = re.compile(
     re.I,
 )
 _PRONOUN_IN = re.compile(r"\b(?:he|she|his|her|him|it|its|they|their|them)\b|[他她它]", re.I)
-_ZH_WHICH = re.compile(r"(?:哪个|哪家|哪所|哪间)(?P<k>[" + CJK + r"]{2})")
 _ZH_KIND = re.compile(r"(?:哪个|哪家|哪种|什么|啥)(?P<k>[" + CJK + r"]{2})")
-# Kinds whose values are said without the kind's name (在深圳 for 哪个城市); 哪个医院 never said is no answer.
-_ZH_OPEN_KINDS = frozenset(["城市", "地方", "国家", "品种", "运动", "颜色", "语言", "专业", "工作"])
-_ZH_BARE_BEFORE = "去在到的个家了要上看回从进出这那找"  # 去医院: a verb or a measure word is no name
 _OPPOSITE_PAIRS = "open:clos start:end start:finish begin:end arrive:leave buy:sell buy:sold like:hate"
 _OPPOSITES: dict[str, frozenset[str]] = {}
 for _pair in _OPPOSITE_PAIRS.split():
@@ -130,38 +132,6 @@ def holds_a_question_word(needed: AbstractSet[str], text: str) -> bool:
     """Whether ``text`` holds one of a Chinese question's two-character words whole (or it has none)."""
     pairs = {w for w in needed if len(w) == 2 and re.fullmatch(f"[{CJK}]+", w)}
     return not pairs or any(w in text for w in pairs)
-
-
-def names_an_unsaid_kind(ask_text: str, statements: Sequence[Said]) -> bool:
-    """是哪个医院开的 when no 医院 was spoken of: no statement names one (医生开了… is no hospital)."""
-    asked = _ZH_WHICH.search(ask_text)
-    if asked is None or asked.group("k") in _ZH_OPEN_KINDS:
-        return False
-    kind = asked.group("k")
-    return not any(_names_one(kind, s.text + zh_kinds_named(s.text)) for s in statements if not s.question)
-
-
-_EN_WHICH = re.compile(
-    r"\b(?:what|which)\s+(?:[a-z]+\s+)?(?P<k>movie|film|book|show|series|program|programme|course|school|"
-    r"university|college|company|restaurant|hotel|gym|band|song|app|brand|model)s?\b",
-    re.I,
-)
-
-
-def speaks_of_no_particular(ask_text: str, text: str) -> bool:
-    """ "which movie is it" and ``text`` speaks of the movie without naming one ("the movie is at 7:20"):
-    no answer to which; a name, a title in quotes or "called" would be one."""
-    asked = _EN_WHICH.search(ask_text)
-    if asked is None or not re.search(rf"\b{asked.group('k')}s?\b", text, re.I):
-        return False
-    named = r"(?<!^)(?<![.!?] )\b(?!I\b|I')[A-Z][\w'-]+|[\"“«].+?[\"”»]|\b(?:called|named)\b"
-    return re.search(named, text.strip()) is None
-
-
-def _names_one(kind: str, text: str) -> bool:
-    """Whether ``text`` names a particular ``kind``: 万达酒店, 会议室是B-302; not 去医院."""
-    named = f"(?<![{_ZH_BARE_BEFORE}])(?<=[{CJK}A-Za-z0-9]){kind}|{kind}[{CJK}]?[是叫：:]"
-    return re.search(named, text) is not None
 
 
 def _kind(ask_text: str, words: frozenset[str], wants: str, chinese: bool) -> tuple[str, set[str]]:
@@ -342,7 +312,7 @@ def loose_answer(
         return None
     standing = [s for s in statements if not (s.question or s.hypothetical or s.retracted)]
     asked_kind = _ZH_KIND.search(ask_text) if chinese else None
-    unsaid_kind = asked_kind is not None and asked_kind.group("k") in _ZH_OPEN_KINDS
+    unsaid_kind = asked_kind is not None and asked_kind.group("k") in ZH_OPEN_KINDS
     if unsaid_kind and asked_kind.group("k") not in "".join(s.text for s in standing):  # 哪个城市, 什么品种
         needed = {w for w in needed if not set(w) & set(asked_kind.group("k"))}
     looking = _Looking(

@@ -20,14 +20,18 @@ from memory_demos.providers.offline_model.loose import (
     YES_NO,
     holds_a_question_word,
     loose_answer,
-    names_an_unsaid_kind,
-    speaks_of_no_particular,
     zh_coverage,
 )
 from memory_demos.providers.offline_model.parts import answered_by_another_part, counted_unsaid, focused
 from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.restating import restate
 from memory_demos.providers.offline_model.text import MID_CAPITAL, mostly_chinese
+from memory_demos.providers.offline_model.unsaid import (
+    favourite_unsaid,
+    liked_only,
+    names_an_unsaid_kind,
+    speaks_of_no_particular,
+)
 from memory_demos.providers.offline_model.values import (
     KIND_VALUES,
     KIND_WORDS,
@@ -314,8 +318,6 @@ def _newest_on_topic(candidates: list[tuple[float, Said]], needed: set[str]) -> 
     return kept[-3:]
 
 
-_FAVOURITE_EN = re.compile(r"\b(?:favou?rite|fav|fave)\s+(?P<k>[a-z]+)\b(?:\s+(?P<head>[a-z]+)\b)?", re.I)
-_FAVOURITE_ZH = re.compile(f"最(?:喜欢|爱)的(?P<k>[{CJK}]{{1,3}}?)(?:是|叫|有|呢|[？?]|$)")
 _SUPPOSING = re.compile(r"\b(?:would|if)\b|\b(?:I|you|we)'d\b|如果|要是|假如|的话", re.I)
 
 
@@ -332,15 +334,9 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
         and not (s.message >= current and s.text.lower().strip(" ?？.") in asked)
         and not speaks_of_no_particular(ask.text, s.text)
     ]
-    favourite = _FAVOURITE_ZH.search(ask.text) if chinese else _FAVOURITE_EN.search(ask.text)
-    if favourite:  # "my favourite movie?" when no movie was spoken of: not the favourite food either
-        kind = favourite.group("k")
-        said = "".join(s.text + zh_kinds_named(s.text) for s in statements) if chinese else vocabulary
-        if (kind not in said) if chinese else (stem(kind) not in said):
-            return None
-        head = None if chinese else favourite.group("head")  # "favourite coffee shop": a shop, not coffee
-        if head and head.lower() not in QUESTION_STOP and stem(head) not in said:
-            return None
+    if favourite_unsaid(ask.text, statements, vocabulary, chinese=chinese):
+        return None
+    statements = liked_only(ask.text, statements, chinese=chinese)
     if chinese and names_an_unsaid_kind(ask.text, statements):
         return None
     if _SUPPOSING.search(ask.text):  # "what would I name my boat?" asks of what the user supposed

@@ -1,0 +1,82 @@
+"""Questions of a kind the prompt never settles: 哪个医院 when no hospital was named, "which movie is it"
+when the movie was spoken of but never named, "my favourite tea?" when no tea was liked."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+
+from memory_demos.providers.offline_model.lexicon import CJK
+from memory_demos.providers.offline_model.reader import Said
+from memory_demos.providers.offline_model.values import zh_kinds_named
+from memory_demos.providers.offline_model.words import QUESTION_STOP, stem
+
+_ZH_WHICH = re.compile(r"(?:哪个|哪家|哪所|哪间)(?P<k>[" + CJK + r"]{2})")
+# Kinds whose values are said without the kind's name (在深圳 for 哪个城市); 哪个医院 never said is no answer.
+ZH_OPEN_KINDS = frozenset(["城市", "地方", "国家", "品种", "运动", "颜色", "语言", "专业", "工作"])
+_ZH_BARE_BEFORE = "去在到的个家了要上看回从进出这那找"  # 去医院: a verb or a measure word is no name
+
+
+def names_an_unsaid_kind(ask_text: str, statements: Sequence[Said]) -> bool:
+    """是哪个医院开的 when no 医院 was spoken of: no statement names one (医生开了… is no hospital)."""
+    asked = _ZH_WHICH.search(ask_text)
+    if asked is None or asked.group("k") in ZH_OPEN_KINDS:
+        return False
+    kind = asked.group("k")
+    return not any(_names_one(kind, s.text + zh_kinds_named(s.text)) for s in statements if not s.question)
+
+
+_EN_WHICH = re.compile(
+    r"\b(?:what|which)\s+(?:[a-z]+\s+)?(?P<k>movie|film|book|show|series|program|programme|course|school|"
+    r"university|college|company|restaurant|hotel|gym|band|song|app|brand|model)s?\b",
+    re.I,
+)
+
+
+_FAVOURITE_EN = re.compile(r"\b(?:favou?rite|fav|fave)\s+(?P<k>[a-z]+)\b(?:\s+(?P<head>[a-z]+)\b)?", re.I)
+_FAVOURITE_ZH = re.compile(f"最(?:喜欢|爱)的(?P<k>[{CJK}]{{1,3}}?)(?:是|叫|有|呢|[？?]|$)")
+
+
+def favourite_unsaid(
+    ask_text: str, statements: Sequence[Said], vocabulary: AbstractSet[str], *, chinese: bool
+) -> bool:
+    """ "my favourite movie?" when no movie was spoken of (not the favourite food either); "favourite
+    coffee shop" when only coffee was: a shop must be said too."""
+    favourite = _FAVOURITE_ZH.search(ask_text) if chinese else _FAVOURITE_EN.search(ask_text)
+    if favourite is None:
+        return False
+    kind = favourite.group("k")
+    said = "".join(s.text + zh_kinds_named(s.text) for s in statements) if chinese else vocabulary
+    if (kind not in said) if chinese else (stem(kind) not in said):
+        return True
+    head = None if chinese else favourite.group("head")
+    return bool(head and head.lower() not in QUESTION_STOP and stem(head) not in said)
+
+
+_LIKES = re.compile(
+    r"\b(?:favou?rite|fav|fave|love[sd]?|like[sd]?|prefer(?:s|red)?|best|go-to|obsessed|into)\b|喜欢|爱|最",
+    re.I,
+)
+
+
+def liked_only(ask_text: str, statements: Sequence[Said], *, chinese: bool) -> Sequence[Said]:
+    """For "my favourite tea?": only what says a liking ("Tea: with oat milk" or "no desserts" says none)."""
+    favourite = _FAVOURITE_ZH.search(ask_text) if chinese else _FAVOURITE_EN.search(ask_text)
+    return statements if favourite is None else [s for s in statements if _LIKES.search(s.text)]
+
+
+def speaks_of_no_particular(ask_text: str, text: str) -> bool:
+    """ "which movie is it" and ``text`` speaks of the movie without naming one ("the movie is at 7:20"):
+    no answer to which; a name, a title in quotes or "called" would be one."""
+    asked = _EN_WHICH.search(ask_text)
+    if asked is None or not re.search(rf"\b{asked.group('k')}s?\b", text, re.I):
+        return False
+    named = r"(?<!^)(?<![.!?] )\b(?!I\b|I')[A-Z][\w'-]+|[\"“«].+?[\"”»]|\b(?:called|named)\b"
+    return re.search(named, text.strip()) is None
+
+
+def _names_one(kind: str, text: str) -> bool:
+    """Whether ``text`` names a particular ``kind``: 万达酒店, 会议室是B-302; not 去医院."""
+    named = f"(?<![{_ZH_BARE_BEFORE}])(?<=[{CJK}A-Za-z0-9]){kind}|{kind}[{CJK}]?[是叫：:]"
+    return re.search(named, text) is not None
