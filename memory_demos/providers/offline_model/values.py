@@ -282,6 +282,9 @@ _APART_ZH = (
     "上班 下班",
     "开始|开场 结束|散场",
     "出发|发车|起飞 到达|抵达|落地",
+    "这周|本周 上周|上个星期 下周|下个星期",
+    "这个月|本月 上个月|上月 下个月|下月",
+    "今年 去年 明年",
 )
 _APART_EN = (
     "morning|breakfast afternoon|lunch evening|tonight|dinner|night",
@@ -290,6 +293,10 @@ _APART_EN = (
     "weekdays?|monday|mon|tuesday|tues?|wednesday|wed|thursday|thu|thurs|friday|fri "
     "weekends?|saturday|sat|sunday|sun",
     "open|opens|opening close|closes|closing",
+    "this\\s+week last\\s+week next\\s+week",
+    "this\\s+month last\\s+month next\\s+month",
+    "this\\s+year last\\s+year next\\s+year",
+    "leaves?|leaving|departs?|departure arrives?|arriving|arrival|lands?|landing|gets?\\s+in(?:to)?",
 )
 
 
