@@ -21,16 +21,17 @@ DEV8 = Path(__file__).parent / "data" / "untuned_battery" / "dev8"
 DEV9 = Path(__file__).parent / "data" / "untuned_battery" / "dev9"
 DEV10 = Path(__file__).parent / "data" / "untuned_battery" / "dev10"
 ISSUE = Path(__file__).parent / "data" / "issue_battery"
-FLOORS = {"en": 0.81, "zh": 0.84}
-DEV2_FLOORS = {"en": 0.80, "zh": 0.80}
-DEV3_FLOORS = {"en": 0.74, "zh": 0.77}
-DEV4_FLOORS = {"en": 0.71, "zh": 0.74}
-DEV5_FLOORS = {"en": 0.77, "zh": 0.75}
-DEV6_FLOORS = {"en": 0.77, "zh": 0.75}
-DEV7_FLOORS = {"en": 0.80, "zh": 0.75}
-DEV8_FLOORS = {"en": 0.76, "zh": 0.74}
-DEV9_FLOORS = {"en": 0.78, "zh": 0.66}  # as first measured, before any change was made for it
-DEV10_FLOORS = {"en": 0.66, "zh": 0.73}  # as first measured at 0f05c99
+# Raised to the probes each set passed at the end of the ninth day (f9b9b25), rounded down.
+FLOORS = {"en": 0.82, "zh": 0.86}
+DEV2_FLOORS = {"en": 0.81, "zh": 0.82}
+DEV3_FLOORS = {"en": 0.74, "zh": 0.79}
+DEV4_FLOORS = {"en": 0.71, "zh": 0.76}
+DEV5_FLOORS = {"en": 0.78, "zh": 0.78}
+DEV6_FLOORS = {"en": 0.78, "zh": 0.80}
+DEV7_FLOORS = {"en": 0.81, "zh": 0.82}
+DEV8_FLOORS = {"en": 0.78, "zh": 0.78}
+DEV9_FLOORS = {"en": 0.78, "zh": 0.68}  # first measured at .785 / .665
+DEV10_FLOORS = {"en": 0.67, "zh": 0.75}  # first measured at 0f05c99: .669 / .731
 
 
 def test_the_dev_battery_is_big_bilingual_and_untouched() -> None:
@@ -111,3 +112,21 @@ def test_the_model_says_the_same_whatever_python_hashes_strings_to() -> None:
         replies.append(run.stdout.splitlines())
     assert len(replies[0]) > 600
     assert replies[0] == replies[1]
+
+
+def test_a_probe_whose_model_call_failed_is_listed_as_a_failed_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A raised model call is no refusal and no forgotten fact: the failure line says the call failed."""
+    from memory_demos.bench.battery import Conversation, Probe, score
+    from memory_demos.providers.offline_model import OfflineTeachingModel
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("rules crashed")
+
+    monkeypatch.setattr(OfflineTeachingModel, "_generate", broken)
+    monkeypatch.setattr(OfflineTeachingModel, "_stream", broken, raising=False)
+    conversation = Conversation("x-en-1", "test", "en", (Probe("what's my name?", refuse=True),))
+    tally = score(conversation, window=False)
+    assert tally.passed == 0
+    assert (
+        len(tally.failures) == 1 and "[failed:" in tally.failures[0] and "rules crashed" in tally.failures[0]
+    )

@@ -160,7 +160,8 @@ def score(conversation: Conversation, *, window: bool = True) -> Tally:
             tally.facts += 1
             tally.facts_stated += ok
         if not ok:
-            tally.failures.append(f"{conversation.id}: {probe.user!r} -> {turn.reply!r}")
+            failed_call = f" [failed: {turn.error}]" if turn.error else ""  # not a reply, not a refusal
+            tally.failures.append(f"{conversation.id}: {probe.user!r} -> {turn.reply!r}{failed_call}")
     if window:
         for probe, turn in zip(conversation.turns, play(conversation, "window", {"k": 1}), strict=True):
             if probe.refuse or not probe.wanted or turn.reply_call is None:
