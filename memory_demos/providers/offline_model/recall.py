@@ -27,8 +27,7 @@ from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.restating import restate
 from memory_demos.providers.offline_model.text import MID_CAPITAL, mostly_chinese
 from memory_demos.providers.offline_model.unsaid import (
-    favourite_unsaid,
-    liked_only,
+    favourite_statements,
     names_an_unsaid_kind,
     speaks_of_no_particular,
 )
@@ -334,16 +333,18 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
         and not (s.message >= current and s.text.lower().strip(" ?？.") in asked)
         and not speaks_of_no_particular(ask.text, s.text)
     ]
-    if favourite_unsaid(ask.text, statements, vocabulary, chinese=chinese):
+    liked = favourite_statements(ask.text, statements, vocabulary, chinese=chinese)
+    if liked is None:
         return None
-    statements = liked_only(ask.text, statements, chinese=chinese)
+    statements = liked
     if chinese and names_an_unsaid_kind(ask.text, statements):
         return None
     if _SUPPOSING.search(ask.text):  # "what would I name my boat?" asks of what the user supposed
         statements = [s._replace(hypothetical=False) for s in statements]
+    leaning = contexts(statements)
     scored = [
         (bearing(ask, said, aliases, needed, context), said)
-        for said, context in zip(statements, contexts(statements), strict=True)
+        for said, context in zip(statements, leaning, strict=True)
     ]
     candidates = [(score, said) for score, said in scored if score > 0]
     if not candidates:
@@ -368,7 +369,7 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
     chosen = [said for said in chosen if not answered_by_another_part(said, ask, needed)]
     if not chosen:
         return None
-    leaned = dict(zip((s.order for s in statements), contexts(statements), strict=True))
+    leaned = dict(zip((s.order for s in statements), leaning, strict=True))
     said_back = [
         _with_its_name(focused(_bare_value_said_whole(s, leaned), ask, needed), statements) for s in chosen
     ]

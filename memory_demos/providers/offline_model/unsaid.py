@@ -27,31 +27,8 @@ def names_an_unsaid_kind(ask_text: str, statements: Sequence[Said]) -> bool:
     return not any(_names_one(kind, s.text + zh_kinds_named(s.text)) for s in statements if not s.question)
 
 
-_EN_WHICH = re.compile(
-    r"\b(?:what|which)\s+(?:[a-z]+\s+)?(?P<k>movie|film|book|show|series|program|programme|course|school|"
-    r"university|college|company|restaurant|hotel|gym|band|song|app|brand|model)s?\b",
-    re.I,
-)
-
-
 _FAVOURITE_EN = re.compile(r"\b(?:favou?rite|fav|fave)\s+(?P<k>[a-z]+)\b(?:\s+(?P<head>[a-z]+)\b)?", re.I)
 _FAVOURITE_ZH = re.compile(f"最(?:喜欢|爱)的(?P<k>[{CJK}]{{1,3}}?)(?:是|叫|有|呢|[？?]|$)")
-
-
-def favourite_unsaid(
-    ask_text: str, statements: Sequence[Said], vocabulary: AbstractSet[str], *, chinese: bool
-) -> bool:
-    """ "my favourite movie?" when no movie was spoken of (not the favourite food either); "favourite
-    coffee shop" when only coffee was: a shop must be said too."""
-    favourite = _FAVOURITE_ZH.search(ask_text) if chinese else _FAVOURITE_EN.search(ask_text)
-    if favourite is None:
-        return False
-    kind = favourite.group("k")
-    said = "".join(s.text + zh_kinds_named(s.text) for s in statements) if chinese else vocabulary
-    if (kind not in said) if chinese else (stem(kind) not in said):
-        return True
-    head = None if chinese else favourite.group("head")
-    return bool(head and head.lower() not in QUESTION_STOP and stem(head) not in said)
 
 
 _LIKES = re.compile(
@@ -60,10 +37,30 @@ _LIKES = re.compile(
 )
 
 
-def liked_only(ask_text: str, statements: Sequence[Said], *, chinese: bool) -> Sequence[Said]:
-    """For "my favourite tea?": only what says a liking ("Tea: with oat milk" or "no desserts" says none)."""
+def favourite_statements(
+    ask_text: str, statements: Sequence[Said], vocabulary: AbstractSet[str], *, chinese: bool
+) -> Sequence[Said] | None:
+    """The statements that may answer ``ask_text``: for "my favourite tea?" only those saying a liking
+    ("Tea: with oat milk" or "no desserts" says none); None when no tea was spoken of at all (not the
+    favourite food either), or for "favourite coffee shop" when no shop was."""
     favourite = _FAVOURITE_ZH.search(ask_text) if chinese else _FAVOURITE_EN.search(ask_text)
-    return statements if favourite is None else [s for s in statements if _LIKES.search(s.text)]
+    if favourite is None:
+        return statements
+    kind = favourite.group("k")
+    said = "".join(s.text + zh_kinds_named(s.text) for s in statements) if chinese else vocabulary
+    head = None if chinese else favourite.group("head")
+    if ((kind not in said) if chinese else (stem(kind) not in said)) or (
+        head and head.lower() not in QUESTION_STOP and stem(head) not in said
+    ):
+        return None
+    return [s for s in statements if _LIKES.search(s.text)]
+
+
+_EN_WHICH = re.compile(
+    r"\b(?:what|which)\s+(?:[a-z]+\s+)?(?P<k>movie|film|book|show|series|program|programme|course|school|"
+    r"university|college|company|restaurant|hotel|gym|band|song|app|brand|model)s?\b",
+    re.I,
+)
 
 
 def speaks_of_no_particular(ask_text: str, text: str) -> bool:
