@@ -353,6 +353,17 @@ CASES = [
         ("kimura",),
         (),
     ),
+    (("hey its Tomasz, new here",), "what's my name", ("Tomasz",), ()),
+    (("yo it's dani, just got back from lisbon",), "whats my name", ("Dani",), ("Just",)),
+    (("hi its me again",), "what's my name", None, ()),
+    (("my name is Rosa, stayin at my nans in cork",), "what's my name", ("Rosa",), ("Stayin",)),
+    (("crashing at my cousins in leeds for a bit, my name is Ola",), "whats my cousins name", None, ("Ola",)),
+    (
+        ("my dads car is a red civic", "my car is a blue golf"),
+        "what colour is my dads car",
+        ("dad's car",),
+        ("blue",),
+    ),
 ]
 
 

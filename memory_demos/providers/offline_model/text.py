@@ -190,14 +190,14 @@ def clean_name(raw: str, *, require_capital: bool) -> str | None:
     if is_chinese(raw[:1]):
         return clean_zh_name(raw)
     words: list[str] = []
-    for word in raw.split()[:3]:
-        word = word.strip(".,!?;:\"'")
+    for raw_word in raw.split()[:3]:
+        word = raw_word.strip(".,!?;:\"'")
         if not word or word == "I" or word.lower() in NAME_STOP or not _WORD_RE.fullmatch(word):
             break
         if require_capital and not word[0].isupper():
             break
         words.append(word if word[0].isupper() else word.capitalize())
-        if len(words) == 2:
+        if len(words) == 2 or raw_word[-1] in ",.!?;:":  # "Kez, stayin at ...": the comma ends the name
             break
     if not words:
         return None

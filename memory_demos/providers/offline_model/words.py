@@ -38,6 +38,21 @@ _GREETED_NAME = re.compile(
     + "|".join(_STATES)
     + r")\b)[a-z]{2,})(?=\s*(?:[,.!]|$|\s+(?:and|btw|here|from)\b))"
 )
+# "yo its kez, ...", "hey it's Jay here": a greeting, then it's and a name ("hi it's me" names nobody).
+_GREETED_ITS = re.compile(
+    r"^(?P<lead>(?:hey|hi|hello|hiya|yo)\W+)(?:it'?s|this\s+is)\s+(?P<n>(?!(?:me|us|cold|hot|raining|"
+    + "|".join(_STATES)
+    + r")\b)[A-Za-z]{2,})(?=\s*(?:[,.!]|$|\s+(?:and|btw|here|from)\b))",
+    re.IGNORECASE,
+)
+# "my aunties name", "my bros birthday": a possessive typed without its apostrophe
+_BARE_POSSESSIVE = re.compile(
+    r"\b(?P<who>(?:my|his|her|our|their)\s+(?:"
+    + "|".join(sorted(RELATIONS_EN | {"auntie", "aunty", "nan", "nana", "granny"}, key=len, reverse=True))
+    + r"))s\s+(?=(?:name|birthday|bday|age|phone|number|email|address|job|car|dog|cat|house|wife|husband|"
+    r"favou?rite|fave?|kids?|son|daughter|allergy|flight|school|work)\b)",
+    re.IGNORECASE,
+)
 _IN_LAW = re.compile(r"\b(mother|father|sister|brother|son|daughter)[ -]in[ -]law\b", re.I)
 
 
@@ -48,10 +63,12 @@ def casual(text: str) -> str:
     if "俺" in text or "咱" in text:  # 俺 is a northern 我; 咱 a 我们 that takes the listener in
         text = text.replace("俺们", "我们").replace("俺", "我").replace("咱们", "我们").replace("咱", "我们")
     text = _IN_LAW.sub(lambda m: f"{m.group(1)}-in-law", text)
+    text = _BARE_POSSESSIVE.sub(lambda m: m.group("who") + "'s ", text)
     text = _CASUAL_RE.sub(
         lambda m: _CASUAL.get(m.group(0).lower(), m.group(0)) if m.group(0) != "U" else "you", text
     )
     text = _GREETED_NAME.sub(lambda m: m.group("lead") + m.group("n").capitalize(), text)
+    text = _GREETED_ITS.sub(lambda m: m.group("lead") + "my name is " + m.group("n").capitalize(), text)
     return _NAMES_IS.sub(
         lambda m: m.group(0)[: len(m.group(0)) - len(m.group(0).lstrip())] + "my name is ", text
     )
