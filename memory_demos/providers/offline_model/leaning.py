@@ -9,13 +9,15 @@ from collections.abc import Sequence
 from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.reader import Said
 from memory_demos.providers.offline_model.text import NOTE_LINE, mostly_chinese
-from memory_demos.providers.offline_model.values import names_another_part
+from memory_demos.providers.offline_model.values import ZH_TIME_ONLY, names_another_part
 from memory_demos.providers.offline_model.words import en_words
 
 LEANS_ON = re.compile(
     r"^(?:\W*(?:and|but|so|oh|also|plus)\s+)?(?:he|she|it|they|her|his|its|their|them|that|this|there|mine|ours|hers)\b",
     re.I,
 )
+# 原来三点，挪到五点了: a clause of what its own message goes on to replace
+FORMER_ZH = re.compile("原来|本来|之前|以前|一开始")
 # "name's Oliver", 我叫小明: short, but of the user, named outright; it leans on nothing before it.
 _NAMES_THE_USER = re.compile(r"^\W*(?:(?:my\s+)?name(?:'s|\s+is)\s|call\s+me\s)|^我(?:的名字)?叫", re.I)
 
@@ -25,7 +27,12 @@ def _leans_on_before(said: Said) -> bool:
     if (said.source == "system" and NOTE_LINE.match(said.text)) or _NAMES_THE_USER.match(said.text):
         return False
     if mostly_chinese(said.text):
-        return re.match("[他她它]|那", said.text) is not None or len(re.findall(f"[{CJK}]", said.text)) <= 4
+        short = len(re.findall(f"[{CJK}]", said.text)) <= 4
+        return (
+            re.match("[他她它]|那", said.text) is not None
+            or short
+            or ZH_TIME_ONLY.fullmatch(said.text) is not None
+        )
     return LEANS_ON.search(said.text) is not None or len(en_words(said.text)) <= 3
 
 

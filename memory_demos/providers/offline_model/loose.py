@@ -131,7 +131,12 @@ _NOT_PEOPLE = frozenset(
 def holds_a_question_word(needed: AbstractSet[str], text: str) -> bool:
     """Whether ``text`` holds one of a Chinese question's two-character words whole (or it has none)."""
     pairs = {w for w in needed if len(w) == 2 and re.fullmatch(f"[{CJK}]+", w)}
-    return not pairs or any(w in text for w in pairs)
+    groups = {ZH_KEYWORDS[w] for w in pairs if w in ZH_KEYWORDS}  # 开会 holds the 会议 asked of
+    return (
+        not pairs
+        or any(w in text for w in pairs)
+        or any(ZH_KEYWORDS[w] in groups and w in text for w in ZH_KEYWORDS)
+    )
 
 
 def _kind(ask_text: str, words: frozenset[str], wants: str, chinese: bool) -> tuple[str, set[str]]:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from memory_demos.providers.offline_model.asks import Ask
-from memory_demos.providers.offline_model.leaning import contexts
+from memory_demos.providers.offline_model.leaning import FORMER_ZH, contexts
 from memory_demos.providers.offline_model.lexicon import CJK, NATIONALITIES
 from memory_demos.providers.offline_model.loose import (
     OPEN_KINDS,
@@ -305,6 +305,7 @@ def _newest_on_topic(candidates: list[tuple[float, Said]], needed: set[str]) -> 
                 and needed & statement_words(k, mostly_chinese(k.text)) <= asked
                 and k.source == said.source
             )
+            or (k.message == said.message and k.source == said.source and FORMER_ZH.match(k.text))
         ]
         if replaced and not re.search(r"\b(?:also|too|as well)\b|也|还", said.text):
             kept = [k for k in kept if k not in replaced]

@@ -338,7 +338,9 @@ def lacks_unit_asked(question: str, text: str) -> bool:
     return asked is not None and asked.group("u").lower() not in text.lower()
 
 
-# 周三上午十点: a clause that is only a time, with no words of its own.
+# 周三上午十点, 现在挪到四点了: a clause that is only a time (or a time it was moved to), no words of its own.
 ZH_TIME_ONLY = re.compile(
+    "(?:现在|改成|改到|挪到|推到|提前到|推迟到|换到|变成|又|就)*"
     "(?:[\\d一二两三四五六七八九十百点半分钟:：]|[上中下]午|早上|晚上|凌晨|周|星期|礼拜|月|号|日|今天|明天|后天)+"
+    "(?:了|吧|啊|哈)?"
 )
