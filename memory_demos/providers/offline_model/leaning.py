@@ -16,8 +16,6 @@ LEANS_ON = re.compile(
     r"^(?:\W*(?:and|but|so|oh|also|plus)\s+)?(?:he|she|it|they|her|his|its|their|them|that|this|there|mine|ours|hers)\b",
     re.I,
 )
-# 原来三点，挪到五点了: a clause of what its own message goes on to replace
-FORMER_ZH = re.compile("原来|本来|之前|以前|一开始")
 # "name's Oliver", 我叫小明: short, but of the user, named outright; it leans on nothing before it.
 _NAMES_THE_USER = re.compile(r"^\W*(?:(?:my\s+)?name(?:'s|\s+is)\s|call\s+me\s)|^我(?:的名字)?叫", re.I)
 

@@ -135,7 +135,7 @@ def holds_a_question_word(needed: AbstractSet[str], text: str) -> bool:
     return (
         not pairs
         or any(w in text for w in pairs)
-        or any(ZH_KEYWORDS[w] in groups and w in text for w in ZH_KEYWORDS)
+        or any(w in text for w, group in ZH_KEYWORDS.items() if group in groups)
     )
 
 

@@ -12,7 +12,8 @@ import re
 from collections.abc import Sequence
 
 from memory_demos.providers.offline_model.asks import Ask
-from memory_demos.providers.offline_model.leaning import FORMER_ZH, contexts
+from memory_demos.providers.offline_model.changes import FORMER_ZH
+from memory_demos.providers.offline_model.leaning import contexts
 from memory_demos.providers.offline_model.lexicon import CJK, NATIONALITIES
 from memory_demos.providers.offline_model.loose import (
     OPEN_KINDS,

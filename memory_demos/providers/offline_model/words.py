@@ -33,19 +33,26 @@ _STATES = word_list(
     confused stuck lost curious excited nervous stressed exhausted sleepy awake so just not also still really
     very a an the from in at on going trying looking working planning thinking feeling glad great"""
 )
+_GREETING = r"(?:hey|hi|hello|hiya|yo)\W+"
+_NAME_ENDS = r"(?=\s*(?:[,.!]|$|\s+(?:and|btw|here|from)\b))"
 _GREETED_NAME = re.compile(
-    r"^(?P<lead>(?:hey|hi|hello|hiya|yo)\W+(?:there\W+)?I'm\s+)(?P<n>(?!(?:"
+    r"^(?P<lead>"
+    + _GREETING
+    + r"(?:there\W+)?I'm\s+)(?P<n>(?!(?:"
     + "|".join(_STATES)
-    + r")\b)[a-z]{2,})(?=\s*(?:[,.!]|$|\s+(?:and|btw|here|from)\b))"
+    + r")\b)[a-z]{2,})"
+    + _NAME_ENDS
 )
 # "yo its kez, ...", "hey it's Jay here": a greeting, then it's and a name ("hi it's me" names nobody).
 _GREETED_ITS = re.compile(
-    r"^(?P<lead>(?:hey|hi|hello|hiya|yo)\W+)(?:it'?s|this\s+is)\s+(?P<n>(?!(?:me|us|cold|hot|raining|"
-    + "|".join(_STATES)
-    + r")\b)[A-Za-z]{2,})(?=\s*(?:[,.!]|$|\s+(?:and|btw|here|from)\b))",
+    r"^(?P<lead>" + _GREETING + r")(?:it'?s|this\s+is)\s+"
+    r"(?P<n>(?!(?:"
+    + "|".join(["me", "us", "cold", "hot", "raining", *_STATES])
+    + r")\b)[A-Za-z]{2,})"
+    + _NAME_ENDS,
     re.IGNORECASE,
 )
-# "my aunties name", "my bros birthday": a possessive typed without its apostrophe
+# "my aunties name", "my nans birthday": a possessive typed without its apostrophe
 _BARE_POSSESSIVE = re.compile(
     r"\b(?P<who>(?:my|his|her|our|their)\s+(?:"
     + "|".join(sorted(RELATIONS_EN | {"auntie", "aunty", "nan", "nana", "granny"}, key=len, reverse=True))
