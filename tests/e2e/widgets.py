@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from memory_demos.bench.workshop_browser import CHAT_BOX, PANE_BOXES, REMOVE_BUTTONS, REPLIES_DONE
@@ -35,15 +36,29 @@ SETTLED = """
 
 
 def choose_option(page: Any, selectbox: Any, label: str) -> None:
-    """Pick ``label`` in a Streamlit select box by typing it and pressing Enter.
+    """Pick ``label`` in a Streamlit select box by typing it and clicking the one option left.
 
     Clicking an option in the open list waits for it to be visible and stable; on a loaded machine the
     list keeps scrolling and re-rendering, so the click can time out although the option is there.
     Typing filters the list down to that option, which then sits still to be clicked.
+
+    On a loaded machine a rerun can also redraw the box between the click that opens it and the typing, so
+    the list closes and the keys go nowhere (seen once in CI, inside a pane's parameter popover): then the
+    box is opened again and its text replaced, up to three times (not Escape: it would close the popover).
     """
-    selectbox.click()
-    page.keyboard.type(label)
-    page.get_by_role("option", name=label, exact=True).click()
+    option = page.get_by_role("option", name=label, exact=True)
+    for attempt in range(3):
+        selectbox.click()
+        if attempt:
+            page.keyboard.press("ControlOrMeta+A")
+        page.keyboard.type(label)
+        try:
+            option.click(timeout=15_000)
+            break
+        except PlaywrightTimeoutError:
+            if attempt == 2:
+                raise
+            settle(page)
     expect(selectbox.locator("input")).to_have_value(label, timeout=30_000)
 
 
