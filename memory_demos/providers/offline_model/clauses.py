@@ -38,7 +38,7 @@ _QUESTION_EN = re.compile(
 )
 _AND_WHOSE = re.compile(r"^\W*(?:and|n)\s+(?:my\s+)?[\w-]+'s\W*$", re.I)  # "and mom's": whose, the same
 _QUESTION_ZH = re.compile(
-    "什么|多少|哪|谁|几(?![乎])["
+    "什么|多少|哪|谁|(?<![这那好十前])几(?![乎])["
     + CJK
     + "]|多[久大重高远长宽]|吗[？?。]?$|呢[？?。]?$|[？?]$|是不是|有没有|啥|怎么|咋|"
     "([能会要可去吃喝用喜爱想])不\\1|"  # 能不能, 喜不喜欢: a question of yes or no
