@@ -370,6 +370,15 @@ CASES = [
     # 这几天 / 好几年 / 前几天 say "these few" / "several": a statement, no question.
     (("我这几天在成都出差",), "我在哪出差", ("成都",), ()),
     (("这几天我在学做川菜",), "我在学做什么菜", ("川菜",), ()),
+    # A "!" inside a word (a password) ends no sentence; a "!" before a space or a Chinese character does.
+    (
+        ("the guest wifi password is Sunny!42, the network is Lakeview",),
+        "whats the wifi password",
+        ("Sunny!42",),
+        (),
+    ),
+    (("hey! my locker code is 7!7!3",), "what's my locker code", ("7!7!3",), ()),
+    (("太好了!我叫周宁",), "我叫什么", ("周宁",), ()),
 ]
 
 

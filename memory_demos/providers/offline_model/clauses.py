@@ -10,7 +10,7 @@ from memory_demos.providers.offline_model.memo import read_once
 from memory_demos.providers.offline_model.text import mostly_chinese
 
 _SENTENCE_END = re.compile(
-    r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<=[.!?])\s+|(?<=[。！？!?])|\n+|(?<=[a-z0-9])\s+[—–-]\s+(?=[a-z])"
+    r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<=[.!?])\s+|(?<=[。！？])|(?<=[!?])(?![A-Za-z0-9_!?])|\n+|(?<=[a-z0-9])\s+[—–-]\s+(?=[a-z])"
 )
 _EN_CLAUSE = re.compile(
     r"\s*;\s*|,?\s+(?:and|but|so|while|whereas|plus)\s+(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their)\b"

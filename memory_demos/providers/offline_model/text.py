@@ -168,7 +168,7 @@ def normalize_quotes(text: str) -> str:
 
 
 _VALUE_CUT = re.compile(
-    r"\s+(?:and|but|because|so|which|now|though|although|since|while|then)\s+|[,;!?—–]|\s-\s|\.(?:\s|$)|。|，|！|？"
+    r"\s+(?:and|but|because|so|which|now|though|although|since|while|then)\s+|[,;—–]|[!?](?![A-Za-z0-9])|\s-\s|\.(?:\s|$)|。|，|！|？"
 )
 
 
