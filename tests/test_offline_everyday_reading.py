@@ -379,6 +379,20 @@ CASES = [
     ),
     (("hey! my locker code is 7!7!3",), "what's my locker code", ("7!7!3",), ()),
     (("太好了!我叫周宁",), "我叫什么", ("周宁",), ()),
+    # A person's name is in the statement that says it, not in the next one that leans on it; a place
+    # after "in" / "to" / "from" names nobody.
+    (
+        ("My older sister is Keiko, she works in Kyoto with her husband",),
+        "what's my older sister's name",
+        ("Keiko",),
+        (),
+    ),
+    (
+        ("My older sister is Keiko, she works in Kyoto with her husband",),
+        "what's her husband's name",
+        None,
+        (),
+    ),
 ]
 
 

@@ -40,6 +40,22 @@ PAST = re.compile(
     r"\b(?:before|used\s+to|previously|originally|formerly|the\s+old|my\s+old)\b|以前|之前|原来|过去|从前|曾经",
     re.I,
 )
+_NEGATED = re.compile(
+    r"(?<![能会要可去吃喝用喜爱想])[不没](?![能会要可去吃喝用喜爱想]?[？?]?$)|\b(?:don't|doesn't|can't|never)\b",
+    re.I,
+)
+_NEGATION_SAID = re.compile(r"[不没]|\b(?:not|never|no)\b|n't\b", re.I)
+
+
+def asks_what_it_lacks(asked: str, text: str) -> bool:
+    """A question of the past ("where did I live before?") or of what is not (我不吃什么), and a statement
+    of neither (where I live; 特别能吃辣)."""
+    return bool(
+        (PAST.search(asked) and not PAST.search(text))
+        or (_NEGATED.search(asked) and not _NEGATION_SAID.search(text))
+    )
+
+
 _SPECIFIC = frozenset(
     {"dose", "often", "age", "job", "colour", "address"}
 )  # kinds whose values say by themselves what they are

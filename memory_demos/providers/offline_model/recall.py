@@ -17,8 +17,8 @@ from memory_demos.providers.offline_model.leaning import contexts
 from memory_demos.providers.offline_model.lexicon import CJK, NATIONALITIES
 from memory_demos.providers.offline_model.loose import (
     OPEN_KINDS,
-    PAST,
     YES_NO,
+    asks_what_it_lacks,
     holds_a_question_word,
     loose_answer,
     zh_coverage,
@@ -169,7 +169,8 @@ def has_value(ask: Ask, text: str, aliases: dict[str, str], said_about: str = ""
     if ask.wants not in {"person", "name"} or ask.about in {"", USER}:
         return has.search(text) is not None
     forms = {ask.about.lower(), aliases.get(ask.about, "").lower()}
-    forms |= {n.lower() for n, r in aliases.items() if r == ask.about}
+    if ask.wants == "person":  # "who is Hiroshi's wife": not Hiroshi; "my brother's name": Hiroshi
+        forms |= {n.lower() for n, r in aliases.items() if r == ask.about}
     return any(m.group(0).lower() not in forms for m in has.finditer(text))
 
 
@@ -247,7 +248,7 @@ def bearing(
         return 0.0
     if any(not KIND_VALUES[k].search(said.text) for k in _asked_kinds(ask)):
         return 0.0  # "what colour is my corolla?" is not answered by "I drive a 2009 corolla"
-    if _asks_what_it_lacks(ask.text, said.text):
+    if asks_what_it_lacks(ask.text, said.text):
         return 0.0
     text = said.text if context is None else f"{context.text} {said.text}"
     if names_another_part(ask.text, text, chinese=ask.chinese) or (
@@ -258,23 +259,15 @@ def bearing(
     if covered < _least_covered(ask):
         return 0.0
     bonus = 0.5 * len(ask.extra & words) + (0.5 if has is not None else 0.0)
+    bonus += 0.5 if _says_the_known_name(ask, said, aliases) else 0.0
     return covered * max(len(needed), 1) + bonus + (0.25 if said.about == ask.about else 0.0) + 0.1
 
 
-_NEGATED = re.compile(
-    r"(?<![能会要可去吃喝用喜爱想])[不没](?![能会要可去吃喝用喜爱想]?[？?]?$)|\b(?:don't|doesn't|can't|never)\b",
-    re.I,
-)
-_NEGATION_SAID = re.compile(r"[不没]|\b(?:not|never|no)\b|n't\b", re.I)
-
-
-def _asks_what_it_lacks(asked: str, text: str) -> bool:
-    """A question of the past ("where did I live before?") or of what is not (我不吃什么), and a statement
-    of neither (where I live; 特别能吃辣)."""
-    return bool(
-        (PAST.search(asked) and not PAST.search(text))
-        or (_NEGATED.search(asked) and not _NEGATION_SAID.search(text))
-    )
+def _says_the_known_name(ask: Ask, said: Said, aliases: dict[str, str]) -> bool:
+    """ "what's my brother's name", and the statement holds the name the brother goes by."""
+    if ask.wants != "name" or ask.about in {"", USER}:
+        return False
+    return any(person == ask.about and name in said.text for name, person in aliases.items())
 
 
 def _frame(said: Said) -> set[str]:

@@ -90,7 +90,8 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
         + r")\b"
     ),
     "name": re.compile(  # 组长是Lisa: a name right after a Chinese character too
-        r"(?<!^)(?<![A-Za-z])(?!" + CALENDAR + r")[A-Z][a-z]+|\bnamed?\b|\bcalled\b|叫|名|姓"
+        r"(?<!^)(?<![A-Za-z])(?<!\bin )(?<!\bto )(?<!\bfrom )(?!" + CALENDAR + r")[A-Z][a-z]+"
+        r"|\bnamed?\b|\bcalled\b|叫|名|姓"
     ),
     "job": re.compile(
         r"[是当做干]|工作|上班|\b(?:is|am|are|was|'s|'m)\s+(?:a|an)\s|\bworks?\b|\bjob\b|\bteach|\bstud(?:y|ies|ent)\b"
