@@ -393,6 +393,16 @@ CASES = [
         None,
         (),
     ),
+    # bro / sis are a brother and a sister; "she's a nurse" said back of her is "your sis is a nurse".
+    (("my sis lives in Leeds, she's a nurse",), "what does my sister do", ("sis is a nurse",), ("sis's",)),
+    (("my bro is Ken and my sis is Amy",), "what's my brother's name", ("Ken",), ("Amy",)),
+    # Its own reply "Your aunt is making dumplings" names nobody "Making Dumplings".
+    (
+        ("my aunt is cooking tonight, she's making dumplings", "what's my aunt making"),
+        "what's my aunt's name",
+        None,
+        (),
+    ),
 ]
 
 

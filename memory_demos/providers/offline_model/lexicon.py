@@ -94,7 +94,7 @@ RELATIONS_EN = frozenset(
     word_list("""brother sister mother mom mum father dad friend colleague coworker boss wife husband
     partner son daughter cousin neighbour neighbor uncle aunt grandmother grandfather grandma grandpa
     roommate flatmate teacher girlfriend boyfriend fiance fiancee niece nephew manager mother-in-law
-    father-in-law sister-in-law brother-in-law son-in-law daughter-in-law""")
+    father-in-law sister-in-law brother-in-law son-in-law daughter-in-law bro sis""")
 )
 RELATIONS_ZH = {
     "哥哥": "brother",

@@ -37,7 +37,9 @@ def restate(said: Said) -> str:
     if said.subject and re.match(r"(?i)it\b(?!')", said.text):  # "it moved to friday": the review did
         text = to_asker(said.subject) + text[2:]
     elif said.subject and (pronoun := re.match(r"(?i)(?:he|she)\b", said.text)):  # "she is a doctor"
-        text = re.sub(r"'s$", "", to_asker(said.subject)) + text[pronoun.end() :]  # "my mum's name is…"
+        rest = re.sub(r"^'s(?= (?:been|got)\b)", " has", text[pronoun.end() :])  # "she's been": has
+        rest = re.sub(r"^'s\b", " is", rest)  # "she's a nurse": "Your sis is a nurse", not "sis's"
+        text = re.sub(r"'s$", "", to_asker(said.subject)) + rest  # "my mum's name is…"
     elif said.subject and (pronoun := re.match(r"(?i)(?:his|her)\b", said.text)):  # "her favourite colour"
         text = re.sub(r"'s$", "", to_asker(said.subject)) + "'s" + text[pronoun.end() :]
     elif said.subject and not said.text.startswith(said.subject.split()[0]) and not _same_relation(said):

@@ -103,7 +103,9 @@ def _generic(match: re.Match[str]) -> Pairs:
         return []
     called = _CALLED.match(raw)
     if called or thing.split()[-1].lower() == "name" or thing.lower() in RELATIONS_EN:
-        name = clean_name(called.group(1) if called else raw, require_capital=False)
+        # "your aunt is making dumplings" (its own reply): a bare relation's name is a capitalised one
+        bare = not called and thing.split()[-1].lower() != "name"
+        name = clean_name(called.group(1) if called else raw, require_capital=bare)
         if not name:
             return []
         if thing.lower() in {"name", "first name", "full name"}:
