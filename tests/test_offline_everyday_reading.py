@@ -403,6 +403,9 @@ CASES = [
         None,
         (),
     ),
+    # 她呢 / 他呢 after a question about the user asks of the person the pronoun stands for.
+    (("我喜欢吃辣，我室友小雨一点辣都不能吃", "我能吃辣吗"), "她呢", ("小雨",), ("你喜欢吃辣",)),
+    (("我爸喜欢下象棋，我喜欢打羽毛球", "我喜欢什么运动"), "他呢", ("象棋",), ("羽毛球",)),
 ]
 
 
@@ -525,3 +528,21 @@ def test_a_chinese_word_in_an_english_message_is_a_word_of_it() -> None:
 def test_she_after_a_possessive_subject_is_said_as_the_person() -> None:
     reply = converse(("my mum's name is Linda, she just turned 60",), "how old is mum")
     assert "Your mum just turned 60" in reply and "mum's just" not in reply, reply
+
+
+def test_a_capitalised_word_that_names_nobody_is_no_one_a_pronoun_can_mean() -> None:
+    """ "Any ideas?" read "Any" as a person (its "ideas" looks like a verb), and the next "he" became Any."""
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from memory_demos.providers.offline_model.reader import read_prompt
+
+    said = read_prompt(
+        [
+            HumanMessage("my grandpa retires in June"),
+            AIMessage("ok"),
+            HumanMessage("I want to throw him a party. Any ideas?"),
+            AIMessage("ok"),
+            HumanMessage("how long has he been retired"),
+        ]
+    ).said
+    assert all(s.about != "Any" for s in said), [(s.about, s.text) for s in said]

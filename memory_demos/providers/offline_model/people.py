@@ -29,7 +29,9 @@ NOT_NAMES = frozenset(
     They He She His Her And But So Also Then Now Today Tomorrow Yesterday Yes No Ok Okay Hi Hello Hey
     Thanks Please Just Actually Maybe Sorry Well Oh Is Are Do Does Did Can Could Would Will Should Let
     Not Every Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May
-    June July August September October November December Oops Wait Scratch Forget Never Next Last If"""
+    June July August September October November December Oops Wait Scratch Forget Never Next Last If
+    Any Anyone Anything Some Someone Something Everyone Everything Nothing Nobody All Both Each Another
+    Other Sure Great Cool Nice Good Lol Btw Really Still Only Even Since After Before Because Though"""
     )
 )
 NAME_OF_REL = re.compile(r"\b(?:my|our)\s+(?P<rel>" + REL_EN + r")'s\s+name\s+is\s+(?P<n>[A-Z][a-z]+)", re.I)

@@ -50,7 +50,7 @@ from memory_demos.providers.offline_model.memory_prompts import (
     summary_prompt_reply,
 )
 from memory_demos.providers.offline_model.questions import find_questions
-from memory_demos.providers.offline_model.reader import Reading, read_prompt
+from memory_demos.providers.offline_model.reader import Reading, Said, read_prompt
 from memory_demos.providers.offline_model.recall import answer
 from memory_demos.providers.offline_model.small_talk import REQUEST, small_talk
 from memory_demos.providers.offline_model.statements import USER
@@ -225,7 +225,7 @@ def _answers(
         pairs = [(part, [q for q in find_questions(part) if q.key is not None]) for part in parts]
     answers: list[str | None] = []
     for part, keyed in pairs:
-        ask = analyse(unwrapped(part), previous, people)
+        ask = _of_whom_the_reader_read(analyse(unwrapped(part), previous, people), part, statements, current)
         said = conversation_answer(part, statements, current=current)
         if said is None:
             sure = [answer_question(q, knowledge, chinese=chinese) for q in keyed]
@@ -247,6 +247,23 @@ def _answers(
         if not a or a not in answers[:index]
     ]
     return ("" if chinese else " ").join(said_back)
+
+
+# 他 or she as the one the question asks of; "打算送她什么" asks what I give her
+_THIRD_PERSON = re.compile(
+    r"^(?:那么?)?[他她](?!们)|\b(?:he|she)\b|^\W*(?:and|what about|how about)\s+(?:her|him)\b", re.I
+)
+_FIRST_PERSON = re.compile(r"我|\b(?:I|me|my|I'm)\b", re.I)
+
+
+def _of_whom_the_reader_read(ask: Ask, part: str, statements: Sequence[Said], current: int) -> Ask:
+    """她呢 after 我喜欢哪个季节 asks of the girlfriend the reader took 她 for, never of the user."""
+    if ask.about != USER or not _THIRD_PERSON.search(part) or _FIRST_PERSON.search(part):
+        return ask  # "what did I get her": of what I did
+    for said in statements:
+        if said.question and said.message == current and said.about not in {"", USER} and said.text in part:
+            return ask._replace(about=said.about)
+    return ask
 
 
 _VALUE_TOKEN = re.compile(MID_CAPITAL + r"|\S*\d\S*")
