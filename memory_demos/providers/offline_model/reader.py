@@ -159,11 +159,10 @@ class Reading:
         """The clause's subject, or None; a capital first word is a person only before a verb of one."""
         found = ABOUT_EN.match(body)
         name = found.group("name") if found is not None else None
-        if name in NOT_NAMES:  # "Any ideas?": "ideas" reads like a verb, but "Any" is nobody
-            return None
         if not name or name in self.aliases or PERSON_VERB.match(body, found.end() if found else 0):
-            return found
-        self.last_person = self.last_subject = name  # "Aisha texted, she says ...": she is Aisha
+            return found if name not in NOT_NAMES else None  # "Any ideas?": "Any" is nobody
+        if name not in NOT_NAMES:  # "Aisha texted, she says ...": she is Aisha
+            self.last_person = self.last_subject = name
         return None  # "Study group with Emeka ...": a capital first word, not a person
 
     def _people_named(self, clause: str) -> str:
