@@ -546,3 +546,22 @@ def test_a_capitalised_word_that_names_nobody_is_no_one_a_pronoun_can_mean() -> 
         ]
     ).said
     assert all(s.about != "Any" for s in said), [(s.about, s.text) for s in said]
+
+
+@pytest.mark.parametrize(
+    ("said", "ending"),
+    [("我今天抽中了一台switch！", "switch！"), ("I won a Switch at the office party!", "party!")],
+)
+def test_an_acknowledgement_ends_once(said: str, ending: str) -> None:
+    """ "记住了，你抽中了一台switch！。": the "！" the user ended with was followed by a second ending."""
+    from langchain_core.messages import HumanMessage
+
+    from memory_demos.providers.offline_model import OfflineTeachingModel
+
+    reply = str(OfflineTeachingModel().invoke([HumanMessage(said)]).content)
+    assert reply.endswith(ending), reply
+
+
+def test_a_name_said_with_the_clause_before_it_is_not_said_again() -> None:
+    reply = converse(("周日去看了场话剧，叫《雷雨》，演得太好了，票价三百八",), "我看的啥话剧")
+    assert reply.count("雷雨") == 1, reply

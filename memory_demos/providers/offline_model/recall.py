@@ -368,6 +368,8 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
     said_back = [
         _with_its_name(focused(_bare_value_said_whole(s, leaned), ask, needed), statements) for s in chosen
     ]
+    whole = [s.text for s in said_back]  # 叫《茶馆》 said with the clause before it is not said again
+    said_back = [s for s in said_back if not any(s.text != w and s.text in w for w in whole)]
     return joiner.join(dict.fromkeys(restate(said) for said in said_back))
 
 

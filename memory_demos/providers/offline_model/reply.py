@@ -327,9 +327,11 @@ def acknowledgement(text: str, reading: Reading, *, chinese: bool, statements_on
             return "好的，那句不算。" if chinese else "OK, I'll set that aside."
         return small_talk(text, chinese=chinese)
     restated = [to_asker(s.text) for s in standing]
-    if chinese:
-        return "记住了，" + "，".join(r.rstrip("。") for r in restated) + "。"
-    return "Got it: " + "; ".join(r.rstrip(".") for r in restated) + "."
+    said = (
+        "，".join(r.rstrip("。") for r in restated) if chinese else "; ".join(r.rstrip(".") for r in restated)
+    )
+    end = "" if said.endswith(("!", "！")) else "。" if chinese else "."  # "switch！" needs no 。 after it
+    return ("记住了，" if chinese else "Got it: ") + said + end
 
 
 def stream_chunks(text: str) -> list[str]:
