@@ -406,6 +406,9 @@ CASES = [
     # 她呢 / 他呢 after a question about the user asks of the person the pronoun stands for.
     (("我喜欢吃辣，我室友小雨一点辣都不能吃", "我能吃辣吗"), "她呢", ("小雨",), ("你喜欢吃辣",)),
     (("我爸喜欢下象棋，我喜欢打羽毛球", "我喜欢什么运动"), "他呢", ("象棋",), ("羽毛球",)),
+    # bf / gf before 's, and bfs / gfs typed without the apostrophe, are a boyfriend's and a girlfriend's.
+    (("my gf's name is Lena n she's a vet",), "whats my gfs name", ("Lena",), ()),
+    (("my gf's name is Lena n she's a vet",), "wat does my girlfriend do", ("vet",), ()),
 ]
 
 

@@ -17,9 +17,11 @@ _CASUAL = pairs(
     gotta=got_to b4=before teh=the adress=address wat=what wht=what wen=when wher=where n=and
     abt=about fav=favourite fave=favourite yrs=years ppl=people thx=thanks tho=though gf=girlfriend
     bf=boyfriend i=I i'm=I'm i've=I've i'll=I'll i'd=I'd shes=she's hes=he's theyre=they're youre=you're
-    couldnt=couldn't wouldnt=wouldn't shouldnt=shouldn't r=are"""
+    couldnt=couldn't wouldnt=wouldn't shouldnt=shouldn't r=are bfs=boyfriend's gfs=girlfriend's"""
 )
-_CASUAL_RE = re.compile(r"(?<![\w'-])(?:" + "|".join(map(re.escape, _CASUAL)) + r")(?![\w'-])", re.IGNORECASE)
+_CASUAL_RE = re.compile(
+    r"(?<![\w'-])(?:" + "|".join(map(re.escape, _CASUAL)) + r")(?![\w-]|'(?!s\b))", re.IGNORECASE
+)  # "bf's name"
 # "name's oliver", "name Oliver" introduce; "name of the band" asks
 _NAMES_IS = re.compile(
     r"^(?:(?:hey|hi|hello|oh|ok|so|and)\W+)*(?:name'?s\s+(?!of\b)(?=\w)|names?\s+(?=(?-i:[A-Z])))",
