@@ -166,6 +166,7 @@ _ZH_RELATED = (
     "房租 月租 租金",
     "航班 飞机 机票 起飞 登机",
     "火车 高铁 动车",
+    "教 老师 讲课",
 )
 ZH_KEYWORDS: dict[str, str] = {word: group.split()[0] for group in _ZH_RELATED for word in group.split()}
 
