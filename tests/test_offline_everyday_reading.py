@@ -409,6 +409,17 @@ CASES = [
     # bf / gf before 's, and bfs / gfs typed without the apostrophe, are a boyfriend's and a girlfriend's.
     (("my gf's name is Lena n she's a vet",), "whats my gfs name", ("Lena",), ()),
     (("my gf's name is Lena n she's a vet",), "wat does my girlfriend do", ("vet",), ()),
+    # "actually he's…" after a question about what I give him: he is the nephew, and the newer word wins.
+    (
+        (
+            "my nephew is turning 5 in May",
+            "what should I get him?",
+            "oh actually he's turning 6, I mixed it up",
+        ),
+        "how old is my nephew turning?",
+        ("nephew is turning 6",),
+        ("5",),
+    ),
 ]
 
 

@@ -112,6 +112,16 @@ def _clauses(sentence: str) -> tuple[str, ...]:
     return tuple(part.strip(" ,.;") for part in parts if part and part.strip(" ,.;"))
 
 
+_BEFORE_SUBJECT_EN = re.compile(
+    r"^(?:(?:actually|no wait|wait|sorry|oh|well|ok|okay|so|and|but|also|anyway)\b[\s,]*)+", re.I
+)
+
+
+def before_subject(clause: str) -> str:
+    """An English clause from its subject on: "actually she's turning 9" is about she."""
+    return _BEFORE_SUBJECT_EN.sub("", clause)
+
+
 @read_once
 def tidy(clause: str) -> str:
     """A clause without its opening interjections and closing fillers ("hey! ...", "... btw")."""

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from langchain_core.messages import BaseMessage
 
-from memory_demos.providers.offline_model.clauses import clauses, is_question, split_sentences, supposes, tidy
+from memory_demos.providers.offline_model import clauses as cut
 from memory_demos.providers.offline_model.corrections import (
     CALLS_OFF,
     CORRECTION_EN,
@@ -112,7 +112,7 @@ class Reading:
         """(whom the clause is about, the words that say so) — the previous clause's for none."""
         if mostly_chinese(clause):
             return self._about_zh(clause, previous)
-        body = self._people_named(clause)
+        body = cut.before_subject(self._people_named(clause))  # "actually she's …": she, not "actually"
         if mixed := MY_ZH_RELATION.match(body):
             self.last_person, self.last_subject = ZH_RELATION_FORMS[mixed.group("rel")], mixed.group(0)
             return self.last_person, self.last_subject
@@ -224,14 +224,14 @@ class Reading:
         return None
 
     def add(self, clause: str, source: str, message: int, *, change: bool = False) -> None:
-        clause = tidy(clause)
+        clause = cut.tidy(clause)
         if not re.search(rf"[\w{CJK}]", clause):  # "！！" says nothing, and no clause leans on it
             return
         previous = self.said[-1] if self.said and self.said[-1].message >= message - 1 else None
         clause = filled_ellipsis(clause, self.said[-6:], source)
         about, subject = self.about(clause, previous)
         thing = THING_IS.match(clause)
-        if thing and not is_question(clause):
+        if thing and not cut.is_question(clause):
             self.last_thing = (thing.group("t"), message)
         elif IT_LEADS.match(clause) and self.last_thing[0] and self.last_thing[1] >= message - 2:
             subject = self.last_thing[0]  # "it moved to friday": the design review did
@@ -242,8 +242,8 @@ class Reading:
                 len(self.said),
                 about,
                 subject,
-                is_question(clause),
-                supposes(clause),
+                cut.is_question(clause),
+                cut.supposes(clause),
                 change,
                 message=message,
             )
@@ -309,7 +309,7 @@ class Reading:
             return False
         chinese = mostly_chinese(clause)
         found = (CORRECTION_ZH if chinese else CORRECTION_EN).search(clause)
-        if found is None or is_question(clause):
+        if found is None or cut.is_question(clause):
             return False
         before, after = clause[: found.start()].strip(" ,—–-"), clause[found.end() :].strip(" ,.!—–-:;")
         pattern = CORRECTION_ZH if chinese else CORRECTION_EN
@@ -356,10 +356,10 @@ class Reading:
 
     def read(self, text: str, source: str, message: int) -> None:
         text = casual(text) if source == "user" else HUMAN_SAID.sub("\n\\1\\2\n", text)
-        for sentence in split_sentences(text):
+        for sentence in cut.split_sentences(text):
             sentence = ZH_NOT_TAIL.sub(r"\1", sentence)
             pending = ""  # a correction word standing alone ("不对，是上海") corrects the clause after it
-            for clause in clauses(sentence) if source != "retrieved" else [sentence]:
+            for clause in cut.clauses(sentence) if source != "retrieved" else [sentence]:
                 clause = f"{pending} {clause}".strip() if pending else clause
                 marker = (CORRECTION_ZH if re.search(f"[{CJK}]", clause) else CORRECTION_EN).fullmatch(clause)
                 marker = marker or ZH_SLIP.fullmatch(clause)  # 哎呀输入法打错了，我姓章: a slip

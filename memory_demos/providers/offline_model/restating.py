@@ -23,6 +23,9 @@ def _same_relation(said: Said) -> bool:
 _NOTE_LINE = re.compile(f"^[-*•]?\\s*(?P<k>[{CJK}A-Za-z_ ]{{1,12}}?)\\s*[:：]\\s*(?P<v>.+)$")
 
 
+_HE_OR_SHE = re.compile(r"(?i)(?:(?P<lead>actually|so|and|but|also|anyway),?\s+)?(?:he|she)\b")
+
+
 def restate(said: Said) -> str:
     if said.subject.lower() in {"he", "she", "his", "her", "him", "they", "them", "their"}:
         said = said._replace(subject="")  # no person named before it: "her name's Gloria", not "Her's name's"
@@ -36,10 +39,16 @@ def restate(said: Said) -> str:
         text = to_asker(text)
     if said.subject and re.match(r"(?i)it\b(?!')", said.text):  # "it moved to friday": the review did
         text = to_asker(said.subject) + text[2:]
-    elif said.subject and (pronoun := re.match(r"(?i)(?:he|she)\b", said.text)):  # "she is a doctor"
+    elif said.subject and (pronoun := _HE_OR_SHE.match(said.text)):  # "she is a doctor"
         rest = re.sub(r"^'s(?= (?:been|got)\b)", " has", text[pronoun.end() :])  # "she's been": has
         rest = re.sub(r"^'s\b", " is", rest)  # "she's a nurse": "Your sis is a nurse", not "sis's"
-        text = re.sub(r"'s$", "", to_asker(said.subject)) + rest  # "my mum's name is…"
+        subject = re.sub(r"'s$", "", to_asker(said.subject))  # "my mum's name is…"
+        text = (
+            f"{pronoun.group('lead')} {subject[:1].lower()}{subject[1:]}"
+            if pronoun.group("lead")
+            else subject
+        )
+        text += rest
     elif said.subject and (pronoun := re.match(r"(?i)(?:his|her)\b", said.text)):  # "her favourite colour"
         text = re.sub(r"'s$", "", to_asker(said.subject)) + "'s" + text[pronoun.end() :]
     elif said.subject and not said.text.startswith(said.subject.split()[0]) and not _same_relation(said):
