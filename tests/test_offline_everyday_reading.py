@@ -579,3 +579,11 @@ def test_an_acknowledgement_ends_once(said: str, ending: str) -> None:
 def test_a_name_said_with_the_clause_before_it_is_not_said_again() -> None:
     reply = converse(("周日去看了场话剧，叫《雷雨》，演得太好了，票价三百八",), "我看的啥话剧")
     assert reply.count("雷雨") == 1, reply
+
+
+def test_its_said_back_of_the_thing_it_stands_for() -> None:
+    """ "it's at the Savoy" after "the company gala is next friday" was said as "The company gala it's at…"."""
+    reply = converse(
+        ("the book club dinner is on thursday", "it's at Nonna's, bring wine"), "where's the dinner"
+    )
+    assert "dinner is at Nonna's" in reply and "it's" not in reply, reply

@@ -37,8 +37,8 @@ def restate(said: Said) -> str:
         text = f"my {note.group('k').strip().replace('_', ' ')}: {note.group('v').strip()}"
     if said.source == "retrieved" or said.source == "system" or said.source == "user":
         text = to_asker(text)
-    if said.subject and re.match(r"(?i)it\b(?!')", said.text):  # "it moved to friday": the review did
-        text = to_asker(said.subject) + text[2:]
+    if said.subject and (it := re.match(r"(?i)it(?:'s\b|\b(?!'))", said.text)):  # "it moved to friday"
+        text = to_asker(said.subject) + (" is" if it.group(0).endswith("s") else "") + text[it.end() :]
     elif said.subject and (pronoun := _HE_OR_SHE.match(said.text)):  # "she is a doctor"
         rest = re.sub(r"^'s(?= (?:been|got)\b)", " has", text[pronoun.end() :])  # "she's been": has
         rest = re.sub(r"^'s\b", " is", rest)  # "she's a nurse": "Your sis is a nurse", not "sis's"
