@@ -420,6 +420,13 @@ CASES = [
         ("nephew is turning 6",),
         ("5",),
     ),
+    # "and what's my name" after a question about the dog asks the user's name, not the dog's.
+    (
+        ("hey its mo. just adopted a kitten, name's pickle, shes a tabby", "wat colour is pickle"),
+        "n wats my name",
+        ("Your name is Mo",),
+        ("pickle", "Pickle", "Hey"),
+    ),
 ]
 
 

@@ -160,8 +160,10 @@ def analyse(text: str, previous: Ask | None = None, people: frozenset[str] = fro
     # "how old is he?" asks an age of its own, not the last question's topic
     standalone = words or "age" in weak or (wants and about)
     if previous is not None and (_FOLLOW_UP.search(text) or not standalone):
-        if words:  # "那儿子有啥毛病" after "儿子叫啥": its own question, the words before welcome
-            extra = previous.words
+        # "那儿子有啥毛病" after "儿子叫啥": its own question, the words before welcome; "and what's my
+        # name" after "what breed is ziggy" asks of the user alone
+        if words or (wants == "name" and about == USER):
+            extra = previous.words if words else extra
         else:
             words, weak = set(previous.words), weak | previous.weak
             wants = wants or previous.wants

@@ -54,7 +54,7 @@ _ZH_DETAIL_ONLY = re.compile(
 )
 _ZH_DETAIL_LABEL = re.compile(f"(?<=[{CJK}])({_ZH_DETAILS})(?:\\s+(?=\\S)|[，,]\\s*(?=[A-Za-z0-9]))")
 _LEAD_EN = re.compile(
-    r"^(?:(?:and|but|so|also|oh|ok|okay|well|btw|anyway|hey|hi|hello|yeah|yes|yep|no|plus|then|fyi|lol|um|"
+    r"^(?:(?:and|but|so|also|oh|ok|okay|well|btw|anyway|hey|hi|hello|yo|yeah|yes|yep|no|plus|then|fyi|lol|um|"
     r"hmm|right|alright|great|cool|thanks|thank you|by the way|oh and|just so you know)\b[\s,!.:-]*)+",
     re.IGNORECASE,
 )

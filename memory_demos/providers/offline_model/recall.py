@@ -54,7 +54,7 @@ from memory_demos.providers.offline_model.words import (
 
 _ZH_VERBS = re.compile("[有吃喝用养开学做去买住玩看读考带穿戴打种练弹]")
 _NAMES_SELF = re.compile(
-    r"\b(?:my|his|her|their)\s+(?:\w+\s+)?name\b|\bname'?s\b|\b(?:I'm|I\s+am|call\s+me|called\s+me)\s+[A-Z]|"
+    r"\b(?:my|his|her|their)\s+(?:\w+\s+)?name\b|^\W*name'?s\b|\b(?:I'm|I\s+am|call\s+me|called\s+me)\s+[A-Z]|"
     r"(?:^|\s)(?:我|他|她)(?:的名字)?叫|(?:^|\s)(?:我|他|她)姓|我的名字|叫我|^\S+\s+(?:is|was)\s+called|^[A-Z][a-z]+\s+here\b",
     re.I,
 )
