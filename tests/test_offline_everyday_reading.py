@@ -427,6 +427,9 @@ CASES = [
         ("Your name is Mo",),
         ("pickle", "Pickle", "Hey"),
     ),
+    # A Chinese name right after an English relation word names that person; Chinese after a verb does not.
+    (("my boss 陈总 wants the slides by friday",), "what's my boss called", ("陈总",), ()),
+    (("my aunt is making 饺子 tonight",), "what's my aunt's name", None, ()),
 ]
 
 

@@ -91,7 +91,11 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
     ),
     "name": re.compile(  # 组长是Lisa: a name right after a Chinese character too
         r"(?<!^)(?<![A-Za-z])(?<!\bin )(?<!\bto )(?<!\bfrom )(?!" + CALENDAR + r")[A-Z][a-z]+"
-        r"|\bnamed?\b|\bcalled\b|叫|名|姓"
+        r"|\bnamed?\b|\bcalled\b|叫|名|姓|(?:"
+        + "|".join(f"(?<={r} )" for r in sorted(RELATIONS_EN))
+        + ")["
+        + CJK
+        + r"]{2,4}\b"  # "my teacher 王老师"
     ),
     "job": re.compile(
         r"[是当做干]|工作|上班|\b(?:is|am|are|was|'s|'m)\s+(?:a|an)\s|\bworks?\b|\bjob\b|\bteach|\bstud(?:y|ies|ent)\b"
