@@ -430,6 +430,8 @@ CASES = [
     # A Chinese name right after an English relation word names that person; Chinese after a verb does not.
     (("my boss 陈总 wants the slides by friday",), "what's my boss called", ("陈总",), ()),
     (("my aunt is making 饺子 tonight",), "what's my aunt's name", None, ()),
+    # A short clause leaning on the one before it in the same message (每天两粒) is said with it.
+    (("钙片我一直在吃，每天两粒",), "我每天吃什么保健品", ("钙片",), ()),
 ]
 
 

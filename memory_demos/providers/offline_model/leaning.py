@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from memory_demos.providers.offline_model.lexicon import CJK
-from memory_demos.providers.offline_model.reader import Said
+from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.text import NOTE_LINE, mostly_chinese
 from memory_demos.providers.offline_model.values import ZH_TIME_ONLY, names_another_part
 from memory_demos.providers.offline_model.words import en_words
@@ -75,3 +75,34 @@ def contexts(statements: Sequence[Said], *, wider: bool = False) -> list[Said | 
                     break
         found.append(context)
     return found
+
+
+def said_with_what_it_leans_on(said: Said, leaned: dict[int, Said | None]) -> Said:
+    """A bare value ("13905718826" after 我妈的手机号), or a short Chinese clause of the user's
+    (每天一粒 after 维生素D我一直在吃, in one message), said with the clause it leans on."""
+    context = leaned.get(said.order)
+    short_zh = (
+        mostly_chinese(said.text)
+        and len(re.findall(f"[{CJK}]", said.text)) <= 4
+        and context is not None
+        and context.message == said.message
+        and {said.about, context.about} <= {"", USER}
+        and not re.match("[他她]", said.text)
+        and leaned.get(context.order) is None  # one clause before it, not a run of them
+    )
+    if context is None or (re.search(f"[A-Za-z{CJK}]", said.text) and not short_zh):
+        return said
+    return said._replace(text=f"{context.text}{'，' if mostly_chinese(context.text) else ', '}{said.text}")
+
+
+_ITS_NAME = re.compile(r"^(?:叫|名叫|名字叫|(?:it's|its|it\s+is)\s+called\b|called\b|named\b)", re.I)
+
+
+def with_its_name(said: Said, statements: Sequence[Said]) -> Said:
+    """``said`` with the clause right after it in its message that names what it spoke of, said as one
+    (吃降压药，叫氨氯地平: not "you are called 氨氯地平")."""
+    after = [s for s in statements if s.order > said.order and not s.question][:1]
+    same_message = after and after[0].message == said.message and after[0].source == said.source
+    if same_message and _ITS_NAME.match(after[0].text):
+        return said._replace(text=f"{said.text}{'，' if mostly_chinese(said.text) else ', '}{after[0].text}")
+    return said

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from memory_demos.providers.offline_model.asks import Ask
 from memory_demos.providers.offline_model.changes import FORMER_ZH
-from memory_demos.providers.offline_model.leaning import contexts
+from memory_demos.providers.offline_model.leaning import contexts, said_with_what_it_leans_on, with_its_name
 from memory_demos.providers.offline_model.lexicon import CJK, NATIONALITIES
 from memory_demos.providers.offline_model.loose import (
     OPEN_KINDS,
@@ -366,29 +366,8 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
         return None
     leaned = dict(zip((s.order for s in statements), leaning, strict=True))
     said_back = [
-        _with_its_name(focused(_bare_value_said_whole(s, leaned), ask, needed), statements) for s in chosen
+        with_its_name(focused(said_with_what_it_leans_on(s, leaned), ask, needed), statements) for s in chosen
     ]
     whole = [s.text for s in said_back]  # 叫《茶馆》 said with the clause before it is not said again
     said_back = [s for s in said_back if not any(s.text != w and s.text in w for w in whole)]
     return joiner.join(dict.fromkeys(restate(said) for said in said_back))
-
-
-def _bare_value_said_whole(said: Said, leaned: dict[int, Said | None]) -> Said:
-    """A bare value ("13905718826" after 我妈的手机号) said with the clause it leans on."""
-    context = leaned.get(said.order)
-    if context is None or re.search(f"[A-Za-z{CJK}]", said.text):
-        return said
-    return said._replace(text=f"{context.text}{'，' if mostly_chinese(context.text) else ', '}{said.text}")
-
-
-_ITS_NAME = re.compile(r"^(?:叫|名叫|名字叫|(?:it's|its|it\s+is)\s+called\b|called\b|named\b)", re.I)
-
-
-def _with_its_name(said: Said, statements: Sequence[Said]) -> Said:
-    """``said`` with the clause right after it in its message that names what it spoke of, said as one
-    (吃降压药，叫氨氯地平: not "you are called 氨氯地平")."""
-    after = [s for s in statements if s.order > said.order and not s.question][:1]
-    same_message = after and after[0].message == said.message and after[0].source == said.source
-    if same_message and _ITS_NAME.match(after[0].text):
-        return said._replace(text=f"{said.text}{'，' if mostly_chinese(said.text) else ', '}{after[0].text}")
-    return said
