@@ -432,6 +432,12 @@ CASES = [
     (("my aunt is making 饺子 tonight",), "what's my aunt's name", None, ()),
     # A short clause leaning on the one before it in the same message (每天两粒) is said with it.
     (("钙片我一直在吃，每天两粒",), "我每天吃什么保健品", ("钙片",), ()),
+    (
+        ("my husbands name is Tomasz but everyone calls him Tom. hes a pilot", "wats my husbands job"),
+        "n his name?",
+        ("Tomasz",),
+        (),
+    ),
 ]
 
 

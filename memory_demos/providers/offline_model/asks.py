@@ -161,8 +161,8 @@ def analyse(text: str, previous: Ask | None = None, people: frozenset[str] = fro
     standalone = words or "age" in weak or (wants and about)
     if previous is not None and (_FOLLOW_UP.search(text) or not standalone):
         # "那儿子有啥毛病" after "儿子叫啥": its own question, the words before welcome; "and what's my
-        # name" after "what breed is ziggy" asks of the user alone
-        if words or (wants == "name" and about == USER):
+        # name" after "what breed is ziggy", "n her name?" after "my wife's job" ask the name alone
+        if words or (wants == "name" and about):
             extra = previous.words if words else extra
         else:
             words, weak = set(previous.words), weak | previous.weak
