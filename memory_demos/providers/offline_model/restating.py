@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from memory_demos.providers.offline_model.clauses import before_subject
 from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.reader import Said
 from memory_demos.providers.offline_model.text import mostly_chinese
@@ -23,7 +24,7 @@ def _same_relation(said: Said) -> bool:
 _NOTE_LINE = re.compile(f"^[-*•]?\\s*(?P<k>[{CJK}A-Za-z_ ]{{1,12}}?)\\s*[:：]\\s*(?P<v>.+)$")
 
 
-_HE_OR_SHE = re.compile(r"(?i)(?:(?P<lead>actually|so|and|but|also|anyway),?\s+)?(?:he|she)\b")
+_HE_OR_SHE = re.compile(r"(?i)(?:he|she)\b")
 
 
 def restate(said: Said) -> str:
@@ -39,16 +40,12 @@ def restate(said: Said) -> str:
         text = to_asker(text)
     if said.subject and (it := re.match(r"(?i)it(?:'s\b|\b(?!'))", said.text)):  # "it moved to friday"
         text = to_asker(said.subject) + (" is" if it.group(0).endswith("s") else "") + text[it.end() :]
-    elif said.subject and (pronoun := _HE_OR_SHE.match(said.text)):  # "she is a doctor"
-        rest = re.sub(r"^'s(?= (?:been|got)\b)", " has", text[pronoun.end() :])  # "she's been": has
+    elif said.subject and (pronoun := _HE_OR_SHE.match(body := before_subject(text))):  # "she is a doctor"
+        lead = text[: len(text) - len(body)].strip(" ,")  # "actually she's turning 9"
+        rest = re.sub(r"^'s(?= (?:been|got)\b)", " has", body[pronoun.end() :])  # "she's been": has
         rest = re.sub(r"^'s\b", " is", rest)  # "she's a nurse": "Your sis is a nurse", not "sis's"
         subject = re.sub(r"'s$", "", to_asker(said.subject))  # "my mum's name is…"
-        text = (
-            f"{pronoun.group('lead')} {subject[:1].lower()}{subject[1:]}"
-            if pronoun.group("lead")
-            else subject
-        )
-        text += rest
+        text = (f"{lead} {subject[:1].lower()}{subject[1:]}" if lead else subject) + rest
     elif said.subject and (pronoun := re.match(r"(?i)(?:his|her)\b", said.text)):  # "her favourite colour"
         text = re.sub(r"'s$", "", to_asker(said.subject)) + "'s" + text[pronoun.end() :]
     elif said.subject and not said.text.startswith(said.subject.split()[0]) and not _same_relation(said):

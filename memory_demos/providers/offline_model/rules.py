@@ -102,10 +102,10 @@ def _generic(match: re.Match[str]) -> Pairs:
     if thing.lower() in THING_STOP or len(thing.split()) > 3 or not thing:
         return []
     called = _CALLED.match(raw)
-    if called or thing.split()[-1].lower() == "name" or thing.lower() in RELATIONS_EN:
+    named = called or thing.split()[-1].lower() == "name"
+    if named or thing.lower() in RELATIONS_EN:
         # "your aunt is making dumplings" (its own reply): a bare relation's name is a capitalised one
-        bare = not called and thing.split()[-1].lower() != "name"
-        name = clean_name(called.group(1) if called else raw, require_capital=bare)
+        name = clean_name(called.group(1) if called else raw, require_capital=not named)
         if not name:
             return []
         if thing.lower() in {"name", "first name", "full name"}:
