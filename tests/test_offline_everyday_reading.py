@@ -442,6 +442,12 @@ CASES = [
     (("航班是晚上8点20的，提前两小时出门",), "几点的飞机", ("8点20",), ()),
     (("火车是明早七点的，G102",), "高铁几点", ("七点",), ()),
     (("我是中学物理老师",), "我教什么", ("物理",), ()),
+    # a range of times says when it starts and when it ends; a time-only clause is said with its topic
+    (("这学期我带晚自习，七点到九点半",), "晚自习几点开始", ("七点",), ()),
+    (("我上夜班，晚上十一点到早上七点",), "夜班几点结束", ("七点",), ()),
+    (("这个月我是中班，下午两点到晚上十点",), "我这个月上什么班", ("中班",), ()),
+    (("I'm on nights this week, 10pm to 6am",), "what time does my shift start", ("10pm",), ()),
+    (("I'm on nights all week, 11pm until 7am",), "when does my day shift start", None, ()),
 ]
 
 

@@ -83,7 +83,10 @@ def said_with_what_it_leans_on(said: Said, leaned: dict[int, Said | None]) -> Sa
     context = leaned.get(said.order)
     short_zh = (
         mostly_chinese(said.text)
-        and len(re.findall(f"[{CJK}]", said.text)) <= 4
+        and (
+            len(re.findall(f"[{CJK}]", said.text)) <= 4
+            or (ZH_TIME_ONLY.fullmatch(said.text) is not None and not said.change)
+        )
         and context is not None
         and context.message == said.message
         and {said.about, context.about} <= {"", USER}

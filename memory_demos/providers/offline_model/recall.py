@@ -33,6 +33,7 @@ from memory_demos.providers.offline_model.unsaid import (
     speaks_of_no_particular,
 )
 from memory_demos.providers.offline_model.values import (
+    EN_TIME_RANGE,
     KIND_VALUES,
     KIND_WORDS,
     NAMED_BY_MEMBERS,
@@ -78,7 +79,12 @@ def statement_words(said: Said, chinese: bool) -> set[str]:
             words.add(stem(word + after))
         if tail in _CONTRACTED:
             words.update((head, stem(_CONTRACTED[tail])))
+    if EN_TIME_RANGE.search(said.text):  # "10pm to 6am" says when it starts and when it ends
+        words |= _ENDS
     return words | {implied for word, implied in _IMPLIES if word in words}
+
+
+_ENDS = frozenset(stem(w) for w in ("start", "begin", "end", "finish"))
 
 
 # What a statement says without its word: who teaches works ("where do I work?"), who has a Toyota

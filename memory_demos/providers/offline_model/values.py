@@ -267,11 +267,20 @@ def kinds_named(words: list[str]) -> set[str]:
 
 @read_once
 def zh_kinds_named(text: str) -> str:
-    """The Chinese kinds whose members ``text`` names, run together (养了只金毛 → 品种)."""
+    """The Chinese kinds whose members ``text`` names, run together (养了只金毛 → 品种); a range of times
+    names its ends (晚上十点到早上六点 says when it starts and when it ends)."""
     lowered = text.lower()
-    return "".join(
+    named = "".join(
         kind for kind, members in _MEMBERS_ZH.items() if any(m.lower() in lowered for m in members.split())
     )
+    return named + (" 开始 结束" if _ZH_TIME_RANGE.search(text) else "")
+
+
+_ZH_CLOCK = "(?:[上中下]午|早上|晚上|凌晨)?[\\d一二两三四五六七八九十]+(?:点|:|：)[\\d一二三四五六七八九十半]*"
+_ZH_TIME_RANGE = re.compile(f"{_ZH_CLOCK}(?:到|至|-|~){_ZH_CLOCK}")
+EN_TIME_RANGE = re.compile(
+    r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm)?\s*(?:-|–|to|until|till)\s*\d{1,2}(?::\d\d)?\s*(?:am|pm)\b", re.I
+)
 
 
 # Words of one set name parts that exclude each other: a question that names one is not answered by a
@@ -298,6 +307,7 @@ _APART_EN = (
     "weekdays?|monday|mon|tuesday|tues?|wednesday|wed|thursday|thu|thurs|friday|fri "
     "weekends?|saturday|sat|sunday|sun",
     "open|opens|opening close|closes|closing",
+    "day\\s+shifts?|on\\s+days night\\s+shifts?|nightshifts?|on\\s+nights",
     "this\\s+week last\\s+week next\\s+week",
     "this\\s+month last\\s+month next\\s+month",
     "this\\s+year last\\s+year next\\s+year",
@@ -346,6 +356,7 @@ def lacks_unit_asked(question: str, text: str) -> bool:
 # 周三上午十点, 现在挪到四点了: a clause that is only a time (or a time it was moved to), no words of its own.
 ZH_TIME_ONLY = re.compile(
     "(?:现在|改成|改到|挪到|推到|提前到|推迟到|换到|变成|又|就)*"
-    "(?:[\\d一二两三四五六七八九十百点半分钟:：]|[上中下]午|早上|晚上|凌晨|周|星期|礼拜|月|号|日|今天|明天|后天)+"
+    "(?:(?:[\\d一二两三四五六七八九十百点半分钟:：]|[上中下]午|早上|晚上|凌晨|周|星期|礼拜|月|号|日|今天|明天|后天)+"
+    "(?:到|至|-|~)?)+"
     "(?:了|吧|啊|哈)?"
 )
