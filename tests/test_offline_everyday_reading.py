@@ -448,6 +448,8 @@ CASES = [
     (("这个月我是中班，下午两点到晚上十点",), "我这个月上什么班", ("中班",), ()),
     (("I'm on nights this week, 10pm to 6am",), "what time does my shift start", ("10pm",), ()),
     (("I'm on nights all week, 11pm until 7am",), "when does my day shift start", None, ()),
+    # 它们叫什么 after a question of the user's asks the animals' names, never the user's
+    (("家里有两只仓鼠 一只叫团团 一只叫圆圆", "我有几只仓鼠"), "它们叫什么", ("团团",), ()),
 ]
 
 

@@ -130,7 +130,9 @@ def analyse(text: str, previous: Ask | None = None, people: frozenset[str] = fro
         about = ""
         if found:
             relation = found.group("rel") or found.group("bare")
-            me = USER if found.group("me") else previous.about if previous else ""
+            # 它们叫啥 after 我有几只猫 asks the cats' names, never the user's
+            of_it = found.group("pro") == "它" and wants == "name"
+            me = USER if found.group("me") else previous.about if previous and not of_it else ""
             about = ZH_RELATION_FORMS[relation] if relation else me
             words = zh_grams(text[: found.start()] + " " + text[found.end() :], question=True)
         named = max(  # the longest name the question holds, so that 老三 wins over 三 whatever the set order
