@@ -450,6 +450,13 @@ CASES = [
     (("I'm on nights all week, 11pm until 7am",), "when does my day shift start", None, ()),
     # 它们叫什么 after a question of the user's asks the animals' names, never the user's
     (("家里有两只仓鼠 一只叫团团 一只叫圆圆", "我有几只仓鼠"), "它们叫什么", ("团团",), ()),
+    # 哪只 / 哪趟 / 哪家 ask "which": the measure word is no content word; a school named is a school
+    (("右手手腕扭伤了，打了石膏",), "我哪只手受伤了", ("右手",), ()),
+    (("我们坐D3125回杭州，下午三点发车",), "我们坐哪趟车", ("D3125",), ()),
+    (("同事推荐了一家川菜馆，叫蜀香园",), "是哪家川菜馆", ("蜀香园",), ()),
+    (("我女儿在星海小学读二年级",), "女儿在哪所学校", ("星海",), ()),
+    (("我侄子还在读初中",), "我侄子在哪个学校", None, ()),
+    (("小儿子还在上幼儿园，大儿子上初二",), "小儿子在哪上学", ("幼儿园",), ("初二",)),
 ]
 
 

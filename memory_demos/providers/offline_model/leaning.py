@@ -77,10 +77,14 @@ def contexts(statements: Sequence[Said], *, wider: bool = False) -> list[Said | 
     return found
 
 
-def said_with_what_it_leans_on(said: Said, leaned: dict[int, Said | None]) -> Said:
+def said_with_what_it_leans_on(said: Said, leaned: dict[int, Said | None], *, whole: bool = False) -> Said:
     """A bare value ("13905718826" after 我妈的手机号), or a short Chinese clause of the user's
-    (每天一粒 after 维生素D我一直在吃, in one message), said with the clause it leans on."""
+    (每天一粒 after 维生素D我一直在吃, in one message), said with the clause it leans on; with ``whole``,
+    any Chinese clause with the clause before it in its message (what the two say together answered)."""
     context = leaned.get(said.order)
+    if whole and context is not None and context.message == said.message and context.source == said.source:
+        if mostly_chinese(said.text) and mostly_chinese(context.text):
+            return said._replace(text=f"{context.text}，{said.text}")
     short_zh = (
         mostly_chinese(said.text)
         and (

@@ -269,6 +269,13 @@ def bearing(
     return covered * max(len(needed), 1) + bonus + (0.25 if said.about == ask.about else 0.0) + 0.1
 
 
+def _adds(ask: Ask, leaned: dict[int, Said | None], said: Said) -> bool:
+    """Whether the clause ``said`` leans on adds to the answer (坐D3125 before 下午三点发车 for 坐哪趟车) rather
+    than holding a value of its own of the kind asked (七点开门 before 十点关门 for 几点关门)."""
+    context, has = leaned.get(said.order), _HAS.get(ask.wants)
+    return context is not None and (has is None or has.search(context.text) is None)
+
+
 def _says_the_known_name(ask: Ask, said: Said, aliases: dict[str, str]) -> bool:
     """ "what's my brother's name", and the statement holds the name the brother goes by."""
     if ask.wants != "name" or ask.about in {"", USER}:
@@ -348,7 +355,8 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
         for said, context in zip(statements, leaning, strict=True)
     ]
     candidates = [(score, said) for score, said in scored if score > 0]
-    if not candidates:
+    wider = not candidates
+    if wider:
         candidates = _leaning_wider(ask, statements, aliases, needed)
     if not candidates and counted_unsaid(ask, vocabulary):
         return None  # "how much ram does the thinkpad have?" when no ram was spoken of
@@ -370,9 +378,15 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
     chosen = [said for said in chosen if not answered_by_another_part(said, ask, needed)]
     if not chosen:
         return None
+    if wider:
+        leaning = contexts(statements, wider=True)
     leaned = dict(zip((s.order for s in statements), leaning, strict=True))
     said_back = [
-        with_its_name(focused(said_with_what_it_leans_on(s, leaned), ask, needed), statements) for s in chosen
+        with_its_name(
+            focused(said_with_what_it_leans_on(s, leaned, whole=wider and _adds(ask, leaned, s)), ask, needed),
+            statements,
+        )
+        for s in chosen
     ]
     whole = [s.text for s in said_back]  # 叫《茶馆》 said with the clause before it is not said again
     said_back = [s for s in said_back if not any(s.text != w and s.text in w for w in whole)]

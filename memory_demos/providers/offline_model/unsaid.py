@@ -24,7 +24,11 @@ def names_an_unsaid_kind(ask_text: str, statements: Sequence[Said]) -> bool:
     if asked is None or asked.group("k") in ZH_OPEN_KINDS:
         return False
     kind = asked.group("k")
-    return not any(_names_one(kind, s.text + zh_kinds_named(s.text)) for s in statements if not s.question)
+    by_message: dict[tuple[str, int], list[str]] = {}  # 一家川菜馆，叫蜀香园: two clauses name it together
+    for said in statements:
+        if not said.question:
+            by_message.setdefault((said.source, said.message), []).append(said.text + zh_kinds_named(said.text))
+    return not any(_names_one(kind, "，".join(clauses)) for clauses in by_message.values())
 
 
 _FAVOURITE_EN = re.compile(r"\b(?:favou?rite|fav|fave)\s+(?P<k>[a-z]+)\b(?:\s+(?P<head>[a-z]+)\b)?", re.I)
@@ -75,5 +79,5 @@ def speaks_of_no_particular(ask_text: str, text: str) -> bool:
 
 def _names_one(kind: str, text: str) -> bool:
     """Whether ``text`` names a particular ``kind``: 万达酒店, 会议室是B-302; not 去医院."""
-    named = f"(?<![{_ZH_BARE_BEFORE}])(?<=[{CJK}A-Za-z0-9]){kind}|{kind}[{CJK}]?[是叫：:]"
+    named = f"(?<![{_ZH_BARE_BEFORE}])(?<=[{CJK}A-Za-z0-9]){kind}|{kind}[{CJK}]?[，,]?[是叫：:]"
     return re.search(named, text) is not None

@@ -273,7 +273,16 @@ def zh_kinds_named(text: str) -> str:
     named = "".join(
         kind for kind, members in _MEMBERS_ZH.items() if any(m.lower() in lowered for m in members.split())
     )
+    named += "".join(kind for kind, types in _NAMED_TYPES_ZH.items() if types.search(text))
     return named + (" 开始 结束" if _ZH_TIME_RANGE.search(text) else "")
+
+
+# A type of a kind said after a name of its own (实验小学, 人大附中) is one of that kind; 读高中 is none.
+_NAMED_TYPES_ZH = {
+    "学校": re.compile(
+        f"(?<=[{CJK}A-Za-z0-9])(?<![读上在去到了的个念])(?:小学|中学|高中|初中|大学|学院|幼儿园|附中|附小)"
+    ),
+}
 
 
 _ZH_CLOCK = "(?:[上中下]午|早上|晚上|凌晨)?[\\d一二两三四五六七八九十]+(?:点|:|：)[\\d一二三四五六七八九十半]*"
