@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from memory_demos.providers.offline_model.lexicon import CJK, RELATIONS_EN
+from memory_demos.providers.offline_model.lexicon import CJK, RELATIONS_EN, ZH_PLACES
 from memory_demos.providers.offline_model.memo import read_once
 from memory_demos.providers.offline_model.words import stem
 
@@ -75,6 +75,7 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
         r"|(?<!^)\b(?!" + CALENDAR + r")[A-Z][a-z]+|[在住去到从来自市省区县路街]|是[" + CJK + r"]{2,4}人"
         r"|回(?:老家)?(?!老家)[" + CJK + r"]{2,4}$"  # 回老家哈尔滨, not 回老家要五个小时
         r"|^(?:先|再|然后|接着|最后)[" + CJK + r"]{2,4}$"  # 先到昆明，再去大理，最后丽江: a stop of a route
+        r"|" + "|".join(ZH_PLACES)
     ),
     "code": re.compile(  # UA 857, 12F, B-302, 20471: not a time (7:15) or 十一点二十
         r"(?<![\d:.])(?:[A-Za-z]{1,3}[-\s]?\d{1,6}[A-Za-z]?|\d+[A-Za-z]|\d{3,})(?![\d:.])"
