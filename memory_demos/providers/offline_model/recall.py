@@ -200,11 +200,25 @@ def _leaning_wider(
 
 
 def _own_words_bear(ask: Ask, said: Said, needed: set[str]) -> bool:
-    if ask.chinese:  # a name or a time alone (叫阿福, 周三上午十点) has no words to bear
+    if ask.chinese:  # a name or a time alone (叫阿福, 周三上午十点, 用了2小时05分) has no words to bear
         only_value = ask.wants == "name" or ZH_TIME_ONLY.fullmatch(said.text) is not None
-        return only_value or zh_coverage(needed, statement_words(said, True), said.text) > 0
+        return (
+            only_value
+            or _only_a_value(ask, said.text)
+            or zh_coverage(needed, statement_words(said, True), said.text) > 0
+        )
     asked, own = _proper_names(ask.text), _proper_names(said.text)
     return bool(needed & statement_words(said, False)) and not (asked - own and own - asked)
+
+
+def _only_a_value(ask: Ask, text: str) -> bool:
+    """用了2小时05分 for 多久: a value of the kind asked, with no more than a verb besides."""
+    has = _HAS.get(ask.wants)
+    return (
+        has is not None
+        and has.search(text) is not None
+        and len(re.findall(f"[{CJK}]", has.sub("", text))) <= 2
+    )
 
 
 def _proper_names(text: str) -> set[str]:
@@ -383,7 +397,9 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
     leaned = dict(zip((s.order for s in statements), leaning, strict=True))
     said_back = [
         with_its_name(
-            focused(said_with_what_it_leans_on(s, leaned, whole=wider and _adds(ask, leaned, s)), ask, needed),
+            focused(
+                said_with_what_it_leans_on(s, leaned, whole=wider and _adds(ask, leaned, s)), ask, needed
+            ),
             statements,
         )
         for s in chosen

@@ -25,7 +25,9 @@ VALUES = {  # what a value of each kind the strict reading asks for looks like
     "reason": re.compile(r"\b(?:because|since|cause|'cause|cos|so that|due to)\b|因为|由于|所以|为了", re.I),
     "duration": re.compile(
         rf"(?:\d+|\b(?:{_NUMBER_WORDS}|a|an|half an?|a few|couple of)\b)\s*(?:more\s+|extra\s+)?"
-        rf"(?:minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|years?|yrs?|nights?)\b|[\d{_ZH_NUMBER}]+\s*(?:个)?(?:分钟|小时|钟头|天|周|星期|个月|月|年|晚)|"
+        rf"(?:minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|years?|yrs?|nights?)\b|"
+        rf"[\d{_ZH_NUMBER}]+\s*(?:个)?(?:小时|钟头)(?:零?[\d{_ZH_NUMBER}]+分(?:钟)?)?|"  # 2小时05分
+        rf"[\d{_ZH_NUMBER}]+\s*(?:个)?(?:分钟|天|周|星期|个月|月|年|晚)|"
         rf"半(?:个)?(?:小时|天|年|月)",
         re.I,
     ),
