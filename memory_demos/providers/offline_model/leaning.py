@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.text import NOTE_LINE, mostly_chinese
-from memory_demos.providers.offline_model.values import ZH_TIME_ONLY, names_another_part
+from memory_demos.providers.offline_model.values import VALUES, ZH_TIME_ONLY, names_another_part
 from memory_demos.providers.offline_model.words import en_words
 
 LEANS_ON = re.compile(
@@ -82,9 +82,15 @@ def said_with_what_it_leans_on(said: Said, leaned: dict[int, Said | None], *, wh
     (每天一粒 after 维生素D我一直在吃, in one message), said with the clause it leans on; with ``whole``,
     any Chinese clause with the clause before it in its message (what the two say together answered)."""
     context = leaned.get(said.order)
-    if whole and context is not None and context.message == said.message and context.source == said.source:
-        if mostly_chinese(said.text) and mostly_chinese(context.text):
-            return said._replace(text=f"{context.text}，{said.text}")
+    if (
+        whole
+        and context is not None
+        and (context.message, context.source) == (said.message, said.source)
+        and mostly_chinese(said.text)
+        and mostly_chinese(context.text)
+        and leaned.get(context.order) is None
+    ):
+        return said._replace(text=f"{context.text}，{said.text}")
     short_zh = (
         mostly_chinese(said.text)
         and (
@@ -113,3 +119,20 @@ def with_its_name(said: Said, statements: Sequence[Said]) -> Said:
     if same_message and _ITS_NAME.match(after[0].text):
         return said._replace(text=f"{said.text}{'，' if mostly_chinese(said.text) else ', '}{after[0].text}")
     return said
+
+
+def adds_to_answer(wants: str, leaned: dict[int, Said | None], said: Said) -> bool:
+    """Whether the clause ``said`` leans on adds to the answer (坐D3125 before 下午三点发车 for 坐哪趟车)
+    rather than holding a value of its own of the kind asked (七点开门 before 十点关门 for 几点关门)."""
+    context, has = leaned.get(said.order), VALUES.get(wants)
+    return context is not None and (has is None or has.search(context.text) is None)
+
+
+def only_a_value(wants: str, text: str) -> bool:
+    """用了2小时05分 for 多久: a value of the kind asked, with no more than a verb besides."""
+    has = VALUES.get(wants)
+    return (
+        has is not None
+        and has.search(text) is not None
+        and len(re.findall(f"[{CJK}]", has.sub("", text))) <= 2
+    )

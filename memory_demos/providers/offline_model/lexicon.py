@@ -352,7 +352,7 @@ ZH_INTRODUCED = re.compile(
 
 # Places said by name alone (我觉得上海更好, 先大理再丽江): where a Chinese "where" may be answered
 # without 在/去/住 before the name.
-ZH_PLACES = (
+_ZH_PLACE_NAMES = (
     "北京 上海 天津 重庆 广州 深圳 杭州 南京 苏州 成都 武汉 西安 长沙 郑州 青岛 厦门 大连 沈阳 哈尔滨 "
     "长春 济南 合肥 福州 南昌 昆明 贵阳 南宁 海口 三亚 兰州 西宁 银川 乌鲁木齐 拉萨 呼和浩特 太原 石家庄 "
     "宁波 温州 无锡 佛山 东莞 珠海 桂林 大理 丽江 香港 澳门 台北 "
@@ -361,4 +361,5 @@ ZH_PLACES = (
     "日本 东京 大阪 京都 韩国 首尔 泰国 曼谷 清迈 新加坡 马来西亚 越南 印尼 巴厘岛 印度 美国 纽约 洛杉矶 "
     "旧金山 西雅图 加拿大 多伦多 温哥华 英国 伦敦 法国 巴黎 德国 柏林 慕尼黑 意大利 罗马 西班牙 荷兰 "
     "瑞士 澳大利亚 澳洲 悉尼 墨尔本 新西兰 俄罗斯 迪拜 欧洲 美洲 非洲"
-).split()
+)
+ZH_PLACES = _ZH_PLACE_NAMES.split()

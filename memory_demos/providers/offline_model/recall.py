@@ -13,7 +13,13 @@ from collections.abc import Sequence
 
 from memory_demos.providers.offline_model.asks import Ask
 from memory_demos.providers.offline_model.changes import FORMER_ZH
-from memory_demos.providers.offline_model.leaning import contexts, said_with_what_it_leans_on, with_its_name
+from memory_demos.providers.offline_model.leaning import (
+    adds_to_answer,
+    contexts,
+    only_a_value,
+    said_with_what_it_leans_on,
+    with_its_name,
+)
 from memory_demos.providers.offline_model.lexicon import CJK, NATIONALITIES
 from memory_demos.providers.offline_model.loose import (
     OPEN_KINDS,
@@ -204,21 +210,11 @@ def _own_words_bear(ask: Ask, said: Said, needed: set[str]) -> bool:
         only_value = ask.wants == "name" or ZH_TIME_ONLY.fullmatch(said.text) is not None
         return (
             only_value
-            or _only_a_value(ask, said.text)
+            or only_a_value(ask.wants, said.text)
             or zh_coverage(needed, statement_words(said, True), said.text) > 0
         )
     asked, own = _proper_names(ask.text), _proper_names(said.text)
     return bool(needed & statement_words(said, False)) and not (asked - own and own - asked)
-
-
-def _only_a_value(ask: Ask, text: str) -> bool:
-    """用了2小时05分 for 多久: a value of the kind asked, with no more than a verb besides."""
-    has = _HAS.get(ask.wants)
-    return (
-        has is not None
-        and has.search(text) is not None
-        and len(re.findall(f"[{CJK}]", has.sub("", text))) <= 2
-    )
 
 
 def _proper_names(text: str) -> set[str]:
@@ -281,13 +277,6 @@ def bearing(
     bonus = 0.5 * len(ask.extra & words) + (0.5 if has is not None else 0.0)
     bonus += 0.5 if _says_the_known_name(ask, said, aliases) else 0.0
     return covered * max(len(needed), 1) + bonus + (0.25 if said.about == ask.about else 0.0) + 0.1
-
-
-def _adds(ask: Ask, leaned: dict[int, Said | None], said: Said) -> bool:
-    """Whether the clause ``said`` leans on adds to the answer (坐D3125 before 下午三点发车 for 坐哪趟车) rather
-    than holding a value of its own of the kind asked (七点开门 before 十点关门 for 几点关门)."""
-    context, has = leaned.get(said.order), _HAS.get(ask.wants)
-    return context is not None and (has is None or has.search(context.text) is None)
 
 
 def _says_the_known_name(ask: Ask, said: Said, aliases: dict[str, str]) -> bool:
@@ -398,7 +387,9 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
     said_back = [
         with_its_name(
             focused(
-                said_with_what_it_leans_on(s, leaned, whole=wider and _adds(ask, leaned, s)), ask, needed
+                said_with_what_it_leans_on(s, leaned, whole=wider and adds_to_answer(ask.wants, leaned, s)),
+                ask,
+                needed,
             ),
             statements,
         )

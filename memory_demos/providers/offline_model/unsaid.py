@@ -27,7 +27,9 @@ def names_an_unsaid_kind(ask_text: str, statements: Sequence[Said]) -> bool:
     by_message: dict[tuple[str, int], list[str]] = {}  # 一家川菜馆，叫蜀香园: two clauses name it together
     for said in statements:
         if not said.question:
-            by_message.setdefault((said.source, said.message), []).append(said.text + zh_kinds_named(said.text))
+            by_message.setdefault((said.source, said.message), []).append(
+                said.text + zh_kinds_named(said.text)
+            )
     return not any(_names_one(kind, "，".join(clauses)) for clauses in by_message.values())
 
 

@@ -288,7 +288,9 @@ _NAMED_TYPES_ZH = {
 }
 
 
-_ZH_CLOCK = "(?:[上中下]午|早上|晚上|凌晨)?[\\d一二两三四五六七八九十]+(?:点|:|：)[\\d一二三四五六七八九十半]*"
+_ZH_CLOCK = (
+    "(?:[上中下]午|早上|晚上|凌晨)?[\\d一二两三四五六七八九十]+(?:点|:|：)[\\d一二三四五六七八九十半]*"
+)
 _ZH_TIME_RANGE = re.compile(f"{_ZH_CLOCK}(?:到|至|-|~){_ZH_CLOCK}")
 EN_TIME_RANGE = re.compile(
     r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm)?\s*(?:-|–|to|until|till)\s*\d{1,2}(?::\d\d)?\s*(?:am|pm)\b", re.I
