@@ -448,6 +448,12 @@ CASES = [
     (("这个月我是中班，下午两点到晚上十点",), "我这个月上什么班", ("中班",), ()),
     (("I'm on nights this week, 10pm to 6am",), "what time does my shift start", ("10pm",), ()),
     (("I'm on nights all week, 11pm until 7am",), "when does my day shift start", None, ()),
+    (
+        ("my yoga class is 7:15 to 8:30, right after work", "when does my yoga class finish"),
+        "when does it start",
+        ("7:15",),
+        (),
+    ),
     # 它们叫什么 after a question of the user's asks the animals' names, never the user's
     (("家里有两只仓鼠 一只叫团团 一只叫圆圆", "我有几只仓鼠"), "它们叫什么", ("团团",), ()),
     # 哪只 / 哪趟 / 哪家 ask "which": the measure word is no content word; a school named is a school

@@ -292,8 +292,8 @@ _ZH_CLOCK = (
     "(?:[上中下]午|早上|晚上|凌晨)?[\\d一二两三四五六七八九十]+(?:点|:|：)[\\d一二三四五六七八九十半]*"
 )
 _ZH_TIME_RANGE = re.compile(f"{_ZH_CLOCK}(?:到|至|-|~){_ZH_CLOCK}")
-EN_TIME_RANGE = re.compile(
-    r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm)?\s*(?:-|–|to|until|till)\s*\d{1,2}(?::\d\d)?\s*(?:am|pm)\b", re.I
+EN_TIME_RANGE = re.compile(  # 10pm to 6am, 12:30 to 1:15, 9-5:30; not "2 to 3 people"
+    r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm)?\s*(?:-|–|to|until|till)\s*(?:\d{1,2}:\d\d|\d{1,2}\s*(?:am|pm)\b)", re.I
 )
 
 
