@@ -11,8 +11,8 @@ from memory_demos.providers.offline_model.clauses import clauses, is_question, s
 from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.loose import follow_up
 from memory_demos.providers.offline_model.reader import USER, Said
-from memory_demos.providers.offline_model.recall import statement_words
 from memory_demos.providers.offline_model.restating import restate
+from memory_demos.providers.offline_model.said_words import statement_words
 from memory_demos.providers.offline_model.text import mostly_chinese
 from memory_demos.providers.offline_model.words import RELATIONS, casual, stem
 

@@ -32,6 +32,7 @@ from memory_demos.providers.offline_model.loose import (
 from memory_demos.providers.offline_model.parts import answered_by_another_part, counted_unsaid, focused
 from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.restating import restate
+from memory_demos.providers.offline_model.said_words import statement_words
 from memory_demos.providers.offline_model.text import MID_CAPITAL, mostly_chinese
 from memory_demos.providers.offline_model.unsaid import (
     favourite_statements,
@@ -39,15 +40,12 @@ from memory_demos.providers.offline_model.unsaid import (
     speaks_of_no_particular,
 )
 from memory_demos.providers.offline_model.values import (
-    EN_TIME_RANGE,
     KIND_VALUES,
     KIND_WORDS,
     NAMED_BY_MEMBERS,
     ZH_TIME_ONLY,
-    kinds_named,
     lacks_unit_asked,
     names_another_part,
-    zh_kinds_named,
 )
 from memory_demos.providers.offline_model.values import VALUES as _HAS
 from memory_demos.providers.offline_model.words import (
@@ -65,37 +63,6 @@ _NAMES_SELF = re.compile(
     r"(?:^|\s)(?:我|他|她)(?:的名字)?叫|(?:^|\s)(?:我|他|她)姓|我的名字|叫我|^\S+\s+(?:is|was)\s+called|^[A-Z][a-z]+\s+here\b",
     re.I,
 )
-_CONTRACTED = {"ve": "have", "m": "am", "re": "are", "d": "had", "ll": "will", "s": "is"}
-
-
-_PARTICLES = frozenset(["in", "out", "up", "off"])
-
-
-def statement_words(said: Said, chinese: bool) -> set[str]:
-    if chinese:
-        return zh_grams(said.text + zh_kinds_named(said.text))
-    raw = en_words(f"{said.subject} {said.text}")
-    words = {stem(kind) for kind in kinds_named(raw)}
-    for word, after in zip(raw, [*raw[1:], ""][: len(raw)], strict=True):
-        head, _, tail = word.lower().partition("'")
-        words.add(stem(word))
-        if "-" in word:  # "check-in", "2-bedroom": each part, and the parts run together ("checkin")
-            words.update(stem(part) for part in [*word.split("-"), word.replace("-", "")] if part)
-        elif after.lower() in _PARTICLES:  # "check out" is the "checkout" asked of
-            words.add(stem(word + after))
-        if tail in _CONTRACTED:
-            words.update((head, stem(_CONTRACTED[tail])))
-    if EN_TIME_RANGE.search(said.text):  # "10pm to 6am" says when it starts and when it ends
-        words |= _ENDS
-    return words | {implied for word, implied in _IMPLIES if word in words}
-
-
-_ENDS = frozenset(stem(w) for w in ("start", "begin", "end", "finish"))
-
-
-# What a statement says without its word: who teaches works ("where do I work?"), who has a Toyota
-# drives one ("what do I drive?"); never the other way ("what do I teach?" is not "I work at Acme").
-_IMPLIES = ((stem("teach"), stem("work")), (stem("car"), stem("drive")))
 
 
 def _about_fits(ask: Ask, said: Said, aliases: dict[str, str]) -> bool:
