@@ -531,6 +531,13 @@ def test_an_acknowledgement_keeps_the_names_and_numbers_it_was_told() -> None:
     assert "Lumineers" in reply and "ears is" not in reply, reply
 
 
+def test_an_acknowledgement_leaves_out_no_number_and_cuts_no_words_from_what_was_said() -> None:
+    """ "Got it: your project right is a V4": the grammar's reading dropped the sentence with "3x" in it
+    and the "now" of "right now"."""
+    reply = converse((), "been swimming 4x a week lately. my coach right now is Dana from the club")
+    assert "4x" in reply and "coach right now is Dana" in reply, reply
+
+
 @pytest.mark.parametrize(
     "request_text",
     [

@@ -288,7 +288,21 @@ def _faithful(ack: str, said: str) -> bool:
         told = {t.strip(".,!?;:").lower() for t in _VALUE_TOKEN.findall(sentence)} - {"i"} - negated
         if told & acked and not told <= acked:
             return False
-    return True
+        if any(any(c.isdigit() for c in t) and t not in acked for t in told):
+            return False  # "been bouldering 3x a week" is not left out of it either
+    return not any(_key_cut(found.group(1), said) for found in _YOUR_KEY.finditer(ack))
+
+
+_YOUR_KEY = re.compile(r"\byour ((?:[\w'-]+ ){0,3}?[\w'-]+) (?:is|are)\b", re.I)
+
+
+def _key_cut(key: str, said: str) -> bool:
+    """ "your project right is a V4" for "my project right now is a V4": the key the grammar read is cut
+    short of what the user said before "is"."""
+    lowered = said.lower()
+    return f"my {key.lower()} " in lowered and not re.search(
+        rf"\bmy {re.escape(key)}(?:'s|\s+(?:is|are|was|were))\b", said, re.I
+    )
 
 
 _PLEASANTRY = re.compile(
