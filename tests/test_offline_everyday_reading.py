@@ -458,6 +458,14 @@ CASES = [
     (("家里有两只仓鼠 一只叫团团 一只叫圆圆", "我有几只仓鼠"), "它们叫什么", ("团团",), ()),
     # "flying to Oslo" says where the user is going
     (("flying to Oslo on monday, back thursday",), "where am I going", ("Oslo",), ()),
+    # a lead-in before a colon is a clause of its own, and its capital first word is nobody
+    (
+        ("Heads up for the party: my niece Lola can't have dairy, she gets hives",),
+        "what is Lola allergic to",
+        ("dairy",),
+        (),
+    ),
+    (("thursday: my cousin's wedding rehearsal. friday free",), "what am i doing thursday", ("wedding",), ()),
     # 哪只 / 哪趟 / 哪家 ask "which": the measure word is no content word; a school named is a school
     (("右手手腕扭伤了，打了石膏",), "我哪只手受伤了", ("右手",), ()),
     (("我们坐D3125回杭州，下午三点发车",), "我们坐哪趟车", ("D3125",), ()),

@@ -13,7 +13,10 @@ _SENTENCE_END = re.compile(
     r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)(?<=[.!?])\s+|(?<=[。！？])|(?<=[!?])(?![A-Za-z0-9_!?])|\n+|(?<=[a-z0-9])\s+[—–-]\s+(?=[a-z])"
 )
 _EN_CLAUSE = re.compile(
-    r"\s*;\s*|,?\s+(?:and|but|so|while|whereas|plus)\s+(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their)\b"
+    # "quick context before dinner: my son Theo can't …" (not "saturday: my nephew's match")
+    r"\s*;\s*|\s*:\s+(?=(?:I|I'm|I've)\s|(?:my|our)\s+[a-z]+(?:\s+[A-Z][a-z]+)?\s+(?:is|are|was|can|can't|has|"
+    r"had|will|won't|doesn't|does)\b)"
+    r"|,?\s+(?:and|but|so|while|whereas|plus)\s+(?=(?:I|I'm|I've|my|we|our|he|she|his|her|they|their)\b"
     r"|(?:the\s+)?[a-z]+s\s+(?:are|were)\b"  # "... called rosa and lessons are on tuesdays"
     r"|[\w-]+'s\s+(?:is|are|was|were)\b|(?:mine|hers|ours|theirs)\s+(?:is|are|was|were)\b)"  # "and dad's is"
     r"|,\s*(?:and\s+|but\s+|while\s+)?(?!(?:which|who|that|where|when|whose)\b)(?=[A-Z][a-z]+\s+(?:has|had|is|was|joined|works|lives|likes|loves|gets|takes|does|plays|goes|"

@@ -161,7 +161,7 @@ class Reading:
         name = found.group("name") if found is not None else None
         if not name or name in self.aliases or PERSON_VERB.match(body, found.end() if found else 0):
             return found if name not in NOT_NAMES else None  # "Any ideas?": "Any" is nobody
-        if name not in NOT_NAMES:  # "Aisha texted, she says ...": she is Aisha
+        if name not in NOT_NAMES and not EN_REL_INSIDE.search(body):  # "Aisha texted, she says …": Aisha
             self.last_person = self.last_subject = name
         return None  # "Study group with Emeka ...": a capital first word, not a person
 

@@ -32,6 +32,8 @@ def statement_words(said: Said, chinese: bool) -> set[str]:
             words.update((head, stem(_CONTRACTED[tail])))
     if EN_TIME_RANGE.search(said.text):  # "10pm to 6am" says when it starts and when it ends
         words |= _ENDS
+    if _CANT_HAVE.search(said.text):  # "Theo can't have peanuts": what he must not eat, what he reacts to
+        words |= _CANT_HAVE_WORDS
     if _GOING.search(said.text):  # "leaving for Bali" says where the user is going
         words.add("go")
     return words | {implied for word, implied in _IMPLIES if word in words}
@@ -40,6 +42,8 @@ def statement_words(said: Said, chinese: bool) -> set[str]:
 _GOING = re.compile(
     r"\b(?:leav(?:e|es|ing)|head(?:s|ed|ing)?|off|fly(?:ing)?|flew|moving)\s+(?:for|to)\b", re.I
 )
+_CANT_HAVE = re.compile(r"\b(?:can't|cannot|can\s+not|mustn't|shouldn't)\s+(?:have|eat|touch)\b", re.I)
+_CANT_HAVE_WORDS = frozenset(stem(w) for w in ("allergy", "eat"))
 _ENDS = frozenset(stem(w) for w in ("start", "begin", "end", "finish"))
 
 
