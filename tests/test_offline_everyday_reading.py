@@ -539,6 +539,12 @@ def test_an_acknowledgement_keeps_the_names_and_numbers_it_was_told() -> None:
     assert "Lumineers" in reply and "ears is" not in reply, reply
 
 
+def test_an_acknowledgement_speaks_of_every_clause_the_reader_read() -> None:
+    """ "Got it: your son's name is Theo." for a message that also said what Theo can't have."""
+    reply = converse((), "Before the barbecue: my nephew Sami can't have sesame, he carries an EpiPen")
+    assert "sesame" in reply and "EpiPen" in reply, reply
+
+
 def test_an_acknowledgement_leaves_out_no_number_and_cuts_no_words_from_what_was_said() -> None:
     """ "Got it: your project right is a V4": the grammar's reading dropped the sentence with "3x" in it
     and the "now" of "right now"."""

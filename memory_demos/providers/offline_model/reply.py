@@ -61,7 +61,7 @@ from memory_demos.providers.offline_model.tools import (
     plan_tool_call,
     tool_names,
 )
-from memory_demos.providers.offline_model.words import casual, to_asker
+from memory_demos.providers.offline_model.words import QUESTION_STOP, WEAK, casual, en_words, stem, to_asker
 
 # --------------------------------------------------------------------------------------------
 # The whole reply
@@ -305,6 +305,14 @@ def _key_cut(key: str, said: str) -> bool:
     )
 
 
+def _spoken_of(clause: str, ack: str) -> bool:
+    """Whether the grammar's acknowledgement speaks of a clause the reader read ("your son's name is Theo"
+    does not speak of "he carries an EpiPen"): one of its content words is in it."""
+    acked = {stem(w) for w in en_words(ack)}
+    content = {stem(w) for w in en_words(clause) if len(w) > 2} - QUESTION_STOP - WEAK
+    return not content or bool(content & acked)
+
+
 _PLEASANTRY = re.compile(
     r"^\W*(?:thanks|thank you|ok|okay|cool|great|nice|lol|haha|hi|hello|hey|bye|"
     r"谢谢|你好|哈+|嗯+|好的|好|早上好|晚安|再见)\W*$",
@@ -334,7 +342,7 @@ def acknowledgement(text: str, reading: Reading, *, chinese: bool, statements_on
         return ""  # "did i like the movie" asks: the grammar would read a fact into it
     if not chinese:
         stated = acknowledge(extract_facts(text), chinese=False)
-        if _faithful(stated, text):
+        if _faithful(stated, text) and all(_spoken_of(s.text, stated) for s in standing):
             return stated
     if not standing:
         if any(s.retracted for s in reading.said if s.message == reading.user_messages - 1):

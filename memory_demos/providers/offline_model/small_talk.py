@@ -84,7 +84,7 @@ _WH_QUESTION = re.compile(
 REQUEST = re.compile(
     r"^(?:(?:ok|so|and|also|please|pls|now|hey)[\s,]+)*(?:(?:tell|give|recommend|suggest|show|teach|explain|"
     r"write|list|share|describe)\s+(?:me|us|a|an|some|something|any)\b|any\s+(?:tips|ideas|suggestions|"
-    r"advice|recommendations)\b|help\s+me\b)|^(?:请|麻烦你?|那)?(?:推荐|讲个|讲一|说个|说一|给我|帮我|介绍|来个|来一|告诉我|教我)",
+    r"advice|recommendations)\b|help\s+me\b|(?:keep|remember|note|save)\s+(?:this|that)\b)|^(?:请|麻烦你?|那)?(?:推荐|讲个|讲一|说个|说一|给我|帮我|介绍|来个|来一|告诉我|教我)",
     re.IGNORECASE,
 )
 _HOW_ARE_YOU = re.compile(r"^(?:how\s+are\s+you|how's\s+it\s+going|what's\s+up)\b")
