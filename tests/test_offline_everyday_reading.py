@@ -475,6 +475,8 @@ CASES = [
     (("小儿子还在上幼儿园，大儿子上初二",), "小儿子在哪上学", ("幼儿园",), ("初二",)),
     # a city said by name alone is a place (no 在/去/住 before it)
     (("我妈觉得昆明比大连舒服 我觉得大连更舒服",), "我觉得哪个城市更舒服", ("大连",), ("昆明",)),
+    # 在… after the clause naming the event says where it is
+    (("下周五部门聚餐，在公司楼下那家湘菜馆",), "聚餐在哪", ("湘菜馆",), ()),
     # a clause that is a length of time and a verb (花了一小时十分) answers 多久 of the clause before it
     (("周六骑车去了趟西湖 花了一小时十分",), "骑了多久", ("一小时十分",), ()),
 ]

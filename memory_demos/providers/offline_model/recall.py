@@ -173,8 +173,11 @@ def _leaning_wider(
 
 
 def _own_words_bear(ask: Ask, said: Said, needed: set[str]) -> bool:
-    if ask.chinese:  # a name or a time alone (叫阿福, 周三上午十点, 用了2小时05分) has no words to bear
+    if ask.chinese:  # a name, a time or a place alone (叫阿福, 周三上午十点, 在万达酒店) has no words to bear
         only_value = ask.wants == "name" or ZH_TIME_ONLY.fullmatch(said.text) is not None
+        only_value = only_value or (
+            ask.wants == "place" and re.match("(?:就|也|还)?在", said.text) is not None
+        )
         return (
             only_value
             or only_a_value(ask.wants, said.text)
