@@ -477,6 +477,8 @@ CASES = [
     (("我妈觉得昆明比大连舒服 我觉得大连更舒服",), "我觉得哪个城市更舒服", ("大连",), ("昆明",)),
     # 在… after the clause naming the event says where it is
     (("下周五部门聚餐，在公司楼下那家湘菜馆",), "聚餐在哪", ("湘菜馆",), ()),
+    # 玩几天 before a clause that states says "a few days": a plan, not a question
+    (("周末想带孩子去海边住几天，顺便吃海鲜",), "周末打算去哪", ("海边",), ()),
     # a clause that is a length of time and a verb (花了一小时十分) answers 多久 of the clause before it
     (("周六骑车去了趟西湖 花了一小时十分",), "骑了多久", ("一小时十分",), ()),
 ]
@@ -539,6 +541,11 @@ def test_an_acknowledgement_keeps_the_names_and_numbers_it_was_told() -> None:
         (), "we went to the Lumineers concert last night, my ears are still ringing, best seventy bucks"
     )
     assert "Lumineers" in reply and "ears is" not in reply, reply
+
+
+def test_a_few_days_before_a_statement_is_said_back_not_refused() -> None:
+    reply = converse((), "下个月准备回老家待几天，看看外婆")
+    assert not is_refusal(reply) and "外婆" in reply, reply
 
 
 def test_an_acknowledgement_speaks_of_every_clause_the_reader_read() -> None:

@@ -7,7 +7,14 @@ import re
 from collections.abc import Sequence
 
 from memory_demos.providers.offline_model.asks import Ask, analyse
-from memory_demos.providers.offline_model.clauses import clauses, is_question, split_sentences, tidy
+from memory_demos.providers.offline_model.clauses import (
+    Clause,
+    a_few_stated,
+    clauses,
+    is_question,
+    split_sentences,
+    tidy,
+)
 from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.loose import follow_up
 from memory_demos.providers.offline_model.reader import USER, Said
@@ -135,11 +142,10 @@ def question_parts(text: str, *, after_question: bool = False) -> list[str]:
     """
     if after_question and _FRAGMENT_QUESTION.match(casual(text).strip()):
         return [casual(text).strip()]
-    parts: list[str] = []
-    for sentence in split_sentences(casual(text)):
-        for clause in clauses(sentence):
-            if is_question(clause):
-                parts.append(tidy(clause) or clause)
+    said = [
+        Clause(c, is_question(c)) for sentence in split_sentences(casual(text)) for c in clauses(sentence)
+    ]
+    parts = [tidy(c.text) or c.text for c in a_few_stated(said) if c.question]
     for index in range(len(parts) - 1):  # 我爷爷呢，多大: the second part asks of the first's person
         whom = _ZH_WHOSE_TURN.match(parts[index])
         if whom and not _ZH_WHOSE_TURN.match(parts[index + 1]) and parts[index + 1][0] not in "我你他她它":

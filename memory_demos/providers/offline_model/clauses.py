@@ -4,6 +4,7 @@ interjections and fillers around a clause ("hey! ...", "... btw")."""
 from __future__ import annotations
 
 import re
+from typing import Any, NamedTuple
 
 from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.memo import read_once
@@ -144,3 +145,33 @@ _MAY_SUPPOSE = re.compile(r"(?i:if|suppose|imagine|wish|would|say)|如果|假|�
 def supposes(clause: str) -> bool:
     """Whether a clause only supposes ("if I lived in Paris", 如果…的话): it states no fact."""
     return bool(_MAY_SUPPOSE.search(clause) and _HYPOTHETICAL.search(clause))
+
+
+class Clause(NamedTuple):
+    """A clause of a message, and whether it asks."""
+
+    text: str
+    question: bool
+
+
+_A_FEW = re.compile("(?<![这那好十前])几(?:[个天年月周次只本件位]|个月)")
+
+
+def a_few_stated(said: list[Any]) -> list[Any]:
+    """One message's statements, those that do not ask read as statements: 去成都玩几天 followed by
+    吃吃火锅看看熊猫 says "a few days", it does not ask how many (a 几 with no other sign of a question,
+    before a clause that states)."""
+    found = list(said)
+    for index, clause in enumerate(found):
+        text = clause.text
+        later = [s.question for s in found[index + 1 :]]
+        if (
+            clause.question
+            and mostly_chinese(text)
+            and _A_FEW.search(text)
+            and not _QUESTION_ZH.search(_A_FEW.sub("", text))
+            and later
+            and not any(later)
+        ):
+            found[index] = clause._replace(question=False)
+    return found

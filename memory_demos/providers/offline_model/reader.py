@@ -70,11 +70,7 @@ from memory_demos.providers.offline_model.text import (
     note_statements,
     role_segments,
 )
-from memory_demos.providers.offline_model.words import (
-    ZH_RELATION_FORMS,
-    casual,
-    stem,
-)
+from memory_demos.providers.offline_model.words import ZH_RELATION_FORMS, casual, stem
 
 USER = "user"
 
@@ -356,6 +352,7 @@ class Reading:
 
     def read(self, text: str, source: str, message: int) -> None:
         text = casual(text) if source == "user" else HUMAN_SAID.sub("\n\\1\\2\n", text)
+        first = len(self.said)
         for sentence in cut.split_sentences(text):
             sentence = ZH_NOT_TAIL.sub(r"\1", sentence)
             pending = ""  # a correction word standing alone ("不对，是上海") corrects the clause after it
@@ -373,6 +370,7 @@ class Reading:
                 ):
                     self.moved_away(clause, source, message)
                     self.add(clause, source, message)
+        self.said[first:] = cut.a_few_stated(self.said[first:])
 
 
 def read_prompt(messages: Sequence[BaseMessage]) -> Reading:
