@@ -479,6 +479,9 @@ CASES = [
     (("下周五部门聚餐，在公司楼下那家湘菜馆",), "聚餐在哪", ("湘菜馆",), ()),
     # 玩几天 before a clause that states says "a few days": a plan, not a question
     (("周末想带孩子去海边住几天，顺便吃海鲜",), "周末打算去哪", ("海边",), ()),
+    # 多大岁数 asks an age: 今年七十三了 says it without the word 岁数
+    (("我外公今年七十三了，每天还骑车买菜",), "外公多大岁数了", ("七十三",), ()),
+    (("我外公今年七十三了",), "外婆多大岁数了", None, ()),
     # a clause that is a length of time and a verb (花了一小时十分) answers 多久 of the clause before it
     (("周六骑车去了趟西湖 花了一小时十分",), "骑了多久", ("一小时十分",), ()),
 ]

@@ -82,7 +82,7 @@ _WANTS_ZH = (
     (re.compile("几号|哪天|哪一天|星期几|周几|礼拜几"), "day"),
     (re.compile("什么时候|几月|什么时间|啥时候"), "time"),
     (re.compile("多少钱|价格|价钱|花了多少"), "money"),
-    (re.compile("几岁|多少岁|多大了|多大年纪"), "age"),
+    (re.compile("几岁|多少岁|多大了|多大年纪|多大岁数|岁数多大|多大年龄|年纪多大"), "age"),
     (re.compile("多重|几斤|几公斤|体重多少"), "weight"),
     (re.compile("多远|几公里|多少公里"), "distance"),
     (re.compile(f"多少|几[{CJK}]|多大|多长"), "number"),

@@ -92,6 +92,8 @@ def needed_words(ask: Ask, vocabulary: frozenset[str]) -> set[str]:
         needed -= {"name", "call", "叫", "名字", "@名字", "姓"}
     elif ask.wants == "job":
         needed -= {"@工作", "work", "do"}
+    elif ask.wants == "age":  # 爷爷多大岁数了 is answered by 我爷爷今年八十五了
+        needed -= {"岁数", "年纪", "年龄", "纪多", "大岁"}
     if needed - ask.modifiers:
         needed -= ask.modifiers - vocabulary
     unsaid = ask.kinds & needed - vocabulary
