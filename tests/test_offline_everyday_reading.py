@@ -458,6 +458,8 @@ CASES = [
     (("家里有两只仓鼠 一只叫团团 一只叫圆圆", "我有几只仓鼠"), "它们叫什么", ("团团",), ()),
     # "flying to Oslo" says where the user is going
     (("flying to Oslo on monday, back thursday",), "where am I going", ("Oslo",), ()),
+    # "dad retired last year" speaks of dad, bare, not of the person named before it
+    (("my aunt Rosa is 52, she runs a bakery. dad retired last year",), "when did Rosa retire", None, ()),
     # a lead-in before a colon is a clause of its own, and its capital first word is nobody
     (
         ("Heads up for the party: my niece Lola can't have dairy, she gets hives",),

@@ -13,9 +13,15 @@ from memory_demos.providers.offline_model.lexicon import CJK, word_list
 from memory_demos.providers.offline_model.words import RELATIONS, ZH_RELATIONS, stem
 
 REL_EN = "|".join(sorted(RELATIONS | {"kids", "children", "parents"}, key=len, reverse=True))
+# Family words said bare as a name ("dad passed a few years ago", "mum said no"), before a verb.
+_BARE_FAMILY = (
+    r"(?=(?i:mum|mom|dad|mummy|mommy|daddy|grandma|grandpa|granny|gran|nan|nana)\s+"
+    r"(?i:[a-z]{2,}ed|is|was|has|had|just|said|says|can't|won't|will|can|[a-z]{2,}(?<![su])s)\b)"
+)
 ABOUT_EN = re.compile(
-    r"^(?:(?P<my>(?i:my|our))\s+(?:(?:older|younger|little|big|baby|best|oldest|youngest|twin|eldest)\s+)?"
-    r"(?P<rel>(?i:"
+    r"^(?:(?:(?P<my>(?i:my|our))\s+(?:(?:older|younger|little|big|baby|best|oldest|youngest|twin|eldest)\s+)?|"
+    + _BARE_FAMILY
+    + r")(?P<rel>(?i:"
     + REL_EN
     + r"))(?:'s)?\b(?:,?\s+(?P<n>[A-Z][a-z]+)\b)?|(?P<pro>(?i:he|she|his|her|they|their))\b|"
     r"(?P<me>I|I'm|I've|I'd|I'll|(?i:me|my|we|we're|we've|our))\b|(?P<name>[A-Z][a-z]+)(?:'s)?\b)",
