@@ -481,6 +481,17 @@ CASES = [
     (("下周五部门聚餐，在公司楼下那家湘菜馆",), "聚餐在哪", ("湘菜馆",), ()),
     # 玩几天 before a clause that states says "a few days": a plan, not a question
     (("周末想带孩子去海边住几天，顺便吃海鲜",), "周末打算去哪", ("海边",), ()),
+    # what follows a supposition in its sentence is supposed too; asked of, it is said with it
+    (("如果明年能调去深圳，我就把杭州的房子卖了",), "我把房子卖了吗", None, ()),
+    (("如果明年能调去深圳，我就把杭州的房子卖了",), "如果调去深圳我要干嘛", ("卖",), ()),
+    (("if I got the Boston offer, I'd sell the flat in Leeds",), "did I sell my flat", None, ()),
+    (
+        ("if I got the Boston offer, I'd sell the flat in Leeds",),
+        "what would I do if I got the offer",
+        ("sell",),
+        (),
+    ),
+    (("要是中了彩票 我就买个海边的房子 其实还在租房 住厦门",), "我住在哪个城市", ("厦门",), ()),
     # 多大岁数 asks an age: 今年七十三了 says it without the word 岁数
     (("我外公今年七十三了，每天还骑车买菜",), "外公多大岁数了", ("七十三",), ()),
     (("我外公今年七十三了",), "外婆多大岁数了", None, ()),
@@ -546,6 +557,11 @@ def test_an_acknowledgement_keeps_the_names_and_numbers_it_was_told() -> None:
         (), "we went to the Lumineers concert last night, my ears are still ringing, best seventy bucks"
     )
     assert "Lumineers" in reply and "ears is" not in reply, reply
+
+
+def test_what_would_follow_a_supposition_is_not_acknowledged_as_a_fact() -> None:
+    reply = converse((), "如果我中了彩票，我就辞职去环游世界")
+    assert "你就辞职" not in reply or "如果" in reply, reply
 
 
 def test_a_few_days_before_a_statement_is_said_back_not_refused() -> None:

@@ -94,9 +94,10 @@ def _chosen(text: str, earlier: list[Said], *, asked: bool, chinese: bool) -> li
         return [s for s in earlier if not s.question and words & statement_words(s, chinese)]
     if _IF.search(text):  # "what did I say I'd do if ...", 我刚才说如果住在哪
         ask = analyse(_IF.split(text, 1)[-1])
-        return [
+        found = [
             s for s in earlier if s.hypothetical and (ask.words & statement_words(s, chinese) or chinese)
-        ][-1:]
+        ]
+        return [s for s in earlier if found and s.hypothetical and s.message == found[-1].message]
     if ordinal is not None and pool:
         messages = sorted({s.message for s in pool})
         if ordinal >= len(messages):

@@ -175,3 +175,28 @@ def a_few_stated(said: list[Any]) -> list[Any]:
         ):
             found[index] = clause._replace(question=False)
     return found
+
+
+def with_consequences(said: list[Any]) -> list[Any]:
+    """One sentence's statements, what follows a supposition in it supposed too: "if I won the lottery,
+    I'd quit my job", 如果我中了彩票，我就辞职去环游世界 state no fact."""
+    found = list(said)
+    for index in range(1, len(found)):
+        clause, before = found[index], found[index - 1]
+        goes_on = (
+            supposes(before.text) or _GOES_ON.search(clause.text) is not None
+        )  # the consequence, or more
+        if before.hypothetical and goes_on and not clause.question and not _BACK_TO_FACT.match(clause.text):
+            found[index] = clause._replace(hypothetical=True)
+    return found
+
+
+_GOES_ON = re.compile(r"^(?:先|再|然后|接着|还|也|最后)|就|会|要|想|\b(?:would|will|then)\b|'d\b", re.I)
+
+
+# What ends a supposition: "but really I'm still renting", 现实是还在租房, 不过目前还没这回事.
+_BACK_TO_FACT = re.compile(
+    r"^\W*(?:but|actually|in reality|really|for now|right now|currently|though)\b|"
+    r"^(?:现实是|现实中|其实|实际上|事实上|不过|但是|可是|但|目前|现在|眼下)",
+    re.I,
+)

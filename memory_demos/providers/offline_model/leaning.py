@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memory_demos.providers.offline_model.clauses import supposes
 from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.reader import USER, Said
 from memory_demos.providers.offline_model.text import NOTE_LINE, mostly_chinese
@@ -136,3 +137,15 @@ def only_a_value(wants: str, text: str) -> bool:
         and has.search(text) is not None
         and len(re.findall(f"[{CJK}]", has.sub("", text))) <= 2
     )
+
+
+def with_what_follows(said: Said, statements: Sequence[Said]) -> Said:
+    """A supposition ("if you won the lottery", 如果你中了彩票) said with the clauses that follow it in its
+    message, what would then be (it alone answers nothing)."""
+    if not supposes(said.text):
+        return said
+    after = [
+        s.text for s in statements if s.message == said.message and s.order > said.order and not s.question
+    ]
+    joiner = "，" if mostly_chinese(said.text) else ", "
+    return said._replace(text=joiner.join([said.text, *after[:2]])) if after else said

@@ -354,7 +354,7 @@ class Reading:
         text = casual(text) if source == "user" else HUMAN_SAID.sub("\n\\1\\2\n", text)
         first = len(self.said)
         for sentence in cut.split_sentences(text):
-            sentence = ZH_NOT_TAIL.sub(r"\1", sentence)
+            sentence, opened = ZH_NOT_TAIL.sub(r"\1", sentence), len(self.said)
             pending = ""  # a correction word standing alone ("不对，是上海") corrects the clause after it
             for clause in cut.clauses(sentence) if source != "retrieved" else [sentence]:
                 clause = f"{pending} {clause}".strip() if pending else clause
@@ -370,6 +370,7 @@ class Reading:
                 ):
                     self.moved_away(clause, source, message)
                     self.add(clause, source, message)
+            self.said[opened:] = cut.with_consequences(self.said[opened:])
         self.said[first:] = cut.a_few_stated(self.said[first:])
 
 

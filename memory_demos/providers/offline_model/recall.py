@@ -19,6 +19,7 @@ from memory_demos.providers.offline_model.leaning import (
     only_a_value,
     said_with_what_it_leans_on,
     with_its_name,
+    with_what_follows,
 )
 from memory_demos.providers.offline_model.lexicon import CJK, NATIONALITIES
 from memory_demos.providers.offline_model.loose import (
@@ -347,7 +348,7 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
             chinese=ask.chinese,
             current=current,
         )
-        return restate(found) if found is not None else None
+        return restate(with_what_follows(found, statements)) if found is not None else None
     joiner = "" if ask.chinese else " "
     chosen = _newest_on_topic(candidates, needed)
     chosen = [said for said in chosen if not answered_by_another_part(said, ask, needed)]
@@ -367,6 +368,7 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
         )
         for s in chosen
     ]
+    said_back = [with_what_follows(s, statements) for s in said_back]  # "if you won…": and then?
     whole = [s.text for s in said_back]  # 叫《茶馆》 said with the clause before it is not said again
     said_back = [s for s in said_back if not any(s.text != w and s.text in w for w in whole)]
     return joiner.join(dict.fromkeys(restate(said) for said in said_back))

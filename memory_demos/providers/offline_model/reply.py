@@ -230,7 +230,7 @@ def _answers(
         if said is None:
             sure = [answer_question(q, knowledge, chinese=chinese) for q in keyed]
             sure = [a for a in sure if a and not a.startswith((DONT_KNOW_EN[:12], DONT_KNOW_ZH[:6]))]
-            said = " ".join(sure) or answer(ask, statements, reading.aliases, current=current)
+            said = " ".join(sure) or answer(ask, _said_of(part, statements), reading.aliases, current=current)
         if said is None and previous is not None:
             said = answer_follow_up(
                 part, previous, statements, reading.aliases, current=current, people=people
@@ -247,6 +247,14 @@ def _answers(
         if not a or a not in answers[:index]
     ]
     return ("" if chinese else " ").join(said_back)
+
+
+def _said_of(part: str, statements: Sequence[Said]) -> Sequence[Said]:
+    """The statements a question may be answered from: what the user supposed too, when it asks what they
+    said (我说中奖了先买啥, "what did I say I'd buy")."""
+    if unwrapped(part) == part:
+        return statements
+    return [s._replace(hypothetical=False) for s in statements]
 
 
 # 他 or she as the one the question asks of; "打算送她什么" asks what I give her
