@@ -458,6 +458,15 @@ CASES = [
     (("家里有两只仓鼠 一只叫团团 一只叫圆圆", "我有几只仓鼠"), "它们叫什么", ("团团",), ()),
     # "flying to Oslo" says where the user is going
     (("flying to Oslo on monday, back thursday",), "where am I going", ("Oslo",), ()),
+    # a statement that only names the one asked of does not answer what is asked of them
+    (
+        ("We have 3 hens: Dot, Pip and Lou. Lou is the loud one", "how many hens have we got"),
+        "what does pip eat",
+        None,
+        (),
+    ),
+    # a statement that only names the one asked of does not answer what is asked of them
+    (("we've got two rabbits, Biscuit and Clover",), "what does Clover eat", None, ()),
     # "dad retired last year" speaks of dad, bare, not of the person named before it
     (("my aunt Rosa is 52, she runs a bakery. dad retired last year",), "when did Rosa retire", None, ()),
     # a lead-in before a colon is a clause of its own, and its capital first word is nobody

@@ -251,6 +251,11 @@ def _words(said: Said, chinese: bool) -> set[str]:
     return {stem(w) for w in raw} | {stem(kind) for kind in kinds_named(raw)}
 
 
+def _names_in(text: str) -> set[str]:
+    """The stems of the capitalised words a statement names (past its first word)."""
+    return {stem(w.lower()) for w in _CAPITAL.findall(text[1:]) if w.lower() not in _NOT_PEOPLE}
+
+
 @dataclass(frozen=True)
 class _Looking:
     """What the looser reading looks for: the question's words, kind of value and person."""
@@ -296,8 +301,10 @@ class _Looking:
         if any(_OPPOSITES.get(w, frozenset()) & have for w in missing) or missing & NAMED_BY_MEMBERS:
             return None  # "when does the gym close?" is not answered by "the gym opens at 6"
         kind_said = self.kind in _SPECIFIC and self.pattern is not None  # "my actual job?": I'm an accountant
-        if len(missing) > len(self.needed) // 2:
-            return None
+        if len(missing) > len(self.needed) // 2 or (
+            missing and len(matched) == 1 and matched <= _names_in(said.text)
+        ):
+            return None  # "what does Pepper eat" is not answered by "3 cats: Pepper, Olive and Sage"
         if self.needed and not matched and not kind_said:
             return None
         return (len(matched) / len(self.needed) if self.needed else 0.5) + 0.3 * len(self.extra & have)
