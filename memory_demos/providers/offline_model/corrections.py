@@ -166,7 +166,7 @@ CORRECTION_EN = re.compile(
     re.IGNORECASE,
 )
 CORRECTION_ZH = re.compile(
-    r"(?:[哦噢啊呃嗯哎唉][，,]?\s*)?(?P<m>不对|我是说|我的意思是|改成|改为|改到|其实|说错了|打错了|写错了|打错字了|更正|哦不|不是不是|算了|当我没说|开玩笑的|开个玩笑|骗你的|别记了)[，,：:]?"
+    r"(?:[哦噢啊呃嗯哎唉][，,]?\s*)?(?P<m>不对(?:不对)?|错了错了|我是说|我的意思是|改成|改为|改到|其实|说错了|打错了|写错了|打错字了|更正|哦不|不是不是|算了|当我没说|开玩笑的|开个玩笑|骗你的|别记了)[，,：:]?"
 )
 # Cheap scans first: most clauses hold no correction and suppose nothing.
 MAY_CORRECT = re.compile(
