@@ -492,6 +492,8 @@ CASES = [
     (("周末想带孩子去海边住几天，顺便吃海鲜",), "周末打算去哪", ("海边",), ()),
     # 不对不对 corrects as 不对 does
     (("我女儿今年上三年级", "哎不对不对，四年级，我记错了"), "我女儿上几年级", ("四年级",), ("三年级",)),
+    # a clause that adds to the one before it (还有…也, "… too") is said with it
+    (("我对青霉素过敏 还有头孢也不行",), "我对什么药过敏", ("头孢",), ()),
     # what follows a supposition in its sentence is supposed too; asked of, it is said with it
     (("如果明年能调去深圳，我就把杭州的房子卖了",), "我把房子卖了吗", None, ()),
     (("如果明年能调去深圳，我就把杭州的房子卖了",), "如果调去深圳我要干嘛", ("卖",), ()),

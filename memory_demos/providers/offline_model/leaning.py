@@ -117,9 +117,17 @@ def with_its_name(said: Said, statements: Sequence[Said]) -> Said:
     (吃降压药，叫氨氯地平: not "you are called 氨氯地平")."""
     after = [s for s in statements if s.order > said.order and not s.question][:1]
     same_message = after and after[0].message == said.message and after[0].source == said.source
-    if same_message and _ITS_NAME.match(after[0].text):
+    also = same_message and after[0].about in {"", said.about} and _ALSO.search(after[0].text) is not None
+    if same_message and (_ITS_NAME.match(after[0].text) or also):
         return said._replace(text=f"{said.text}{'，' if mostly_chinese(said.text) else ', '}{after[0].text}")
     return said
+
+
+# 我对花生过敏 还有芒果也不行: the clause after adds to what this one said ("… and mango too")
+_ALSO = re.compile(
+    r"^(?:还有|另外|而且)|^[^，,]{1,6}也(?:不行|不能|一样|是|过敏)|^\W*(?:and\s+)?(?:also|plus)\b|\btoo\W*$",
+    re.I,
+)
 
 
 def adds_to_answer(wants: str, leaned: dict[int, Said | None], said: Said) -> bool:
