@@ -582,6 +582,12 @@ def test_a_few_days_before_a_statement_is_said_back_not_refused() -> None:
     assert not is_refusal(reply) and "外婆" in reply, reply
 
 
+def test_an_acknowledgement_keeps_a_name_as_it_was_written() -> None:
+    """ "Got it: your son arjun is Tuesday at 4:30 with Ms.": the grammar read the name as a word."""
+    reply = converse((), "Swimming gala for my niece Ottilie is Friday at 6 with Mr. Brandt")
+    assert "Ottilie" in reply and "Brandt" in reply, reply
+
+
 def test_an_acknowledgement_speaks_of_every_clause_the_reader_read() -> None:
     """ "Got it: your son's name is Theo." for a message that also said what Theo can't have."""
     reply = converse((), "Before the barbecue: my nephew Sami can't have sesame, he carries an EpiPen")

@@ -313,6 +313,17 @@ def _key_cut(key: str, said: str) -> bool:
     )
 
 
+def _cased_as_said(ack: str, said: str) -> bool:
+    """Whether every name the user wrote with a capital keeps it ("your son arjun is Tuesday" for "my son
+    Arjun" read a name as a word), and every capitalised name of the acknowledgement was said."""
+    names = {w for w in re.findall(r"\b[A-Z][a-z]+\b", said[1:])}
+    lowered = {w.lower() for w in names}
+    return not any(
+        w in lowered and w not in {n.lower() for n in names if n in ack}
+        for w in re.findall(r"\b[a-z]+\b", ack)
+    )
+
+
 def _spoken_of(clause: str, ack: str) -> bool:
     """Whether the grammar's acknowledgement speaks of a clause the reader read ("your son's name is Theo"
     does not speak of "he carries an EpiPen"): one of its content words is in it."""
@@ -350,7 +361,11 @@ def acknowledgement(text: str, reading: Reading, *, chinese: bool, statements_on
         return ""  # "did i like the movie" asks: the grammar would read a fact into it
     if not chinese:
         stated = acknowledge(extract_facts(text), chinese=False)
-        if _faithful(stated, text) and all(_spoken_of(s.text, stated) for s in standing):
+        if (
+            _faithful(stated, text)
+            and all(_spoken_of(s.text, stated) for s in standing)
+            and _cased_as_said(stated, text)
+        ):
             return stated
     if not standing:
         if any(s.retracted for s in reading.said if s.message == reading.user_messages - 1):
