@@ -588,6 +588,22 @@ def test_an_acknowledgement_keeps_a_name_as_it_was_written() -> None:
     assert "Ottilie" in reply and "Brandt" in reply, reply
 
 
+@pytest.mark.parametrize(
+    ("turns", "said", "kept", "never"),
+    [
+        ((), "my bike lock code is 5-19-3, please don't let me lose it", "is 5-19-3", "isn't"),
+        ((), "my brother takes his coffee black, i like mine with oat milk", "yours", " mine"),
+        (("table for 4 people at Sushi Ko, 7pm",), "actually make that 5 people", "5 people", "people people"),
+    ],
+)
+def test_an_acknowledgement_denies_nothing_and_turns_every_word(
+    turns: tuple[str, ...], said: str, kept: str, never: str
+) -> None:
+    """ "your locker combo isn't 14-32-7", "you like mine well done", "for 8 people people"."""
+    reply = converse(turns, said)
+    assert kept in reply and never not in reply, reply
+
+
 def test_an_acknowledgement_speaks_of_every_clause_the_reader_read() -> None:
     """ "Got it: your son's name is Theo." for a message that also said what Theo can't have."""
     reply = converse((), "Before the barbecue: my nephew Sami can't have sesame, he carries an EpiPen")

@@ -90,7 +90,10 @@ def align(old: str, fragment: str, *, chinese: bool) -> str:
             before = old[:start].rstrip().rsplit(" ", 1)
             if len(before) == 2 and before[1].lower() == lead:  # "on Tuesday" -> "on Wednesday"
                 start = len(before[0]) + 1
-            return old[:start] + fragment + old[last.end() :]
+            rest, tail = old[last.end() :], fragment[new.end() :].strip()
+            if tail and rest.lstrip().lower().startswith(tail.lower()):  # "8 people" for "6 people at …"
+                rest = rest.lstrip()[len(tail) :]
+            return old[:start] + fragment + rest
     lead = fragment.split()[0].lower()
     at = [m.start() for m in re.finditer(r"\b" + re.escape(lead) + r"\b", old, re.I)]
     if at:

@@ -31,9 +31,9 @@ from memory_demos.providers.offline_model.asking import (
     unwrapped,
 )
 from memory_demos.providers.offline_model.asks import Ask, analyse
-from memory_demos.providers.offline_model.clauses import split_sentences
 from memory_demos.providers.offline_model.fact_extraction import fact_extraction_reply
 from memory_demos.providers.offline_model.facts import extract_facts
+from memory_demos.providers.offline_model.faithful import faithful
 from memory_demos.providers.offline_model.knowledge import Knowledge, knowledge_of
 from memory_demos.providers.offline_model.langmem_prompts import langmem_reply
 from memory_demos.providers.offline_model.lexicon import (
@@ -54,14 +54,14 @@ from memory_demos.providers.offline_model.reader import Reading, Said, read_prom
 from memory_demos.providers.offline_model.recall import answer
 from memory_demos.providers.offline_model.small_talk import REQUEST, small_talk
 from memory_demos.providers.offline_model.statements import USER
-from memory_demos.providers.offline_model.text import MID_CAPITAL, content_text, mostly_chinese, role_segments
+from memory_demos.providers.offline_model.text import content_text, mostly_chinese, role_segments
 from memory_demos.providers.offline_model.tools import (
     answer_from_tools,
     block_edit_turn,
     plan_tool_call,
     tool_names,
 )
-from memory_demos.providers.offline_model.words import QUESTION_STOP, WEAK, casual, en_words, stem, to_asker
+from memory_demos.providers.offline_model.words import casual, to_asker
 
 # --------------------------------------------------------------------------------------------
 # The whole reply
@@ -274,64 +274,6 @@ def _of_whom_the_reader_read(ask: Ask, part: str, statements: Sequence[Said], cu
     return ask
 
 
-_VALUE_TOKEN = re.compile(MID_CAPITAL + r"|\S*\d\S*")
-
-
-def _faithful(ack: str, said: str) -> bool:
-    """Whether the grammar's acknowledgement says only names and numbers the user said, and, of every
-    sentence it speaks of, all of them ("your kids is Ava" after "my kids are Ava and Leo" is not)."""
-    if not ack:
-        return False
-    acked = {t.strip(".,!?;:").lower() for t in ack.split()}
-    stated = {t.strip(".,!?;:").lower() for t in _VALUE_TOKEN.findall(ack)} - {"got", "nice", "you", "your"}
-    if not stated <= {t.strip(".,!?;:").lower() for t in said.split()}:
-        return False
-    if not stated and _VALUE_TOKEN.search(said):
-        return False  # "your ears is ringing" for a message naming the Lumineers and seventy bucks
-    for sentence in split_sentences(said):
-        negated = {
-            m.lower()
-            for m in re.findall(r"\b(?:not|no longer|instead of)\s+(\S+?)[.,!?;]*(?:\s|$)", sentence)
-        }
-        told = {t.strip(".,!?;:").lower() for t in _VALUE_TOKEN.findall(sentence)} - {"i"} - negated
-        if told & acked and not told <= acked:
-            return False
-        if any(any(c.isdigit() for c in t) and t not in acked for t in told):
-            return False  # "been bouldering 3x a week" is not left out of it either
-    return not any(_key_cut(found.group(1), said) for found in _YOUR_KEY.finditer(ack))
-
-
-_YOUR_KEY = re.compile(r"\byour ((?:[\w'-]+ ){0,3}?[\w'-]+) (?:is|are)\b", re.I)
-
-
-def _key_cut(key: str, said: str) -> bool:
-    """ "your project right is a V4" for "my project right now is a V4": the key the grammar read is cut
-    short of what the user said before "is"."""
-    lowered = said.lower()
-    return f"my {key.lower()} " in lowered and not re.search(
-        rf"\bmy {re.escape(key)}(?:'s|\s+(?:is|are|was|were))\b", said, re.I
-    )
-
-
-def _cased_as_said(ack: str, said: str) -> bool:
-    """Whether every name the user wrote with a capital keeps it ("your son arjun is Tuesday" for "my son
-    Arjun" read a name as a word), and every capitalised name of the acknowledgement was said."""
-    names = {w for w in re.findall(r"\b[A-Z][a-z]+\b", said[1:])}
-    lowered = {w.lower() for w in names}
-    return not any(
-        w in lowered and w not in {n.lower() for n in names if n in ack}
-        for w in re.findall(r"\b[a-z]+\b", ack)
-    )
-
-
-def _spoken_of(clause: str, ack: str) -> bool:
-    """Whether the grammar's acknowledgement speaks of a clause the reader read ("your son's name is Theo"
-    does not speak of "he carries an EpiPen"): one of its content words is in it."""
-    acked = {stem(w) for w in en_words(ack)}
-    content = {stem(w) for w in en_words(clause) if len(w) > 2} - QUESTION_STOP - WEAK
-    return not content or bool(content & acked)
-
-
 _PLEASANTRY = re.compile(
     r"^\W*(?:thanks|thank you|ok|okay|cool|great|nice|lol|haha|hi|hello|hey|bye|"
     r"谢谢|你好|哈+|嗯+|好的|好|早上好|晚安|再见)\W*$",
@@ -361,11 +303,7 @@ def acknowledgement(text: str, reading: Reading, *, chinese: bool, statements_on
         return ""  # "did i like the movie" asks: the grammar would read a fact into it
     if not chinese:
         stated = acknowledge(extract_facts(text), chinese=False)
-        if (
-            _faithful(stated, text)
-            and all(_spoken_of(s.text, stated) for s in standing)
-            and _cased_as_said(stated, text)
-        ):
+        if faithful(stated, text, [s.text for s in standing]):
             return stated
     if not standing:
         if any(s.retracted for s in reading.said if s.message == reading.user_messages - 1):
