@@ -593,7 +593,12 @@ def test_an_acknowledgement_keeps_a_name_as_it_was_written() -> None:
     [
         ((), "my bike lock code is 5-19-3, please don't let me lose it", "is 5-19-3", "isn't"),
         ((), "my brother takes his coffee black, i like mine with oat milk", "yours", " mine"),
-        (("table for 4 people at Sushi Ko, 7pm",), "actually make that 5 people", "5 people", "people people"),
+        (
+            ("table for 4 people at Sushi Ko, 7pm",),
+            "actually make that 5 people",
+            "5 people",
+            "people people",
+        ),
     ],
 )
 def test_an_acknowledgement_denies_nothing_and_turns_every_word(
