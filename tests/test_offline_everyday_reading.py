@@ -458,6 +458,9 @@ CASES = [
     (("家里有两只仓鼠 一只叫团团 一只叫圆圆", "我有几只仓鼠"), "它们叫什么", ("团团",), ()),
     # "flying to Oslo" says where the user is going
     (("flying to Oslo on monday, back thursday",), "where am I going", ("Oslo",), ()),
+    # "how old" asks an age: a count ("two goldfish") is none, "turns five next month" is one
+    (("we got two goldfish last week, Bubbles and Finn",), "how old is Finn", None, ()),
+    (("my niece Ada turns seven next month",), "how old is Ada", ("seven",), ()),
     # a statement that only names the one asked of does not answer what is asked of them
     (
         ("We have 3 hens: Dot, Pip and Lou. Lou is the loud one", "how many hens have we got"),

@@ -9,6 +9,9 @@ from memory_demos.providers.offline_model.lexicon import CJK, RELATIONS_EN, ZH_P
 from memory_demos.providers.offline_model.memo import read_once
 from memory_demos.providers.offline_model.words import stem
 
+# Words after a number that leave it an age ("five years old", "five next month"); any other word makes it
+# a count ("two goldfish", "three kids").
+_AGE_NEXT = r"(?:years?|months?|old|and|now|next|this|last|soon|tomorrow|today|but|yet|already)\b"
 _NUMBER_WORDS = (
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty"
 )
@@ -21,7 +24,11 @@ CALENDAR = (  # a day or a month, in full or short ("Marcus" and "Maya" are neit
 HOLIDAYS = r"元旦|春节|除夕|元宵|清明|五一|端午|六一|七夕|中秋|国庆|圣诞|情人节|\b(?:christmas|easter)\b"
 VALUES = {  # what a value of each kind the strict reading asks for looks like
     # 咪咪几岁了 wants an age (三岁, 两个月), not the 一 of 一只猫
-    "age": re.compile(rf"[\d{_ZH_NUMBER}]+\s*(?:岁|个月)|今年[\d{_ZH_NUMBER}]+|\d+(?![\d月号日点:：年块元])"),
+    "age": re.compile(  # "turned 60", "she's five", 八十五了; not "two goldfish"
+        rf"[\d{_ZH_NUMBER}]+\s*(?:岁|个月)|今年[\d{_ZH_NUMBER}]+|\d+(?![\d月号日点:：年块元])|"
+        rf"\b(?:{_NUMBER_WORDS})\b(?!\s+(?!{_AGE_NEXT})[a-z]{{3,}})",
+        re.I,
+    ),
     "reason": re.compile(r"\b(?:because|since|cause|'cause|cos|so that|due to)\b|因为|由于|所以|为了", re.I),
     "duration": re.compile(
         rf"(?:\d+|\b(?:{_NUMBER_WORDS}|a|an|half an?|a few|couple of)\b)\s*(?:more\s+|extra\s+)?"
@@ -120,7 +127,8 @@ KIND_VALUES: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "age": re.compile(
-        rf"\b\d{{1,3}}\b(?!\s*(?::|am\b|pm\b|%|mg|kg|km|th\b|st\b|nd\b|rd\b))|\b(?:{_NUMBER_WORDS})\b|"
+        rf"\b\d{{1,3}}\b(?!\s*(?::|am\b|pm\b|%|mg|kg|km|th\b|st\b|nd\b|rd\b))|"
+        rf"\b(?:{_NUMBER_WORDS})\b(?!\s+(?!{_AGE_NEXT})[a-z]{{3,}})|"
         rf"[\d{_ZH_NUMBER}]+\s*(?:岁|了)|今年[\d{_ZH_NUMBER}]+",
         re.I,
     ),
