@@ -461,6 +461,9 @@ CASES = [
     # "how old" asks an age: a count ("two goldfish") is none, "turns five next month" is one
     (("we got two goldfish last week, Bubbles and Finn",), "how old is Finn", None, ()),
     (("my niece Ada turns seven next month",), "how old is Ada", ("seven",), ()),
+    # "the vet's name" is answered only by a statement that names the vet, not the dog the vet saw
+    (("Vet says Rex's jab got moved to friday",), "what's the vet's name", None, ()),
+    (("the electrician, Mrs Osei, comes at 2",), "what's the electrician's name", ("Osei",), ()),
     # a statement that only names the one asked of does not answer what is asked of them
     (
         ("We have 3 hens: Dot, Pip and Lou. Lou is the loud one", "how many hens have we got"),

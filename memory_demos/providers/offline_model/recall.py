@@ -38,6 +38,7 @@ from memory_demos.providers.offline_model.text import MID_CAPITAL, mostly_chines
 from memory_demos.providers.offline_model.unsaid import (
     favourite_statements,
     names_an_unsaid_kind,
+    names_the_one_named,
     speaks_of_no_particular,
 )
 from memory_demos.providers.offline_model.values import (
@@ -237,7 +238,7 @@ def bearing(
         return 0.0
     if any(not KIND_VALUES[k].search(said.text) for k in _asked_kinds(ask)):
         return 0.0  # "what colour is my corolla?" is not answered by "I drive a 2009 corolla"
-    if asks_what_it_lacks(ask.text, said.text):
+    if asks_what_it_lacks(ask.text, said.text) or not names_the_one_named(ask.text, said.text):
         return 0.0
     text = said.text if context is None else f"{context.text} {said.text}"
     if names_another_part(ask.text, text, chinese=ask.chinese) or (

@@ -10,7 +10,7 @@ from collections.abc import Set as AbstractSet
 from memory_demos.providers.offline_model.lexicon import CJK
 from memory_demos.providers.offline_model.reader import Said
 from memory_demos.providers.offline_model.values import zh_kinds_named
-from memory_demos.providers.offline_model.words import QUESTION_STOP, stem
+from memory_demos.providers.offline_model.words import QUESTION_STOP, RELATIONS, stem
 
 _ZH_WHICH = re.compile(r"(?:哪个|哪家|哪所|哪间)(?P<k>[" + CJK + r"]{2})")
 # Kinds whose values are said without the kind's name (在深圳 for 哪个城市); 哪个医院 never said is no answer.
@@ -83,3 +83,19 @@ def _names_one(kind: str, text: str) -> bool:
     """Whether ``text`` names a particular ``kind``: 万达酒店, 会议室是B-302; not 去医院."""
     named = f"(?<![{_ZH_BARE_BEFORE}])(?<=[{CJK}A-Za-z0-9]){kind}|{kind}[{CJK}]?[，,]?[是叫：:]"
     return re.search(named, text) is not None
+
+
+_WHOSE_NAME = re.compile(r"\bthe\s+(?P<noun>[a-z]{3,})'s\s+name\b", re.I)
+
+
+def names_the_one_named(ask_text: str, text: str) -> bool:
+    """ "what's the vet's name": only a statement that names the vet ("the vet, Dr Okafor", "our vet is
+    called Jo", "Jo the vet") answers it, not one that names the dog the vet saw. True for other questions."""
+    asked = _WHOSE_NAME.search(ask_text)
+    if asked is None or stem(asked.group("noun").lower()) in RELATIONS:
+        return True
+    noun = re.escape(asked.group("noun"))
+    title = r"(?:(?:Dr|Mr|Mrs|Ms|Miss)\.?\s+)?"
+    after = rf"(?i:\b{noun}\w*\b),?\s+(?:(?i:is|was|'s)\s+)?(?:(?i:called|named)\s+)?{title}[A-Z][a-z]+"
+    before = rf"\b[A-Z][a-z]+,?\s+(?i:the|my|our)\s+(?i:{noun})"
+    return re.search(after, text) is not None or re.search(before, text) is not None
