@@ -471,7 +471,6 @@ CASES = [
         None,
         (),
     ),
-    # a statement that only names the one asked of does not answer what is asked of them
     (("we've got two rabbits, Biscuit and Clover",), "what does Clover eat", None, ()),
     # "dad retired last year" speaks of dad, bare, not of the person named before it
     (("my aunt Rosa is 52, she runs a bakery. dad retired last year",), "when did Rosa retire", None, ()),

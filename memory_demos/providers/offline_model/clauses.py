@@ -183,9 +183,8 @@ def with_consequences(said: list[Any]) -> list[Any]:
     found = list(said)
     for index in range(1, len(found)):
         clause, before = found[index], found[index - 1]
-        goes_on = (
-            supposes(before.text) or _GOES_ON.search(clause.text) is not None
-        )  # the consequence, or more
+        # the consequence right after the supposition, and what goes on from it (先买套房 再买辆车)
+        goes_on = supposes(before.text) or _GOES_ON.search(clause.text) is not None
         if before.hypothetical and goes_on and not clause.question and not _BACK_TO_FACT.match(clause.text):
             found[index] = clause._replace(hypothetical=True)
     return found

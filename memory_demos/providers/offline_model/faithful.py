@@ -62,14 +62,11 @@ def _key_cut(key: str, said: str) -> bool:
 
 
 def _cased_as_said(ack: str, said: str) -> bool:
-    """Whether every name the user wrote with a capital keeps it ("your son arjun is Tuesday" for "my son
-    Arjun" read a name as a word), and every capitalised name of the acknowledgement was said."""
-    names = {w for w in re.findall(r"\b[A-Z][a-z]+\b", said[1:])}
-    lowered = {w.lower() for w in names}
-    return not any(
-        w in lowered and w not in {n.lower() for n in names if n in ack}
-        for w in re.findall(r"\b[a-z]+\b", ack)
-    )
+    """Whether every name the user wrote with a capital that the acknowledgement says keeps its capital
+    there ("your son arjun is Tuesday" for "my son Arjun" read a name as a word)."""
+    names = set(re.findall(r"\b[A-Z][a-z]+\b", said[1:]))
+    lost = {n.lower() for n in names} - {n.lower() for n in names if n in ack}
+    return not lost & set(re.findall(r"\b[a-z]+\b", ack))
 
 
 def _well_formed(ack: str, said: str) -> bool:

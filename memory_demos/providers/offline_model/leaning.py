@@ -83,15 +83,14 @@ def said_with_what_it_leans_on(said: Said, leaned: dict[int, Said | None], *, wh
     (每天一粒 after 维生素D我一直在吃, in one message), said with the clause it leans on; with ``whole``,
     any Chinese clause with the clause before it in its message (what the two say together answered)."""
     context = leaned.get(said.order)
-    if (
+    whole_zh = (
         whole
         and context is not None
         and (context.message, context.source) == (said.message, said.source)
         and mostly_chinese(said.text)
         and mostly_chinese(context.text)
         and leaned.get(context.order) is None
-    ):
-        return said._replace(text=f"{context.text}，{said.text}")
+    )
     short_zh = (
         mostly_chinese(said.text)
         and (
@@ -104,7 +103,7 @@ def said_with_what_it_leans_on(said: Said, leaned: dict[int, Said | None], *, wh
         and not re.match("[他她]", said.text)
         and leaned.get(context.order) is None  # one clause before it, not a run of them
     )
-    if context is None or (re.search(f"[A-Za-z{CJK}]", said.text) and not short_zh):
+    if context is None or (re.search(f"[A-Za-z{CJK}]", said.text) and not (short_zh or whole_zh)):
         return said
     return said._replace(text=f"{context.text}{'，' if mostly_chinese(context.text) else ', '}{said.text}")
 

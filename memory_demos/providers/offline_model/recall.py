@@ -158,14 +158,14 @@ def has_value(ask: Ask, text: str, aliases: dict[str, str], said_about: str = ""
 
 
 def _leaning_wider(
-    ask: Ask, statements: Sequence[Said], aliases: dict[str, str], needed: set[str]
+    ask: Ask, statements: Sequence[Said], aliases: dict[str, str], needed: set[str], wide: list[Said | None]
 ) -> list[tuple[float, Said]]:
     """When no statement bears on the question: a clause read with the clause before it in its message
     (我对青霉素过敏，上次打针起了一身疹子 answers 上次过敏是什么反应; "cutting sugar. my goal is 25 g a day"
     answers "what's my daily sugar goal"), as long as its own words bear on the question, it names no
     other proper name than the question's, and the two hold one of a Chinese question's words whole."""
     found = []
-    for said, context in zip(statements, contexts(statements, wider=True), strict=True):
+    for said, context in zip(statements, wide, strict=True):  # ``wide``: contexts(statements, wider=True)
         score = bearing(ask, said, aliases, needed, context)
         if (
             score > 0
@@ -178,12 +178,10 @@ def _leaning_wider(
 
 def _own_words_bear(ask: Ask, said: Said, needed: set[str]) -> bool:
     if ask.chinese:  # a name, a time or a place alone (叫阿福, 周三上午十点, 在万达酒店) has no words to bear
-        only_value = ask.wants == "name" or ZH_TIME_ONLY.fullmatch(said.text) is not None
-        only_value = only_value or (
-            ask.wants == "place" and re.match("(?:就|也|还)?在", said.text) is not None
-        )
         return (
-            only_value
+            ask.wants == "name"
+            or ZH_TIME_ONLY.fullmatch(said.text) is not None
+            or (ask.wants == "place" and re.match("(?:就|也|还)?在", said.text) is not None)
             or only_a_value(ask.wants, said.text)
             or zh_coverage(needed, statement_words(said, True), said.text) > 0
         )
@@ -333,8 +331,9 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
     ]
     candidates = [(score, said) for score, said in scored if score > 0]
     wider = not candidates
-    if wider:
-        candidates = _leaning_wider(ask, statements, aliases, needed)
+    if wider:  # the clause before in its message counts too; the answer is then said with it
+        leaning = contexts(statements, wider=True)
+        candidates = _leaning_wider(ask, statements, aliases, needed, leaning)
     if not candidates and counted_unsaid(ask, vocabulary):
         return None  # "how much ram does the thinkpad have?" when no ram was spoken of
     if not candidates:
@@ -355,8 +354,6 @@ def answer(ask: Ask, statements: Sequence[Said], aliases: dict[str, str], *, cur
     chosen = [said for said in chosen if not answered_by_another_part(said, ask, needed)]
     if not chosen:
         return None
-    if wider:
-        leaning = contexts(statements, wider=True)
     leaned = dict(zip((s.order for s in statements), leaning, strict=True))
     said_back = [
         with_its_name(
